@@ -1,0 +1,93 @@
+// The app factory: builds the Express app for a database; never listens by itself.
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import express, { type NextFunction, type Request } from "express";
+import { sql } from "kysely";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "pino";
+import { Authenticator } from "./accounts/domain.ts";
+import type { Db } from "./db/database.ts";
+import { authenticate } from "./http/auth.ts";
+import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
+import { specRoutes } from "./http/spec-routes.ts";
+import { matchedOperation, type Res } from "./http/types.ts";
+import { validator } from "./http/validator.ts";
+import { inboundRoutes } from "./inbound/http.ts";
+import { AppError } from "./shared/errors.ts";
+
+export const BASE_PATH = "/2015-01-01";
+export const SPEC_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../spec/openapi.yaml");
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface AppOptions {
+  db: Db;
+  logger: Logger;
+  /** False while starting or draining: /readyz answers 503 so a balancer stops sending traffic. */
+  isAccepting?: () => boolean;
+}
+
+export function createApp({ db, logger, isAccepting = () => true }: AppOptions) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", false);
+  app.set("query parser", "extended");
+
+  app.use((req: Request, res: Res, next: NextFunction) => {
+    const given = req.header("x-request-id");
+    res.locals.requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader("X-Request-Id", res.locals.requestId);
+    next();
+  });
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => (res as Res).locals.requestId,
+      // Never log credentials: only what identifies the request.
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+      customProps: (_req, res) => ({ principal: (res as Res).locals.principal?.name }),
+    }),
+  );
+
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.get("/readyz", async (_req, res: Res) => {
+    try {
+      if (!isAccepting()) throw new Error("draining");
+      await sql`select 1`.execute(db);
+      res.json({ status: "ready" });
+    } catch {
+      res.setHeader("Retry-After", "5");
+      sendError(res, new AppError("unavailable", "Not ready to serve requests."));
+    }
+  });
+  app.use(specRoutes(SPEC_PATH, BASE_PATH));
+
+  const api = express.Router();
+  api.use(authenticate(new Authenticator(db)));
+  api.use(requireJsonBody);
+  api.use(express.json({ limit: "1mb" }));
+  api.use(validator(SPEC_PATH));
+  api.use(inboundRoutes(db));
+  // Operations the spec declares that a later release implements.
+  api.use((req: Request) => {
+    if (matchedOperation(req) !== undefined) throw new AppError("not_implemented", "This operation is not available yet.");
+    throw new AppError("not_found", "No such resource.");
+  });
+  app.use(BASE_PATH, api);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}
+
+/** A body we cannot read as JSON is refused before parsing, whatever the operation. */
+function requireJsonBody(req: Request, _res: Res, next: NextFunction) {
+  const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+  if (hasBody && !req.is("application/json")) {
+    throw new AppError("unsupported_media_type", "Send the body as application/json.");
+  }
+  next();
+}

@@ -1,0 +1,39 @@
+// Configuration from the environment, checked once at start with one clear message per bad value.
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  pgliteDir: string;
+  logLevel: string;
+  seedDemo: boolean;
+}
+
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const port = env.PORT === undefined || env.PORT === "" ? 3000 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be an integer 0-65535, got "${env.PORT}"`);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) problems.push("DATABASE_URL must start with postgres:// or postgresql://");
+  const logLevel = env.LOG_LEVEL || "info";
+  if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LEVELS.join(", ")}, got "${logLevel}"`);
+  const seed = (env.SEED_DEMO ?? "true").toLowerCase();
+  if (!["true", "false", "1", "0"].includes(seed)) problems.push(`SEED_DEMO must be true or false, got "${env.SEED_DEMO}"`);
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    port,
+    // Loopback by default: the demo merchant's secret is public, so exposing it is an explicit choice.
+    host: env.HOST || "127.0.0.1",
+    databaseUrl,
+    pgliteDir: env.PGLITE_DIR || "./data/pglite",
+    logLevel,
+    seedDemo: seed === "true" || seed === "1",
+  };
+}

@@ -1,0 +1,85 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { Kysely, PostgresDialect } from "kysely";
+import type { Database } from "./schema.ts";
+
+// DATE columns stay "YYYY-MM-DD" strings: a JS Date would shift them by the process time zone.
+pg.types.setTypeParser(1082, (v) => v);
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: "postgres" | "pglite";
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  pgliteDir: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandle> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: "postgres", close: () => db.destroy() };
+  }
+  // Not kysely-pglite: its driver lets one request's statements run inside another's open
+  // transaction. The node-postgres adapter serializes the single PGlite session (pool of one).
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
+  const dir = path.resolve(opts.pgliteDir);
+  mkdirSync(path.dirname(dir), { recursive: true });
+  const unlock = lockDirectory(dir);
+  const pglite = await PGlite.create(dir).catch((err) => {
+    unlock();
+    throw err;
+  });
+  const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: "pglite",
+    close: async () => {
+      await db.destroy();
+      await pglite.close();
+      unlock();
+    },
+  };
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same directory corrupts it.
+ * A pid file beside the directory refuses that with a clear message; a dead owner's file is taken over.
+ */
+function lockDirectory(dir: string): () => void {
+  const lockPath = `${dir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockPath, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const owner = Number(readFileSync(lockPath, "utf8"));
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new Error(`The embedded database ${dir} is in use by process ${owner}. Stop it first, or set DATABASE_URL to use PostgreSQL.`);
+      }
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${lockPath}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

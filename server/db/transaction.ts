@@ -1,0 +1,9 @@
+import type { Transaction } from "kysely";
+import type { Db } from "./database.ts";
+import type { Database } from "./schema.ts";
+
+export type Tx = Transaction<Database>;
+
+export function inTransaction<T>(db: Db, fn: (trx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(fn);
+}

@@ -1,0 +1,79 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { components } from "../../generated/api.ts";
+import { AppError, type ErrorCode, type ErrorDetail } from "../shared/errors.ts";
+import type { Res } from "./types.ts";
+
+type WireError = components["schemas"]["Error"];
+
+const BY_STATUS: Record<number, ErrorCode> = {
+  400: "validation_failed", 401: "unauthorized", 403: "access_denied", 404: "not_found",
+  405: "method_not_allowed", 409: "conflict", 413: "payload_too_large", 415: "unsupported_media_type",
+  422: "idempotency_key_reused", 429: "rate_limited", 501: "not_implemented", 503: "unavailable",
+};
+
+export const REALM = 'Basic realm="logistics-api", charset="UTF-8"';
+
+interface ValidatorError {
+  status: number;
+  message?: string;
+  errors?: { path?: string; message?: string; errorCode?: string }[];
+  headers?: Record<string, string>;
+  type?: string; // body-parser
+}
+
+/** Translates everything thrown below into the one error shape of the spec. */
+export function toAppError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  const e = err as ValidatorError;
+  if (!e || typeof e.status !== "number") return undefined;
+  // body-parser
+  if (e.type === "entity.parse.failed") return new AppError("validation_failed", "The request body is not valid JSON.", [{ path: "/body", message: "malformed JSON", code: "json" }]);
+  if (e.type === "entity.too.large") return new AppError("payload_too_large", "The request body is larger than 1 MB.");
+  if (e.type === "encoding.unsupported" || e.type === "charset.unsupported") return new AppError("unsupported_media_type", "Send the body as UTF-8 JSON.");
+  const code = BY_STATUS[e.status];
+  if (!code || e.status >= 500) return undefined;
+  const details: ErrorDetail[] = (e.errors ?? []).map((d) => ({
+    path: normalizePath(d.path ?? ""),
+    message: d.message ?? "invalid",
+    ...(d.errorCode && { code: d.errorCode.replace(/\.openapi\.(validation|requestValidation)$/, "") }),
+  }));
+  const message = {
+    validation_failed: "The request is not valid.",
+    unauthorized: "Valid credentials are required.",
+    access_denied: e.errors?.[0]?.message ?? e.message ?? "Not allowed.",
+    not_found: "No such resource.",
+    method_not_allowed: "This method is not allowed on this resource.",
+    unsupported_media_type: "Send the body as application/json.",
+  }[code as string] ?? e.message ?? code;
+  return new AppError(code, message, code === "validation_failed" ? details : [], e.headers ?? {});
+}
+
+// The validator says ".body.products[0].qty" in some versions and "/body/products/0/qty" in others.
+function normalizePath(p: string): string {
+  return p.replace(/\[(\d+)\]/g, "/$1").replace(/\./g, "/").replace(/^(?!\/)/, "/");
+}
+
+export function sendError(res: Res, err: AppError): void {
+  const body: WireError = {
+    success: false, code: err.code, message: err.message, details: err.details, request_id: res.locals.requestId,
+  };
+  for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+  if (err.status === 401) res.setHeader("WWW-Authenticate", REALM);
+  res.status(err.status).json(body);
+}
+
+export const errorHandler: ErrorRequestHandler = (err, req, res: Res, _next) => {
+  const known = toAppError(err);
+  if (known) {
+    if (known.status >= 500) req.log?.error({ err }, "request failed");
+    return sendError(res, known);
+  }
+  // Unexpected (including a response that broke the contract): log everything, reveal nothing.
+  req.log?.error({ err }, "unexpected error");
+  if (res.headersSent) return void res.end();
+  sendError(res, new AppError("unknown", "Something went wrong on our side. Quote the request_id to support."));
+};
+
+export const notFoundHandler: RequestHandler = () => {
+  throw new AppError("not_found", "No such resource.");
+};

@@ -1,0 +1,220 @@
+// Inbound shipment queries. Every function that reads merchant data takes the merchant id when the
+// caller is a merchant, so tenant isolation is enforced in SQL, not only in the rules above it.
+import { sql, type Transaction } from "kysely";
+import type { Db } from "../db/database.ts";
+import type { Database } from "../db/schema.ts";
+
+export type Executor = Db | Transaction<Database>;
+
+export interface ShipmentRow {
+  id: string;
+  merchant_id: string;
+  merchants_ref: string;
+  sender_name: string;
+  status: string;
+  expected_at_wh: string | null;
+  closing: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface LineRow {
+  shipment_id: string;
+  product_id: string;
+  position: number;
+  qty: number;
+  purchase_price_cents: number | null;
+  merchants_id: string;
+  name: string;
+  gtin: string;
+}
+
+export interface ArrivalRow {
+  shipment_id: string;
+  product_id: string;
+  ts: Date;
+  change: number;
+}
+
+export interface ProblemRow {
+  id: string;
+  shipment_id: string;
+  type: string;
+  merchants_id: string | null;
+  description: string;
+  resolved: boolean;
+  created_at: Date;
+  resolved_at: Date | null;
+}
+
+/** Reads one shipment; `forUpdate` takes the row lock that serializes writers of that shipment. */
+export async function findShipment(
+  db: Executor,
+  id: string,
+  merchantId: string | undefined,
+  forUpdate = false,
+): Promise<ShipmentRow | undefined> {
+  let q = db.selectFrom("inbound_shipments").selectAll().where("id", "=", id);
+  if (merchantId !== undefined) q = q.where("merchant_id", "=", merchantId);
+  if (forUpdate) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function insertShipment(db: Executor, row: Omit<ShipmentRow, "closing">): Promise<void> {
+  await db.insertInto("inbound_shipments").values(row).execute();
+}
+
+export async function updateShipment(
+  db: Executor,
+  id: string,
+  changes: Partial<Pick<ShipmentRow, "merchants_ref" | "sender_name" | "status" | "expected_at_wh" | "closing">> & { updated_at: Date },
+): Promise<void> {
+  await db.updateTable("inbound_shipments").set(changes).where("id", "=", id).execute();
+}
+
+export interface CatalogueLine {
+  merchants_id: string;
+  name?: string;
+  gtin?: string;
+}
+
+/**
+ * Creates missing products and updates name/gtin where given. Grouped by which fields were given,
+ * so an omitted name never overwrites the catalogue. Returns merchants_id -> product id.
+ */
+export async function upsertProducts(
+  db: Executor,
+  merchantId: string,
+  lines: CatalogueLine[],
+  newId: () => string,
+  now: Date,
+): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  const groups = new Map<string, CatalogueLine[]>();
+  for (const l of lines) {
+    const k = `${l.name !== undefined}:${l.gtin !== undefined}`;
+    groups.set(k, [...(groups.get(k) ?? []), l]);
+  }
+  for (const [k, group] of groups) {
+    const [hasName, hasGtin] = k.split(":").map((x) => x === "true");
+    const rows = await db
+      .insertInto("products")
+      .values(group.map((l) => ({
+        id: newId(),
+        merchant_id: merchantId,
+        merchants_id: l.merchants_id,
+        name: l.name ?? "",
+        gtin: l.gtin ?? "",
+        created_at: now,
+        updated_at: now,
+      })))
+      .onConflict((oc) =>
+        oc.columns(["merchant_id", "merchants_id"]).doUpdateSet((eb) => ({
+          name: hasName ? eb.ref("excluded.name") : eb.ref("products.name"),
+          gtin: hasGtin ? eb.ref("excluded.gtin") : eb.ref("products.gtin"),
+          updated_at: hasName || hasGtin ? eb.ref("excluded.updated_at") : eb.ref("products.updated_at"),
+        })),
+      )
+      .returning(["id", "merchants_id"])
+      .execute();
+    for (const r of rows) ids.set(r.merchants_id, r.id);
+  }
+  return ids;
+}
+
+export async function findLines(db: Executor, shipmentIds: string[]): Promise<LineRow[]> {
+  if (shipmentIds.length === 0) return [];
+  return db
+    .selectFrom("inbound_lines as l")
+    .innerJoin("products as p", "p.id", "l.product_id")
+    .select(["l.shipment_id", "l.product_id", "l.position", "l.qty", "l.purchase_price_cents", "p.merchants_id", "p.name", "p.gtin"])
+    .where("l.shipment_id", "in", shipmentIds)
+    .orderBy("l.shipment_id")
+    .orderBy("l.position")
+    .execute()
+    .then((rows) => rows.map((r) => ({ ...r, purchase_price_cents: r.purchase_price_cents === null ? null : Number(r.purchase_price_cents) })));
+}
+
+export async function findArrivals(db: Executor, shipmentIds: string[]): Promise<ArrivalRow[]> {
+  if (shipmentIds.length === 0) return [];
+  return db
+    .selectFrom("inbound_arrivals")
+    .select(["shipment_id", "product_id", "ts", "change"])
+    .where("shipment_id", "in", shipmentIds)
+    .orderBy("ts")
+    .orderBy("id")
+    .execute();
+}
+
+export async function findProblems(db: Executor, shipmentIds: string[]): Promise<ProblemRow[]> {
+  if (shipmentIds.length === 0) return [];
+  return db.selectFrom("inbound_problems").selectAll().where("shipment_id", "in", shipmentIds).orderBy("created_at").orderBy("id").execute();
+}
+
+export async function upsertLines(
+  db: Executor,
+  shipmentId: string,
+  lines: { product_id: string; position: number; qty: number; purchase_price_cents: number | null }[],
+): Promise<void> {
+  if (lines.length === 0) return;
+  await db
+    .insertInto("inbound_lines")
+    .values(lines.map((l) => ({ shipment_id: shipmentId, ...l })))
+    .onConflict((oc) =>
+      oc.columns(["shipment_id", "product_id"]).doUpdateSet((eb) => ({
+        position: eb.ref("excluded.position"),
+        qty: eb.ref("excluded.qty"),
+        purchase_price_cents: eb.ref("excluded.purchase_price_cents"),
+      })),
+    )
+    .execute();
+}
+
+export async function deleteLines(db: Executor, shipmentId: string, productIds: string[]): Promise<void> {
+  if (productIds.length === 0) return;
+  await db.deleteFrom("inbound_lines").where("shipment_id", "=", shipmentId).where("product_id", "in", productIds).execute();
+}
+
+export async function insertArrivals(db: Executor, rows: (ArrivalRow & { operator_id: string })[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto("inbound_arrivals").values(rows).execute();
+}
+
+export async function insertStatusHistory(db: Executor, shipmentId: string, from: string | null, to: string, actor: string, at: Date): Promise<void> {
+  await db.insertInto("inbound_status_history").values({ shipment_id: shipmentId, from_status: from, to_status: to, actor, created_at: at }).execute();
+}
+
+export async function insertProblems(db: Executor, rows: Omit<ProblemRow, "resolved" | "resolved_at">[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto("inbound_problems").values(rows).execute();
+}
+
+export async function resolveProblems(db: Executor, ids: string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("inbound_problems").set({ resolved: true, resolved_at: at }).where("id", "in", ids).execute();
+}
+
+export interface ListFilter {
+  merchantId: string;
+  statuses?: string[];
+  merchantsRef?: string;
+  updatedSince?: Date;
+  after?: { updatedAt: Date; id: string };
+  limit: number;
+}
+
+export async function listShipments(db: Executor, f: ListFilter): Promise<ShipmentRow[]> {
+  let q = db.selectFrom("inbound_shipments").selectAll().where("merchant_id", "=", f.merchantId);
+  if (f.statuses?.length) q = q.where("status", "in", f.statuses);
+  if (f.merchantsRef !== undefined) q = q.where("merchants_ref", "=", f.merchantsRef);
+  if (f.updatedSince) q = q.where("updated_at", ">=", f.updatedSince);
+  if (f.after) {
+    const { updatedAt, id } = f.after;
+    q = q.where(sql<boolean>`(updated_at, id) > (${updatedAt}, ${id})`);
+  }
+  return q.orderBy("updated_at").orderBy("id").limit(f.limit).execute();
+}
+
+export async function insertEvent(db: Executor, row: { id: string; merchant_id: string; event_type: string; payload: unknown; created_at: Date }): Promise<void> {
+  await db.insertInto("webhook_events").values({ ...row, payload: JSON.stringify(row.payload) }).execute();
+}

@@ -1,0 +1,44 @@
+import type { components } from "../../generated/api.ts";
+import { formatTimestamp } from "../shared/time.ts";
+import type { ArrivalRow, LineRow, ProblemRow, ShipmentRow } from "./db.ts";
+
+type S = components["schemas"];
+
+export interface Shipment {
+  row: ShipmentRow;
+  lines: LineRow[];
+  arrivals: ArrivalRow[];
+  problems: ProblemRow[];
+}
+
+/** The retrieval shape of SEED.md 2.1-2.3 plus our additive fields. arrivedQty is derived, never stored. */
+export function toWire(s: Shipment): S["InboundShipment"] {
+  return {
+    id: s.row.id,
+    merchants_ref: s.row.merchants_ref,
+    sender_name: s.row.sender_name,
+    status: s.row.status as S["InboundShipmentStatus"],
+    products: s.lines.map((l) => {
+      const arrivals = s.arrivals.filter((a) => a.product_id === l.product_id).map((a) => ({ ts: formatTimestamp(a.ts), change: a.change }));
+      return {
+        product: { id: l.product_id, merchants_id: l.merchants_id, name: l.name, gtin: l.gtin },
+        qty: l.qty,
+        arrivedQty: arrivals.reduce((sum, a) => sum + a.change, 0),
+        arrivals,
+        ...(l.purchase_price_cents !== null && { purchasePrice: l.purchase_price_cents / 100 }),
+      };
+    }),
+    expected_at_wh: s.row.expected_at_wh,
+    created_at: formatTimestamp(s.row.created_at),
+    updated_at: formatTimestamp(s.row.updated_at),
+    problems: s.problems.map((p) => ({
+      id: p.id,
+      type: p.type as S["ProblemType"],
+      merchants_id: p.merchants_id,
+      description: p.description,
+      resolved: p.resolved,
+      created_at: formatTimestamp(p.created_at),
+      resolved_at: p.resolved_at ? formatTimestamp(p.resolved_at) : null,
+    })),
+  };
+}

@@ -1,0 +1,67 @@
+// `npm start`: configure, migrate, seed the demo on an empty database, listen, shut down gracefully.
+import type { AddressInfo } from "node:net";
+import { pino } from "pino";
+import { BASE_PATH, createApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { openDatabase } from "./db/database.ts";
+import { migrateToLatest } from "./db/migrate.ts";
+import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = pino({ level: config.logLevel });
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+  const applied = await migrateToLatest(handle.db);
+  logger.info({ database: handle.kind, migrations: applied }, "database ready");
+  const seeded = config.seedDemo && (await seedDemoIfEmpty(handle.db));
+
+  let accepting = true;
+  const app = createApp({ db: handle.db, logger, isAccepting: () => accepting });
+  const server = app.listen(config.port, config.host);
+  server.on("error", async (err) => {
+    logger.fatal({ err }, "cannot listen");
+    await handle.close();
+    process.exit(1);
+  });
+  server.on("listening", () => {
+    const { port } = server.address() as AddressInfo;
+    const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
+    const baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}${BASE_PATH}`;
+    logger.info({ url: baseUrl, database: handle.kind }, "listening");
+    if (seeded) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
+  });
+
+  const shutdown = (signal: string) => {
+    if (!accepting) return;
+    accepting = false;
+    logger.info({ signal }, "shutting down: finishing in-flight requests");
+    setTimeout(() => {
+      logger.warn("grace period over, closing remaining connections");
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS).unref();
+    server.close(async () => {
+      await handle.close();
+      logger.info("stopped");
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,53 @@
+import { createHash } from "node:crypto";
+import type { Db } from "../db/database.ts";
+import { claimKey, storeResponse } from "../db/idempotency.ts";
+import { inTransaction, type Tx } from "../db/transaction.ts";
+import { AppError } from "./errors.ts";
+
+export interface Outcome<T> {
+  status: number;
+  body: T;
+  replayed: boolean;
+}
+
+const TTL_HOURS = 24;
+
+/**
+ * Runs `work` in one transaction with the idempotency record, so the effect and the remembered
+ * response commit together or not at all. A failed attempt (error thrown) leaves no record: the
+ * client may retry it with the same key.
+ */
+export async function idempotent<T>(
+  db: Db,
+  scope: { principal: string; key: string | undefined; operation: string; request: unknown },
+  work: (trx: Tx) => Promise<{ status: number; body: T }>,
+): Promise<Outcome<T>> {
+  return inTransaction(db, async (trx) => {
+    const { key } = scope;
+    if (key !== undefined) {
+      const hash = createHash("sha256").update(scope.operation).update("\0").update(stableJson(scope.request)).digest("hex");
+      const earlier = await claimKey(trx, scope.principal, key, scope.operation, hash, TTL_HOURS);
+      if (earlier) {
+        if (earlier.request_hash !== hash) {
+          throw new AppError("idempotency_key_reused", "This Idempotency-Key was already used with a different request.", [
+            { path: "/header/idempotency-key", message: "already used with another request body or operation" },
+          ]);
+        }
+        return { status: earlier.response_status, body: earlier.response_body as T, replayed: true };
+      }
+      const result = await work(trx);
+      await storeResponse(trx, scope.principal, key, result.status, result.body);
+      return { ...result, replayed: false };
+    }
+    return { ...(await work(trx)), replayed: false };
+  });
+}
+
+/** JSON with sorted object keys: the same body hashes the same whatever its key order. */
+function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(",")}]`;
+  if (v && typeof v === "object") {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
