@@ -1,0 +1,44 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { openDatabase, type DatabaseHandle } from "../../server/db/database.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
+import { TEMPLATE_DIR } from "./global-setup.ts";
+
+/** A private, migrated database for one test file, on the engine this project runs on. */
+export async function createTestDatabase(): Promise<DatabaseHandle> {
+  if (process.env.TEST_DB === "postgres") {
+    const adminUrl = process.env.TEST_PG_URL!;
+    const name = `logistics_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const handle = await openDatabase({ databaseUrl: url.toString(), pgliteDir: "" });
+    await migrateToLatest(handle.db);
+    return {
+      ...handle,
+      close: async () => {
+        await handle.close();
+        const admin2 = new pg.Client({ connectionString: adminUrl });
+        await admin2.connect();
+        await admin2.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin2.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), "logistics-test-"));
+  cpSync(TEMPLATE_DIR, path.join(dir, "db"), { recursive: true });
+  const handle = await openDatabase({ pgliteDir: path.join(dir, "db") });
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { expect } from "vitest";
+import type { components, LogisticsClient } from "../../client/index.ts";
+
+type S = components["schemas"];
+
+export const announcement = (overrides: Partial<S["InboundShipmentCreate"]> = {}): S["InboundShipmentCreate"] => ({
+  merchants_ref: "PO-2016-0042",
+  sender_name: "Acme Supplies Oy",
+  products: [
+    { merchants_id: "SKU-1001", name: "Blue T-shirt M", gtin: "6410405082657", qty: 10 },
+    { merchants_id: "SKU-1002", name: "Blue T-shirt L", gtin: "", qty: 5 },
+  ],
+  ...overrides,
+});
+
+export async function createShipment(m: LogisticsClient, body = announcement()): Promise<string> {
+  const { data, response } = await m.POST("/inbound_shipments/_create", { body });
+  expect(response.status).toBe(201);
+  return data!.shipment_id;
+}
+
+export async function getShipment(c: LogisticsClient, id: string): Promise<S["InboundShipment"]> {
+  const { data, response } = await c.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } } });
+  expect(response.status).toBe(200);
+  return data!;
+}
+
+export async function arrive(w: LogisticsClient, id: string, arrivals: S["ArrivalLineInput"][], ts?: string) {
+  return w.POST("/inbound_shipments/{shipment_id}/arrivals", {
+    params: { path: { shipment_id: id } },
+    body: { arrivals, ...(ts && { ts }) },
+  });
+}
+
+export async function moveTo(w: LogisticsClient, id: string, body: S["InboundStatusChange"]) {
+  return w.POST("/inbound_shipments/{shipment_id}/_status", { params: { path: { shipment_id: id } }, body });
+}
+
+/** Asserts the exact failure: status, error code and the shared error shape. */
+export function expectError(result: { response: Response; error?: unknown }, status: number, code: string): S["Error"] {
+  expect(result.response.status).toBe(status);
+  const error = result.error as S["Error"];
+  expect(error).toMatchObject({ success: false, code });
+  expect(typeof error.message).toBe("string");
+  expect(Array.isArray(error.details)).toBe(true);
+  return error;
+}

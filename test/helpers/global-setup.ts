@@ -1,0 +1,32 @@
+// Prepares what the test files copy or connect to: a migrated PGlite template, or a reachable PostgreSQL.
+import { rmSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { openDatabase } from "../../server/db/database.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
+
+export const TEMPLATE_DIR = path.resolve(".tmp/test-pglite-template/db");
+
+export default async function setup(project: TestProject) {
+  const kind = project.config.env?.TEST_DB;
+  if (kind === "postgres") {
+    const url = project.config.env?.TEST_PG_URL;
+    if (!url) throw new Error("CI=true needs PostgreSQL: set DATABASE_URL or TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)");
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.query("select 1");
+    } catch (err) {
+      throw new Error(`PostgreSQL at ${url.replace(/\/\/[^@]*@/, "//***@")} is not reachable: ${(err as Error).message}`);
+    } finally {
+      await client.end().catch(() => {});
+    }
+    return;
+  }
+  // A fresh PGlite takes seconds to initialise; each test file copies this migrated one instead.
+  rmSync(path.dirname(TEMPLATE_DIR), { recursive: true, force: true });
+  const handle = await openDatabase({ pgliteDir: TEMPLATE_DIR });
+  await migrateToLatest(handle.db);
+  await handle.close();
+}

@@ -1,0 +1,61 @@
+// Starts the real app on a private database and hands out clients made from the generated contract.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { sql } from "kysely";
+import { pino } from "pino";
+import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
+import { provisionAccount } from "../../server/accounts/domain.ts";
+import { BASE_PATH, createApp } from "../../server/app.ts";
+import type { DatabaseHandle } from "../../server/db/database.ts";
+import { createTestDatabase } from "./database.ts";
+
+export interface TestServer {
+  origin: string;
+  baseUrl: string;
+  handle: DatabaseHandle;
+  merchant(id?: string): Promise<LogisticsClient>;
+  operator(id?: string): Promise<LogisticsClient>;
+  client(username?: string, secret?: string): LogisticsClient;
+  /** Every row of every table: compare before and after a rejected request. */
+  snapshot(): Promise<Record<string, unknown[]>>;
+  close(): Promise<void>;
+}
+
+const TABLES = ["merchants", "operators", "products", "inbound_shipments", "inbound_lines", "inbound_arrivals", "inbound_status_history", "inbound_problems", "idempotency_keys", "webhook_events"];
+let seq = 0;
+
+export async function startTestServer(): Promise<TestServer> {
+  const handle = await createTestDatabase();
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const app = createApp({ db: handle.db, logger });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const baseUrl = origin + BASE_PATH;
+  const client = (username?: string, secret?: string) => createLogisticsClient({ baseUrl, username, secret });
+  const account = async (role: "merchant" | "operator", prefix: string, id?: string) => {
+    const accountId = id ?? `${role}-${++seq}.example.com`;
+    const secret = `secret-${accountId}`;
+    await provisionAccount(handle.db, role, accountId, secret);
+    return client(`${prefix}-${accountId}`, secret);
+  };
+  return {
+    origin,
+    baseUrl,
+    handle,
+    client,
+    merchant: (id) => account("merchant", "M", id),
+    operator: (id) => account("operator", "W", id),
+    snapshot: async () => {
+      const out: Record<string, unknown[]> = {};
+      for (const t of TABLES) out[t] = (await sql`select * from ${sql.table(t)} order by 1, 2`.execute(handle.db)).rows;
+      return out;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await handle.close();
+    },
+  };
+}

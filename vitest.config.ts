@@ -1,0 +1,34 @@
+import { defineConfig } from "vitest/config";
+
+// The same suite runs on the embedded PGlite always, and on PostgreSQL when a URL is given.
+// Under CI=true PostgreSQL is required: its absence fails the run instead of skipping it.
+const pgUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
+const withPostgres = Boolean(pgUrl) || process.env.CI === "true";
+
+const shared = {
+  include: ["test/**/*.test.ts"],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { ...shared, name: "pglite", env: { TEST_DB: "pglite" }, globalSetup: ["test/helpers/global-setup.ts"] },
+      },
+      ...(withPostgres
+        ? [{
+            test: {
+              ...shared,
+              name: "postgres",
+              // Database-independent checks (spec, generation, contract through Prism) run once, on PGlite.
+              exclude: ["test/unit/**", "test/contract/**"],
+              env: { TEST_DB: "postgres", TEST_PG_URL: pgUrl ?? "" },
+              globalSetup: ["test/helpers/global-setup.ts"],
+            },
+          }]
+        : []),
+    ],
+  },
+});
