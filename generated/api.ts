@@ -201,8 +201,624 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shipping_options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Query shipping options for a customer
+         * @description Tells which shipping methods (`letter`, `home`, `pickup`) are possible for a customer at
+         *     `postalcode` in `country`, what each costs the customer, and the nearest pickup points.
+         *     Call it in your checkout before the order exists; once you have created the order, use
+         *     `GET /orders/{order_id}/shipping_options` instead so that the order's items, value and tags
+         *     are taken into account.
+         *
+         *     A method that cannot be used is not an error: it comes back with `available: false` and a
+         *     `reason` code. An available `letter` or `home` carries its `price`; an available `pickup`
+         *     carries `pickup_points` (an object keyed by pickup point id, nearest first) and every pickup
+         *     point carries its own `price`, which may differ by the pickup point's `branch`.
+         *
+         *     `facts` shows the values your price list rules were evaluated against. Without `weight` the
+         *     weight is unknown, so `letter` is not offered (`item_does_not_allow`).
+         */
+        get: operations["getShippingOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/{order_id}/shipping_options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `order_id` returned when the order was created. */
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Query shipping options for an order
+         * @description Same answer as `GET /shipping_options`, computed from the stored order: the customer's postal
+         *     code, country and address, the items (total value, weight, volume, counts, whether every item
+         *     may go as a letter), the order's `tags`, and its chosen destination (`order.shipping_type`,
+         *     and `pup.branch` when a pickup point was chosen). The result carries the `order_id`.
+         *     Query it again after modifying the order; the answer is not stored.
+         */
+        get: operations["getOrderShippingOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pickup_points/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look up the pickup points nearest to a postal code
+         * @description Returns up to `limit` pickup points nearest to the customer's location, nearest first, each
+         *     with its great-circle `distance_m`. The location is taken from the postal code; when the
+         *     postal code is not known, from the pickup points in that postal code, and then from the
+         *     nearest known postal code of the country (`origin.source` says which). A country without
+         *     any known location returns an empty list. Prices are not included: ask
+         *     `GET /shipping_options` for what pickup costs at each point. Any authenticated caller may
+         *     read the directory.
+         */
+        get: operations["lookupPickupPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pickup_points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pickup points nearest to a postal code
+         * @description Same as `GET /pickup_points/lookup` (the name used by existing integrations): up to `limit`
+         *     pickup points nearest to `postalcode` in `country`, nearest first, each with `distance_m`.
+         */
+        get: operations["listNearestPickupPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pickup_points/{pickup_point_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a pickup point. */
+                pickup_point_id: components["parameters"]["PickupPointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a pickup point
+         * @description Returns one pickup point of the directory, for example to show the one stored as an order's
+         *     destination. A pickup point removed from the directory is `404`.
+         */
+        get: operations["getPickupPoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/_create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an order
+         * @description Stores a customer order so that its shipping options can be asked with
+         *     `GET /orders/{order_id}/shipping_options`. Give the customer's postal code and country, every
+         *     product line with quantity, unit price (EUR), weight and, if known, dimensions, and optionally
+         *     tags your price list rules test (`order.tags contains "vip"`) and the chosen `destination`:
+         *     `home`, `letter` or the `id` of a pickup point (an unknown pickup point id is
+         *     `400 validation_failed`). Save the returned `order_id`. Send an `Idempotency-Key` header to
+         *     make retries safe.
+         */
+        post: operations["createOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/{order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `order_id` returned when the order was created. */
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an order
+         * @description Returns the order as stored, with its timestamps. Another merchant's order is `404`.
+         */
+        get: operations["getOrder"];
+        put?: never;
+        /**
+         * Modify an order
+         * @description Changes any of the fields given at creation; at least one. Each field you send replaces the
+         *     stored value as a whole: `customer` replaces the customer, `products` the complete list of
+         *     lines, `tags` all tags. `destination: null` clears the chosen destination. Fields you do not
+         *     send stay as they are. Ask `GET /orders/{order_id}/shipping_options` again afterwards.
+         */
+        post: operations["modifyOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/shipping_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get your shipping settings
+         * @description Returns which shipping methods you offer, the letter weight limit and the countries you ship
+         *     to. A switched-off method is answered in shipping options with `available: false` and
+         *     `reason: merchant_disabled`; a customer outside `countries` gets `country_not_served`.
+         */
+        get: operations["getShippingSettings"];
+        /**
+         * Replace your shipping settings
+         * @description Replaces all shipping settings at once: send every field (read them first with
+         *     `GET /merchant/shipping_settings` and change what you need). Takes effect for the next
+         *     shipping options query. An enabled method without a price list is offered as not available
+         *     (`merchant_disabled`) until you create one.
+         */
+        put: operations["replaceShippingSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/price_lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your price lists
+         * @description Returns all your price lists (at most one per shipping method, so at most three), ordered by
+         *     `method`. The price list of a method sets what the customer pays for that method.
+         */
+        get: operations["listPriceLists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/price_lists/_create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a price list
+         * @description Creates the price list of one shipping method. A method has at most one price list: if
+         *     `method` already has one, the answer is `409 conflict` (replace or delete the existing one).
+         *
+         *     How the fee is computed for a method: the `pricing_rules` are tested in order and the first
+         *     rule whose `criteria` all match sets the base price (`fallback_price` when none matches);
+         *     then every `modification_rules` entry whose criteria all match adjusts it in order (`add`
+         *     the amount, which may be negative; `multiply` by it; `set` it). The result is rounded to
+         *     cents and never below zero. `currency` and `tax` are copied into every price. For `pickup`,
+         *     the fee is computed for each pickup point with `pup.branch` set to that point's branch.
+         *     Send an `Idempotency-Key` header to make retries safe.
+         */
+        post: operations["createPriceList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/price_lists/{price_list_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your price lists. */
+                price_list_id: components["parameters"]["PriceListId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a price list
+         * @description Returns one of your price lists with all its rules.
+         */
+        get: operations["getPriceList"];
+        /**
+         * Replace a price list
+         * @description Replaces the whole price list (send every field and the complete rule lists). Takes effect
+         *     for the next shipping options query. Changing `method` to one that already has another price
+         *     list is `409 conflict`.
+         */
+        put: operations["replacePriceList"];
+        post?: never;
+        /**
+         * Delete a price list
+         * @description Deletes the price list. Until you create a new one for its method, that method is offered as
+         *     not available (`merchant_disabled`).
+         */
+        delete: operations["deletePriceList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_endpoints/_create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a URL of yours that receives the events listed in `event_types` (see the
+         *     `webhooks` section for each payload). The response contains the signing `secret`: store it,
+         *     it is shown only this once (rotate it with `_rotate_secret` if lost). Verify every delivery
+         *     with it (Standard Webhooks signature, see the `webhook-signature` header).
+         *     The URL must be `http` or `https` without credentials; private, loopback and link-local
+         *     addresses are refused (`400 validation_failed`). At most 20 endpoints per merchant
+         *     (`409 conflict` beyond). Send `POST /webhook_endpoints/{webhook_id}/_test` to try it.
+         *     Send an `Idempotency-Key` header to make retries safe.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Lists your webhook endpoints, oldest first. Secrets are never listed. Follow `next_cursor`
+         *     until it is `null`.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_endpoints/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your webhook endpoints. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Returns the endpoint's settings. The secret is not returned.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes any of `url`, `event_types`, `description` and `enabled`; fields you do not send stay.
+         *     `event_types` replaces the whole list. While `enabled` is `false` no events are queued for the
+         *     endpoint (events that happen meanwhile are not sent later); deliveries already queued are
+         *     still attempted. The secret does not change.
+         */
+        post: operations["updateWebhookEndpoint"];
+        /**
+         * Delete a webhook endpoint
+         * @description Removes the endpoint. Pending deliveries to it are dropped and its delivery history is no
+         *     longer readable.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_endpoints/{webhook_id}/_rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your webhook endpoints. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Creates a new signing secret and returns it (shown only this once). For 24 hours afterwards
+         *     every delivery carries two signatures in `webhook-signature`, one with the old and one with
+         *     the new secret, so you can switch your verifier without losing events; after that only the
+         *     new secret signs. Takes no request body.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_endpoints/{webhook_id}/_test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your webhook endpoints. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.test` event to this endpoint (whatever its `event_types`), signed like any
+         *     other delivery, so you can check that your URL is reachable and your signature check works.
+         *     Follow the result with `GET /webhook_endpoints/{webhook_id}/deliveries`. A disabled endpoint
+         *     is `409 conflict`. Takes no request body.
+         */
+        post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_endpoints/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your webhook endpoints. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List delivery attempts of an endpoint
+         * @description Lists the deliveries to this endpoint, newest first, with their status, number of attempts,
+         *     the last HTTP status your endpoint answered and the last error. Deliveries are kept for 30
+         *     days. A `failed` delivery (not acknowledged with a 2xx for about a day) can be sent again with
+         *     `POST /webhook_deliveries/{delivery_id}/_redeliver`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_deliveries/{delivery_id}/_redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a delivery, as listed by `GET /webhook_endpoints/{webhook_id}/deliveries`. */
+                delivery_id: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event again
+         * @description Queues a new delivery of the same event (same `event_id`, `webhook-id` and payload; a new
+         *     timestamp and signature) to the same endpoint, with a fresh retry schedule. Use it after
+         *     fixing your endpoint for a `failed` delivery; deduplicate by `event_id` if you may have
+         *     processed it already. A delivery of that event to the endpoint that is still `pending` is
+         *     `409 conflict`. Takes no request body.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "inbound_shipment.items_arrived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Items of an inbound shipment arrived
+         * @description Sent when the warehouse records arrived items of one of your inbound shipments: the arrival
+         *     entries recorded and, per product concerned, the updated `arrivedQty` (always the sum of
+         *     `change` over the line's arrivals). `GET /inbound_shipments/{shipment_id}` returns the whole
+         *     shipment.
+         *
+         *     Delivery is at least once and in no guaranteed order: ignore an `event_id` you have already
+         *     processed, and use `ts` and the totals rather than the order of arrival. Verify the
+         *     signature (see `webhook-signature`) before trusting the body. Answer any 2xx within 10
+         *     seconds (do the work afterwards); any other answer, a redirect or a timeout is retried with
+         *     exponential backoff and jitter for about a day, then the delivery is marked `failed` and can
+         *     be re-delivered through `POST /webhook_deliveries/{delivery_id}/_redeliver`.
+         */
+        post: operations["inboundShipmentItemsArrived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inbound_shipment.arrived_at_warehouse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inbound shipment reached the warehouse
+         * @description Sent when the warehouse marks one of your inbound shipments `arrived_at_warehouse`; the
+         *     payload is the whole shipment as `GET /inbound_shipments/{shipment_id}` returned it at that
+         *     moment. An `inbound_shipment.status_changed` event is sent as well.
+         *
+         *     At least once, in no guaranteed order: deduplicate by `event_id`, verify the signature,
+         *     answer any 2xx within 10 seconds; otherwise retried with exponential backoff for about a day.
+         */
+        post: operations["inboundShipmentArrivedAtWarehouse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inbound_shipment.processed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inbound shipment was processed
+         * @description Sent when the warehouse closes one of your inbound shipments (`processed`): every item has
+         *     been received and the stock is available. The payload is the final shipment with all
+         *     arrivals. An `inbound_shipment.status_changed` event is sent as well.
+         *
+         *     At least once, in no guaranteed order: deduplicate by `event_id`, verify the signature,
+         *     answer any 2xx within 10 seconds; otherwise retried with exponential backoff for about a day.
+         */
+        post: operations["inboundShipmentProcessed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "inbound_shipment.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An inbound shipment changed status
+         * @description Sent on every status change of one of your inbound shipments (including your own confirm and
+         *     delete, and the automatic move to `processing` on the first arrival), with the previous and
+         *     the new status. Subscribe to this one event to follow a shipment through all its states.
+         *
+         *     At least once, in no guaranteed order: deduplicate by `event_id`, compare `ts` to ignore a
+         *     change older than one you already applied, verify the signature, answer any 2xx within 10
+         *     seconds; otherwise retried with exponential backoff for about a day.
+         */
+        post: operations["inboundShipmentStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test event
+         * @description Sent when you call `POST /webhook_endpoints/{webhook_id}/_test`, whatever the endpoint's
+         *     `event_types`. Signed and retried like every other event; use it to check your URL and your
+         *     signature verification. Answer any 2xx.
+         */
+        post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description The body of every failed request. */
@@ -405,6 +1021,577 @@ export interface components {
             /** @description Required (at least one) when moving to `problem`; not allowed otherwise. */
             problems?: components["schemas"]["ProblemInput"][];
         };
+        /**
+         * @description `letter` and `home` are delivered to the customer's address; `pickup` to a chosen pickup point.
+         * @enum {string}
+         */
+        ShippingMethodType: "letter" | "home" | "pickup";
+        /**
+         * @description Why a shipping method is not available:
+         *     - `item_does_not_allow`: (letter) the weight is unknown, over your letter weight limit, or an
+         *       item may not go as a letter (`letter_allowed: false` or too large for a letter).
+         *     - `merchant_disabled`: you switched the method off in your shipping settings, or it has no
+         *       price list.
+         *     - `weight_exceeded`: the shipment is heavier than the method can carry.
+         *     - `country_not_served`: the customer's country is not among your `countries`, or the method
+         *       is not offered there.
+         *     - `no_pickup_points`: (pickup) no pickup point was found near the customer.
+         * @enum {string}
+         */
+        ShippingUnavailableReason: "item_does_not_allow" | "merchant_disabled" | "weight_exceeded" | "country_not_served" | "no_pickup_points";
+        /**
+         * @description The name of a fact that price list rules can test; see `ShippingFacts`.
+         * @enum {string}
+         */
+        ShippingFactName: "pup.branch" | "customer.country" | "customer.postalcode" | "customer.address" | "order.shipping_type" | "order.tags" | "order.total_eur" | "order.letter_possible" | "order.total_weight" | "order.total_volume" | "order.item_count" | "order.item_article_count";
+        /**
+         * @description The facts the options were computed from, and that price list rules test. For the generic
+         *     query they come from the query (no order: totals and counts are 0, tags empty); for an order,
+         *     from the order.
+         */
+        ShippingFacts: {
+            /** @description Branch of the order's chosen pickup point; `null` when none is chosen. When pickup prices are computed, each pickup point's own branch. */
+            "pup.branch": components["schemas"]["PickupPointBranch"] | null;
+            "customer.country": components["schemas"]["CountryCode"];
+            "customer.postalcode": components["schemas"]["PostalCode"];
+            /** @description The customer's street address; `null` when not known. */
+            "customer.address": string | null;
+            /** @description The method of the order's chosen destination; `null` when none is chosen (always for the generic query). */
+            "order.shipping_type": components["schemas"]["ShippingMethodType"] | null;
+            /** @description The order's tags. */
+            "order.tags": string[];
+            /** @description Total value of the items in EUR (sum of `qty` x `unit_price`). */
+            "order.total_eur": number;
+            /** @description Whether the shipment can go as a letter (weight known and within your letter limit, every item allows it). */
+            "order.letter_possible": boolean;
+            /** @description Total weight in grams (the `weight` query parameter, or the sum over the order's lines; 0 when unknown). */
+            "order.total_weight": number;
+            /** @description Total volume in litres (cubic decimetres) of the lines with known dimensions; 0 when unknown. */
+            "order.total_volume": number;
+            /** @description Number of items (sum of `qty`). */
+            "order.item_count": number;
+            /** @description Number of distinct products (order lines). */
+            "order.item_article_count": number;
+        };
+        /** @description A `letter` or `home` method. Available: carries `price`. Not available: carries `reason`. */
+        ShippingMethodOption: {
+            /** @constant */
+            available: true;
+            price: components["schemas"]["Price"];
+        } | {
+            /** @constant */
+            available: false;
+            reason: components["schemas"]["ShippingUnavailableReason"];
+        };
+        /**
+         * @description The `pickup` method. Available: carries `pickup_points` (no `price`; every pickup point carries
+         *     its own). Not available: carries `reason`.
+         */
+        PickupMethodOption: {
+            /** @constant */
+            available: true;
+            /**
+             * @description The nearest and preferred pickup points, keyed by pickup point `id`, nearest first
+             *     (JSON object members keep their order). Each carries the fee for delivery to it.
+             */
+            pickup_points: {
+                [key: string]: components["schemas"]["PickupPointWithPrice"];
+            };
+        } | {
+            /** @constant */
+            available: false;
+            reason: components["schemas"]["ShippingUnavailableReason"];
+        };
+        /** @description One property per shipping method. */
+        ShippingOptionsByMethod: {
+            letter: components["schemas"]["ShippingMethodOption"];
+            home: components["schemas"]["ShippingMethodOption"];
+            pickup: components["schemas"]["PickupMethodOption"];
+        };
+        /** @description Possible shipping methods for a customer and the facts they were computed from. */
+        ShippingOptionsResult: {
+            /** @description The order, when the options were asked for one. */
+            order_id?: components["schemas"]["Id"];
+            facts: components["schemas"]["ShippingFacts"];
+            options: components["schemas"]["ShippingOptionsByMethod"];
+        };
+        /** @description Possible shipping methods for an order and the facts they were computed from. */
+        OrderShippingOptionsResult: {
+            order_id: components["schemas"]["Id"];
+            facts: components["schemas"]["ShippingFacts"];
+            options: components["schemas"]["ShippingOptionsByMethod"];
+        };
+        /**
+         * @description Latitude then longitude, WGS 84 decimal degrees.
+         * @example [
+         *       60.16916,
+         *       24.93169
+         *     ]
+         */
+        Coordinates: [
+            number,
+            number
+        ];
+        /**
+         * @description Branch of a pickup point, dotted and country-prefixed, e.g. `fi.posti`, `fi.matkahuolto`.
+         * @example fi.posti
+         */
+        PickupPointBranch: string;
+        /** @description What one carrier knows of the pickup point. `id` always; the other fields for some carriers. */
+        CarrierInfo: {
+            /** @description The carrier's own identifier of the pickup point. */
+            id: string;
+            /** @description Name to print on shipping labels. */
+            label_name?: string;
+            /** @description The carrier's type of the point, e.g. `PICKUPPOINT`, `PARCELLOCKER`. */
+            type?: string;
+            /** @description The carrier's office or routing code. */
+            office?: string;
+        };
+        /** @description Keyed by carrier code (country prefix and carrier name, e.g. `fi_posti`). */
+        CarrierInfoMap: {
+            [key: string]: components["schemas"]["CarrierInfo"];
+        };
+        /** @description A pickup point of the directory. */
+        PickupPoint: {
+            id: components["schemas"]["Id"];
+            name: string;
+            /** @description Street address. */
+            address: string;
+            postalcode: components["schemas"]["PostalCode"];
+            city: string;
+            country: components["schemas"]["CountryCode"];
+            coordinates: components["schemas"]["Coordinates"];
+            branch: components["schemas"]["PickupPointBranch"];
+            /** @description Free-text opening hours or a hint where to find the point; `null` when none. */
+            location_info: string | null;
+            carrier_info: components["schemas"]["CarrierInfoMap"];
+        };
+        /** @description A pickup point in shipping options, with the fee for delivery to it. */
+        PickupPointWithPrice: {
+            id: components["schemas"]["Id"];
+            name: string;
+            address: string;
+            postalcode: components["schemas"]["PostalCode"];
+            city: string;
+            country: components["schemas"]["CountryCode"];
+            coordinates: components["schemas"]["Coordinates"];
+            branch: components["schemas"]["PickupPointBranch"];
+            location_info: string | null;
+            carrier_info: components["schemas"]["CarrierInfoMap"];
+            price: components["schemas"]["Price"];
+        };
+        /** @description A pickup point in a lookup, with its distance from the customer's location. */
+        PickupPointWithDistance: {
+            id: components["schemas"]["Id"];
+            name: string;
+            address: string;
+            postalcode: components["schemas"]["PostalCode"];
+            city: string;
+            country: components["schemas"]["CountryCode"];
+            coordinates: components["schemas"]["Coordinates"];
+            branch: components["schemas"]["PickupPointBranch"];
+            location_info: string | null;
+            carrier_info: components["schemas"]["CarrierInfoMap"];
+            /** @description Great-circle distance from the customer's location, in metres. */
+            distance_m: number;
+        };
+        /** @description The location distances were measured from. */
+        PickupPointSearchOrigin: {
+            /** @description `null` when no location is known for the country. */
+            coordinates: components["schemas"]["Coordinates"] | null;
+            /**
+             * @description `postal_code`: the postal code's own location; `pickup_points_in_postal_code`: the centre of
+             *     the pickup points in that postal code; `nearest_postal_code`: the nearest known postal code
+             *     of the country; `none`: nothing known (the list is empty).
+             * @enum {string}
+             */
+            source: "postal_code" | "pickup_points_in_postal_code" | "nearest_postal_code" | "none";
+        };
+        PickupPointLookupResult: {
+            postalcode: components["schemas"]["PostalCode"];
+            country: components["schemas"]["CountryCode"];
+            origin: components["schemas"]["PickupPointSearchOrigin"];
+            /** @description Nearest first. */
+            pickup_points: components["schemas"]["PickupPointWithDistance"][];
+        };
+        /** @description The customer the order is shipped to. */
+        OrderCustomer: {
+            name?: string;
+            postalcode: components["schemas"]["PostalCode"];
+            country: components["schemas"]["CountryCode"];
+            /** @description Street address. */
+            address?: string;
+            city?: string;
+            /** Format: email */
+            email?: string;
+            /** @description Phone number, preferably international (`+358...`). */
+            phone?: string;
+        };
+        /** @description Outer dimensions of one item in millimetres. */
+        OrderLineDimensions: {
+            length: number;
+            width: number;
+            height: number;
+        };
+        /** @description One product of the order. */
+        OrderLine: {
+            merchants_id: components["schemas"]["MerchantProductId"];
+            name?: string;
+            qty: number;
+            /** @description Price of one item in EUR including VAT, at most two decimals. */
+            unit_price: number;
+            /** @description Weight of one item in grams. */
+            weight_g: number;
+            dimensions_mm?: components["schemas"]["OrderLineDimensions"];
+            /**
+             * @description `false` when the item may never be sent as a letter (e.g. fragile). Default `true`.
+             * @default true
+             */
+            letter_allowed: boolean;
+        };
+        /** @description Free tags your price list rules can test (`order.tags contains "vip"`). */
+        OrderTags: string[];
+        /**
+         * @description Where the order goes: `home` (the customer's address), `letter` (as a letter to the
+         *     customer's address) or the `id` of a pickup point (pickup).
+         * @example home
+         * @example 5a1f0c2e9b8d7a6f5e4d3c2b
+         */
+        OrderDestination: ("home" | "letter") | components["schemas"]["Id"];
+        OrderCreate: {
+            /** @description Your own reference, e.g. the order number of your shop. */
+            merchants_ref: string;
+            customer: components["schemas"]["OrderCustomer"];
+            products: components["schemas"]["OrderLine"][];
+            tags?: components["schemas"]["OrderTags"];
+            destination?: components["schemas"]["OrderDestination"];
+        };
+        /** @description Any of the creation fields; at least one. Each replaces the stored value as a whole. */
+        OrderModify: {
+            merchants_ref?: string;
+            customer?: components["schemas"]["OrderCustomer"];
+            products?: components["schemas"]["OrderLine"][];
+            tags?: components["schemas"]["OrderTags"];
+            /** @description The new destination; `null` clears it. */
+            destination?: components["schemas"]["OrderDestination"] | null;
+        };
+        Order: {
+            id: components["schemas"]["Id"];
+            merchants_ref: string;
+            customer: components["schemas"]["OrderCustomer"];
+            products: components["schemas"]["OrderLine"][];
+            tags: components["schemas"]["OrderTags"];
+            /** @description The chosen destination; `null` when none is chosen yet. */
+            destination: components["schemas"]["OrderDestination"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        OrderWriteResult: {
+            /** @constant */
+            success: true;
+            order_id: components["schemas"]["Id"];
+        };
+        ShippingMethodSettings: {
+            /** @description Whether you offer the method. Off means `available: false`, `reason: merchant_disabled`. */
+            enabled: boolean;
+        };
+        LetterMethodSettings: {
+            /** @description Whether you offer letters. Off means `available: false`, `reason: merchant_disabled`. */
+            enabled: boolean;
+            /** @description Heaviest shipment that may go as a letter, in grams; heavier gets `item_does_not_allow`. */
+            max_weight_g: number;
+        };
+        ShippingSettingsInput: {
+            letter: components["schemas"]["LetterMethodSettings"];
+            home: components["schemas"]["ShippingMethodSettings"];
+            pickup: components["schemas"]["ShippingMethodSettings"];
+            /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
+            countries: components["schemas"]["CountryCode"][];
+        };
+        ShippingSettings: {
+            letter: components["schemas"]["LetterMethodSettings"];
+            home: components["schemas"]["ShippingMethodSettings"];
+            pickup: components["schemas"]["ShippingMethodSettings"];
+            /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
+            countries: components["schemas"]["CountryCode"][];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description `==` `!=` compare equal (strings, numbers, booleans, `null`); `<` `<=` `>` `>=` compare
+         *     numbers; `in` / `not_in`: the fact is / is not one of the values of an array `value`;
+         *     `contains`: the array fact (`order.tags`) contains `value`, or a string fact contains it as
+         *     a substring. A combination that cannot apply (e.g. `<` on `customer.country`) is
+         *     `400 validation_failed`.
+         * @enum {string}
+         */
+        RuleOperator: "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not_in" | "contains";
+        /** @description The value the fact is compared with. */
+        RuleValue: string | number | boolean | null | (string | number)[];
+        /** @description One test of a fact, e.g. `order.total_weight <= 2000`. */
+        RuleCriterion: {
+            fact: components["schemas"]["ShippingFactName"];
+            op: components["schemas"]["RuleOperator"];
+            value: components["schemas"]["RuleValue"];
+        };
+        /** @description All must match (logical AND). An empty list always matches. */
+        RuleCriteria: components["schemas"]["RuleCriterion"][];
+        /** @description When all `criteria` match (and no earlier pricing rule did), `price` is the base price. */
+        PricingRule: {
+            description?: string;
+            criteria: components["schemas"]["RuleCriteria"];
+            /** @description Gross base price, at most two decimals. */
+            price: number;
+        };
+        /** @description When all `criteria` match, adjusts the price computed so far. */
+        ModificationRule: {
+            description?: string;
+            criteria: components["schemas"]["RuleCriteria"];
+            /**
+             * @description `add` the amount (negative for a discount), `multiply` by it, or `set` the price to it.
+             * @enum {string}
+             */
+            adjust: "add" | "multiply" | "set";
+            amount: number;
+        };
+        PriceListInput: {
+            name: string;
+            method: components["schemas"]["ShippingMethodType"];
+            /** @description ISO 4217 currency code of every price in the list. */
+            currency: string;
+            /** @description VAT percentage included in the prices. */
+            tax: number;
+            /** @description Base price when no pricing rule matches, at most two decimals. */
+            fallback_price: number;
+            /** @description Tested in order; the first whose criteria all match sets the base price. Default empty. */
+            pricing_rules?: components["schemas"]["PricingRule"][];
+            /** @description Applied in order; every one whose criteria all match adjusts the price. Default empty. */
+            modification_rules?: components["schemas"]["ModificationRule"][];
+        };
+        PriceList: {
+            id: components["schemas"]["Id"];
+            name: string;
+            method: components["schemas"]["ShippingMethodType"];
+            currency: string;
+            tax: number;
+            fallback_price: number;
+            pricing_rules: components["schemas"]["PricingRule"][];
+            modification_rules: components["schemas"]["ModificationRule"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        PriceListList: {
+            items: components["schemas"]["PriceList"][];
+        };
+        DeletedResult: {
+            /** @constant */
+            success: true;
+            id: components["schemas"]["Id"];
+        };
+        /**
+         * @description - `inbound_shipment.items_arrived`: items of an inbound shipment were received.
+         *     - `inbound_shipment.arrived_at_warehouse`: the shipment reached the warehouse.
+         *     - `inbound_shipment.processed`: the warehouse closed the shipment.
+         *     - `inbound_shipment.status_changed`: any status change (also sent alongside the two above).
+         *     - `webhook.test`: a test event requested with `_test`.
+         * @enum {string}
+         */
+        WebhookEventType: "inbound_shipment.items_arrived" | "inbound_shipment.arrived_at_warehouse" | "inbound_shipment.processed" | "inbound_shipment.status_changed" | "webhook.test";
+        /**
+         * Format: uri
+         * @description An `http` or `https` URL without credentials, reachable from the internet.
+         * @example https://shop.example.com/hooks/logistics
+         */
+        WebhookUrl: string;
+        /** @description The events to send to the endpoint. */
+        WebhookEventTypes: components["schemas"]["WebhookEventType"][];
+        /**
+         * @description Signing secret: `whsec_` followed by the base64 of 32 random bytes. Shown only when created or
+         *     rotated.
+         */
+        WebhookSecret: string;
+        WebhookEndpointCreate: {
+            url: components["schemas"]["WebhookUrl"];
+            event_types: components["schemas"]["WebhookEventTypes"];
+            /** @description Your note on what the endpoint is for. */
+            description?: string;
+            /**
+             * @description Default `true`.
+             * @default true
+             */
+            enabled: boolean;
+        };
+        /** @description Any of the fields; at least one. */
+        WebhookEndpointUpdate: {
+            url?: components["schemas"]["WebhookUrl"];
+            event_types?: components["schemas"]["WebhookEventTypes"];
+            description?: string;
+            enabled?: boolean;
+        };
+        WebhookEndpoint: {
+            id: components["schemas"]["Id"];
+            url: components["schemas"]["WebhookUrl"];
+            event_types: components["schemas"]["WebhookEventTypes"];
+            /** @description Empty when none was given. */
+            description: string;
+            enabled: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description The endpoint and its signing secret (only in the create and rotate responses). */
+        WebhookEndpointWithSecret: {
+            id: components["schemas"]["Id"];
+            url: components["schemas"]["WebhookUrl"];
+            event_types: components["schemas"]["WebhookEventTypes"];
+            description: string;
+            enabled: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            secret: components["schemas"]["WebhookSecret"];
+        };
+        WebhookEndpointList: {
+            items: components["schemas"]["WebhookEndpoint"][];
+            /** @description Pass as `cursor` for the next page; `null` on the last page. */
+            next_cursor: string | null;
+        };
+        /**
+         * @description `pending`: not yet acknowledged, more attempts scheduled; `succeeded`: your endpoint answered
+         *     2xx; `failed`: no 2xx for about a day, no more attempts (re-deliver it when fixed).
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
+        /** @description The delivery of one event to one endpoint, over all its attempts. */
+        WebhookDelivery: {
+            id: components["schemas"]["Id"];
+            event_id: components["schemas"]["Id"];
+            event_type: components["schemas"]["WebhookEventType"];
+            webhook_id: components["schemas"]["Id"];
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description Attempts made so far. */
+            attempts: number;
+            last_attempt_at: components["schemas"]["Timestamp"] | null;
+            /** @description When the next attempt is due; `null` unless `pending`. */
+            next_attempt_at: components["schemas"]["Timestamp"] | null;
+            /** @description HTTP status your endpoint answered last; `null` when it did not answer (timeout, connection error). */
+            last_response_status: number | null;
+            /** @description What went wrong in the last attempt (e.g. `timeout after 10 s`); `null` after success. */
+            last_error: string | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        WebhookDeliveryList: {
+            items: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` for the next page; `null` on the last page. */
+            next_cursor: string | null;
+        };
+        WebhookDeliveryAccepted: {
+            /** @constant */
+            success: true;
+            event_id: components["schemas"]["Id"];
+            delivery_id: components["schemas"]["Id"];
+        };
+        /** @description One arrival entry recorded by this event. */
+        InboundItemsArrivedArrival: {
+            merchants_id: components["schemas"]["MerchantProductId"];
+            product_id: components["schemas"]["Id"];
+            ts: components["schemas"]["Timestamp"];
+            /** @description Items that arrived (negative for a correction). */
+            change: number;
+        };
+        /** @description A shipment line touched by this event, with its updated totals. */
+        InboundItemsArrivedProduct: {
+            merchants_id: components["schemas"]["MerchantProductId"];
+            product_id: components["schemas"]["Id"];
+            /** @description Quantity announced. */
+            qty: number;
+            /** @description Items arrived in total, after this event. */
+            arrivedQty: number;
+        };
+        InboundItemsArrivedPayload: {
+            shipment_id: components["schemas"]["Id"];
+            merchants_ref: string;
+            status: components["schemas"]["InboundShipmentStatus"];
+            /** @description The arrival entries recorded. */
+            arrivals: components["schemas"]["InboundItemsArrivedArrival"][];
+            /** @description Each product in `arrivals` with its updated `arrivedQty`. */
+            products: components["schemas"]["InboundItemsArrivedProduct"][];
+        };
+        InboundStatusChangedPayload: {
+            shipment_id: components["schemas"]["Id"];
+            merchants_ref: string;
+            from_status: components["schemas"]["InboundShipmentStatus"];
+            status: components["schemas"]["InboundShipmentStatus"];
+        };
+        InboundShipmentSnapshotPayload: {
+            shipment: components["schemas"]["InboundShipment"];
+        };
+        WebhookTestPayload: {
+            message: string;
+        };
+        InboundItemsArrivedEvent: {
+            /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.items_arrived";
+            /** @description The endpoint this delivery is for. */
+            webhook_id: components["schemas"]["Id"];
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            /** @description 0 on the first attempt, then 1, 2, ... */
+            retry_count: number;
+            payload: components["schemas"]["InboundItemsArrivedPayload"];
+        };
+        InboundArrivedAtWarehouseEvent: {
+            /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.arrived_at_warehouse";
+            /** @description The endpoint this delivery is for. */
+            webhook_id: components["schemas"]["Id"];
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            /** @description 0 on the first attempt, then 1, 2, ... */
+            retry_count: number;
+            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
+        };
+        InboundProcessedEvent: {
+            /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.processed";
+            /** @description The endpoint this delivery is for. */
+            webhook_id: components["schemas"]["Id"];
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            /** @description 0 on the first attempt, then 1, 2, ... */
+            retry_count: number;
+            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
+        };
+        InboundStatusChangedEvent: {
+            /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.status_changed";
+            /** @description The endpoint this delivery is for. */
+            webhook_id: components["schemas"]["Id"];
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            /** @description 0 on the first attempt, then 1, 2, ... */
+            retry_count: number;
+            payload: components["schemas"]["InboundStatusChangedPayload"];
+        };
+        WebhookTestEvent: {
+            /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "webhook.test";
+            /** @description The endpoint this delivery is for. */
+            webhook_id: components["schemas"]["Id"];
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            /** @description 0 on the first attempt, then 1, 2, ... */
+            retry_count: number;
+            payload: components["schemas"]["WebhookTestPayload"];
+        };
     };
     responses: {
         /** @description The request is malformed (bad JSON, unknown property, wrong type, out of range). `details` names each offending field. */
@@ -585,6 +1772,49 @@ export interface components {
         Limit: number;
         /** @description The `next_cursor` of the previous page, as returned. Opaque. */
         Cursor: string;
+        /** @description The customer's postal code. */
+        PostalCodeQuery: components["schemas"]["PostalCode"];
+        /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
+        CountryQuery: components["schemas"]["CountryCode"];
+        /**
+         * @description Total weight of the shipment in grams. When omitted the weight is unknown: `letter` is then
+         *     not offered (`item_does_not_allow`) and weight rules see `order.total_weight` 0.
+         */
+        WeightQuery: number;
+        /** @description How many pickup points to return at most. */
+        PickupPointLimit: number;
+        /** @description The `order_id` returned when the order was created. */
+        OrderId: components["schemas"]["Id"];
+        /** @description The `id` of a pickup point. */
+        PickupPointId: components["schemas"]["Id"];
+        /** @description The `id` of one of your price lists. */
+        PriceListId: components["schemas"]["Id"];
+        /** @description The `id` of one of your webhook endpoints. */
+        WebhookId: components["schemas"]["Id"];
+        /** @description The `id` of a delivery, as listed by `GET /webhook_endpoints/{webhook_id}/deliveries`. */
+        WebhookDeliveryId: components["schemas"]["Id"];
+        /**
+         * @description The message id: the `event_id` of the envelope. The same on every retry and re-delivery of
+         *     the event, so use it to ignore duplicates (delivery is at least once).
+         */
+        WebhookIdHeader: components["schemas"]["Id"];
+        /**
+         * @description When this attempt was signed, in Unix seconds. Reject the message if it is more than five
+         *     minutes away from your clock (replay protection).
+         * @example 1453105075
+         */
+        WebhookTimestampHeader: string;
+        /**
+         * @description Standard Webhooks signature(s), space-separated, each `v1,<base64 signature>`. To verify:
+         *     take your endpoint's secret, drop the `whsec_` prefix and base64-decode the rest to get the
+         *     key; compute HMAC-SHA256 with that key over the exact bytes
+         *     `<webhook-id>.<webhook-timestamp>.<raw request body>` (do not re-serialize the JSON);
+         *     base64-encode the result and compare it in constant time with each `v1,` entry. Accept the
+         *     message if any entry matches and the timestamp is fresh. Two entries appear for 24 hours
+         *     after a secret rotation (old and new secret). The client package exports a verifier.
+         * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
+         */
+        WebhookSignatureHeader: string;
     };
     requestBodies: never;
     headers: {
@@ -939,6 +2169,1629 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getShippingOptions: {
+        parameters: {
+            query: {
+                /** @description The customer's postal code. */
+                postalcode: components["parameters"]["PostalCodeQuery"];
+                /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
+                country?: components["parameters"]["CountryQuery"];
+                /**
+                 * @description Total weight of the shipment in grams. When omitted the weight is unknown: `letter` is then
+                 *     not offered (`item_does_not_allow`) and weight rules see `order.total_weight` 0.
+                 */
+                weight?: components["parameters"]["WeightQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shipping options and the facts they were computed from. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShippingOptionsResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOrderShippingOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `order_id` returned when the order was created. */
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shipping options of the order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderShippingOptionsResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    lookupPickupPoints: {
+        parameters: {
+            query: {
+                /** @description The customer's postal code. */
+                postalcode: components["parameters"]["PostalCodeQuery"];
+                /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
+                country?: components["parameters"]["CountryQuery"];
+                /** @description How many pickup points to return at most. */
+                limit?: components["parameters"]["PickupPointLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nearest pickup points. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickupPointLookupResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listNearestPickupPoints: {
+        parameters: {
+            query: {
+                /** @description The customer's postal code. */
+                postalcode: components["parameters"]["PostalCodeQuery"];
+                /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
+                country?: components["parameters"]["CountryQuery"];
+                /** @description How many pickup points to return at most. */
+                limit?: components["parameters"]["PickupPointLimit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The nearest pickup points. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PickupPointLookupResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPickupPoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a pickup point. */
+                pickup_point_id: components["parameters"]["PickupPointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pickup point. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a1f0c2e9b8d7a6f5e4d3c2b",
+                     *       "name": "K-Market Kamppi",
+                     *       "address": "Urho Kekkosen katu 1",
+                     *       "postalcode": "00100",
+                     *       "city": "HELSINKI",
+                     *       "country": "FI",
+                     *       "coordinates": [
+                     *         60.16916,
+                     *         24.93169
+                     *       ],
+                     *       "branch": "fi.posti",
+                     *       "location_info": "Mon-Fri 7-22, Sat 8-22, Sun 10-22",
+                     *       "carrier_info": {
+                     *         "fi_posti": {
+                     *           "id": "124301",
+                     *           "label_name": "K-Market Kamppi",
+                     *           "type": "PICKUPPOINT",
+                     *           "office": "00100"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PickupPoint"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any unique string (a UUID is a good choice). A retry with the same key and body returns the
+                 *     first response without doing the work twice; the same key with another body is `422`.
+                 *     Keys are remembered for 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "order_id": "5a2b7f1c0d9e8f7a6b5c4d3e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderWriteResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `order_id` returned when the order was created. */
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a2b7f1c0d9e8f7a6b5c4d3e",
+                     *       "merchants_ref": "ORD-2016-1001",
+                     *       "customer": {
+                     *         "name": "Maija Meikäläinen",
+                     *         "postalcode": "00100",
+                     *         "country": "FI",
+                     *         "address": "Mannerheimintie 1 A 3",
+                     *         "city": "HELSINKI",
+                     *         "email": "maija@example.com",
+                     *         "phone": "+358401234567"
+                     *       },
+                     *       "products": [
+                     *         {
+                     *           "merchants_id": "SKU-1001",
+                     *           "name": "Blue T-shirt M",
+                     *           "qty": 2,
+                     *           "unit_price": 19.9,
+                     *           "weight_g": 210,
+                     *           "dimensions_mm": {
+                     *             "length": 300,
+                     *             "width": 200,
+                     *             "height": 20
+                     *           },
+                     *           "letter_allowed": true
+                     *         }
+                     *       ],
+                     *       "tags": [
+                     *         "vip"
+                     *       ],
+                     *       "destination": "home",
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "updated_at": "2016-01-18T08:17:55+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    modifyOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `order_id` returned when the order was created. */
+                order_id: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderModify"];
+            };
+        };
+        responses: {
+            /** @description Modified. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "order_id": "5a2b7f1c0d9e8f7a6b5c4d3e"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OrderWriteResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getShippingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your shipping settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "letter": {
+                     *         "enabled": true,
+                     *         "max_weight_g": 2000
+                     *       },
+                     *       "home": {
+                     *         "enabled": true
+                     *       },
+                     *       "pickup": {
+                     *         "enabled": true
+                     *       },
+                     *       "countries": [
+                     *         "FI",
+                     *         "SE",
+                     *         "EE"
+                     *       ],
+                     *       "updated_at": "2016-01-18T08:17:55+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    replaceShippingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "letter": {
+                 *         "enabled": false,
+                 *         "max_weight_g": 2000
+                 *       },
+                 *       "home": {
+                 *         "enabled": true
+                 *       },
+                 *       "pickup": {
+                 *         "enabled": true
+                 *       },
+                 *       "countries": [
+                 *         "FI"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description The new settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "letter": {
+                     *         "enabled": false,
+                     *         "max_weight_g": 2000
+                     *       },
+                     *       "home": {
+                     *         "enabled": true
+                     *       },
+                     *       "pickup": {
+                     *         "enabled": true
+                     *       },
+                     *       "countries": [
+                     *         "FI"
+                     *       ],
+                     *       "updated_at": "2016-01-19T10:00:00+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPriceLists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your price lists. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "5a30c1d2e3f4a5b6c7d8e9f0",
+                     *           "name": "Home delivery",
+                     *           "method": "home",
+                     *           "currency": "EUR",
+                     *           "tax": 24,
+                     *           "fallback_price": 5.9,
+                     *           "pricing_rules": [
+                     *             {
+                     *               "description": "Light parcels",
+                     *               "criteria": [
+                     *                 {
+                     *                   "fact": "order.total_weight",
+                     *                   "op": "<=",
+                     *                   "value": 2000
+                     *                 }
+                     *               ],
+                     *               "price": 4.9
+                     *             }
+                     *           ],
+                     *           "modification_rules": [],
+                     *           "created_at": "2016-01-18T08:17:55+00:00",
+                     *           "updated_at": "2016-01-18T08:17:55+00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PriceListList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPriceList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any unique string (a UUID is a good choice). A retry with the same key and body returns the
+                 *     first response without doing the work twice; the same key with another body is `422`.
+                 *     Keys are remembered for 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Pickup",
+                 *       "method": "pickup",
+                 *       "currency": "EUR",
+                 *       "tax": 24,
+                 *       "fallback_price": 4.9,
+                 *       "pricing_rules": [
+                 *         {
+                 *           "description": "Posti points are cheaper",
+                 *           "criteria": [
+                 *             {
+                 *               "fact": "pup.branch",
+                 *               "op": "==",
+                 *               "value": "fi.posti"
+                 *             }
+                 *           ],
+                 *           "price": 3.9
+                 *         },
+                 *         {
+                 *           "description": "Heavy parcels",
+                 *           "criteria": [
+                 *             {
+                 *               "fact": "order.total_weight",
+                 *               "op": ">",
+                 *               "value": 10000
+                 *             }
+                 *           ],
+                 *           "price": 9.9
+                 *         }
+                 *       ],
+                 *       "modification_rules": [
+                 *         {
+                 *           "description": "Free for VIP customers in Finland",
+                 *           "criteria": [
+                 *             {
+                 *               "fact": "order.tags",
+                 *               "op": "contains",
+                 *               "value": "vip"
+                 *             },
+                 *             {
+                 *               "fact": "customer.country",
+                 *               "op": "in",
+                 *               "value": [
+                 *                 "FI"
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "adjust": "set",
+                 *           "amount": 0
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PriceListInput"];
+            };
+        };
+        responses: {
+            /** @description Created; the stored price list. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a30c1d2e3f4a5b6c7d8e9f1",
+                     *       "name": "Pickup",
+                     *       "method": "pickup",
+                     *       "currency": "EUR",
+                     *       "tax": 24,
+                     *       "fallback_price": 4.9,
+                     *       "pricing_rules": [
+                     *         {
+                     *           "description": "Posti points are cheaper",
+                     *           "criteria": [
+                     *             {
+                     *               "fact": "pup.branch",
+                     *               "op": "==",
+                     *               "value": "fi.posti"
+                     *             }
+                     *           ],
+                     *           "price": 3.9
+                     *         }
+                     *       ],
+                     *       "modification_rules": [
+                     *         {
+                     *           "criteria": [
+                     *             {
+                     *               "fact": "order.tags",
+                     *               "op": "contains",
+                     *               "value": "vip"
+                     *             }
+                     *           ],
+                     *           "adjust": "set",
+                     *           "amount": 0
+                     *         }
+                     *       ],
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "updated_at": "2016-01-18T08:17:55+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPriceList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your price lists. */
+                price_list_id: components["parameters"]["PriceListId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The price list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a30c1d2e3f4a5b6c7d8e9f0",
+                     *       "name": "Home delivery",
+                     *       "method": "home",
+                     *       "currency": "EUR",
+                     *       "tax": 24,
+                     *       "fallback_price": 5.9,
+                     *       "pricing_rules": [],
+                     *       "modification_rules": [],
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "updated_at": "2016-01-18T08:17:55+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    replacePriceList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your price lists. */
+                price_list_id: components["parameters"]["PriceListId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Home delivery",
+                 *       "method": "home",
+                 *       "currency": "EUR",
+                 *       "tax": 24,
+                 *       "fallback_price": 6.9,
+                 *       "pricing_rules": [
+                 *         {
+                 *           "criteria": [
+                 *             {
+                 *               "fact": "order.total_eur",
+                 *               "op": ">=",
+                 *               "value": 100
+                 *             }
+                 *           ],
+                 *           "price": 0
+                 *         }
+                 *       ],
+                 *       "modification_rules": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["PriceListInput"];
+            };
+        };
+        responses: {
+            /** @description The stored price list. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a30c1d2e3f4a5b6c7d8e9f0",
+                     *       "name": "Home delivery",
+                     *       "method": "home",
+                     *       "currency": "EUR",
+                     *       "tax": 24,
+                     *       "fallback_price": 6.9,
+                     *       "pricing_rules": [
+                     *         {
+                     *           "criteria": [
+                     *             {
+                     *               "fact": "order.total_eur",
+                     *               "op": ">=",
+                     *               "value": 100
+                     *             }
+                     *           ],
+                     *           "price": 0
+                     *         }
+                     *       ],
+                     *       "modification_rules": [],
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "updated_at": "2016-01-19T10:00:00+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePriceList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your price lists. */
+                price_list_id: components["parameters"]["PriceListId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "id": "5a30c1d2e3f4a5b6c7d8e9f0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any unique string (a UUID is a good choice). A retry with the same key and body returns the
+                 *     first response without doing the work twice; the same key with another body is `422`.
+                 *     Keys are remembered for 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example.com/hooks/logistics",
+                 *       "event_types": [
+                 *         "inbound_shipment.items_arrived",
+                 *         "inbound_shipment.status_changed"
+                 *       ],
+                 *       "description": "ERP stock updates"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. The only response that contains the secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                     *       "url": "https://shop.example.com/hooks/logistics",
+                     *       "event_types": [
+                     *         "inbound_shipment.items_arrived",
+                     *         "inbound_shipment.status_changed"
+                     *       ],
+                     *       "description": "ERP stock updates",
+                     *       "enabled": true,
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "updated_at": "2016-01-18T08:17:55+00:00",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw0ecDjPdFJ8Q="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `next_cursor` of the previous page, as returned. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                     *           "url": "https://shop.example.com/hooks/logistics",
+                     *           "event_types": [
+                     *             "inbound_shipment.items_arrived",
+                     *             "inbound_shipment.status_changed"
+                     *           ],
+                     *           "description": "ERP stock updates",
+                     *           "enabled": true,
+                     *           "created_at": "2016-01-18T08:17:55+00:00",
+                     *           "updated_at": "2016-01-18T08:17:55+00:00"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your webhook endpoints. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                     *       "url": "https://shop.example.com/hooks/logistics",
+                     *       "event_types": [
+                     *         "inbound_shipment.items_arrived",
+                     *         "inbound_shipment.status_changed"
+                     *       ],
+                     *       "description": "ERP stock updates",
+                     *       "enabled": true,
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "updated_at": "2016-01-18T08:17:55+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your webhook endpoints. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                     *       "url": "https://shop.example.com/hooks/logistics",
+                     *       "event_types": [
+                     *         "inbound_shipment.items_arrived",
+                     *         "inbound_shipment.status_changed"
+                     *       ],
+                     *       "description": "ERP stock updates",
+                     *       "enabled": false,
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "updated_at": "2016-01-19T10:00:00+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your webhook endpoints. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "id": "5a40d1e2f3a4b5c6d7e8f9a0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your webhook endpoints. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                     *       "url": "https://shop.example.com/hooks/logistics",
+                     *       "event_types": [
+                     *         "inbound_shipment.items_arrived",
+                     *         "inbound_shipment.status_changed"
+                     *       ],
+                     *       "description": "ERP stock updates",
+                     *       "enabled": true,
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "updated_at": "2016-01-19T10:00:00+00:00",
+                     *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD4Ro9ok4cKvE="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your webhook endpoints. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for delivery. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "event_id": "5a41e2f3a4b5c6d7e8f9a0b1",
+                     *       "delivery_id": "5a41e2f3a4b5c6d7e8f9a0b2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryAccepted"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this status. */
+                status?: components["schemas"]["WebhookDeliveryStatus"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `next_cursor` of the previous page, as returned. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The `id` of one of your webhook endpoints. */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "5a41e2f3a4b5c6d7e8f9a0c3",
+                     *           "event_id": "5a41e2f3a4b5c6d7e8f9a0c4",
+                     *           "event_type": "inbound_shipment.items_arrived",
+                     *           "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                     *           "status": "failed",
+                     *           "attempts": 12,
+                     *           "last_attempt_at": "2016-01-21T09:12:40+00:00",
+                     *           "next_attempt_at": null,
+                     *           "last_response_status": 503,
+                     *           "last_error": "HTTP 503 from endpoint",
+                     *           "created_at": "2016-01-20T09:12:02+00:00"
+                     *         },
+                     *         {
+                     *           "id": "5a41e2f3a4b5c6d7e8f9a0b2",
+                     *           "event_id": "5a41e2f3a4b5c6d7e8f9a0b1",
+                     *           "event_type": "webhook.test",
+                     *           "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                     *           "status": "succeeded",
+                     *           "attempts": 1,
+                     *           "last_attempt_at": "2016-01-18T08:20:01+00:00",
+                     *           "next_attempt_at": null,
+                     *           "last_response_status": 204,
+                     *           "last_error": null,
+                     *           "created_at": "2016-01-18T08:20:00+00:00"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a delivery, as listed by `GET /webhook_endpoints/{webhook_id}/deliveries`. */
+                delivery_id: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued for delivery. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "event_id": "5a41e2f3a4b5c6d7e8f9a0c4",
+                     *       "delivery_id": "5a42f3a4b5c6d7e8f9a0b1c2"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryAccepted"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Unknown"];
+            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    inboundShipmentItemsArrived: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id: the `event_id` of the envelope. The same on every retry and re-delivery of
+                 *     the event, so use it to ignore duplicates (delivery is at least once).
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject the message if it is more than five
+                 *     minutes away from your clock (replay protection).
+                 * @example 1453105075
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks signature(s), space-separated, each `v1,<base64 signature>`. To verify:
+                 *     take your endpoint's secret, drop the `whsec_` prefix and base64-decode the rest to get the
+                 *     key; compute HMAC-SHA256 with that key over the exact bytes
+                 *     `<webhook-id>.<webhook-timestamp>.<raw request body>` (do not re-serialize the JSON);
+                 *     base64-encode the result and compare it in constant time with each `v1,` entry. Accept the
+                 *     message if any entry matches and the timestamp is fresh. Two entries appear for 24 hours
+                 *     after a secret rotation (old and new secret). The client package exports a verifier.
+                 * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_id": "5a41e2f3a4b5c6d7e8f9a0c4",
+                 *       "event_type": "inbound_shipment.items_arrived",
+                 *       "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                 *       "ts": "2016-01-20T09:12:01+00:00",
+                 *       "retry_count": 0,
+                 *       "payload": {
+                 *         "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6",
+                 *         "merchants_ref": "PO-2016-0042",
+                 *         "status": "processing",
+                 *         "arrivals": [
+                 *           {
+                 *             "merchants_id": "SKU-1001",
+                 *             "product_id": "569c9d3ab7e4f1a2c3d4e5f7",
+                 *             "ts": "2016-01-20T09:12:01+00:00",
+                 *             "change": 6
+                 *           }
+                 *         ],
+                 *         "products": [
+                 *           {
+                 *             "merchants_id": "SKU-1001",
+                 *             "product_id": "569c9d3ab7e4f1a2c3d4e5f7",
+                 *             "qty": 10,
+                 *             "arrivedQty": 6
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboundItemsArrivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Any 2xx status; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inboundShipmentArrivedAtWarehouse: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id: the `event_id` of the envelope. The same on every retry and re-delivery of
+                 *     the event, so use it to ignore duplicates (delivery is at least once).
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject the message if it is more than five
+                 *     minutes away from your clock (replay protection).
+                 * @example 1453105075
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks signature(s), space-separated, each `v1,<base64 signature>`. To verify:
+                 *     take your endpoint's secret, drop the `whsec_` prefix and base64-decode the rest to get the
+                 *     key; compute HMAC-SHA256 with that key over the exact bytes
+                 *     `<webhook-id>.<webhook-timestamp>.<raw request body>` (do not re-serialize the JSON);
+                 *     base64-encode the result and compare it in constant time with each `v1,` entry. Accept the
+                 *     message if any entry matches and the timestamp is fresh. Two entries appear for 24 hours
+                 *     after a secret rotation (old and new secret). The client package exports a verifier.
+                 * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_id": "5a41e2f3a4b5c6d7e8f9a0d5",
+                 *       "event_type": "inbound_shipment.arrived_at_warehouse",
+                 *       "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                 *       "ts": "2016-01-20T08:55:00+00:00",
+                 *       "retry_count": 0,
+                 *       "payload": {
+                 *         "shipment": {
+                 *           "id": "569c9d3ab7e4f1a2c3d4e5f6",
+                 *           "merchants_ref": "PO-2016-0042",
+                 *           "sender_name": "Acme Supplies Oy",
+                 *           "status": "arrived_at_warehouse",
+                 *           "products": [
+                 *             {
+                 *               "product": {
+                 *                 "id": "569c9d3ab7e4f1a2c3d4e5f7",
+                 *                 "merchants_id": "SKU-1001",
+                 *                 "name": "Blue T-shirt M",
+                 *                 "gtin": "6410405082657"
+                 *               },
+                 *               "qty": 10,
+                 *               "arrivedQty": 0,
+                 *               "arrivals": []
+                 *             }
+                 *           ],
+                 *           "expected_at_wh": "2016-01-20",
+                 *           "created_at": "2016-01-18T08:17:55+00:00",
+                 *           "updated_at": "2016-01-20T08:55:00+00:00",
+                 *           "problems": []
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboundArrivedAtWarehouseEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Any 2xx status; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inboundShipmentProcessed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id: the `event_id` of the envelope. The same on every retry and re-delivery of
+                 *     the event, so use it to ignore duplicates (delivery is at least once).
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject the message if it is more than five
+                 *     minutes away from your clock (replay protection).
+                 * @example 1453105075
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks signature(s), space-separated, each `v1,<base64 signature>`. To verify:
+                 *     take your endpoint's secret, drop the `whsec_` prefix and base64-decode the rest to get the
+                 *     key; compute HMAC-SHA256 with that key over the exact bytes
+                 *     `<webhook-id>.<webhook-timestamp>.<raw request body>` (do not re-serialize the JSON);
+                 *     base64-encode the result and compare it in constant time with each `v1,` entry. Accept the
+                 *     message if any entry matches and the timestamp is fresh. Two entries appear for 24 hours
+                 *     after a secret rotation (old and new secret). The client package exports a verifier.
+                 * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_id": "5a41e2f3a4b5c6d7e8f9a0e6",
+                 *       "event_type": "inbound_shipment.processed",
+                 *       "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                 *       "ts": "2016-01-20T11:02:10+00:00",
+                 *       "retry_count": 0,
+                 *       "payload": {
+                 *         "shipment": {
+                 *           "id": "569c9d3ab7e4f1a2c3d4e5f6",
+                 *           "merchants_ref": "PO-2016-0042",
+                 *           "sender_name": "Acme Supplies Oy",
+                 *           "status": "processed",
+                 *           "products": [
+                 *             {
+                 *               "product": {
+                 *                 "id": "569c9d3ab7e4f1a2c3d4e5f7",
+                 *                 "merchants_id": "SKU-1001",
+                 *                 "name": "Blue T-shirt M",
+                 *                 "gtin": "6410405082657"
+                 *               },
+                 *               "qty": 10,
+                 *               "arrivedQty": 10,
+                 *               "arrivals": [
+                 *                 {
+                 *                   "ts": "2016-01-20T09:12:01+00:00",
+                 *                   "change": 6
+                 *                 },
+                 *                 {
+                 *                   "ts": "2016-01-20T10:40:33+00:00",
+                 *                   "change": 4
+                 *                 }
+                 *               ]
+                 *             }
+                 *           ],
+                 *           "expected_at_wh": "2016-01-20",
+                 *           "created_at": "2016-01-18T08:17:55+00:00",
+                 *           "updated_at": "2016-01-20T11:02:10+00:00",
+                 *           "problems": []
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboundProcessedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Any 2xx status; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    inboundShipmentStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id: the `event_id` of the envelope. The same on every retry and re-delivery of
+                 *     the event, so use it to ignore duplicates (delivery is at least once).
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject the message if it is more than five
+                 *     minutes away from your clock (replay protection).
+                 * @example 1453105075
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks signature(s), space-separated, each `v1,<base64 signature>`. To verify:
+                 *     take your endpoint's secret, drop the `whsec_` prefix and base64-decode the rest to get the
+                 *     key; compute HMAC-SHA256 with that key over the exact bytes
+                 *     `<webhook-id>.<webhook-timestamp>.<raw request body>` (do not re-serialize the JSON);
+                 *     base64-encode the result and compare it in constant time with each `v1,` entry. Accept the
+                 *     message if any entry matches and the timestamp is fresh. Two entries appear for 24 hours
+                 *     after a secret rotation (old and new secret). The client package exports a verifier.
+                 * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_id": "5a41e2f3a4b5c6d7e8f9a0f7",
+                 *       "event_type": "inbound_shipment.status_changed",
+                 *       "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                 *       "ts": "2016-01-20T09:12:01+00:00",
+                 *       "retry_count": 0,
+                 *       "payload": {
+                 *         "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6",
+                 *         "merchants_ref": "PO-2016-0042",
+                 *         "from_status": "arrived_at_warehouse",
+                 *         "status": "processing"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboundStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Any 2xx status; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id: the `event_id` of the envelope. The same on every retry and re-delivery of
+                 *     the event, so use it to ignore duplicates (delivery is at least once).
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject the message if it is more than five
+                 *     minutes away from your clock (replay protection).
+                 * @example 1453105075
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks signature(s), space-separated, each `v1,<base64 signature>`. To verify:
+                 *     take your endpoint's secret, drop the `whsec_` prefix and base64-decode the rest to get the
+                 *     key; compute HMAC-SHA256 with that key over the exact bytes
+                 *     `<webhook-id>.<webhook-timestamp>.<raw request body>` (do not re-serialize the JSON);
+                 *     base64-encode the result and compare it in constant time with each `v1,` entry. Accept the
+                 *     message if any entry matches and the timestamp is fresh. Two entries appear for 24 hours
+                 *     after a secret rotation (old and new secret). The client package exports a verifier.
+                 * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_id": "5a41e2f3a4b5c6d7e8f9a0b1",
+                 *       "event_type": "webhook.test",
+                 *       "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                 *       "ts": "2016-01-18T08:20:00+00:00",
+                 *       "retry_count": 0,
+                 *       "payload": {
+                 *         "message": "This is a test event from the logistics API."
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Any 2xx status; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

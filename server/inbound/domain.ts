@@ -35,6 +35,10 @@ function checkLines(lines: LineInput[] | S["ArrivalLineInput"][], pointer: strin
     if (l.gtin !== undefined && !isValidGtin(l.gtin)) {
       details.push({ path: `${pointer}/${i}/gtin`, message: "GTIN check digit is wrong", code: "gtin" });
     }
+    // Not multipleOf in the spec: JSON Schema's float arithmetic rejects prices such as 19.99.
+    if ("purchasePrice" in l && l.purchasePrice !== undefined && !hasAtMostTwoDecimals(l.purchasePrice)) {
+      details.push({ path: `${pointer}/${i}/purchasePrice`, message: "at most two decimals", code: "multipleOf" });
+    }
   });
 }
 
@@ -48,6 +52,7 @@ function throwIfAny(details: ErrorDetail[]): void {
   if (details.length) throw invalid(details);
 }
 
+const hasAtMostTwoDecimals = (x: number) => Math.abs(x * 100 - Math.round(x * 100)) < 1e-6;
 const cents = (price: number | undefined) => (price === undefined ? null : Math.round(price * 100));
 
 // ---- loading ---------------------------------------------------------------------------------

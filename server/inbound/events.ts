@@ -1,15 +1,13 @@
+import type { webhooks } from "../../generated/api.ts";
 import type { Tx } from "../db/transaction.ts";
 import { newId } from "../shared/ids.ts";
 import { insertEvent } from "./db.ts";
 
-// TODO(types): payloads are typed from generated webhooks once the spec's webhooks section lands.
-export type EventType =
-  | "inbound_shipment.items_arrived"
-  | "inbound_shipment.arrived_at_warehouse"
-  | "inbound_shipment.processed"
-  | "inbound_shipment.status_changed";
+type Envelope<E extends keyof webhooks> = NonNullable<webhooks[E]["post"]>["requestBody"]["content"]["application/json"];
+export type InboundEventType = Extract<keyof webhooks, `inbound_shipment.${string}`>;
+export type PayloadOf<E extends InboundEventType> = Envelope<E>["payload"];
 
 /** Writes the event into the outbox inside the transaction of the change that caused it. */
-export async function recordEvent(trx: Tx, type: EventType, merchantId: string, at: Date, payload: unknown): Promise<void> {
+export async function recordEvent<E extends InboundEventType>(trx: Tx, type: E, merchantId: string, at: Date, payload: PayloadOf<E>): Promise<void> {
   await insertEvent(trx, { id: newId(at.getTime()), merchant_id: merchantId, event_type: type, payload, created_at: at });
 }

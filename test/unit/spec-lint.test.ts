@@ -1,0 +1,67 @@
+// Rules every operation of the contract keeps, so that a merchant can rely on them.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+
+interface Operation {
+  operationId?: string;
+  tags?: string[];
+  description?: string;
+  security?: { basicAuth?: string[] }[];
+  parameters?: { $ref?: string; in?: string }[];
+  requestBody?: unknown;
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
+}
+
+const doc = parse(readFileSync("spec/openapi.yaml", "utf8"));
+const METHODS = ["get", "post", "put", "delete", "patch"];
+const ops: [string, string, Operation][] = Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([p, item]) =>
+  METHODS.filter((m) => item[m]).map((m) => [p, m, item[m]!] as [string, string, Operation]),
+);
+const IMPLEMENTED = new Set(["createInboundShipment", "listInboundShipments", "getInboundShipment", "modifyInboundShipment", "deleteInboundShipment", "deleteInboundShipmentByPost", "confirmInboundShipment", "recordInboundArrivals", "changeInboundShipmentStatus"]);
+
+describe("spec/openapi.yaml", () => {
+  it("is OpenAPI 3.1 with the versioned base path and HTTP Basic", () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(new URL(doc.servers[0].url).pathname).toBe("/2015-01-01");
+    expect(doc.components.securitySchemes.basicAuth).toMatchObject({ type: "http", scheme: "basic" });
+  });
+
+  it("has unique operationIds", () => {
+    const ids = ops.map(([, , op]) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it.each(ops)("%s %s has an id, a known tag, a description and every failure status it can return", (path, method, op) => {
+    const tags = new Set((doc.tags as { name: string }[]).map((t) => t.name));
+    expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+    expect(op.tags?.length).toBeGreaterThan(0);
+    for (const t of op.tags!) expect(tags).toContain(t);
+    expect(op.description?.length ?? 0).toBeGreaterThan(30);
+    const statuses = Object.keys(op.responses);
+    for (const s of ["400", "401", "429", "500", "503"]) expect(statuses, `${op.operationId} ${s}`).toContain(s);
+    const roles = new Set((op.security ?? doc.security).flatMap((r: { basicAuth?: string[] }) => r.basicAuth ?? []));
+    if (!(roles.has("merchant") && roles.has("warehouse"))) expect(statuses, `${op.operationId} 403`).toContain("403");
+    if (path.includes("{")) expect(statuses, `${op.operationId} 404`).toContain("404");
+    if (op.requestBody) for (const s of ["413", "415"]) expect(statuses, `${op.operationId} ${s}`).toContain(s);
+    if (!IMPLEMENTED.has(op.operationId!)) expect(statuses, `${op.operationId} 501`).toContain("501");
+    for (const s of statuses.filter((x) => Number(x) >= 400)) {
+      const ref = op.responses[s]!.$ref ?? op.responses[s]!.content?.["application/json"]?.schema?.$ref;
+      expect(ref, `${op.operationId} ${s} uses the shared error`).toMatch(/^#\/components\/(responses\/\w+|schemas\/Error)$/);
+    }
+  });
+
+  it("declares every webhook event with a signed envelope", () => {
+    for (const type of ["inbound_shipment.items_arrived", "inbound_shipment.arrived_at_warehouse", "inbound_shipment.processed", "inbound_shipment.status_changed"]) {
+      expect(doc.webhooks[type]?.post?.operationId, type).toBeTruthy();
+    }
+  });
+
+  it("has no request object that silently accepts unknown properties", () => {
+    const open: string[] = [];
+    for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, { type?: string; additionalProperties?: unknown; properties?: unknown }>)) {
+      if (schema.type === "object" && schema.properties && schema.additionalProperties === undefined) open.push(name);
+    }
+    expect(open).toEqual([]);
+  });
+});
