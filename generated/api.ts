@@ -986,11 +986,11 @@ export interface components {
             status: components["schemas"]["InboundShipmentStatus"];
             products: components["schemas"]["InboundShipmentLine"][];
             /** @description The date the goods are expected at the warehouse, if known. */
-            expected_at_wh?: components["schemas"]["Date"] | null;
-            created_at?: components["schemas"]["Timestamp"];
-            updated_at?: components["schemas"]["Timestamp"];
+            expected_at_wh: components["schemas"]["Date"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
             /** @description Problems the warehouse or the closing check recorded, oldest first. */
-            problems?: components["schemas"]["InboundProblem"][];
+            problems: components["schemas"]["InboundProblem"][];
         };
         InboundShipmentList: {
             items: components["schemas"]["InboundShipment"][];
@@ -1879,7 +1879,7 @@ export interface operations {
     listInboundShipments: {
         parameters: {
             query?: {
-                /** @description Only shipments in one of these statuses (comma-separated or repeated). */
+                /** @description Only shipments in one of these statuses; repeat the parameter for several (`status=initial&status=confirmed`). */
                 status?: components["schemas"]["InboundShipmentStatus"][];
                 /** @description Only shipments with exactly this reference. */
                 merchants_ref?: string;

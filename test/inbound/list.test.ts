@@ -1,0 +1,77 @@
+// Listing: filters and a stable cursor, the polling fallback to webhooks.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LogisticsClient, operations } from "../../client/index.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { announcement, createShipment, expectError } from "../helpers/fixtures.ts";
+
+type Query = NonNullable<operations["listInboundShipments"]["parameters"]["query"]>;
+
+let srv: TestServer;
+let m: LogisticsClient;
+let ids: string[];
+beforeAll(async () => {
+  srv = await startTestServer();
+  m = await srv.merchant();
+  ids = [];
+  for (let i = 0; i < 5; i++) {
+    ids.push(await createShipment(m, announcement({ merchants_ref: i % 2 ? "PO-ODD" : `PO-${i}` })));
+    await new Promise((r) => setTimeout(r, 5)); // distinct updated_at for a readable order
+  }
+});
+afterAll(async () => { await srv?.close(); });
+
+const list = (query: Query) => m.GET("/inbound_shipments", { params: { query } });
+
+async function all(query: Query): Promise<string[]> {
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 20; page++) {
+    const { data } = await list({ ...query, ...(cursor && { cursor }) });
+    seen.push(...data!.items.map((s) => s.id));
+    if (data!.next_cursor === null) return seen;
+    cursor = data!.next_cursor;
+  }
+  throw new Error("cursor never ended");
+}
+
+describe("list inbound shipments", () => {
+  it("pages through every shipment once, oldest change first, ending with next_cursor null", async () => {
+    const first = await list({ limit: 2 });
+    expect(first.data!.items).toHaveLength(2);
+    expect(first.data!.next_cursor).toEqual(expect.any(String));
+    expect(await all({ limit: 2 })).toEqual(ids);
+    expect(await all({ limit: 5 })).toEqual(ids);
+    expect((await list({ limit: 5 })).data!.next_cursor).toBeNull();
+  });
+
+  it("returns full shipments in the retrieval shape", async () => {
+    const { data } = await list({ limit: 1 });
+    expect(data!.items[0]).toMatchObject({ id: ids[0], status: "initial", products: [expect.objectContaining({ qty: 10, arrivedQty: 0 }), expect.objectContaining({ qty: 5 })] });
+  });
+
+  it("moves a changed shipment to the end, so a poller sees it again", async () => {
+    const changed = ids[1]!;
+    await m.POST("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: changed } }, body: { sender_name: "Changed Oy" } });
+    const order = await all({ limit: 2 });
+    expect(order.at(-1)).toBe(changed);
+    ids = order;
+  });
+
+  it("filters by merchants_ref, status and updated_since", async () => {
+
+    expect(await all({ merchants_ref: "PO-ODD" })).toHaveLength(2);
+    const confirmedId = ids[0]!;
+    await m.POST("/inbound_shipments/{shipment_id}/_confirm", { params: { path: { shipment_id: confirmedId } } });
+    expect(await all({ status: ["confirmed"] })).toEqual([confirmedId]);
+    expect((await all({ status: ["confirmed", "initial"] })).sort()).toEqual([...ids].sort());
+    expect(await all({ status: ["processed"] })).toEqual([]);
+    const { data } = await list({ limit: 100 });
+    const newest = data!.items.at(-1)!;
+    expect(await all({ updated_since: newest.updated_at })).toContain(newest.id);
+    expect(await all({ updated_since: "2999-01-01T00:00:00+00:00" })).toEqual([]);
+  });
+
+  it("rejects a cursor it did not issue", async () => {
+    expectError(await list({ cursor: "bm90LWEtY3Vyc29y" }), 400, "validation_failed");
+  });
+});
