@@ -26,6 +26,7 @@ export function parseUsername(username: string): { role: Role; id: string } | un
  */
 export class Authenticator {
   private cache = new Map<string, { principal: Principal; until: number }>();
+  private inFlight = new Map<string, Promise<Principal | undefined>>();
   constructor(private db: Db, private ttlMs = 60_000, private maxEntries = 10_000) {}
 
   async verify(username: string, secret: string): Promise<Principal | undefined> {
@@ -34,12 +35,24 @@ export class Authenticator {
     const key = createHash("sha256").update(username).update("\0").update(secret).digest("base64");
     const hit = this.cache.get(key);
     if (hit && hit.until > Date.now()) return hit.principal;
+    // A burst of requests with the same new credentials shares one scrypt run.
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.check(parsed, username, secret).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    const principal = await pending;
+    if (principal) {
+      if (this.cache.size >= this.maxEntries) this.cache.clear();
+      this.cache.set(key, { principal, until: Date.now() + this.ttlMs });
+    }
+    return principal;
+  }
+
+  private async check(parsed: { role: Role; id: string }, username: string, secret: string): Promise<Principal | undefined> {
     const stored = await findSecretHash(this.db, parsed.role, parsed.id);
     if (!stored || !(await verifySecret(secret, stored))) return undefined;
-    const principal: Principal = { ...parsed, name: username };
-    if (this.cache.size >= this.maxEntries) this.cache.clear();
-    this.cache.set(key, { principal, until: Date.now() + this.ttlMs });
-    return principal;
+    return { ...parsed, name: username };
   }
 }
 
