@@ -1,6 +1,7 @@
 // Inbound shipment queries. Every function that reads merchant data takes the merchant id when the
 // caller is a merchant, so tenant isolation is enforced in SQL, not only in the rules above it.
-import { sql, type Transaction } from "kysely";
+import { sql, type ExpressionBuilder, type Transaction } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Db } from "../db/database.ts";
 import type { Database } from "../db/schema.ts";
 
@@ -122,33 +123,60 @@ export async function upsertProducts(
   return ids;
 }
 
-export async function findLines(db: Executor, shipmentIds: string[]): Promise<LineRow[]> {
-  if (shipmentIds.length === 0) return [];
-  return db
-    .selectFrom("inbound_lines as l")
-    .innerJoin("products as p", "p.id", "l.product_id")
-    .select(["l.shipment_id", "l.product_id", "l.position", "l.qty", "l.purchase_price_cents", "p.merchants_id", "p.name", "p.gtin"])
-    .where("l.shipment_id", "in", shipmentIds)
-    .orderBy("l.shipment_id")
-    .orderBy("l.position")
-    .execute()
-    .then((rows) => rows.map((r) => ({ ...r, purchase_price_cents: r.purchase_price_cents === null ? null : Number(r.purchase_price_cents) })));
+export interface Details {
+  lines: LineRow[];
+  arrivals: ArrivalRow[];
+  problems: ProblemRow[];
 }
 
-export async function findArrivals(db: Executor, shipmentIds: string[]): Promise<ArrivalRow[]> {
-  if (shipmentIds.length === 0) return [];
-  return db
-    .selectFrom("inbound_arrivals")
-    .select(["shipment_id", "product_id", "ts", "change"])
-    .where("shipment_id", "in", shipmentIds)
-    .orderBy("ts")
-    .orderBy("id")
-    .execute();
+// Lines, arrivals and problems of a shipment as JSON arrays in the same row: one round trip per read.
+const detailColumns = (eb: ExpressionBuilder<Database & { s: Database["inbound_shipments"] }, "s">) => [
+  jsonArrayFrom(
+    eb.selectFrom("inbound_lines as l")
+      .innerJoin("products as p", "p.id", "l.product_id")
+      .select(["l.shipment_id", "l.product_id", "l.position", "l.qty", "l.purchase_price_cents", "p.merchants_id", "p.name", "p.gtin"])
+      .whereRef("l.shipment_id", "=", "s.id")
+      .orderBy("l.position"),
+  ).as("lines"),
+  jsonArrayFrom(
+    eb.selectFrom("inbound_arrivals as a").select(["a.shipment_id", "a.product_id", "a.ts", "a.change"]).whereRef("a.shipment_id", "=", "s.id").orderBy("a.ts").orderBy("a.id"),
+  ).as("arrivals"),
+  jsonArrayFrom(
+    eb.selectFrom("inbound_problems as pr").selectAll("pr").whereRef("pr.shipment_id", "=", "s.id").orderBy("pr.created_at").orderBy("pr.id"),
+  ).as("problems"),
+];
+
+type JsonDetails = { lines: unknown[]; arrivals: unknown[]; problems: unknown[] };
+
+// JSON carries timestamps as strings and bigints as numbers: turn them back into the row types.
+function parseDetails(r: JsonDetails): Details {
+  return {
+    lines: (r.lines as LineRow[]).map((l) => ({ ...l, purchase_price_cents: l.purchase_price_cents === null ? null : Number(l.purchase_price_cents) })),
+    arrivals: (r.arrivals as (Omit<ArrivalRow, "ts"> & { ts: string })[]).map((a) => ({ ...a, ts: new Date(a.ts) })),
+    problems: (r.problems as (Omit<ProblemRow, "created_at" | "resolved_at"> & { created_at: string; resolved_at: string | null })[]).map((p) => ({
+      ...p, created_at: new Date(p.created_at), resolved_at: p.resolved_at === null ? null : new Date(p.resolved_at),
+    })),
+  };
 }
 
-export async function findProblems(db: Executor, shipmentIds: string[]): Promise<ProblemRow[]> {
-  if (shipmentIds.length === 0) return [];
-  return db.selectFrom("inbound_problems").selectAll().where("shipment_id", "in", shipmentIds).orderBy("created_at").orderBy("id").execute();
+function splitRow(r: ShipmentRow & JsonDetails): { row: ShipmentRow } & Details {
+  const { lines, arrivals, problems, ...row } = r;
+  return { row, ...parseDetails({ lines, arrivals, problems }) };
+}
+
+/** One shipment with its details in one query; undefined when absent or another merchant's. */
+export async function findShipmentDetailed(db: Executor, id: string, merchantId: string | undefined) {
+  let q = db.selectFrom("inbound_shipments as s").selectAll("s").select(detailColumns).where("s.id", "=", id);
+  if (merchantId !== undefined) q = q.where("s.merchant_id", "=", merchantId);
+  const r = await q.executeTakeFirst();
+  return r && splitRow(r as unknown as ShipmentRow & JsonDetails);
+}
+
+/** Details of shipments already read (e.g. locked), keyed by shipment id. */
+export async function findDetails(db: Executor, ids: string[]): Promise<Map<string, Details>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom("inbound_shipments as s").select("s.id").select(detailColumns).where("s.id", "in", ids).execute();
+  return new Map(rows.map((r) => [r.id, parseDetails(r as unknown as JsonDetails)]));
 }
 
 export async function upsertLines(
@@ -203,8 +231,8 @@ export interface ListFilter {
   limit: number;
 }
 
-export async function listShipments(db: Executor, f: ListFilter): Promise<ShipmentRow[]> {
-  let q = db.selectFrom("inbound_shipments").selectAll().where("merchant_id", "=", f.merchantId);
+export async function listShipments(db: Executor, f: ListFilter) {
+  let q = db.selectFrom("inbound_shipments as s").selectAll("s").select(detailColumns).where("merchant_id", "=", f.merchantId);
   if (f.statuses?.length) q = q.where("status", "in", f.statuses);
   if (f.merchantsRef !== undefined) q = q.where("merchants_ref", "=", f.merchantsRef);
   if (f.updatedSince) q = q.where("updated_at", ">=", f.updatedSince);
@@ -212,7 +240,8 @@ export async function listShipments(db: Executor, f: ListFilter): Promise<Shipme
     const { updatedAt, id } = f.after;
     q = q.where(sql<boolean>`(updated_at, id) > (${updatedAt}, ${id})`);
   }
-  return q.orderBy("updated_at").orderBy("id").limit(f.limit).execute();
+  const rows = await q.orderBy("updated_at").orderBy("id").limit(f.limit).execute();
+  return rows.map((r) => splitRow(r as unknown as ShipmentRow & JsonDetails));
 }
 
 export async function insertEvent(db: Executor, row: { id: string; merchant_id: string; event_type: string; payload: unknown; created_at: Date }): Promise<void> {

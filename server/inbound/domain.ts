@@ -57,19 +57,9 @@ const cents = (price: number | undefined) => (price === undefined ? null : Math.
 
 // ---- loading ---------------------------------------------------------------------------------
 
-async function loadShipments(db: q.Executor, rows: q.ShipmentRow[]): Promise<Shipment[]> {
-  const ids = rows.map((r) => r.id);
-  const [lines, arrivals, problems] = await Promise.all([q.findLines(db, ids), q.findArrivals(db, ids), q.findProblems(db, ids)]);
-  return rows.map((row) => ({
-    row,
-    lines: lines.filter((l) => l.shipment_id === row.id),
-    arrivals: arrivals.filter((a) => a.shipment_id === row.id),
-    problems: problems.filter((p) => p.shipment_id === row.id),
-  }));
-}
-
 async function loadOne(db: q.Executor, row: q.ShipmentRow): Promise<Shipment> {
-  return (await loadShipments(db, [row]))[0]!;
+  const details = (await q.findDetails(db, [row.id])).get(row.id)!;
+  return { row, ...details };
 }
 
 /** A merchant sees only its own shipments; an operator sees every merchant's. */
@@ -211,9 +201,9 @@ export async function deleteShipment(db: Db, merchant: Principal, id: string): P
 }
 
 export async function getShipment(db: Db, actor: Principal, id: string): Promise<S["InboundShipment"]> {
-  const row = await q.findShipment(db, id, scopeOf(actor));
-  if (!row) throw notFound("Inbound shipment");
-  return toWire(await loadOne(db, row));
+  const s = await q.findShipmentDetailed(db, id, scopeOf(actor));
+  if (!s) throw notFound("Inbound shipment");
+  return toWire(s);
 }
 
 export interface ListQuery {
@@ -236,9 +226,9 @@ export async function listShipments(db: Db, merchant: Principal, query: ListQuer
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
+  const last = page[page.length - 1]?.row;
   return {
-    items: (await loadShipments(db, page)).map(toWire),
+    items: page.map(toWire),
     next_cursor: rows.length > limit && last ? encodeCursor(last.updated_at, last.id) : null,
   };
 }
