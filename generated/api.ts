@@ -1818,6 +1818,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`. */
+        IdempotentReplayed: "true";
         /**
          * @description The authentication scheme to use.
          * @example Basic realm="logistics-api"
@@ -1850,9 +1852,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created. */
+            /** @description Created (or, for a retry with the same `Idempotency-Key`, the first answer again). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2112,9 +2115,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Recorded; the updated shipment. */
+            /** @description Recorded; the updated shipment (or, for a retry with the same `Idempotency-Key`, the first answer again). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -4,7 +4,7 @@ import type { Tx } from "./transaction.ts";
 export interface StoredResponse {
   request_hash: string;
   response_status: number;
-  response_body: unknown;
+  response_body: string;
 }
 
 /**
@@ -32,10 +32,10 @@ export async function claimKey(trx: Tx, principal: string, key: string, operatio
     .executeTakeFirstOrThrow();
 }
 
-export async function storeResponse(trx: Tx, principal: string, key: string, status: number, body: unknown): Promise<void> {
+export async function storeResponse(trx: Tx, principal: string, key: string, status: number, bodyJson: string): Promise<void> {
   await trx
     .updateTable("idempotency_keys")
-    .set({ response_status: status, response_body: JSON.stringify(body) })
+    .set({ response_status: status, response_body: bodyJson })
     .where("principal", "=", principal)
     .where("key", "=", key)
     .execute();

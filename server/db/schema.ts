@@ -83,7 +83,8 @@ export interface IdempotencyKeysTable {
   operation: string;
   request_hash: string;
   response_status: number;
-  response_body: ColumnType<unknown, string, string>;
+  /** The first response's JSON text, replayed as is. */
+  response_body: string;
   /** Reset when an expired key is reclaimed. */
   created_at: UpdatedAt;
 }

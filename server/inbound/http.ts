@@ -7,8 +7,13 @@ import * as inbound from "./domain.ts";
 const idempotencyKey = (req: Request) => req.header("idempotency-key");
 
 function sendOutcome(res: Res, outcome: Outcome<unknown>): void {
-  if (outcome.replayed) res.setHeader("Idempotent-Replayed", "true");
-  res.status(outcome.status).json(outcome.body);
+  if (outcome.replayed) {
+    // Exactly the bytes of the first answer, which passed response validation when it was sent.
+    res.setHeader("Idempotent-Replayed", "true");
+    res.status(outcome.status).type("application/json").send(outcome.bodyJson);
+  } else {
+    res.status(outcome.status).json(outcome.body);
+  }
 }
 
 /** Roles are enforced by the validator from the spec's security requirements; bodies are validated. */

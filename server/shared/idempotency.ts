@@ -4,11 +4,10 @@ import { claimKey, storeResponse } from "../db/idempotency.ts";
 import { inTransaction, type Tx } from "../db/transaction.ts";
 import { AppError } from "./errors.ts";
 
-export interface Outcome<T> {
-  status: number;
-  body: T;
-  replayed: boolean;
-}
+export type Outcome<T> =
+  | { status: number; body: T; replayed: false }
+  /** A retry: the first response's JSON text, to send back unchanged. */
+  | { status: number; bodyJson: string; replayed: true };
 
 const TTL_HOURS = 24;
 
@@ -33,10 +32,10 @@ export async function idempotent<T>(
             { path: "/header/idempotency-key", message: "already used with another request body or operation" },
           ]);
         }
-        return { status: earlier.response_status, body: earlier.response_body as T, replayed: true };
+        return { status: earlier.response_status, bodyJson: earlier.response_body, replayed: true };
       }
       const result = await work(trx);
-      await storeResponse(trx, scope.principal, key, result.status, result.body);
+      await storeResponse(trx, scope.principal, key, result.status, JSON.stringify(result.body));
       return { ...result, replayed: false };
     }
     return { ...(await work(trx)), replayed: false };

@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
-import { TEMPLATE_DIR } from "./global-setup.ts";
+import { inject } from "vitest";
 
 /** A private, migrated database for one test file, on the engine this project runs on. */
 export async function createTestDatabase(): Promise<DatabaseHandle> {
@@ -23,15 +23,12 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
       ...handle,
       close: async () => {
         await handle.close();
-        const admin2 = new pg.Client({ connectionString: adminUrl });
-        await admin2.connect();
-        await admin2.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin2.end();
+        await dropDatabase(adminUrl, name);
       },
     };
   }
   const dir = mkdtempSync(path.join(tmpdir(), "logistics-test-"));
-  cpSync(TEMPLATE_DIR, path.join(dir, "db"), { recursive: true });
+  cpSync(inject("pgliteTemplate"), path.join(dir, "db"), { recursive: true });
   const handle = await openDatabase({ pgliteDir: path.join(dir, "db") });
   await migrateToLatest(handle.db);
   return {
@@ -41,4 +38,26 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * pg-pool's end() resolves before its sockets are gone; a forced drop would then kill live sessions
+ * and their FATAL errors surface as unhandled. Drop politely and retry until the sessions are gone.
+ */
+async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+        return;
+      } catch (err) {
+        if ((err as { code?: string }).code !== "55006" || attempt >= 50) throw err; // object_in_use
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
 }

@@ -1,12 +1,17 @@
 // Prepares what the test files copy or connect to: a migrated PGlite template, or a reachable PostgreSQL.
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 
-export const TEMPLATE_DIR = path.resolve(".tmp/test-pglite-template/db");
+declare module "vitest" {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+  }
+}
 
 export default async function setup(project: TestProject) {
   const kind = project.config.env?.TEST_DB;
@@ -25,8 +30,12 @@ export default async function setup(project: TestProject) {
     return;
   }
   // A fresh PGlite takes seconds to initialise; each test file copies this migrated one instead.
-  rmSync(path.dirname(TEMPLATE_DIR), { recursive: true, force: true });
-  const handle = await openDatabase({ pgliteDir: TEMPLATE_DIR });
+  // One template per run, so that two runs on one machine never share it.
+  const root = mkdtempSync(path.join(tmpdir(), "logistics-template-"));
+  const dir = path.join(root, "db");
+  const handle = await openDatabase({ pgliteDir: dir });
   await migrateToLatest(handle.db);
   await handle.close();
+  project.provide("pgliteTemplate", dir);
+  return () => rmSync(root, { recursive: true, force: true });
 }

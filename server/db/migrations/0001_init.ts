@@ -104,7 +104,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("operation", "text", (c) => c.notNull())
     .addColumn("request_hash", "text", (c) => c.notNull())
     .addColumn("response_status", "integer", (c) => c.notNull())
-    .addColumn("response_body", "jsonb", (c) => c.notNull())
+    // text, not jsonb: a replay must be the first response byte for byte, and jsonb reorders keys.
+    .addColumn("response_body", "text", (c) => c.notNull())
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint("idempotency_keys_pk", ["principal", "key"])
     .execute();
