@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
+import type { TestServer } from "./server.ts";
 
 type S = components["schemas"];
 
@@ -36,12 +37,29 @@ export async function moveTo(w: LogisticsClient, id: string, body: S["InboundSta
   return w.POST("/inbound_shipments/{shipment_id}/_status", { params: { path: { shipment_id: id } }, body });
 }
 
-/** Asserts the exact failure: status, error code and the shared error shape. */
-export function expectError(result: { response: Response; error?: unknown }, status: number, code: string): S["Error"] {
+/**
+ * Asserts the exact failure: status, error code, the shared error shape with a request id equal to
+ * the X-Request-Id header, and that `details` names each of `paths`.
+ */
+export function expectError(result: { response: Response; error?: unknown }, status: number, code: string, paths: string[] = []): S["Error"] {
   expect(result.response.status).toBe(status);
   const error = result.error as S["Error"];
   expect(error).toMatchObject({ success: false, code });
   expect(typeof error.message).toBe("string");
   expect(Array.isArray(error.details)).toBe(true);
+  expect(error.request_id).toEqual(expect.any(String));
+  expect(result.response.headers.get("x-request-id")).toBe(error.request_id);
+  const got = error.details.map((d) => d.path);
+  for (const p of paths) expect(got, `details should name ${p}: ${JSON.stringify(error.details)}`).toContain(p);
   return error;
 }
+
+/** Runs a request that must be rejected and asserts that no stored row changed. */
+export async function expectUnchanged<R>(srv: TestServer, request: () => Promise<R>): Promise<R> {
+  const before = await srv.snapshot();
+  const result = await request();
+  expect(await srv.snapshot()).toEqual(before);
+  return result;
+}
+
+export const basicAuth = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;

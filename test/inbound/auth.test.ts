@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { announcement, arrive, createShipment, expectError, getShipment, moveTo } from "../helpers/fixtures.ts";
+import { announcement, arrive, createShipment, expectError, getShipment, moveTo, expectUnchanged, basicAuth } from "../helpers/fixtures.ts";
 
 type S = components["schemas"];
 type Result = { response: Response; error?: unknown };
@@ -17,7 +17,7 @@ const MERCHANT = "auth-shop.example.com";
 const MERCHANT_SECRET = "merchant-secret-auth";
 const OPERATOR = "auth-wh.example.com";
 const OPERATOR_SECRET = "operator-secret-auth";
-const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
+const basic = basicAuth;
 
 beforeAll(async () => {
   srv = await startTestServer();
@@ -30,24 +30,12 @@ beforeAll(async () => {
 afterAll(async () => { await srv?.close(); });
 
 
-async function unchanged<R>(request: () => Promise<R>): Promise<R> {
-  const before = await srv.snapshot();
-  const result = await request();
-  expect(await srv.snapshot()).toEqual(before);
-  return result;
-}
+const unchanged = <R>(request: () => Promise<R>) => expectUnchanged(srv, request);
 
-function expectFail(result: Result, status: number, code: string): S["Error"] {
-  const error = expectError(result, status, code);
-  expect(error.details).toEqual([]);
-  expect(error.request_id).toEqual(expect.any(String));
-  expect(result.response.headers.get("x-request-id")).toBe(error.request_id);
-  return error;
-}
 
 /** 401 with a Basic challenge naming a realm. */
 function expectUnauthorized(result: Result): void {
-  expectFail(result, 401, "unauthorized");
+  expectError(result, 401, "unauthorized");
   expect(result.response.headers.get("www-authenticate")).toMatch(/^Basic realm="[^"]+"/);
 }
 
@@ -145,7 +133,7 @@ describe("missing or wrong credentials are 401 with a WWW-Authenticate challenge
 describe("roles: a valid principal outside its role is 403 access_denied", () => {
   it("a merchant may not record arrivals, and nothing is stored", async () => {
     const r = await unchanged(() => arrive(m, shipmentId, [{ merchants_id: "SKU-1001", change: 1 }]));
-    expectFail(r, 403, "access_denied");
+    expectError(r, 403, "access_denied");
   });
 
   it("a merchant may not record arrivals even on its own shipment with an Idempotency-Key", async () => {
@@ -153,22 +141,22 @@ describe("roles: a valid principal outside its role is 403 access_denied", () =>
       params: { path: { shipment_id: shipmentId }, header: { "Idempotency-Key": "merchant-arrival-1" } },
       body: { arrivals: [{ merchants_id: "SKU-1001", change: 1 }] },
     }));
-    expectFail(r, 403, "access_denied");
+    expectError(r, 403, "access_denied");
   });
 
   it.each(["en_route", "arrived_at_warehouse", "cancelled"] as const)("a merchant may not move its shipment to %s", async (to) => {
     const r = await unchanged(() => moveTo(m, shipmentId, { status: to }));
-    expectFail(r, 403, "access_denied");
+    expectError(r, 403, "access_denied");
   });
 
   it("a merchant may not move its shipment to problem", async () => {
     const r = await unchanged(() => moveTo(m, shipmentId, { status: "problem", problems: [{ type: "damaged", description: "wet" }] }));
-    expectFail(r, 403, "access_denied");
+    expectError(r, 403, "access_denied");
   });
 
   it.each(["create", "modify", "confirm", "delete", "postDelete", "list"] as const)("an operator may not call the merchant operation %s", async (name) => {
     const r = await unchanged(() => everyOperation(w, shipmentId)[name]());
-    expectFail(r, 403, "access_denied");
+    expectError(r, 403, "access_denied");
   });
 
   it("the shipment is still initial and unchanged after the refused calls", async () => {
@@ -199,7 +187,7 @@ describe("roles: a valid principal outside its role is 403 access_denied", () =>
     const r = await unchanged(() => m.POST("/inbound_shipments/{shipment_id}/arrivals", {
       params: { path: { shipment_id: shipmentId } }, body: { arrivals: [] } as never,
     }));
-    expectFail(r, 403, "access_denied");
+    expectError(r, 403, "access_denied");
   });
 });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { announcement, createShipment, expectError, getShipment } from "../helpers/fixtures.ts";
+import { announcement, createShipment, expectError, getShipment, expectUnchanged } from "../helpers/fixtures.ts";
 
 type S = components["schemas"];
 
@@ -18,12 +18,7 @@ beforeAll(async () => {
 afterAll(async () => { await srv?.close(); });
 
 
-async function unchanged<R>(request: () => Promise<R>): Promise<R> {
-  const before = await srv.snapshot();
-  const result = await request();
-  expect(await srv.snapshot()).toEqual(before);
-  return result;
-}
+const unchanged = <R>(request: () => Promise<R>) => expectUnchanged(srv, request);
 
 const create = (c: LogisticsClient, key: string, body: S["InboundShipmentCreate"] = announcement()) =>
   c.POST("/inbound_shipments/_create", { params: { header: { "Idempotency-Key": key } }, body });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { announcement, arrive, createShipment, expectError, getShipment } from "../helpers/fixtures.ts";
+import { announcement, arrive, createShipment, expectError, getShipment, expectUnchanged } from "../helpers/fixtures.ts";
 
 type S = components["schemas"];
 type Result = { response: Response; error?: unknown };
@@ -28,12 +28,7 @@ beforeAll(async () => {
 afterAll(async () => { await srv?.close(); });
 
 
-async function unchanged<R>(request: () => Promise<R>): Promise<R> {
-  const before = await srv.snapshot();
-  const result = await request();
-  expect(await srv.snapshot()).toEqual(before);
-  return result;
-}
+const unchanged = <R>(request: () => Promise<R>) => expectUnchanged(srv, request);
 
 function expectNotFound(result: Result): void {
   const error = expectError(result, 404, "not_found");
