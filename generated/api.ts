@@ -1886,7 +1886,10 @@ export interface operations {
                 status?: components["schemas"]["InboundShipmentStatus"][];
                 /** @description Only shipments with exactly this reference. */
                 merchants_ref?: string;
-                /** @description Only shipments changed at or after this time. */
+                /**
+                 * @description Only shipments changed at or after this time, e.g. `2016-01-18T08:17:55Z`. In a query
+                 *     string a `+` means a space: write the offset `+00:00` as `%2B00:00`, or use `Z`.
+                 */
                 updated_since?: components["schemas"]["Timestamp"];
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];

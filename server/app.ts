@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import { Authenticator } from "./accounts/domain.ts";
 import type { Db } from "./db/database.ts";
 import { authenticate } from "./http/auth.ts";
+import { rejectNulCharacters, rejectUnexpectedBody } from "./http/body-checks.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import { specRoutes } from "./http/spec-routes.ts";
 import { matchedOperation, type Res } from "./http/types.ts";
@@ -69,7 +70,9 @@ export function createApp({ db, logger, isAccepting = () => true }: AppOptions) 
   api.use(authenticate(new Authenticator(db)));
   api.use(requireJsonBody);
   api.use(express.json({ limit: "1mb" }));
+  api.use(rejectNulCharacters);
   api.use(validator(SPEC_PATH));
+  api.use(rejectUnexpectedBody);
   api.use(inboundRoutes(db));
   // Operations the spec declares that a later release implements.
   api.use((req: Request) => {
