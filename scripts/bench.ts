@@ -16,7 +16,7 @@ const PORT = Number(process.env.BENCH_PORT ?? 3917);
 // share its event loop. PGlite on a fresh directory unless DATABASE_URL is set.
 const dir = mkdtempSync(path.join(tmpdir(), "logistics-bench-"));
 const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", PGLITE_DIR: path.join(dir, "db"), LOG_LEVEL: "warn", SEED_DEMO: "true" },
+  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", PGLITE_DIR: path.join(dir, "db"), LOG_LEVEL: "warn", SEED_DEMO: "true", RATE_LIMIT_PER_MINUTE: "0" },
   stdio: ["ignore", "ignore", "inherit"],
 });
 const origin = `http://127.0.0.1:${PORT}`;

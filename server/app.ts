@@ -11,6 +11,7 @@ import type { Db } from "./db/database.ts";
 import { authenticate } from "./http/auth.ts";
 import { rejectNulCharacters, rejectUnexpectedBody } from "./http/body-checks.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
+import { perCallerRateLimit } from "./http/rate-limit.ts";
 import { specRoutes } from "./http/spec-routes.ts";
 import { matchedOperation, type Res } from "./http/types.ts";
 import { validator } from "./http/validator.ts";
@@ -26,9 +27,11 @@ export interface AppOptions {
   logger: Logger;
   /** False while starting or draining: /readyz answers 503 so a balancer stops sending traffic. */
   isAccepting?: () => boolean;
+  /** Requests a minute per caller; 0 or absent: no limit. */
+  rateLimitPerMinute?: number;
 }
 
-export function createApp({ db, logger, isAccepting = () => true }: AppOptions) {
+export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0 }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
@@ -68,6 +71,7 @@ export function createApp({ db, logger, isAccepting = () => true }: AppOptions) 
 
   const api = express.Router();
   api.use(authenticate(new Authenticator(db)));
+  if (rateLimitPerMinute > 0) api.use(perCallerRateLimit(rateLimitPerMinute));
   api.use(requireJsonBody);
   api.use(express.json({ limit: "1mb" }));
   api.use(rejectNulCharacters);

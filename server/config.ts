@@ -6,6 +6,7 @@ export interface Config {
   pgliteDir: string;
   logLevel: string;
   seedDemo: boolean;
+  rateLimitPerMinute: number;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -26,6 +27,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LEVELS.join(", ")}, got "${logLevel}"`);
   const seed = (env.SEED_DEMO ?? "true").toLowerCase();
   if (!["true", "false", "1", "0"].includes(seed)) problems.push(`SEED_DEMO must be true or false, got "${env.SEED_DEMO}"`);
+  const rateLimit = env.RATE_LIMIT_PER_MINUTE === undefined || env.RATE_LIMIT_PER_MINUTE === "" ? 6000 : Number(env.RATE_LIMIT_PER_MINUTE);
+  if (!Number.isInteger(rateLimit) || rateLimit < 0) problems.push(`RATE_LIMIT_PER_MINUTE must be a whole number (0 = no limit), got "${env.RATE_LIMIT_PER_MINUTE}"`);
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -35,5 +38,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgliteDir: env.PGLITE_DIR || "./data/pglite",
     logLevel,
     seedDemo: seed === "true" || seed === "1",
+    rateLimitPerMinute: rateLimit,
   };
 }

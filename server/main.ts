@@ -6,8 +6,10 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
+import { forgetExpiredKeys } from "./shared/idempotency.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
+const HOUSEKEEPING_MS = 60 * 60_000;
 
 async function main() {
   let config;
@@ -27,7 +29,7 @@ async function main() {
   const seeded = config.seedDemo && (await seedDemoIfEmpty(handle.db));
 
   let accepting = true;
-  const app = createApp({ db: handle.db, logger, isAccepting: () => accepting });
+  const app = createApp({ db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute });
   const server = app.listen(config.port, config.host);
   server.on("error", async (err) => {
     logger.fatal({ err }, "cannot listen");
@@ -42,9 +44,18 @@ async function main() {
     if (seeded) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
   });
 
+  const housekeeping = setInterval(() => {
+    forgetExpiredKeys(handle.db).then(
+      (n) => n && logger.info({ deleted: n }, "forgot expired idempotency keys"),
+      (err) => logger.warn({ err }, "idempotency key cleanup failed"),
+    );
+  }, HOUSEKEEPING_MS);
+  housekeeping.unref();
+
   const shutdown = (signal: string) => {
     if (!accepting) return;
     accepting = false;
+    clearInterval(housekeeping);
     logger.info({ signal }, "shutting down: finishing in-flight requests");
     setTimeout(() => {
       logger.warn("grace period over, closing remaining connections");

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import type { Db } from "./database.ts";
 import type { Tx } from "./transaction.ts";
 
 export interface StoredResponse {
@@ -39,4 +40,13 @@ export async function storeResponse(trx: Tx, principal: string, key: string, sta
     .where("principal", "=", principal)
     .where("key", "=", key)
     .execute();
+}
+
+/** Forgets keys past their lifetime; returns how many. */
+export async function deleteExpiredKeys(db: Db, ttlHours: number): Promise<number> {
+  const res = await db
+    .deleteFrom("idempotency_keys")
+    .where("created_at", "<", sql<Date>`now() - make_interval(hours => ${ttlHours})`)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../db/database.ts";
-import { claimKey, storeResponse } from "../db/idempotency.ts";
+import { claimKey, deleteExpiredKeys, storeResponse } from "../db/idempotency.ts";
 import { inTransaction, type Tx } from "../db/transaction.ts";
 import { AppError } from "./errors.ts";
 
@@ -10,6 +10,11 @@ export type Outcome<T> =
   | { status: number; bodyJson: string; replayed: true };
 
 const TTL_HOURS = 24;
+
+/** Housekeeping for the server: expired keys are reclaimed on reuse anyway, this bounds the table. */
+export function forgetExpiredKeys(db: Db): Promise<number> {
+  return deleteExpiredKeys(db, TTL_HOURS);
+}
 
 /**
  * Runs `work` in one transaction with the idempotency record, so the effect and the remembered

@@ -24,10 +24,10 @@ export interface TestServer {
 const TABLES = ["merchants", "operators", "products", "inbound_shipments", "inbound_lines", "inbound_arrivals", "inbound_status_history", "inbound_problems", "idempotency_keys", "webhook_events"];
 let seq = 0;
 
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer(opts: { rateLimitPerMinute?: number } = {}): Promise<TestServer> {
   const handle = await createTestDatabase();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const app = createApp({ db: handle.db, logger });
+  const app = createApp({ db: handle.db, logger, ...opts });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from "../../server/config.ts";
 
 describe("configuration", () => {
   it("defaults to the embedded database on loopback port 3000", () => {
-    expect(loadConfig({})).toEqual({ port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true });
+    expect(loadConfig({})).toEqual({ port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true, rateLimitPerMinute: 6000 });
   });
   it("names every bad value at once", () => {
     try {
