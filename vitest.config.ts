@@ -15,7 +15,14 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { ...shared, name: "pglite", env: { TEST_DB: "pglite" }, globalSetup: ["test/helpers/global-setup.ts"] },
+        test: {
+          ...shared,
+          name: "pglite",
+          // Several instances need a server database: PGlite belongs to one process.
+          exclude: ["test/process/instances.test.ts"],
+          env: { TEST_DB: "pglite" },
+          globalSetup: ["test/helpers/global-setup.ts"],
+        },
       },
       ...(withPostgres
         ? [{
@@ -23,7 +30,8 @@ export default defineConfig({
               ...shared,
               name: "postgres",
               // Database-independent checks (spec, generation, contract through Prism) run once, on PGlite.
-              exclude: ["test/unit/**", "test/contract/**"],
+              // start-and-cli exercises the embedded default that `npm start` uses.
+              exclude: ["test/unit/**", "test/contract/**", "test/process/start-and-cli.test.ts"],
               env: { TEST_DB: "postgres", TEST_PG_URL: pgUrl ?? "" },
               globalSetup: ["test/helpers/global-setup.ts"],
             },

@@ -7,7 +7,7 @@ import { migrateToLatest } from "../../server/db/migrate.ts";
 import { inject } from "vitest";
 
 /** A private, migrated database for one test file, on the engine this project runs on. */
-export async function createTestDatabase(): Promise<DatabaseHandle> {
+export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
   if (process.env.TEST_DB === "postgres") {
     const adminUrl = process.env.TEST_PG_URL!;
     const name = `logistics_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -21,6 +21,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     await migrateToLatest(handle.db);
     return {
       ...handle,
+      url: url.toString(),
       close: async () => {
         await handle.close();
         await dropDatabase(adminUrl, name);

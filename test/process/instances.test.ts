@@ -1,0 +1,59 @@
+// Several server processes on one PostgreSQL share the work without losing an update.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
+import { provisionAccount } from "../../server/accounts/domain.ts";
+import { createTestDatabase } from "../helpers/database.ts";
+import { freePort, run, waitReady, type Proc } from "./helpers.ts";
+
+describe("two instances on one PostgreSQL", () => {
+  let handle: Awaited<ReturnType<typeof createTestDatabase>>;
+  const servers: Proc[] = [];
+  const clients: { m: LogisticsClient; w: LogisticsClient }[] = [];
+
+  beforeAll(async () => {
+    handle = await createTestDatabase();
+    const url = handle.url!;
+    await provisionAccount(handle.db, "merchant", "multi.example.com", "multi-secret-1");
+    await provisionAccount(handle.db, "operator", "multi-dock", "multi-secret-2");
+    for (let i = 0; i < 2; i++) {
+      const port = await freePort();
+      const p = run("server/main.ts", [], { DATABASE_URL: url, PORT: String(port), SEED_DEMO: "false", LOG_LEVEL: "warn" });
+      servers.push(p);
+      const origin = `http://127.0.0.1:${port}`;
+      await waitReady(origin, p);
+      const baseUrl = `${origin}/2015-01-01`;
+      clients.push({
+        m: createLogisticsClient({ baseUrl, username: "M-multi.example.com", secret: "multi-secret-1" }),
+        w: createLogisticsClient({ baseUrl, username: "W-multi-dock", secret: "multi-secret-2" }),
+      });
+    }
+  });
+  afterAll(async () => {
+    for (const s of servers) s.child.kill("SIGTERM");
+    await Promise.all(servers.map((s) => s.exited));
+    await handle?.close();
+  });
+
+  it("concurrent arrivals through both instances are all counted", async () => {
+    const created = await clients[0]!.m.POST("/inbound_shipments/_create", { body: { merchants_ref: "PO-M", sender_name: "A", products: [{ merchants_id: "S", qty: 40 }] } });
+    const id = created.data!.shipment_id;
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        clients[i % 2]!.w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: id } }, body: { arrivals: [{ merchants_id: "S", change: 1 }] } }),
+      ),
+    );
+    expect(results.map((r) => r.response.status)).toEqual(Array(40).fill(200));
+    const s = await clients[1]!.m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } } });
+    expect(s.data!.products[0]).toMatchObject({ qty: 40, arrivedQty: 40 });
+    expect(s.data!.products[0]!.arrivals).toHaveLength(40);
+    expect(s.data!.status).toBe("processing");
+  });
+
+  it("an idempotent create retried on the other instance is answered once", async () => {
+    const body = { merchants_ref: "PO-I", sender_name: "A", products: [{ merchants_id: "S", qty: 1 }] };
+    const [a, b] = await Promise.all(clients.map((c) => c.m.POST("/inbound_shipments/_create", { params: { header: { "Idempotency-Key": "multi-1" } }, body })));
+    expect(a!.data!.shipment_id).toBe(b!.data!.shipment_id);
+    const list = await clients[0]!.m.GET("/inbound_shipments", { params: { query: { merchants_ref: "PO-I" } } });
+    expect(list.data!.items).toHaveLength(1);
+  });
+});

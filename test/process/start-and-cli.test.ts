@@ -1,0 +1,77 @@
+// `npm start` and the operator CLI as an operator uses them, on the embedded database.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { createLogisticsClient } from "../../client/index.ts";
+import { DEMO } from "../../server/demo.ts";
+import { cli, freePort, run, waitReady } from "./helpers.ts";
+
+let dir: string;
+let env: Record<string, string>;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "logistics-proc-"));
+  cpSync(inject("pgliteTemplate"), path.join(dir, "db"), { recursive: true });
+  env = { PGLITE_DIR: path.join(dir, "db"), DATABASE_URL: "" };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("npm start and the CLI (PGlite)", () => {
+  it("seeds the demo, prints a working example, refuses a second process, and stops cleanly on SIGTERM", async () => {
+    const port = await freePort();
+    const server = run("server/main.ts", [], { ...env, PORT: String(port) });
+    const origin = `http://127.0.0.1:${port}`;
+    await waitReady(origin, server);
+    await expect.poll(() => server.output()).toContain("Demo data seeded.");
+    expect(server.output()).toContain(`curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}'`);
+    expect(server.output()).toContain(`${origin}/2015-01-01/inbound_shipments/_create`);
+
+    const demo = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
+    const created = await demo.POST("/inbound_shipments/_create", { body: { merchants_ref: "PO-1", sender_name: "A", products: [{ merchants_id: "S", qty: 1 }] } });
+    expect(created.response.status).toBe(201);
+
+    const second = await cli(["migrate"], env);
+    expect(second.code).toBe(1);
+    expect(second.output).toMatch(/in use by process \d+/);
+
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain("stopped");
+  });
+
+  it("creates merchants and operators, prints generated secrets once, and the accounts work", async () => {
+    const made = await cli(["merchant", "create", "shop.example.com"], env);
+    expect(made.code).toBe(0);
+    const secret = /Secret \(shown once, store it now\): (\S+)/.exec(made.output)?.[1];
+    expect(secret).toBeDefined();
+    const op = await cli(["operator", "create", "dock-1", "--secret", "a-long-enough-secret"], env);
+    expect(op.code).toBe(0);
+    expect(op.output).toContain("Username: W-dock-1");
+    expect(op.output).not.toContain("Secret (shown once");
+    expect((await cli(["operator", "create", "dock-2", "--secret", "short"], env)).code).toBe(1);
+    expect((await cli(["merchant", "create", "bad id!"], env)).output).toContain("not a valid id");
+    expect((await cli(["migrate"], env)).output).toContain("nothing to apply");
+
+    const port = await freePort();
+    const server = run("server/main.ts", [], { ...env, PORT: String(port) });
+    const origin = `http://127.0.0.1:${port}`;
+    try {
+      await waitReady(origin, server);
+      expect(server.output()).not.toContain("Demo data seeded."); // not an empty database any more
+      const shop = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: "M-shop.example.com", secret });
+      expect((await shop.GET("/inbound_shipments")).response.status).toBe(200);
+      const dock = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: "W-dock-1", secret: "a-long-enough-secret" });
+      expect((await dock.GET("/inbound_shipments")).response.status).toBe(403);
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+    }
+  });
+
+  it("refuses bad configuration with one message per problem", async () => {
+    const bad = run("server/main.ts", [], { ...env, PORT: "eighty", LOG_LEVEL: "loud" });
+    expect(await bad.exited).toBe(2);
+    expect(bad.output()).toMatch(/PORT must be an integer[\s\S]*LOG_LEVEL must be one of/);
+  });
+});
