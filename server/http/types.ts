@@ -9,7 +9,6 @@ type JsonOf<T> = T extends { content: { "application/json": infer B } } ? B : ne
 
 export type RequestBody<Op extends OperationId> = JsonOf<NonNullable<operations[Op]["requestBody"]>>;
 export type QueryOf<Op extends OperationId> = NonNullable<operations[Op]["parameters"]["query"]>;
-export type ResponseBody<Op extends OperationId, Status extends keyof operations[Op]["responses"]> = JsonOf<operations[Op]["responses"][Status]>;
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

@@ -1,23 +1,13 @@
 // Inbound shipment queries. Every function that reads merchant data takes the merchant id when the
 // caller is a merchant, so tenant isolation is enforced in SQL, not only in the rules above it.
-import { sql, type ExpressionBuilder, type Transaction } from "kysely";
+import { sql, type ExpressionBuilder, type Selectable, type Transaction } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Db } from "../db/database.ts";
 import type { Database } from "../db/schema.ts";
 
 export type Executor = Db | Transaction<Database>;
 
-export interface ShipmentRow {
-  id: string;
-  merchant_id: string;
-  merchants_ref: string;
-  sender_name: string;
-  status: string;
-  expected_at_wh: string | null;
-  closing: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+export type ShipmentRow = Selectable<Database["inbound_shipments"]>;
 
 export interface LineRow {
   shipment_id: string;
@@ -37,16 +27,7 @@ export interface ArrivalRow {
   change: number;
 }
 
-export interface ProblemRow {
-  id: string;
-  shipment_id: string;
-  type: string;
-  merchants_id: string | null;
-  description: string;
-  resolved: boolean;
-  created_at: Date;
-  resolved_at: Date | null;
-}
+export type ProblemRow = Selectable<Database["inbound_problems"]>;
 
 /** Reads one shipment; `forUpdate` takes the row lock that serializes writers of that shipment. */
 export async function findShipment(

@@ -1,5 +1,5 @@
 // Inbound shipment rules: announcement, modification, arrivals and the warehouse state machine.
-import type { components } from "../../generated/api.ts";
+import type { components, operations } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Db } from "../db/database.ts";
 import { inTransaction, type Tx } from "../db/transaction.ts";
@@ -206,13 +206,7 @@ export async function getShipment(db: Db, actor: Principal, id: string): Promise
   return toWire(s);
 }
 
-export interface ListQuery {
-  status?: Status[];
-  merchants_ref?: string;
-  updated_since?: string;
-  limit?: number;
-  cursor?: string;
-}
+type ListQuery = NonNullable<operations["listInboundShipments"]["parameters"]["query"]>;
 
 export async function listShipments(db: Db, merchant: Principal, query: ListQuery): Promise<S["InboundShipmentList"]> {
   const limit = query.limit ?? 50;

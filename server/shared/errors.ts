@@ -1,25 +1,8 @@
 // Domain-level failures. The http layer maps them onto the wire error shape of the spec.
-export type ErrorCode =
-  | "validation_failed"
-  | "unauthorized"
-  | "access_denied"
-  | "not_found"
-  | "method_not_allowed"
-  | "conflict"
-  | "invalid_state"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "idempotency_key_reused"
-  | "rate_limited"
-  | "unknown"
-  | "not_implemented"
-  | "unavailable";
+import type { components } from "../../generated/api.ts";
 
-export interface ErrorDetail {
-  path: string;
-  message: string;
-  code?: string;
-}
+export type ErrorCode = components["schemas"]["Error"]["code"];
+export type ErrorDetail = components["schemas"]["ErrorDetail"];
 
 const STATUS: Record<ErrorCode, number> = {
   validation_failed: 400,
