@@ -41,6 +41,9 @@ export interface paths {
          *     Use it to poll as a fallback to webhooks: remember the `updated_at` of the last shipment
          *     you processed and pass it as `updated_since`; follow `next_cursor` until it is `null`.
          *     A shipment changed while you page moves to the end and is returned again (at least once).
+         *     Let each poll's `updated_since` overlap the previous one by a minute: a change that commits
+         *     late can carry a slightly earlier `updated_at`. Shipments are returned in every status,
+         *     `deleted` and `cancelled` included, so a poller also learns about withdrawals.
          */
         get: operations["listInboundShipments"];
         put?: never;
