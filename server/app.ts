@@ -80,7 +80,7 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
   api.use(inboundRoutes(db));
   // Operations the spec declares that a later release implements.
   api.use((req: Request) => {
-    if (matchedOperation(req) !== undefined) throw new AppError("not_implemented", "This operation is not available yet.");
+    if (matchedOperation(req)) throw new AppError("not_implemented", "This operation is not available yet.");
     throw new AppError("not_found", "No such resource.");
   });
   app.use(BASE_PATH, api);

@@ -1,6 +1,6 @@
 import type { NextFunction, Request } from "express";
 import { invalid, type ErrorDetail } from "../shared/errors.ts";
-import type { Res } from "./types.ts";
+import { matchedOperation, type Res } from "./types.ts";
 
 /** PostgreSQL text cannot hold U+0000: refuse it up front as bad input instead of failing in SQL. */
 export function rejectNulCharacters(req: Request, _res: Res, next: NextFunction) {
@@ -23,10 +23,10 @@ export function rejectNulCharacters(req: Request, _res: Res, next: NextFunction)
 
 /** An operation without a request body refuses one with content, so nothing sent is silently ignored. */
 export function rejectUnexpectedBody(req: Request, _res: Res, next: NextFunction) {
-  const op = (req as Request & { openapi?: { schema?: { requestBody?: unknown } } }).openapi;
+  const op = matchedOperation(req);
   const body: unknown = req.body;
   const hasContent = Array.isArray(body) ? body.length > 0 : body !== null && typeof body === "object" ? Object.keys(body).length > 0 : body !== undefined;
-  if (op?.schema && !op.schema.requestBody && hasContent) {
+  if (op && !op.requestBody && hasContent) {
     throw invalid([{ path: "/body", message: "this operation takes no request body", code: "not_allowed" }]);
   }
   next();

@@ -23,10 +23,9 @@ declare global {
 
 export type Res = Response;
 
-/** The validator's match of the request to a spec operation, if any. */
-export function matchedOperation(req: Request): string | undefined {
-  const openapi = (req as Request & { openapi?: { schema?: { operationId?: string } } }).openapi;
-  return openapi ? (openapi.schema?.operationId ?? "") : undefined;
+/** The spec operation the validator matched this request to, if any. */
+export function matchedOperation(req: Request): { operationId?: string; requestBody?: unknown } | undefined {
+  return (req as Request & { openapi?: { schema?: { operationId?: string; requestBody?: unknown } } }).openapi?.schema;
 }
 
 export function principalOf(res: Res): Principal {

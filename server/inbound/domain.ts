@@ -139,9 +139,13 @@ export async function modifyShipment(db: Db, merchant: Principal, id: string, in
       ...(input.expected_at_wh !== undefined && { expected_at_wh: input.expected_at_wh }),
       updated_at: now,
     });
-    if (newLines) await reconcileClosing(trx, await loadOne(trx, { ...s.row, updated_at: now }), merchant, now);
-    const after = await q.findShipment(trx, id, merchant.id);
-    return { success: true, shipment_id: id, status: after!.status as Status };
+    let status = row.status as Status;
+    if (newLines) {
+      const changed = await loadOne(trx, { ...s.row, updated_at: now });
+      await reconcileClosing(trx, changed, merchant, now);
+      status = changed.row.status as Status; // setStatus keeps the row in memory current
+    }
+    return { success: true, shipment_id: id, status };
   });
 }
 
@@ -276,8 +280,7 @@ export async function recordArrivals(
 
     let after = await loadOne(trx, { ...row, updated_at: now });
     if (BEFORE_PROCESSING.includes(row.status as Status)) await setStatus(trx, after, "processing", operator, now);
-    await reconcileClosing(trx, after, operator, now);
-    after = await loadOne(trx, after.row);
+    if (await reconcileClosing(trx, after, operator, now)) after = await loadOne(trx, after.row);
 
     const productIds = new Set(entries.map((e) => e.product_id));
     const totals = arrivedByProduct(after);
@@ -350,12 +353,13 @@ function mismatchProblems(s: Shipment, now: Date): Omit<q.ProblemRow, "resolved"
 }
 
 /**
+ * Returns whether anything changed (and `s` is stale).
  * A shipment the warehouse tried to close waits in `problem` for matching quantities. When a
  * modification or an arrival makes every line match, its quantity problems resolve and, if no other
  * problem is open, it closes by itself.
  */
-async function reconcileClosing(trx: Tx, s: Shipment, actor: Principal, now: Date): Promise<void> {
-  if (s.row.status !== "problem" || !s.row.closing) return;
+async function reconcileClosing(trx: Tx, s: Shipment, actor: Principal, now: Date): Promise<boolean> {
+  if (s.row.status !== "problem" || !s.row.closing) return false;
   const stillWrong = new Set(mismatchProblems(s, now).map((p) => `${p.type}:${p.merchants_id}`));
   const open = s.problems.filter((p) => !p.resolved);
   const settled = open.filter((p) => (p.type === "product.missing" || p.type === "product.extra") && !stillWrong.has(`${p.type}:${p.merchants_id}`));
@@ -364,6 +368,7 @@ async function reconcileClosing(trx: Tx, s: Shipment, actor: Principal, now: Dat
     await setStatus(trx, s, "processed", actor, now, { closing: false });
     await recordMilestone(trx, await loadOne(trx, s.row), now);
   }
+  return settled.length > 0;
 }
 
 /** The events merchants follow most get their own type, with the whole shipment. */

@@ -1,15 +1,10 @@
 import type { components } from "../../generated/api.ts";
 import { formatTimestamp } from "../shared/time.ts";
-import type { ArrivalRow, LineRow, ProblemRow, ShipmentRow } from "./db.ts";
+import type { Details, ShipmentRow } from "./db.ts";
 
 type S = components["schemas"];
 
-export interface Shipment {
-  row: ShipmentRow;
-  lines: LineRow[];
-  arrivals: ArrivalRow[];
-  problems: ProblemRow[];
-}
+export type Shipment = { row: ShipmentRow } & Details;
 
 /** The retrieval shape of SEED.md 2.1-2.3 plus our additive fields. arrivedQty is derived, never stored. */
 export function toWire(s: Shipment): S["InboundShipment"] {
