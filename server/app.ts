@@ -13,9 +13,10 @@ import { rejectNulCharacters, rejectUnexpectedBody } from "./http/body-checks.ts
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import { perCallerRateLimit } from "./http/rate-limit.ts";
 import { specRoutes } from "./http/spec-routes.ts";
-import { matchedOperation, type Res } from "./http/types.ts";
+import { dispatch, type Handlers } from "./http/registry.ts";
+import type { Res } from "./http/types.ts";
 import { validator } from "./http/validator.ts";
-import { inboundRoutes } from "./inbound/http.ts";
+import { handlers as allHandlers } from "./operations.ts";
 import { AppError } from "./shared/errors.ts";
 
 export const BASE_PATH = "/2015-01-01";
@@ -29,9 +30,11 @@ export interface AppOptions {
   isAccepting?: () => boolean;
   /** Requests a minute per caller; 0 or absent: no limit. */
   rateLimitPerMinute?: number;
+  /** The implemented operations; tests may pass a subset. */
+  handlers?: Handlers;
 }
 
-export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0 }: AppOptions) {
+export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, handlers = allHandlers }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
@@ -77,12 +80,7 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
   api.use(rejectNulCharacters);
   api.use(validator(SPEC_PATH));
   api.use(rejectUnexpectedBody);
-  api.use(inboundRoutes(db));
-  // Operations the spec declares that a later release implements.
-  api.use((req: Request) => {
-    if (matchedOperation(req)) throw new AppError("not_implemented", "This operation is not available yet.");
-    throw new AppError("not_found", "No such resource.");
-  });
+  api.use(dispatch(db, handlers));
   app.use(BASE_PATH, api);
 
   app.use(notFoundHandler);

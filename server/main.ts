@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
-import { forgetExpiredKeys } from "./shared/idempotency.ts";
+import { forgetExpiredKeys } from "./idempotency/index.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const HOUSEKEEPING_MS = 60 * 60_000;

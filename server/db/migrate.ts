@@ -1,13 +1,21 @@
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Migrator, type Migration, type MigrationProvider } from "kysely";
 import type { Db } from "./database.ts";
-import * as m0001 from "./migrations/0001_init.ts";
 
-// Listed here rather than read from disk so that the order is explicit and bundling cannot lose one.
-const migrations: Record<string, Migration> = {
-  "0001_init": m0001,
+// Every file in migrations/ is a migration, applied in name order (0001_..., 0002_...). A shipped
+// migration is never edited: a change is a new file. Imported from here rather than by Kysely's
+// FileMigrationProvider so that the TypeScript loader in use (tsx, vitest) handles them.
+const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+
+const provider: MigrationProvider = {
+  async getMigrations() {
+    const files = (await readdir(folder)).filter((f) => /^\d{4}_[\w-]+\.ts$/.test(f)).sort();
+    const entries = await Promise.all(files.map(async (f) => [f.replace(/\.ts$/, ""), (await import(pathToFileURL(path.join(folder, f)).href)) as Migration] as const));
+    return Object.fromEntries(entries);
+  },
 };
-
-const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider });

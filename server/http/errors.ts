@@ -5,6 +5,14 @@ import type { Res } from "./types.ts";
 
 type WireError = components["schemas"]["Error"];
 
+/** The one table from error codes to HTTP statuses. */
+export const STATUS_OF: Record<ErrorCode, number> = {
+  validation_failed: 400, unauthorized: 401, access_denied: 403, not_found: 404, method_not_allowed: 405,
+  conflict: 409, invalid_state: 409, payload_too_large: 413, unsupported_media_type: 415,
+  idempotency_key_reused: 422, rate_limited: 429, unknown: 500, not_implemented: 501, unavailable: 503,
+};
+
+// What the validator and body parser throw carries a status only.
 const BY_STATUS: Record<number, ErrorCode> = {
   400: "validation_failed", 401: "unauthorized", 403: "access_denied", 404: "not_found",
   405: "method_not_allowed", 409: "conflict", 413: "payload_too_large", 415: "unsupported_media_type",
@@ -58,14 +66,15 @@ export function sendError(res: Res, err: AppError): void {
     success: false, code: err.code, message: err.message, details: err.details, request_id: res.locals.requestId,
   };
   for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-  if (err.status === 401) res.setHeader("WWW-Authenticate", REALM);
-  res.status(err.status).json(body);
+  const status = STATUS_OF[err.code];
+  if (status === 401) res.setHeader("WWW-Authenticate", REALM);
+  res.status(status).json(body);
 }
 
 export const errorHandler: ErrorRequestHandler = (err, req, res: Res, _next) => {
   const known = toAppError(err);
   if (known) {
-    if (known.status >= 500) req.log?.error({ err }, "request failed");
+    if (STATUS_OF[known.code] >= 500) req.log?.error({ err }, "request failed");
     return sendError(res, known);
   }
   // Unexpected (including a response that broke the contract): log everything, reveal nothing.

@@ -1,13 +1,13 @@
 // Inbound shipment queries. Every function that reads merchant data takes the merchant id when the
 // caller is a merchant, so tenant isolation is enforced in SQL, not only in the rules above it.
-import { sql, type ExpressionBuilder, type Selectable, type Transaction } from "kysely";
+import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
-import type { Db } from "../db/database.ts";
 import type { Database } from "../db/schema.ts";
-
-export type Executor = Db | Transaction<Database>;
+import type { Executor } from "../db/transaction.ts";
+import type { Position } from "../shared/pagination.ts";
 
 export type ShipmentRow = Selectable<Database["inbound_shipments"]>;
+type Status = ShipmentRow["status"];
 
 export interface LineRow {
   shipment_id: string;
@@ -52,56 +52,6 @@ export async function updateShipment(
   changes: Partial<Pick<ShipmentRow, "merchants_ref" | "sender_name" | "status" | "expected_at_wh" | "closing">> & { updated_at: Date },
 ): Promise<void> {
   await db.updateTable("inbound_shipments").set(changes).where("id", "=", id).execute();
-}
-
-export interface CatalogueLine {
-  merchants_id: string;
-  name?: string;
-  gtin?: string;
-}
-
-/**
- * Creates missing products and updates name/gtin where given. Grouped by which fields were given,
- * so an omitted name never overwrites the catalogue. Returns merchants_id -> product id.
- */
-export async function upsertProducts(
-  db: Executor,
-  merchantId: string,
-  lines: CatalogueLine[],
-  newId: () => string,
-  now: Date,
-): Promise<Map<string, string>> {
-  const ids = new Map<string, string>();
-  const groups = new Map<string, CatalogueLine[]>();
-  for (const l of lines) {
-    const k = `${l.name !== undefined}:${l.gtin !== undefined}`;
-    groups.set(k, [...(groups.get(k) ?? []), l]);
-  }
-  for (const [k, group] of groups) {
-    const [hasName, hasGtin] = k.split(":").map((x) => x === "true");
-    const rows = await db
-      .insertInto("products")
-      .values(group.map((l) => ({
-        id: newId(),
-        merchant_id: merchantId,
-        merchants_id: l.merchants_id,
-        name: l.name ?? "",
-        gtin: l.gtin ?? "",
-        created_at: now,
-        updated_at: now,
-      })))
-      .onConflict((oc) =>
-        oc.columns(["merchant_id", "merchants_id"]).doUpdateSet((eb) => ({
-          name: hasName ? eb.ref("excluded.name") : eb.ref("products.name"),
-          gtin: hasGtin ? eb.ref("excluded.gtin") : eb.ref("products.gtin"),
-          updated_at: hasName || hasGtin ? eb.ref("excluded.updated_at") : eb.ref("products.updated_at"),
-        })),
-      )
-      .returning(["id", "merchants_id"])
-      .execute();
-    for (const r of rows) ids.set(r.merchants_id, r.id);
-  }
-  return ids;
 }
 
 export interface Details {
@@ -189,7 +139,7 @@ export async function insertArrivals(db: Executor, rows: (ArrivalRow & { operato
   await db.insertInto("inbound_arrivals").values(rows).execute();
 }
 
-export async function insertStatusHistory(db: Executor, shipmentId: string, from: string | null, to: string, actor: string, at: Date): Promise<void> {
+export async function insertStatusHistory(db: Executor, shipmentId: string, from: Status | null, to: Status, actor: string, at: Date): Promise<void> {
   await db.insertInto("inbound_status_history").values({ shipment_id: shipmentId, from_status: from, to_status: to, actor, created_at: at }).execute();
 }
 
@@ -205,10 +155,10 @@ export async function resolveProblems(db: Executor, ids: string[], at: Date): Pr
 
 export interface ListFilter {
   merchantId: string;
-  statuses?: string[];
+  statuses?: Status[];
   merchantsRef?: string;
   updatedSince?: Date;
-  after?: { updatedAt: Date; id: string };
+  after?: Position;
   limit: number;
 }
 
@@ -218,13 +168,9 @@ export async function listShipments(db: Executor, f: ListFilter) {
   if (f.merchantsRef !== undefined) q = q.where("merchants_ref", "=", f.merchantsRef);
   if (f.updatedSince) q = q.where("updated_at", ">=", f.updatedSince);
   if (f.after) {
-    const { updatedAt, id } = f.after;
-    q = q.where(sql<boolean>`(updated_at, id) > (${updatedAt}, ${id})`);
+    const { at, id } = f.after;
+    q = q.where(sql<boolean>`(updated_at, id) > (${at}, ${id})`);
   }
   const rows = await q.orderBy("updated_at").orderBy("id").limit(f.limit).execute();
   return rows.map((r) => splitRow(r as unknown as ShipmentRow & JsonDetails));
-}
-
-export async function insertEvent(db: Executor, row: { id: string; merchant_id: string; event_type: string; payload: unknown; created_at: Date }): Promise<void> {
-  await db.insertInto("webhook_events").values({ ...row, payload: JSON.stringify(row.payload) }).execute();
 }

@@ -12,7 +12,7 @@ export function toWire(s: Shipment): S["InboundShipment"] {
     id: s.row.id,
     merchants_ref: s.row.merchants_ref,
     sender_name: s.row.sender_name,
-    status: s.row.status as S["InboundShipmentStatus"],
+    status: s.row.status,
     products: s.lines.map((l) => {
       const arrivals = s.arrivals.filter((a) => a.product_id === l.product_id).map((a) => ({ ts: formatTimestamp(a.ts), change: a.change }));
       return {
@@ -28,7 +28,7 @@ export function toWire(s: Shipment): S["InboundShipment"] {
     updated_at: formatTimestamp(s.row.updated_at),
     problems: s.problems.map((p) => ({
       id: p.id,
-      type: p.type as S["ProblemType"],
+      type: p.type,
       merchants_id: p.merchants_id,
       description: p.description,
       resolved: p.resolved,

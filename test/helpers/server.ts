@@ -21,7 +21,6 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-const TABLES = ["merchants", "operators", "products", "inbound_shipments", "inbound_lines", "inbound_arrivals", "inbound_status_history", "inbound_problems", "idempotency_keys", "webhook_events"];
 let seq = 0;
 
 export async function startTestServer(opts: { rateLimitPerMinute?: number } = {}): Promise<TestServer> {
@@ -48,8 +47,13 @@ export async function startTestServer(opts: { rateLimitPerMinute?: number } = {}
     merchant: (id) => account("merchant", "M", id),
     operator: (id) => account("operator", "W", id),
     snapshot: async () => {
+      // Every table the migrations made, read from the database itself: a new table cannot be missed.
+      const tables = await sql<{ name: string }>`
+        select table_name as name from information_schema.tables
+        where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_%'
+        order by 1`.execute(handle.db);
       const out: Record<string, unknown[]> = {};
-      for (const t of TABLES) out[t] = (await sql`select * from ${sql.table(t)} order by 1, 2`.execute(handle.db)).rows;
+      for (const { name } of tables.rows) out[name] = (await sql`select * from ${sql.table(name)} order by 1, 2`.execute(handle.db)).rows;
       return out;
     },
     close: async () => {

@@ -1,7 +1,7 @@
 // Protections an operator relies on: the per-caller rate limit and the lifetime of idempotency keys.
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { forgetExpiredKeys } from "../../server/shared/idempotency.ts";
+import { forgetExpiredKeys } from "../../server/idempotency/index.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { announcement, expectError } from "../helpers/fixtures.ts";
 

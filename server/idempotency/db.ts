@@ -1,6 +1,6 @@
 import { sql } from "kysely";
-import type { Db } from "./database.ts";
-import type { Tx } from "./transaction.ts";
+import type { Db } from "../db/database.ts";
+import type { Tx } from "../db/transaction.ts";
 
 export interface StoredResponse {
   request_hash: string;

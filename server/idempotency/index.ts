@@ -1,0 +1,57 @@
+// Idempotency-Key handling for the HTTP edge: the first answer is remembered with the effect it reports.
+import { createHash } from "node:crypto";
+import type { Db } from "../db/database.ts";
+import { inTransaction, type Tx } from "../db/transaction.ts";
+import { AppError } from "../shared/errors.ts";
+import { claimKey, deleteExpiredKeys, storeResponse } from "./db.ts";
+
+/** A retry: the first response's JSON text, to send back unchanged. */
+export interface Replay {
+  status: number;
+  replayJson: string;
+}
+
+const TTL_HOURS = 24;
+
+/** Housekeeping for the server: expired keys are reclaimed on reuse anyway, this bounds the table. */
+export function forgetExpiredKeys(db: Db): Promise<number> {
+  return deleteExpiredKeys(db, TTL_HOURS);
+}
+
+/**
+ * Runs `work` in one transaction with the idempotency record, so the effect and the remembered
+ * response commit together or not at all. A failed attempt (error thrown) leaves no record: the
+ * client may retry it with the same key.
+ */
+export async function idempotent<R extends { status: number; body: unknown } | Replay>(
+  db: Db,
+  scope: { principal: string; key: string | undefined; operation: string; request: unknown },
+  work: (trx: Tx) => Promise<R>,
+): Promise<R | Replay> {
+  return inTransaction(db, async (trx) => {
+    const { key } = scope;
+    if (key === undefined) return work(trx);
+    const hash = createHash("sha256").update(scope.operation).update("\0").update(stableJson(scope.request)).digest("hex");
+    const earlier = await claimKey(trx, scope.principal, key, scope.operation, hash, TTL_HOURS);
+    if (earlier) {
+      if (earlier.request_hash !== hash) {
+        throw new AppError("idempotency_key_reused", "This Idempotency-Key was already used with a different request.", [
+          { path: "/header/idempotency-key", message: "already used with another request body or operation" },
+        ]);
+      }
+      return { status: earlier.response_status, replayJson: earlier.response_body };
+    }
+    const result = await work(trx);
+    if ("body" in result) await storeResponse(trx, scope.principal, key, result.status, JSON.stringify(result.body));
+    return result;
+  });
+}
+
+/** JSON with sorted object keys: the same body hashes the same whatever its key order. */
+function stableJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(",")}]`;
+  if (v && typeof v === "object") {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}

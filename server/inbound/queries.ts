@@ -1,0 +1,31 @@
+// Reading shipments: one by id, or the merchant's list for polling.
+import type { components } from "../../generated/api.ts";
+import type { Principal } from "../accounts/domain.ts";
+import type { Executor } from "../db/transaction.ts";
+import type { QueryOf } from "../shared/contract.ts";
+import { notFound } from "../shared/errors.ts";
+import { decodeCursor, toPage } from "../shared/pagination.ts";
+import * as q from "./db.ts";
+import { scopeOf } from "./shipment.ts";
+import { toWire } from "./wire.ts";
+
+type S = components["schemas"];
+
+export async function getShipment(db: Executor, actor: Principal, id: string): Promise<S["InboundShipment"]> {
+  const s = await q.findShipmentDetailed(db, id, scopeOf(actor));
+  if (!s) throw notFound("Inbound shipment");
+  return toWire(s);
+}
+
+export async function listShipments(db: Executor, merchant: Principal, query: QueryOf<"listInboundShipments">): Promise<S["InboundShipmentList"]> {
+  const limit = query.limit ?? 50;
+  const rows = await q.listShipments(db, {
+    merchantId: merchant.id,
+    statuses: query.status,
+    merchantsRef: query.merchants_ref,
+    updatedSince: query.updated_since === undefined ? undefined : new Date(query.updated_since),
+    after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    limit: limit + 1,
+  });
+  return toPage(rows, limit, (s) => ({ at: s.row.updated_at, id: s.row.id }), toWire);
+}

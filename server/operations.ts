@@ -1,0 +1,7 @@
+// Every implemented operation of the spec, by operationId: the one list the app and the tests read.
+import type { Handlers } from "./http/registry.ts";
+import { inboundHandlers } from "./inbound/http.ts";
+
+export const handlers: Handlers = {
+  ...inboundHandlers,
+};

@@ -1,0 +1,27 @@
+// Opaque cursor pagination over (timestamp, id) keysets, for every list operation.
+import { invalid } from "./errors.ts";
+
+export interface Position {
+  at: Date;
+  id: string;
+}
+
+// The cursor keeps the millisecond position of the last row: timestamps are written with JS Dates.
+export function encodeCursor(p: Position): string {
+  return Buffer.from(`${p.at.getTime()}.${p.id}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): Position {
+  const m = /^(\d{1,15})\.([0-9a-f]{24})$/.exec(Buffer.from(cursor, "base64url").toString());
+  if (!m) throw invalid([{ path: "/query/cursor", message: "not a cursor this service returned", code: "cursor" }]);
+  return { at: new Date(Number(m[1])), id: m[2]! };
+}
+
+/**
+ * Cuts rows fetched with `limit + 1` into a page: the extra row only tells that there is more.
+ */
+export function toPage<R, T>(rows: R[], limit: number, positionOf: (r: R) => Position, toItem: (r: R) => T): { items: T[]; next_cursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map(toItem), next_cursor: rows.length > limit && last ? encodeCursor(positionOf(last)) : null };
+}
