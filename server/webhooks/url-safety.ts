@@ -138,13 +138,6 @@ export function checkWebhookUrl(raw: string, opts: UrlSafetyOptions = {}, path =
   return problems;
 }
 
-/** Throws WebhookDestinationBlockedError when `address` (an IP literal) may not be connected to. */
-export function assertAddressAllowed(address: string, opts: UrlSafetyOptions = {}): void {
-  if (opts.allowPrivateNetworks) return;
-  const reason = refusedAddressReason(address);
-  if (reason) throw new WebhookDestinationBlockedError(address, reason);
-}
-
 type LookupAddress = dns.LookupAddress;
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 /** The resolver the guard asks; node's dns.lookup unless a test injects another. */
