@@ -3,7 +3,8 @@ import createClient, { type Client } from "openapi-fetch";
 import type { paths } from "../generated/api.ts";
 
 export type { paths, components, operations } from "../generated/api.ts";
-export { signWebhook, verifyWebhook, WebhookVerificationError } from "./webhooks.ts";
+export { generateWebhookSecret, signWebhook, verifyWebhook, verifyWebhookEvents, webhookHeaders, WebhookVerificationError } from "./webhooks.ts";
+export type { VerifyOptions, WebhookEvent, WebhookEventOf, WebhookEventType, WebhookHeaders } from "./webhooks.ts";
 
 export type LogisticsClient = Client<paths, "application/json">;
 

@@ -1,7 +1,18 @@
-// Verifies Standard Webhooks signatures: webhook-signature = "v1,<base64 HMAC-SHA256(secret, id.timestamp.body)>".
-import { createHmac, timingSafeEqual } from "node:crypto";
+// The one definition of webhook signing (Standard Webhooks), shared by the server's dispatcher and merchants:
+// webhook-signature = "v1,<base64 HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${raw body}`)>",
+// key = base64-decoded secret without its `whsec_` prefix.
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { webhooks } from "../generated/api.ts";
 
-export class WebhookVerificationError extends Error {}
+export type WebhookEventType = keyof webhooks;
+/** The delivered event of one type, as the spec's `webhooks` section declares it. */
+export type WebhookEventOf<E extends WebhookEventType> = webhooks[E]["post"]["requestBody"]["content"]["application/json"];
+/** Any delivered event; narrow it with `event.event_type`. */
+export type WebhookEvent = { [E in WebhookEventType]: WebhookEventOf<E> }[WebhookEventType];
+
+export class WebhookVerificationError extends Error {
+  override name = "WebhookVerificationError";
+}
 
 export interface VerifyOptions {
   /** Seconds a delivery may be old or early; default 300. Protects against replay. */
@@ -9,36 +20,98 @@ export interface VerifyOptions {
   now?: Date;
 }
 
-/**
- * Checks a delivery and returns its parsed body. `secret` is the endpoint's signing secret as shown
- * once at creation (`whsec_<base64>`); `body` is the raw request body, exactly as received.
- */
-export function verifyWebhook(secret: string, headers: Record<string, string | string[] | undefined>, body: string, opts: VerifyOptions = {}): unknown {
-  const header = (name: string) => {
-    const v = headers[name] ?? headers[name.toLowerCase()];
-    return Array.isArray(v) ? v[0] : v;
-  };
-  const id = header("webhook-id");
-  const timestamp = header("webhook-timestamp");
-  const signatures = header("webhook-signature");
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature header");
-  const ts = Number(timestamp);
-  const now = Math.floor((opts.now ?? new Date()).getTime() / 1000);
-  if (!Number.isInteger(ts) || Math.abs(now - ts) > (opts.toleranceSeconds ?? 300)) throw new WebhookVerificationError("timestamp outside the tolerance");
-  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
-  const expected = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest();
-  const ok = signatures.split(" ").some((s) => {
-    const [version, sig] = s.split(",");
-    if (version !== "v1" || !sig) return false;
-    const given = Buffer.from(sig, "base64");
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
-  if (!ok) throw new WebhookVerificationError("no matching signature");
-  return JSON.parse(body);
+/** A Fetch `Headers`, or a plain record such as node's `req.headers` (names in any case). */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+
+const PREFIX = "whsec_";
+
+function keyOf(secret: string): Buffer {
+  const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, "base64");
+  // An empty key would make every signature forgeable: a configuration mistake, not a bad delivery.
+  if (key.length === 0) throw new TypeError("webhook secret is empty or not base64 (expected whsec_<base64>)");
+  return key;
 }
 
-/** The signing side, shared with the server's dispatcher so both follow one definition. */
-export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
-  return `v1,${createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64")}`;
+function hmac(key: Buffer, id: string, timestamp: string, body: string | Uint8Array): Buffer {
+  return createHmac("sha256", key).update(`${id}.${timestamp}.`).update(body).digest();
+}
+
+/** A new signing secret: `whsec_` + base64 of 32 random bytes (the spec's WebhookSecret). */
+export function generateWebhookSecret(bytes = 32): string {
+  if (bytes < 24 || bytes > 64) throw new RangeError("a webhook secret has 24 to 64 random bytes");
+  return PREFIX + randomBytes(bytes).toString("base64");
+}
+
+/**
+ * The `webhook-signature` value: one `v1,` entry per secret, space-separated (two during a rotation).
+ * `body` must be the exact bytes sent.
+ */
+export function signWebhook(secrets: string | readonly string[], id: string, timestamp: number, body: string | Uint8Array): string {
+  const list = typeof secrets === "string" ? [secrets] : secrets;
+  return list.map((s) => `v1,${hmac(keyOf(s), id, String(timestamp), body).toString("base64")}`).join(" ");
+}
+
+/** The three Standard Webhooks headers of one attempt. */
+export function webhookHeaders(secrets: string | readonly string[], id: string, body: string | Uint8Array, now = new Date()): Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signWebhook(secrets, id, timestamp, body) };
+}
+
+function headerOf(headers: WebhookHeaders, name: string): string | undefined {
+  // Duck-typed: a Headers from another fetch implementation works too (record values are never functions).
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | string[] | undefined>;
+  let v = record[name];
+  if (v === undefined) {
+    const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+    v = key === undefined ? undefined : record[key];
+  }
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Checks a delivery and returns its event: `secrets` is the endpoint's signing secret (`whsec_...`, shown
+ * once at creation), or several (e.g. old and new during a rotation); `body` is the raw request body exactly
+ * as received (do not parse and re-serialize it). Every `v1,` signature is compared against every secret in
+ * constant time. An endpoint with batching on receives an array of events, returned as such.
+ * Throws WebhookVerificationError when the delivery is not authentic or not fresh.
+ */
+export function verifyWebhook(secrets: string | readonly string[], headers: WebhookHeaders, body: string | Uint8Array, opts: VerifyOptions = {}): WebhookEvent | WebhookEvent[] {
+  const keys = (typeof secrets === "string" ? [secrets] : secrets).map(keyOf);
+  if (keys.length === 0) throw new TypeError("no webhook secret given");
+  const id = headerOf(headers, "webhook-id");
+  const timestamp = headerOf(headers, "webhook-timestamp");
+  const signatures = headerOf(headers, "webhook-signature");
+  if (!id || !timestamp || !signatures) throw new WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature header");
+
+  const ts = /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : NaN;
+  const now = Math.floor((opts.now ?? new Date()).getTime() / 1000);
+  if (!Number.isSafeInteger(ts) || Math.abs(now - ts) > (opts.toleranceSeconds ?? 300)) throw new WebhookVerificationError("timestamp outside the tolerance");
+
+  const expected = keys.map((k) => hmac(k, id, timestamp, body));
+  let ok = false;
+  for (const entry of signatures.split(" ")) {
+    const comma = entry.indexOf(",");
+    if (comma < 0 || entry.slice(0, comma) !== "v1") continue;
+    const given = Buffer.from(entry.slice(comma + 1), "base64");
+    // No early exit: the time taken does not tell which secret or entry matched.
+    for (const e of expected) if (given.length === e.length && timingSafeEqual(given, e)) ok = true;
+  }
+  if (!ok) throw new WebhookVerificationError("no matching signature");
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(typeof body === "string" ? body : Buffer.from(body).toString("utf8"));
+  } catch {
+    throw new WebhookVerificationError("body is not JSON");
+  }
+  const isEvent = (v: unknown) => typeof v === "object" && v !== null && typeof (v as { event_type?: unknown }).event_type === "string";
+  if (Array.isArray(parsed) ? !parsed.every(isEvent) : !isEvent(parsed)) throw new WebhookVerificationError("body is not a webhook event");
+  return parsed as WebhookEvent | WebhookEvent[];
+}
+
+/** verifyWebhook for a receiver that handles single and batched deliveries alike: always an array. */
+export function verifyWebhookEvents(secrets: string | readonly string[], headers: WebhookHeaders, body: string | Uint8Array, opts: VerifyOptions = {}): WebhookEvent[] {
+  const result = verifyWebhook(secrets, headers, body, opts);
+  return Array.isArray(result) ? result : [result];
 }

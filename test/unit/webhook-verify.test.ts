@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signWebhook, verifyWebhook, WebhookVerificationError } from "../../client/index.ts";
+import { generateWebhookSecret, signWebhook, verifyWebhook, verifyWebhookEvents, webhookHeaders, WebhookVerificationError } from "../../client/index.ts";
 
 const secret = "whsec_" + Buffer.from("0123456789abcdef0123456789abcdef").toString("base64");
 const body = JSON.stringify({ event_id: "569c9d3ab7e4f1a2c3d4e5f6", event_type: "inbound_shipment.items_arrived" });
@@ -22,5 +22,97 @@ describe("verifyWebhook (Standard Webhooks)", () => {
     ["an unknown version", () => verifyWebhook(secret, headers(signWebhook(secret, "msg_1", ts, body).replace("v1,", "v2,")), body, { now })],
   ])("rejects %s", (_name, call) => {
     expect(call).toThrow(WebhookVerificationError);
+  });
+});
+
+describe("webhook signing shared by server and client", () => {
+  const oldSecret = generateWebhookSecret();
+  const newSecret = generateWebhookSecret();
+  const event = {
+    event_id: "5a41e2f3a4b5c6d7e8f9a0b1",
+    event_type: "webhook.test",
+    webhook_id: "5a40d1e2f3a4b5c6d7e8f9a0",
+    ts: "2016-01-20T10:00:00+00:00",
+    retry_count: 0,
+    payload: { message: "hello" },
+  } as const;
+  const raw = JSON.stringify(event);
+
+  it("generates secrets in the spec's form", () => {
+    expect(oldSecret).toMatch(/^whsec_[A-Za-z0-9+/]+={0,2}$/);
+    expect(Buffer.from(oldSecret.slice(6), "base64")).toHaveLength(32);
+    expect(oldSecret).not.toBe(newSecret);
+    expect(Buffer.from(generateWebhookSecret(24).slice(6), "base64")).toHaveLength(24);
+    expect(() => generateWebhookSecret(8)).toThrow(RangeError);
+  });
+
+  it("signs with every secret during a rotation, and the receiver accepts with either", () => {
+    const h = webhookHeaders([oldSecret, newSecret], event.event_id, raw, now);
+    expect(h["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(h["webhook-timestamp"]).toBe(String(ts));
+    expect(verifyWebhook(oldSecret, h, raw, { now })).toEqual(event);
+    expect(verifyWebhook(newSecret, h, raw, { now })).toEqual(event);
+    // A receiver that already knows both secrets, and a delivery signed only with the new one.
+    expect(verifyWebhook([oldSecret, newSecret], webhookHeaders(newSecret, event.event_id, raw, now), raw, { now })).toEqual(event);
+    expect(() => verifyWebhook(generateWebhookSecret(), h, raw, { now })).toThrow(WebhookVerificationError);
+  });
+
+  it("returns the typed event", () => {
+    const got = verifyWebhook(newSecret, webhookHeaders(newSecret, event.event_id, raw, now), raw, { now });
+    if (Array.isArray(got) || got.event_type !== "webhook.test") throw new Error("expected a test event");
+    const message: string = got.payload.message; // narrowed by event_type, from generated/
+    expect(message).toBe("hello");
+  });
+
+  it("returns a batch as an array of events", () => {
+    const batch = JSON.stringify([event, { ...event, event_id: "5a41e2f3a4b5c6d7e8f9a0b2" }]);
+    const h = webhookHeaders(newSecret, "5a41e2f3a4b5c6d7e8f9a0b3", batch, now);
+    const got = verifyWebhook(newSecret, h, batch, { now });
+    expect(Array.isArray(got) && got.map((e) => e.event_id)).toEqual(["5a41e2f3a4b5c6d7e8f9a0b1", "5a41e2f3a4b5c6d7e8f9a0b2"]);
+    expect(verifyWebhookEvents(newSecret, webhookHeaders(newSecret, event.event_id, raw, now), raw, { now })).toEqual([event]);
+  });
+
+  it("takes a Headers object, names in any case, and a Buffer body", () => {
+    const h = webhookHeaders(newSecret, event.event_id, raw, now);
+    expect(verifyWebhook(newSecret, new Headers(h), Buffer.from(raw), { now })).toEqual(event);
+    const shouting = Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toUpperCase(), v]));
+    expect(verifyWebhook(newSecret, shouting, raw, { now })).toEqual(event);
+  });
+
+  it("accepts a timestamp within the tolerance either way, and a custom tolerance", () => {
+    const at = (offset: number) => webhookHeaders(newSecret, event.event_id, raw, new Date(now.getTime() + offset * 1000));
+    expect(() => verifyWebhook(newSecret, at(-300), raw, { now })).not.toThrow();
+    expect(() => verifyWebhook(newSecret, at(300), raw, { now })).not.toThrow();
+    expect(() => verifyWebhook(newSecret, at(301), raw, { now })).toThrow("timestamp outside the tolerance");
+    expect(() => verifyWebhook(newSecret, at(-3600), raw, { now, toleranceSeconds: 7200 })).not.toThrow();
+  });
+
+  it.each([
+    ["a tampered body", (h: Record<string, string>) => verifyWebhook(newSecret, h, raw.replace("hello", "hellp"), { now })],
+    ["a tampered id", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-id": "5a41e2f3a4b5c6d7e8f9a0ff" }, raw, { now })],
+    ["an old timestamp", (h: Record<string, string>) => verifyWebhook(newSecret, h, raw, { now: new Date(now.getTime() + 3_600_000) })],
+    ["a timestamp that is not a number", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-timestamp": `${ts}.5` }, raw, { now })],
+    ["no webhook-id", ({ "webhook-id": _, ...h }: Record<string, string>) => verifyWebhook(newSecret, h, raw, { now })],
+    ["no webhook-timestamp", ({ "webhook-timestamp": _, ...h }: Record<string, string>) => verifyWebhook(newSecret, h, raw, { now })],
+    ["no webhook-signature", ({ "webhook-signature": _, ...h }: Record<string, string>) => verifyWebhook(newSecret, h, raw, { now })],
+    ["a v2 prefix", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-signature": h["webhook-signature"]!.replace("v1,", "v2,") }, raw, { now })],
+    ["no version prefix", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-signature": h["webhook-signature"]!.replace("v1,", "") }, raw, { now })],
+    ["a truncated signature", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-signature": h["webhook-signature"]!.slice(0, -4) }, raw, { now })],
+    ["an empty signature header", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-signature": "" }, raw, { now })],
+  ])("rejects %s", (_name, call) => {
+    expect(() => call(webhookHeaders(newSecret, event.event_id, raw, now))).toThrow(WebhookVerificationError);
+  });
+
+  it("rejects a signed body that is not an event", () => {
+    for (const body of ["not json", "42", "[1]", '{"no":"type"}']) {
+      expect(() => verifyWebhook(newSecret, webhookHeaders(newSecret, "5a41e2f3a4b5c6d7e8f9a0b1", body, now), body, { now })).toThrow(WebhookVerificationError);
+    }
+  });
+
+  it("refuses to work without a usable secret", () => {
+    const h = webhookHeaders(newSecret, event.event_id, raw, now);
+    expect(() => verifyWebhook("", h, raw, { now })).toThrow(TypeError);
+    expect(() => verifyWebhook("whsec_", h, raw, { now })).toThrow(TypeError);
+    expect(() => verifyWebhook([], h, raw, { now })).toThrow(TypeError);
   });
 });
