@@ -1775,7 +1775,10 @@ export interface components {
         Limit: number;
         /** @description The `next_cursor` of the previous page, as returned. Opaque. */
         Cursor: string;
-        /** @description The customer's postal code. */
+        /**
+         * @description The customer's postal code.
+         * @example 20780
+         */
         PostalCodeQuery: components["schemas"]["PostalCode"];
         /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
         CountryQuery: components["schemas"]["CountryCode"];
@@ -2184,7 +2187,10 @@ export interface operations {
     getShippingOptions: {
         parameters: {
             query: {
-                /** @description The customer's postal code. */
+                /**
+                 * @description The customer's postal code.
+                 * @example 20780
+                 */
                 postalcode: components["parameters"]["PostalCodeQuery"];
                 /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
                 country?: components["parameters"]["CountryQuery"];
@@ -2252,7 +2258,10 @@ export interface operations {
     lookupPickupPoints: {
         parameters: {
             query: {
-                /** @description The customer's postal code. */
+                /**
+                 * @description The customer's postal code.
+                 * @example 20780
+                 */
                 postalcode: components["parameters"]["PostalCodeQuery"];
                 /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
                 country?: components["parameters"]["CountryQuery"];
@@ -2285,7 +2294,10 @@ export interface operations {
     listNearestPickupPoints: {
         parameters: {
             query: {
-                /** @description The customer's postal code. */
+                /**
+                 * @description The customer's postal code.
+                 * @example 20780
+                 */
                 postalcode: components["parameters"]["PostalCodeQuery"];
                 /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
                 country?: components["parameters"]["CountryQuery"];

@@ -23,6 +23,8 @@ async function main() {
     throw err;
   }
   const logger = pino({ level: config.logLevel });
+  // A stray rejection is a bug to see in the logs, not a crash of every in-flight request.
+  process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled promise rejection"));
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
   const applied = await migrateToLatest(handle.db);
   logger.info({ database: handle.kind, migrations: applied }, "database ready");

@@ -6,7 +6,7 @@ type S = components["schemas"];
 
 export type Shipment = { row: ShipmentRow } & Details;
 
-/** The retrieval shape of SEED.md 2.1-2.3 plus our additive fields. arrivedQty is derived, never stored. */
+/** The retrieval shape of docs/SEED.md 2.1-2.3 plus our additive fields. arrivedQty is derived, never stored. */
 export function toWire(s: Shipment): S["InboundShipment"] {
   return {
     id: s.row.id,

@@ -17,6 +17,7 @@ import { provisionAccount } from "../../server/accounts/domain.ts";
 import { BASE_PATH } from "../../server/app.ts";
 import { announcement, expectError } from "../helpers/fixtures.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { implemented } from "../helpers/spec.ts";
 import { contractProblems, mediaType, specOperations, startPrismProxy, type ContractExpectation, type PrismProxy } from "./prism.ts";
 
 type S = components["schemas"];
@@ -35,7 +36,8 @@ const REQUIRED: Record<string, number[]> = {
   changeInboundShipmentStatus: [200, 409],
 };
 
-const operations = specOperations("/inbound_shipments");
+// The implemented operations under this prefix, from the registry: a new one fails the coverage check below.
+const operations = specOperations("/inbound_shipments").filter((o) => implemented.has(o.operationId));
 
 let srv: TestServer;
 let strict: PrismProxy;
@@ -365,7 +367,7 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
       for (const status of REQUIRED[id] ?? []) if (!seen?.has(status)) missing.push(`${id}: ${status} not seen`);
     }
     expect(missing, "operations of the spec under /inbound_shipments not driven through Prism").toEqual([]);
-    expect(Object.keys(REQUIRED).sort(), "REQUIRED must list exactly the spec's operations under /inbound_shipments").toEqual(inSpec);
+    expect(Object.keys(REQUIRED).sort(), "REQUIRED must list exactly the implemented operations under /inbound_shipments").toEqual(inSpec);
     expect([...unchecked].map((c) => `${c.operationId} ${c.method} ${c.url}`), "responses nobody checked").toEqual([]);
   });
 });

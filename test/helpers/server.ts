@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { pino } from "pino";
 import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
-import { BASE_PATH, createApp } from "../../server/app.ts";
+import { BASE_PATH, createApp, type AppOptions } from "../../server/app.ts";
 import type { DatabaseHandle } from "../../server/db/database.ts";
 import { createTestDatabase } from "./database.ts";
 
@@ -23,7 +23,7 @@ export interface TestServer {
 
 let seq = 0;
 
-export async function startTestServer(opts: { rateLimitPerMinute?: number } = {}): Promise<TestServer> {
+export async function startTestServer(opts: Pick<AppOptions, "rateLimitPerMinute" | "handlers"> = {}): Promise<TestServer> {
   const handle = await createTestDatabase();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const app = createApp({ db: handle.db, logger, ...opts });

@@ -1,0 +1,93 @@
+// Rules that hold for every operation of the spec, implemented or not: credentials, roles, methods,
+// request ids, and "501 = no handler in the registry". New operations get these checks for free.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { basicAuth, expectError, expectUnchanged } from "../helpers/fixtures.ts";
+import { concretePath, implemented, spec, specOps, type SpecOp } from "../helpers/spec.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+let srv: TestServer;
+let bare: TestServer; // the same app with an empty registry: every operation is "not implemented"
+const MERCHANT = basicAuth("M-every-op.example.com", "secret-every-op.example.com");
+const OPERATOR = basicAuth("W-every-op-wh", "secret-every-op-wh");
+
+beforeAll(async () => {
+  [srv, bare] = await Promise.all([startTestServer(), startTestServer({ handlers: {} })]);
+  for (const s of [srv, bare]) {
+    await s.merchant("every-op.example.com");
+    await s.operator("every-op-wh");
+  }
+});
+afterAll(async () => {
+  await Promise.all([srv?.close(), bare?.close()]);
+});
+
+async function call(s: TestServer, op: SpecOp, init: { method?: string; authorization?: string; body?: unknown; query?: string } = {}) {
+  const headers: Record<string, string> = {};
+  if (init.authorization) headers.Authorization = init.authorization;
+  if (init.body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(`${s.baseUrl}${concretePath(op)}${init.query ?? ""}`, {
+    method: init.method ?? op.method,
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  let error: unknown = text;
+  try { error = JSON.parse(text); } catch { /* not JSON */ }
+  return { response, error };
+}
+
+const authOf = (role: string) => (role === "warehouse" ? OPERATOR : MERCHANT);
+const label = (op: SpecOp) => `${op.operationId} (${op.method} ${op.path})`;
+const cases = specOps.map((op) => [label(op), op] as const);
+
+describe.each(cases)("%s", (_name, op) => {
+  it("without credentials is 401 with a Basic challenge and a request id, and changes nothing", async () => {
+    const r = await expectUnchanged(srv, () => call(srv, op, { body: op.hasBody ? {} : undefined }));
+    expectError(r, 401, "unauthorized");
+    expect(r.response.headers.get("www-authenticate")).toMatch(/^Basic realm="[^"]+"/);
+  });
+
+  it("with a wrong secret is 401 as well", async () => {
+    const r = await call(srv, op, { authorization: basicAuth("M-every-op.example.com", "wrong-secret-value") });
+    expectError(r, 401, "unauthorized");
+  });
+
+  const others = ["merchant", "warehouse"].filter((role) => !op.roles.includes(role));
+  it.each(others)("a %s is 403 access_denied, decided before the body is read, and nothing changes", async (role) => {
+    const r = await expectUnchanged(srv, () => call(srv, op, { authorization: authOf(role), body: op.hasBody ? { not: "valid" } : undefined }));
+    expectError(r, 403, "access_denied");
+  });
+
+  it(`answers 501 not_implemented exactly when the registry has no handler (${implemented.has(op.operationId) ? "implemented" : "not implemented yet"})`, async () => {
+    const query = op.requiredQuery.map((name) => `${name}=${encodeURIComponent(String(queryExample(name)))}`).join("&");
+    const body = op.hasBody ? op.bodyExample : undefined;
+    expect(!op.hasBody || body !== undefined, "the spec has a request body example").toBe(true);
+    const r = await call(bare, op, { authorization: authOf(op.roles[0]!), body, query: query && `?${query}` });
+    expectError(r, 501, "not_implemented");
+    if (!implemented.has(op.operationId)) {
+      expectError(await call(srv, op, { authorization: authOf(op.roles[0]!), body, query: query && `?${query}` }), 501, "not_implemented");
+    }
+  });
+});
+
+describe("methods the spec does not declare on a path", () => {
+  const paths = [...new Set(specOps.map((op) => op.path))];
+  it.each(paths)("%s: 405 method_not_allowed with Allow listing the declared methods", async (path) => {
+    const declared = specOps.filter((op) => op.path === path).map((op) => op.method);
+    const method = ["PATCH", "PUT", "DELETE", "POST", "GET"].find((m) => !declared.includes(m))!;
+    const op = specOps.find((o) => o.path === path)!;
+    const r = await expectUnchanged(srv, () => call(srv, { ...op, method }, { authorization: MERCHANT }));
+    expectError(r, 405, "method_not_allowed");
+    const allow = r.response.headers.get("allow")!.toUpperCase().split(/\s*,\s*/).sort();
+    expect(allow).toEqual(expect.arrayContaining(declared));
+    expect(allow).not.toContain(method);
+  });
+});
+
+function queryExample(name: string): unknown {
+  const params = Object.values(spec.components.parameters as Record<string, { name: string; in: string; example?: unknown; schema?: { example?: unknown; default?: unknown } }>);
+  const p = params.find((x) => x.name === name && x.in === "query");
+  const value = p?.example ?? p?.schema?.example ?? p?.schema?.default;
+  if (value === undefined) throw new Error(`query parameter ${name} needs an example in the spec`);
+  return value;
+}

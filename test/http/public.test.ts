@@ -1,0 +1,59 @@
+// Public endpoints: health, readiness, the contract and the docs need no credentials.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+let srv: TestServer;
+beforeAll(async () => { srv = await startTestServer(); });
+afterAll(async () => { await srv?.close(); });
+
+async function raw(path: string, headers: Record<string, string>, init: { origin?: boolean } = {}) {
+  const response = await fetch((init.origin ? srv.origin : srv.baseUrl) + path, { headers });
+  const text = await response.text();
+  let error: unknown = text;
+  try { error = JSON.parse(text); } catch { /* keep text */ }
+  return { response, error, text };
+}
+
+describe("public endpoints need no credentials", () => {
+  it("GET /healthz", async () => {
+    const r = await raw("/healthz", {}, { origin: true });
+    expect(r.response.status).toBe(200);
+    expect(r.error).toEqual({ status: "ok" });
+  });
+
+  it("GET /readyz", async () => {
+    const r = await raw("/readyz", {}, { origin: true });
+    expect(r.response.status).toBe(200);
+    expect(r.error).toEqual({ status: "ready" });
+  });
+
+  it("GET /2015-01-01/openapi.yaml", async () => {
+    const r = await raw("/openapi.yaml", {});
+    expect(r.response.status).toBe(200);
+    expect(r.response.headers.get("content-type")).toMatch(/yaml/);
+    expect(r.text).toMatch(/^openapi: 3\.1/m);
+    expect(r.text).toContain("operationId: createInboundShipment");
+  });
+
+  it("GET /2015-01-01/openapi.json", async () => {
+    const r = await raw("/openapi.json", {});
+    expect(r.response.status).toBe(200);
+    expect(r.response.headers.get("content-type")).toMatch(/^application\/json/);
+    const doc = r.error as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toMatch(/^3\.1/);
+    expect(Object.keys(doc.paths)).toContain("/inbound_shipments/_create");
+  });
+
+  it("GET /docs", async () => {
+    const r = await raw("/docs", {}, { origin: true });
+    expect(r.response.status).toBe(200);
+    expect(r.response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(r.text).toContain("createInboundShipment");
+  });
+
+  it("the public endpoints also work with wrong credentials (they do not check them)", async () => {
+    const headers = { Authorization: "Basic bm9ib2R5Om5vdGhpbmc=" };
+    expect((await raw("/healthz", headers, { origin: true })).response.status).toBe(200);
+    expect((await raw("/openapi.json", headers)).response.status).toBe(200);
+  });
+});
