@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import path from "node:path";
 import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
+import { namingPool } from "./named-statements.ts";
 import type { Database } from "./schema.ts";
 
 // DATE columns stay "YYYY-MM-DD" strings: a JS Date would shift them by the process time zone.
@@ -24,7 +25,7 @@ export interface DatabaseOptions {
 export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }
   // Not kysely-pglite: its driver lets one request's statements run inside another's open
@@ -39,7 +40,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     throw err;
   });
   const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
   return {
     db,
     kind: "pglite",

@@ -3,6 +3,7 @@
 import { sql, type ExpressionBuilder, type Selectable } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Database } from "../db/schema.ts";
+import { precompiled } from "../db/precompiled.ts";
 import type { Executor } from "../db/transaction.ts";
 import type { Position } from "../shared/pagination.ts";
 
@@ -29,17 +30,14 @@ export interface ArrivalRow {
 
 export type ProblemRow = Selectable<Database["inbound_problems"]>;
 
-/** Reads one shipment; `forUpdate` takes the row lock that serializes writers of that shipment. */
-export async function findShipment(
-  db: Executor,
-  id: string,
-  merchantId: string | undefined,
-  forUpdate = false,
-): Promise<ShipmentRow | undefined> {
-  let q = db.selectFrom("inbound_shipments").selectAll().where("id", "=", id);
-  if (merchantId !== undefined) q = q.where("merchant_id", "=", merchantId);
-  if (forUpdate) q = q.forUpdate();
-  return q.executeTakeFirst();
+const lockForMerchant = precompiled<ShipmentRow, [string, string]>(
+  (db, id, merchantId) => db.selectFrom("inbound_shipments").selectAll().where("id", "=", id).where("merchant_id", "=", merchantId!).forUpdate(), 2);
+const lockAny = precompiled<ShipmentRow, [string]>((db, id) => db.selectFrom("inbound_shipments").selectAll().where("id", "=", id).forUpdate(), 1);
+
+/** Reads one shipment and takes the row lock that serializes writers of that shipment. */
+export async function lockShipmentRow(db: Executor, id: string, merchantId: string | undefined): Promise<ShipmentRow | undefined> {
+  const rows = merchantId === undefined ? await lockAny(db, id) : await lockForMerchant(db, id, merchantId);
+  return rows[0];
 }
 
 export async function insertShipment(db: Executor, row: Omit<ShipmentRow, "closing">): Promise<void> {
@@ -95,19 +93,25 @@ function splitRow(r: ShipmentRow & JsonDetails): { row: ShipmentRow } & Details 
   return { row, ...parseDetails({ lines, arrivals, problems }) };
 }
 
+const detailedForMerchant = precompiled<ShipmentRow & JsonDetails, [string, string]>(
+  (db, id, merchantId) => db.selectFrom("inbound_shipments as s").selectAll("s").select(detailColumns).where("s.id", "=", id).where("s.merchant_id", "=", merchantId!), 2);
+const detailedAny = precompiled<ShipmentRow & JsonDetails, [string]>(
+  (db, id) => db.selectFrom("inbound_shipments as s").selectAll("s").select(detailColumns).where("s.id", "=", id), 1);
+
 /** One shipment with its details in one query; undefined when absent or another merchant's. */
 export async function findShipmentDetailed(db: Executor, id: string, merchantId: string | undefined) {
-  let q = db.selectFrom("inbound_shipments as s").selectAll("s").select(detailColumns).where("s.id", "=", id);
-  if (merchantId !== undefined) q = q.where("s.merchant_id", "=", merchantId);
-  const r = await q.executeTakeFirst();
-  return r && splitRow(r as unknown as ShipmentRow & JsonDetails);
+  const [r] = merchantId === undefined ? await detailedAny(db, id) : await detailedForMerchant(db, id, merchantId);
+  return r && splitRow(r);
 }
 
-/** Details of shipments already read (e.g. locked), keyed by shipment id. */
-export async function findDetails(db: Executor, ids: string[]): Promise<Map<string, Details>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom("inbound_shipments as s").select("s.id").select(detailColumns).where("s.id", "in", ids).execute();
-  return new Map(rows.map((r) => [r.id, parseDetails(r as unknown as JsonDetails)]));
+const detailsOf = precompiled<JsonDetails & { id: string }, [string]>(
+  (db, id) => db.selectFrom("inbound_shipments as s").select("s.id").select(detailColumns).where("s.id", "=", id), 1);
+
+/** Details of a shipment already read (e.g. locked). */
+export async function findDetails(db: Executor, id: string): Promise<Details> {
+  const [r] = await detailsOf(db, id);
+  if (!r) throw new Error(`shipment ${id} vanished inside its own transaction`);
+  return parseDetails(r);
 }
 
 export async function upsertLines(

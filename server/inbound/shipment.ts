@@ -8,8 +8,7 @@ import type { Status } from "./states.ts";
 import type { Shipment } from "./wire.ts";
 
 export async function loadOne(db: Tx, row: q.ShipmentRow): Promise<Shipment> {
-  const details = (await q.findDetails(db, [row.id])).get(row.id)!;
-  return { row, ...details };
+  return { row, ...(await q.findDetails(db, row.id)) };
 }
 
 /** A merchant sees only its own shipments; an operator sees every merchant's. */
@@ -19,7 +18,7 @@ export function scopeOf(actor: Principal): string | undefined {
 
 /** Takes the row lock that serializes writers of one shipment, for the rest of the transaction. */
 export async function lockShipment(trx: Tx, actor: Principal, id: string): Promise<q.ShipmentRow> {
-  const row = await q.findShipment(trx, id, scopeOf(actor), true);
+  const row = await q.lockShipmentRow(trx, id, scopeOf(actor));
   if (!row) throw notFound("Inbound shipment");
   return row;
 }
