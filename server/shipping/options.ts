@@ -79,10 +79,12 @@ export function buildShippingOptions(input: ShippingOptionsInput): ShippingOptio
     const list = listOf("pickup");
     const limit = Math.min(Math.max(1, Math.trunc(input.limit ?? DEFAULT_PICKUP_POINT_LIMIT)), MAX_PICKUP_POINT_LIMIT);
     const points: Record<string, PickupPointWithPrice> = {};
+    let count = 0;
     for (const p of input.pickupPoints) {
-      if (Object.keys(points).length >= limit) break;
-      if (points[p.id]) continue;
+      if (count >= limit) break;
+      if (Object.hasOwn(points, p.id)) continue;
       points[p.id] = { ...pointFields(p), price: priceOf(list, { ...input.facts, "pup.branch": p.branch }) };
+      count++;
     }
     return { available: true, pickup_points: points };
   };
