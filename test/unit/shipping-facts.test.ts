@@ -1,16 +1,16 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { components } from "../../generated/api.ts";
-import { fitsLetter, genericFacts, orderFacts, shippingTypeOf, type OrderFactsInput } from "../../server/shipping/facts.ts";
+import {
+  fitsLetter, genericFacts, orderFacts, shippingTypeOf, type LetterLimits, type OrderFactsInput, type OrderFactsLine,
+} from "../../server/shipping/facts.ts";
 
-type OrderLine = components["schemas"]["OrderLine"];
 const spec = parse(readFileSync(new URL("../../spec/openapi.yaml", import.meta.url), "utf8"));
 const example = (path: string, status: string, name: string) =>
   spec.paths[path].get.responses[status].content["application/json"].examples[name].value;
 
-const letter = { max_weight_g: 2000 };
-const line = (over: Partial<OrderLine> = {}): OrderLine => ({ merchants_id: "SKU-1", qty: 1, unit_price: 10, weight_g: 100, ...over });
+const letter: LetterLimits = { max_weight_g: 2000 };
+const line = (over: Partial<OrderFactsLine> = {}): OrderFactsLine => ({ merchants_id: "SKU-1", qty: 1, unit_price: 10, weight_g: 100, ...over });
 const order = (over: Partial<OrderFactsInput> = {}): OrderFactsInput => ({
   customer: { postalcode: "20780", country: "FI" }, products: [line()], ...over,
 });
