@@ -38,7 +38,7 @@ export function validatePickupPoint(value: unknown): FieldProblem[] {
   for (const key of NON_BLANK) {
     if (typeof rec[key] === "string" && (rec[key] as string).trim() === "") problems.push({ field: key, message: "must not be empty" });
   }
-  if (typeof rec.country === "string" && typeof rec.postalcode === "string") {
+  if (typeof rec.country === "string" && typeof rec.postalcode === "string" && problems.every((p) => p.field !== "postalcode")) {
     const problem = postalCodeProblem(rec.country, rec.postalcode);
     if (problem) problems.push({ field: "postalcode", message: problem });
   }
@@ -100,22 +100,34 @@ function coordinatesCell(cell: string): number[] | null {
  */
 export function parsePickupPointsCsv(text: string): ParseResult<PickupPoint> {
   const errors: ImportError[] = [];
-  let rows: { record: Record<string, string>; info: { lines: number; empty_lines: number } }[];
+  // csv-parse reports the line where a record ends; a record starts after the previous one (returned or
+  // skipped as malformed) and the blank lines skipped since.
+  let prevEnd = 1;
+  let prevEmpty = 0;
+  let header: string[] = [];
+  let rows: { record: Record<string, string>; line: number }[];
   try {
     rows = parseCsv(text, {
-      columns: (header: string[]) => header.map((h) => h.trim()),
-      info: true, bom: true, skip_empty_lines: true, trim: true,
+      columns: (names: string[]) => (header = names.map((h) => h.trim())),
+      bom: true, skip_empty_lines: true, trim: true,
       skip_records_with_error: true,
+      on_record: (record: Record<string, string>, info) => {
+        const line = prevEnd + 1 + (info.empty_lines - prevEmpty);
+        prevEnd = info.lines;
+        prevEmpty = info.empty_lines;
+        return { record, line };
+      },
       on_skip: (err) => {
-        if (err) errors.push({ line: (err as { lines?: number }).lines, field: null, message: err.message });
+        const line = (err as { lines?: number } | undefined)?.lines;
+        if (err) errors.push({ line, field: null, message: err.message });
+        if (line !== undefined) prevEnd = line;
         return undefined;
       },
     });
   } catch (err) {
     return { records: [], errors: [{ line: (err as { lines?: number }).lines ?? 1, field: null, message: (err as Error).message }] };
   }
-  const header = rows[0] ? Object.keys(rows[0].record) : [];
-  if (rows.length === 0) return { records: [], errors };
+  if (header.length === 0) return { records: [], errors: [{ line: 1, field: null, message: "the header row naming the columns is missing" }] };
   const hasLatLon = header.includes("lat") && header.includes("lon");
   const missing: string[] = CSV_COLUMNS.filter((c) => !header.includes(c));
   if (!hasLatLon && !header.includes("coordinates")) missing.push("coordinates (or lat and lon)");
@@ -132,13 +144,7 @@ export function parsePickupPointsCsv(text: string): ParseResult<PickupPoint> {
   }
 
   const items: { value: unknown; where: { line: number } }[] = [];
-  let prevEnd = 1;
-  let prevEmpty = 0;
-  for (const { record: row, info } of rows) {
-    // csv-parse reports the line where a record ends; it starts after the previous one and skipped blank lines.
-    const line = prevEnd + 1 + (info.empty_lines - prevEmpty);
-    prevEnd = info.lines;
-    prevEmpty = info.empty_lines;
+  for (const { record: row, line } of rows) {
     const cellErrors: ImportError[] = [];
     let coordinates: unknown;
     if (hasLatLon) {

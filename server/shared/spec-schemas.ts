@@ -66,7 +66,8 @@ export interface SchemaProblem {
 
 /**
  * Ajv errors as one problem per offending place. The branches of a failed `oneOf`/`anyOf` (which Ajv reports just
- * before it) fold into one message ("must be string or null"); a bad property name points at that property.
+ * before it) fold into one message ("must be string or null"); a bad property name points at that property;
+ * several problems of one place become one, their messages joined.
  */
 export function schemaProblems(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
   const problems: (SchemaProblem & { raw?: ErrorObject })[] = [];
@@ -94,5 +95,12 @@ export function schemaProblems(errors: ErrorObject[] | null | undefined): Schema
     if (e.keyword === "enum") message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     problems.push({ path: where, message, code: e.keyword, raw: e });
   }
-  return problems.map(({ path, message, code }) => ({ path, message, code }));
+  // One problem per place: an id both too short and off-pattern is one line with both reasons.
+  const merged = new Map<string, SchemaProblem>();
+  for (const { path, message, code } of problems) {
+    const seen = merged.get(path);
+    if (seen) seen.message += `; ${message}`;
+    else merged.set(path, { path, message, code });
+  }
+  return [...merged.values()];
 }
