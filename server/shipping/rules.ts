@@ -44,10 +44,13 @@ export function evaluate(criteria: readonly RuleCriterion[], facts: ShippingFact
   return criteria.every((c) => matches(c, facts));
 }
 
+/** The spec's Price.gross maximum (100000), in cents: a larger result would make the answer violate the spec. */
+export const MAX_PRICE_CENTS = 10_000_000;
+
 /**
  * One modification applied to a price in cents. Rounding: half away from zero to whole cents after every step
- * (3.45 x 0.5 = 1.725 -> 1.73). Floor: 0 after every step, so the price computed so far is always a valid price
- * and a later `add` starts from 0, not from a negative intermediate.
+ * (3.45 x 0.5 = 1.725 -> 1.73). Bounds: 0 and MAX_PRICE_CENTS after every step, so the price computed so far is
+ * always a valid price and a later `add` starts from 0, not from a negative intermediate.
  */
 export function applyModification(cents: number, rule: Pick<ModificationRule, "adjust" | "amount">): number {
   let next: number;
@@ -57,7 +60,7 @@ export function applyModification(cents: number, rule: Pick<ModificationRule, "a
     case "set": next = toCents(rule.amount); break;
     default: next = cents;
   }
-  return Math.max(0, next);
+  return Math.min(MAX_PRICE_CENTS, Math.max(0, next));
 }
 
 /**

@@ -124,6 +124,11 @@ describe("priceFor", () => {
     expect(priceOf(list({ fallback_price: 1, modification_rules: [{ criteria: [], adjust: "add", amount: -2 }] }), facts()).gross).toBe(0);
   });
 
+  it("never exceeds the spec's maximum price (100000)", () => {
+    expect(applyModification(10_000_000, { adjust: "multiply", amount: 2 })).toBe(10_000_000);
+    expect(priceOf(list({ fallback_price: 99_999, modification_rules: [{ criteria: [], adjust: "multiply", amount: 1000 }] }), facts()).gross).toBe(100_000);
+  });
+
   it("copies currency and VAT % into the price; gross is VAT-inclusive as given", () => {
     expect(priceOf(list({ currency: "SEK", tax: 25, fallback_price: 59 }), facts())).toEqual({ gross: 59, currency: "SEK", tax: 25 });
   });
