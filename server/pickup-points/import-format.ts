@@ -163,24 +163,25 @@ export function parsePickupPointsCsv(text: string): ParseResult<PickupPoint> {
         cellErrors.push({ line, field: "carrier_info", message: "must be a JSON object such as {\"fi_posti\":{\"id\":\"123\"}}" });
       }
     }
+    const value = {
+      id: row.id, name: row.name, address: row.address, postalcode: row.postalcode, city: row.city,
+      country: row.country, coordinates, branch: row.branch,
+      location_info: row.location_info === "" ? null : row.location_info, carrier_info: carrierInfo,
+    };
     if (cellErrors.length > 0) {
-      errors.push(...cellErrors);
+      // Still report the row's other problems, but not the unreadable cells a second time.
+      const unreadable = cellErrors.map((e) => (e.field === "lat" || e.field === "lon" ? "coordinates" : e.field!));
+      const rest = validatePickupPoint(value).filter((p) => !unreadable.some((u) => p.field === u || p.field?.startsWith(`${u}/`)));
+      errors.push(...cellErrors, ...rest.map((p) => ({ line, ...p })));
       continue;
     }
-    items.push({
-      where: { line },
-      value: {
-        id: row.id, name: row.name, address: row.address, postalcode: row.postalcode, city: row.city,
-        country: row.country, coordinates, branch: row.branch,
-        location_info: row.location_info === "" ? null : row.location_info, carrier_info: carrierInfo,
-      },
-    });
+    items.push({ where: { line }, value });
   }
   const result = collect<PickupPoint>(items);
   // Field paths of CSV records name columns: coordinates/0 is the lat column when the file has one.
-  const renamed = result.errors.map((e) => hasLatLon && e.field?.startsWith("coordinates/")
+  const renamed = [...errors, ...result.errors].map((e) => hasLatLon && e.field?.startsWith("coordinates/")
     ? { ...e, field: e.field === "coordinates/0" ? "lat" : "lon" } : e);
-  return { records: result.records, errors: [...errors, ...renamed].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
+  return { records: result.records, errors: renamed.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
 }
 
 export type PickupPointFormat = "json" | "csv";

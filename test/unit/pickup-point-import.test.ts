@@ -106,7 +106,7 @@ describe("parsePickupPointsCsv", () => {
       "", // 3: blank, skipped
       row({ ...other, postalcode: "123" }), // 4
       `${row({ ...other, id: "5a1f0c2e9b8d7a6f5e4d3c2d", name: "Two\nlines" })}`, // 5-6
-      row({ ...other, id: "5a1f0c2e9b8d7a6f5e4d3c2e" }).replace(",60.17098,", ",north,"), // 7
+      row({ ...other, id: "5a1f0c2e9b8d7a6f5e4d3c2e", branch: "matkahuolto" }).replace(",60.17098,", ",north,"), // 7
       row({ ...other, id: "5a1f0c2e9b8d7a6f5e4d3c2f" }).replace(/"\{.*\}"$/, "{not json"), // 8
       "too,few,columns", // 9
       row({ ...other, id: good.id }), // 10: duplicate
@@ -115,7 +115,7 @@ describe("parsePickupPointsCsv", () => {
     const result = parsePickupPointsCsv(text.replace("Two\nlines", '"Two\nlines"').replace(',"Two', ',"Two'));
     expect(result.records.map((r) => r.id)).toEqual([good.id, "5a1f0c2e9b8d7a6f5e4d3c2d"]);
     expect(result.errors.map((e) => [e.line, e.field])).toEqual([
-      [4, "postalcode"], [7, "lat"], [8, "carrier_info"], [9, null], [10, "id"], [11, "lat"],
+      [4, "postalcode"], [7, "lat"], [7, "branch"], [8, "carrier_info"], [9, null], [10, "id"], [11, "lat"],
     ]);
     expect(result.errors.find((e) => e.line === 10)?.message).toBe("duplicate id, first in line 2");
   });
