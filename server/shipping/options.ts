@@ -1,0 +1,92 @@
+// Assembles `options.letter|home|pickup` of a shipping options answer (SEED.md 4.4) from settings, price lists,
+// facts and the nearest pickup points already fetched. Pure: no I/O.
+import type { components } from "../../generated/api.ts";
+import { priceOf, type PricedList, type ShippingFacts } from "./rules.ts";
+
+type Schemas = components["schemas"];
+export type ShippingMethodType = Schemas["ShippingMethodType"];
+export type ShippingUnavailableReason = Schemas["ShippingUnavailableReason"];
+export type ShippingOptionsByMethod = Schemas["ShippingOptionsByMethod"];
+export type PickupPoint = Schemas["PickupPoint"];
+export type PickupPointWithPrice = Schemas["PickupPointWithPrice"];
+/** What options need of settings: a stored `ShippingSettings` (its `updated_at` is ignored) fits. */
+export type MethodSettings = Pick<Schemas["ShippingSettings"], "letter" | "home" | "pickup" | "countries">;
+/** What options need of a price list: a stored `PriceList` fits. */
+export type MethodPriceList = PricedList & Pick<Schemas["PriceList"], "method">;
+
+export const DEFAULT_PICKUP_POINT_LIMIT = 10;
+export const MAX_PICKUP_POINT_LIMIT = 50; // PickupMethodOption.pickup_points maxProperties
+
+/**
+ * Heaviest shipment each parcel method can carry (`weight_exceeded` above it). Not a merchant setting in the
+ * spec: carriers' limits. Pickup: 35 kg, what Posti and Matkahuolto points take. Home: no limit by default.
+ * Letters use the merchant's `letter.max_weight_g` and `item_does_not_allow` instead.
+ */
+export const DEFAULT_MAX_WEIGHT_G: Partial<Record<"home" | "pickup", number>> = { pickup: 35_000 };
+
+export interface ShippingOptionsInput {
+  settings: MethodSettings;
+  /** At most one per method; a method without one is `merchant_disabled`. */
+  priceLists: readonly MethodPriceList[];
+  facts: ShippingFacts;
+  /** Nearest first; extra properties such as `distance_m` are dropped from the answer. */
+  pickupPoints: readonly PickupPoint[];
+  /** How many pickup points to offer (default 10, at most 50). */
+  limit?: number;
+  maxWeightG?: Partial<Record<"home" | "pickup", number>>;
+}
+
+/**
+ * Why a method is not available, or null when it is. Checked in this order, first hit wins:
+ * `merchant_disabled` (switched off or no price list), `country_not_served` (customer's country not in
+ * `countries`), then per method: letter `item_does_not_allow` (facts say no letter: weight unknown, over the
+ * limit, or an item not letter-able); home/pickup `weight_exceeded`; pickup `no_pickup_points`.
+ */
+export function unavailableReason(method: ShippingMethodType, input: ShippingOptionsInput): ShippingUnavailableReason | null {
+  const { settings, facts } = input;
+  if (!settings[method].enabled || !input.priceLists.some((list) => list.method === method)) return "merchant_disabled";
+  if (!settings.countries.includes(facts["customer.country"])) return "country_not_served";
+  if (method === "letter") return facts["order.letter_possible"] ? null : "item_does_not_allow";
+  const maxWeight = (input.maxWeightG ?? DEFAULT_MAX_WEIGHT_G)[method];
+  if (maxWeight !== undefined && facts["order.total_weight"] > maxWeight) return "weight_exceeded";
+  if (method === "pickup" && input.pickupPoints.length === 0) return "no_pickup_points";
+  return null;
+}
+
+/** The spec's PickupPoint fields only, so that lookup extras (`distance_m`) never leak into shipping options. */
+function pointFields(p: PickupPoint): PickupPoint {
+  return {
+    id: p.id, name: p.name, address: p.address, postalcode: p.postalcode, city: p.city, country: p.country,
+    coordinates: p.coordinates, branch: p.branch, location_info: p.location_info, carrier_info: p.carrier_info,
+  };
+}
+
+/**
+ * `options` of a shipping options answer. Unavailable: `{available: false, reason}`. Available letter/home:
+ * `{available: true, price}`. Available pickup: `{available: true, pickup_points}` keyed by id in the given
+ * (nearest-first) order, each priced with `pup.branch` set to its own branch; no `price` on the method.
+ * Ids are 24 hex characters, never array-index-like keys, so object member order is insertion order.
+ */
+export function buildShippingOptions(input: ShippingOptionsInput): ShippingOptionsByMethod {
+  const listOf = (method: ShippingMethodType) => input.priceLists.find((list) => list.method === method)!;
+  const simple = (method: "letter" | "home") => {
+    const reason = unavailableReason(method, input);
+    return reason ? { available: false as const, reason } : { available: true as const, price: priceOf(listOf(method), input.facts) };
+  };
+  const pickup = (): ShippingOptionsByMethod["pickup"] => {
+    const reason = unavailableReason("pickup", input);
+    if (reason) return { available: false, reason };
+    const list = listOf("pickup");
+    const limit = Math.min(Math.max(1, Math.trunc(input.limit ?? DEFAULT_PICKUP_POINT_LIMIT)), MAX_PICKUP_POINT_LIMIT);
+    const points: Record<string, PickupPointWithPrice> = {};
+    let count = 0;
+    for (const p of input.pickupPoints) {
+      if (count >= limit) break;
+      if (Object.hasOwn(points, p.id)) continue;
+      points[p.id] = { ...pointFields(p), price: priceOf(list, { ...input.facts, "pup.branch": p.branch }) };
+      count++;
+    }
+    return { available: true, pickup_points: points };
+  };
+  return { letter: simple("letter"), home: simple("home"), pickup: pickup() };
+}

@@ -1,0 +1,99 @@
+// Write-time checks of a price list beyond its JSON schema: every rule must be able to match something.
+import type { components } from "../../generated/api.ts";
+import type { ErrorDetail } from "../shared/errors.ts";
+import { hasAtMostTwoDecimals } from "../shared/money.ts";
+import { schemaProblems, specValidator } from "../shared/spec-schemas.ts";
+import { FACT_KINDS, OPERATORS_BY_KIND, type FactKind } from "./fact-kinds.ts";
+
+type PriceListInput = components["schemas"]["PriceListInput"];
+type RuleCriterion = components["schemas"]["RuleCriterion"];
+type ShippingFactName = components["schemas"]["ShippingFactName"];
+
+const OPERATORS = new Set(["==", "!=", "<", "<=", ">", ">=", "in", "not_in", "contains"]);
+const KIND_WORDS: Record<FactKind, string> = {
+  string: "a string", number: "a number", boolean: "a boolean", string_array: "a list of strings",
+};
+const isFact = (name: unknown): name is ShippingFactName => typeof name === "string" && Object.hasOwn(FACT_KINDS, name);
+
+/** Problems of a value the fact itself could take (its schema in the spec's ShippingFacts). */
+function factValueProblems(fact: ShippingFactName, value: unknown, path: string): ErrorDetail[] {
+  const validate = specValidator(`ShippingFacts/properties/${fact}`);
+  if (validate(value)) return [];
+  return schemaProblems(validate.errors).map((p) => ({
+    path: path + p.path,
+    message: `${fact} can never be ${JSON.stringify(value)}: ${p.message}`,
+    code: p.code,
+  }));
+}
+
+function criterionProblems(c: RuleCriterion, at: string): ErrorDetail[] {
+  const { fact, op, value } = c as { fact: unknown; op: unknown; value: unknown };
+  if (!isFact(fact)) {
+    return [{ path: `${at}/fact`, code: "unknown_fact", message: `unknown fact ${JSON.stringify(fact)}; known facts: ${Object.keys(FACT_KINDS).join(", ")}` }];
+  }
+  if (typeof op !== "string" || !OPERATORS.has(op)) {
+    return [{ path: `${at}/op`, code: "enum", message: `unknown operator ${JSON.stringify(op)}; one of ${[...OPERATORS].join(" ")}` }];
+  }
+  const kind = FACT_KINDS[fact];
+  const allowed = OPERATORS_BY_KIND[kind];
+  if (!allowed.includes(op as RuleCriterion["op"])) {
+    return [{
+      path: `${at}/op`, code: "operator_not_applicable",
+      message: `${op} cannot apply to ${fact} (${KIND_WORDS[kind]}); use one of ${allowed.join(" ")}`,
+    }];
+  }
+  const vAt = `${at}/value`;
+  switch (op) {
+    case "==":
+    case "!=":
+      return factValueProblems(fact, value, vAt);
+    case "<": case "<=": case ">": case ">=":
+      return typeof value === "number" && Number.isFinite(value) ? []
+        : [{ path: vAt, code: "type", message: `${op} compares numbers: the value must be a number` }];
+    case "in":
+    case "not_in":
+      if (!Array.isArray(value)) return [{ path: vAt, code: "type", message: `${op} needs an array of values` }];
+      return value.flatMap((item, i) => factValueProblems(fact, item, `${vAt}/${i}`));
+    case "contains":
+      if (kind === "string_array") {
+        const validate = specValidator(`ShippingFacts/properties/${fact}/items`);
+        return validate(value) ? [] : schemaProblems(validate.errors).map((p) => ({
+          path: vAt + p.path, code: p.code, message: `${fact} can never contain ${JSON.stringify(value)}: ${p.message}`,
+        }));
+      }
+      return typeof value === "string" ? [] : [{ path: vAt, code: "type", message: "contains needs a string value" }];
+  }
+  return [];
+}
+
+const decimals = (path: string): ErrorDetail => ({ path, code: "decimals", message: "must have at most two decimals" });
+
+/**
+ * Every problem of a price list that its JSON schema does not catch, each naming the JSON pointer of the
+ * offending field under `pointer` (e.g. "/body"): an unknown fact, an operator that cannot apply to the fact's
+ * type (`<` on a string, `contains` on a number), a value the fact can never have, a price with more than two
+ * decimals, `set` below zero or a negative `multiply` factor. Empty when the list is valid.
+ */
+export function validatePriceList(input: PriceListInput, pointer = ""): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  if (typeof input.fallback_price === "number" && !hasAtMostTwoDecimals(input.fallback_price)) {
+    problems.push(decimals(`${pointer}/fallback_price`));
+  }
+  (input.pricing_rules ?? []).forEach((rule, i) => {
+    const at = `${pointer}/pricing_rules/${i}`;
+    (rule.criteria ?? []).forEach((c, j) => problems.push(...criterionProblems(c, `${at}/criteria/${j}`)));
+    if (typeof rule.price === "number" && !hasAtMostTwoDecimals(rule.price)) problems.push(decimals(`${at}/price`));
+  });
+  (input.modification_rules ?? []).forEach((rule, i) => {
+    const at = `${pointer}/modification_rules/${i}`;
+    (rule.criteria ?? []).forEach((c, j) => problems.push(...criterionProblems(c, `${at}/criteria/${j}`)));
+    if (typeof rule.amount !== "number") return;
+    if (rule.adjust === "multiply") {
+      if (rule.amount < 0) problems.push({ path: `${at}/amount`, code: "minimum", message: "a multiply factor must be >= 0" });
+    } else {
+      if (!hasAtMostTwoDecimals(rule.amount)) problems.push(decimals(`${at}/amount`));
+      if (rule.adjust === "set" && rule.amount < 0) problems.push({ path: `${at}/amount`, code: "minimum", message: "a set price must be >= 0" });
+    }
+  });
+  return problems;
+}
