@@ -1,10 +1,8 @@
 // The app factory: builds the Express app for a database; never listens by itself.
-import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import express, { type NextFunction, type Request } from "express";
 import { sql } from "kysely";
-import { pinoHttp } from "pino-http";
 import type { Logger } from "pino";
 import { Authenticator } from "./accounts/domain.ts";
 import type { Db } from "./db/database.ts";
@@ -12,6 +10,7 @@ import { authenticate } from "./http/auth.ts";
 import { rejectNulCharacters, rejectUnexpectedBody } from "./http/body-checks.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import { perCallerRateLimit } from "./http/rate-limit.ts";
+import { requestLog } from "./http/request-log.ts";
 import { specRoutes } from "./http/spec-routes.ts";
 import { dispatch, type Handlers } from "./http/registry.ts";
 import type { Res } from "./http/types.ts";
@@ -21,7 +20,6 @@ import { AppError } from "./shared/errors.ts";
 
 export const BASE_PATH = "/2015-01-01";
 export const SPEC_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../spec/openapi.yaml");
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface AppOptions {
   db: Db;
@@ -40,24 +38,7 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
   app.set("trust proxy", false);
   app.set("query parser", "extended");
 
-  app.use((req: Request, res: Res, next: NextFunction) => {
-    const given = req.header("x-request-id");
-    res.locals.requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
-    res.setHeader("X-Request-Id", res.locals.requestId);
-    next();
-  });
-  app.use(
-    pinoHttp({
-      logger,
-      genReqId: (_req, res) => (res as Res).locals.requestId,
-      // Never log credentials: only what identifies the request.
-      serializers: {
-        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
-        res: (res) => ({ statusCode: res.statusCode }),
-      },
-      customProps: (_req, res) => ({ principal: (res as Res).locals.principal?.name }),
-    }),
-  );
+  app.use(requestLog(logger));
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", async (_req, res: Res) => {

@@ -71,14 +71,14 @@ export function sendError(res: Res, err: AppError): void {
   res.status(status).json(body);
 }
 
-export const errorHandler: ErrorRequestHandler = (err, req, res: Res, _next) => {
+export const errorHandler: ErrorRequestHandler = (err, _req, res: Res, _next) => {
   const known = toAppError(err);
   if (known) {
-    if (STATUS_OF[known.code] >= 500) req.log?.error({ err }, "request failed");
+    if (STATUS_OF[known.code] >= 500) res.locals.log?.error({ err, reqId: res.locals.requestId }, "request failed");
     return sendError(res, known);
   }
   // Unexpected (including a response that broke the contract): log everything, reveal nothing.
-  req.log?.error({ err }, "unexpected error");
+  res.locals.log?.error({ err, reqId: res.locals.requestId }, "unexpected error");
   if (res.headersSent) return void res.end();
   sendError(res, new AppError("unknown", "Something went wrong on our side. Quote the request_id to support."));
 };

@@ -1,5 +1,6 @@
 // Express typing shared by the http layer.
 import type { Request, Response } from "express";
+import type { Logger } from "pino";
 import type { Principal } from "../accounts/domain.ts";
 
 declare global {
@@ -9,6 +10,8 @@ declare global {
       /** Set by authenticate() for every request under the base path. */
       principal: Principal;
       requestId: string;
+      /** The app's logger, for failures worth an operator's attention. */
+      log?: Logger;
     }
   }
 }
