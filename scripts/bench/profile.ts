@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; children?: number[] }[];
   startTime: number;
   endTime: number;
   samples: number[];
@@ -73,14 +73,27 @@ export function summarise(file: string, windows: [number, number][] = [], top = 
   if (whole) total = count(false);
 
   const byNode = new Map(p.nodes.map((n) => [n.id, n.callFrame]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // Native code (writev, hashing, …) is named after its nearest caller outside node's own files: HTTP
+  // responses and database writes both end in writev, and only the caller says which one it is.
+  const caller = (id: number): string => {
+    for (let at = parent.get(id); at !== undefined; at = parent.get(at)) {
+      const { url } = byNode.get(at)!;
+      if (url && !url.startsWith("node:")) return groupOf(url, "");
+    }
+    return "";
+  };
   const groups = new Map<string, number>();
   const functions = new Map<string, { name: string; group: string; location: string; n: number }>();
   for (const [id, n] of counts) {
     const f = byNode.get(id)!;
     const group = groupOf(f.url, f.functionName);
     groups.set(group, (groups.get(group) ?? 0) + n);
-    const key = `${f.functionName}\0${f.url}\0${f.lineNumber}`;
-    const entry = functions.get(key) ?? { name: f.functionName || "(anonymous)", group, location: location(f.url, f.lineNumber), n: 0 };
+    const via = group === "(native code)" ? caller(id) : "";
+    const key = `${f.functionName}\0${f.url}\0${f.lineNumber}\0${via}`;
+    const name = (f.functionName || "(anonymous)") + (via ? ` <- ${via}` : "");
+    const entry = functions.get(key) ?? { name, group, location: location(f.url, f.lineNumber), n: 0 };
     entry.n += n;
     functions.set(key, entry);
   }
@@ -102,7 +115,7 @@ export function formatSummary(title: string, s: ProfileSummary, topGroups = 20):
     `  self time by package / file:`,
     ...s.groups.slice(0, topGroups).map((g) => `  ${pct(g.pct)}  ${g.name}`),
     `  top ${s.functions.length} functions by self time:`,
-    ...s.functions.map((f) => `  ${pct(f.pct)}  ${f.name.slice(0, 40).padEnd(40)} ${f.group.padEnd(28)} ${f.location}`.trimEnd()),
+    ...s.functions.map((f) => `  ${pct(f.pct)}  ${f.name.slice(0, 44).padEnd(44)} ${f.group.padEnd(28)} ${f.location}`.trimEnd()),
   ];
   return lines.join("\n");
 }

@@ -19,16 +19,16 @@ export interface Target {
 }
 
 // The server's configuration variables: unset, so the server runs on its defaults whatever the caller's shell
-// exports. BENCH_SERVER_<VAR>=value sets one on purpose (e.g. BENCH_SERVER_LOG_LEVEL=warn to compare).
+// exports. BENCH_SERVER_<VAR>=value sets one on purpose, over the benchmark's own (e.g. BENCH_SERVER_LOG_LEVEL=warn).
 const CONFIG_VARS = ["PORT", "HOST", "DATABASE_URL", "PGLITE_DIR", "LOG_LEVEL", "SEED_DEMO", "RATE_LIMIT_PER_MINUTE"];
 
-export function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of CONFIG_VARS) delete env[name];
+export function serverEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...settings };
+  for (const name of CONFIG_VARS) if (!(name in settings)) delete env[name];
   for (const [name, value] of Object.entries(process.env)) {
     if (name.startsWith("BENCH_SERVER_") && value !== undefined) env[name.slice("BENCH_SERVER_".length)] = value;
   }
-  return { ...env, ...extra };
+  return env;
 }
 
 export interface ServerOptions {
