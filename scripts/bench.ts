@@ -142,7 +142,7 @@ async function run(): Promise<void> {
       if (t.name === "baseline") baselineRps.set(c.name, figures.rps);
       const base = baselineRps.get(c.name);
       const { window: _, ...rest } = figures;
-      const row: Row = { round, case: c.name, target: t.name, ...rest, ratio: base ? figures.rps / base : null };
+      const row: Row = { round, case: c.name, target: t.name, ...rest, ratio: base ? figures.rps / base : null, load: loadavg()[0]! };
       rows.push(row);
       say(tableRow(row));
     }
@@ -189,6 +189,9 @@ for (const [target, dir] of profileDirs) {
 
 const summary = summarise(rows);
 if (rows.length) say(`\nsummary: median over ${opts.rounds} round(s); x baseline = req/s over the same round's bare Express app serving the same bytes\n${formatSummary(summary)}`);
+const busiest = Math.max(...rows.map((r) => r.load));
+// The benchmark alone makes a load of about 2-3 (load generator, server, database).
+if (busiest > 2 * cpus().length) notes.push(`the machine was busy (1-minute load up to ${busiest.toFixed(1)} on ${cpus().length} cores): under contention the heavier targets' ratios drop too`);
 for (const n of notes) say(n);
 for (const p of profiles) say(`\n${formatProfile(`CPU profile of ${p.target} (${path.relative(ROOT, p.file)})`, p)}`);
 

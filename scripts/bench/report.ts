@@ -8,6 +8,8 @@ export interface Row extends Omit<Figures, "window"> {
   target: TargetName;
   /** req/s divided by the baseline's req/s for the same case in the same round. */
   ratio: number | null;
+  /** The machine's 1-minute load average after the run: other work on the machine lowers heavy targets' ratios. */
+  load: number;
 }
 
 export interface SummaryRow {
@@ -20,8 +22,8 @@ export interface SummaryRow {
   non2xxAndErrors: number;
 }
 
-const COLUMNS = ["round", "case", "target", "req/s", "p50 ms", "p99 ms", "non-2xx+err", "x baseline"];
-const WIDTHS = [5, 16, 8, 8, 7, 7, 11, 10];
+const COLUMNS = ["round", "case", "target", "req/s", "p50 ms", "p99 ms", "non-2xx+err", "x baseline", "load"];
+const WIDTHS = [5, 16, 8, 8, 7, 7, 11, 10, 5];
 const line = (cells: string[]) => cells.map((c, i) => (i < 3 ? c.padEnd(WIDTHS[i]!) : c.padStart(WIDTHS[i]!))).join("  ");
 const ratio = (r: number | null) => (r === null ? "-" : `${r.toFixed(2)}x`);
 
@@ -29,7 +31,7 @@ export const tableHeader = () => line(COLUMNS);
 
 export function tableRow(r: Row): string {
   const bad = r.non2xx + r.errors;
-  return line([String(r.round), r.case, r.target, r.rps.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), bad ? `${bad} !!` : "0", ratio(r.ratio)]);
+  return line([String(r.round), r.case, r.target, r.rps.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), bad ? `${bad} !!` : "0", ratio(r.ratio), r.load.toFixed(1)]);
 }
 
 function median(xs: number[]): number {
