@@ -22,7 +22,7 @@ export interface Target {
 // exports. BENCH_SERVER_<VAR>=value sets one on purpose, over the benchmark's own (e.g. BENCH_SERVER_LOG_LEVEL=warn).
 const CONFIG_VARS = ["PORT", "HOST", "DATABASE_URL", "PGLITE_DIR", "LOG_LEVEL", "SEED_DEMO", "RATE_LIMIT_PER_MINUTE"];
 
-export function serverEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
+function serverEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...settings };
   for (const name of CONFIG_VARS) if (!(name in settings)) delete env[name];
   for (const [name, value] of Object.entries(process.env)) {
