@@ -1,58 +1,223 @@
-// `npm run bench`: throughput and latency of the main inbound operations on a throw-away database.
-// Figures depend on the machine: compare runs made in one session, not against other machines.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// `npm run bench`: the server on PostgreSQL and on PGlite beside two anchors (a bare Express app serving the
+// same bytes, and Prism's mock), in interleaved rounds so that each figure has a baseline from its own round.
+// The machine is shared and noisy: the ratios of one run are the figures that count, not absolute req/s.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
+import { createLogisticsClient } from "../client/index.ts";
 import { BASE_PATH } from "../server/app.ts";
 import { DEMO } from "../server/demo.ts";
+import type { CapturedResponse } from "./bench/baseline-server.ts";
+import { SERVER_TARGETS, type BenchCase, type BenchRequest, type ServerTarget, type TargetName } from "./bench/cases.ts";
+import { measure, type Figures } from "./bench/measure.ts";
+import { parseOptions } from "./bench/options.ts";
+import { createScratchDatabase } from "./bench/postgres.ts";
+import { formatSummary as formatProfile, summarise as summariseProfile, type ProfileSummary } from "./bench/profile.ts";
+import { banner, failures, formatSummary, summarise, tableHeader, tableRow, type Row } from "./bench/report.ts";
+import { ROOT, startBaseline, startPrism, startServer, type Target } from "./bench/targets.ts";
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const PORT = Number(process.env.BENCH_PORT ?? 3917);
+const opts = parseOptions();
 
-// The server runs in its own process, started as `npm start` does, so the load generator does not
-// share its event loop. PGlite on a fresh directory unless DATABASE_URL is set.
-const dir = mkdtempSync(path.join(tmpdir(), "logistics-bench-"));
-const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", PGLITE_DIR: path.join(dir, "db"), LOG_LEVEL: "warn", SEED_DEMO: "true", RATE_LIMIT_PER_MINUTE: "0" },
-  stdio: ["ignore", "ignore", "inherit"],
-});
-const origin = `http://127.0.0.1:${PORT}`;
-const base = origin + BASE_PATH;
-for (let i = 0; ; i++) {
-  if (await fetch(`${origin}/readyz`).then((r) => r.ok, () => false)) break;
-  if (i > 300) throw new Error("server did not start");
-  await new Promise((r) => setTimeout(r, 100));
+const startedAt = new Date();
+const stamp = startedAt.toISOString().replace(/[:.]/g, "-");
+const outDir = path.join(ROOT, ".tmp");
+const scratch = mkdtempSync(path.join(tmpdir(), "logistics-bench-"));
+const targets = new Map<TargetName, Target>();
+const profileDirs = new Map<ServerTarget, string>();
+const windows = new Map<TargetName, [number, number][]>();
+const warnings: string[] = [];
+const notes: string[] = [];
+const teardown: (() => Promise<void>)[] = [];
+const applies = (c: BenchCase, t: TargetName) => c.targets.includes(t) && opts.targets.includes(t);
+const say = (s = "") => console.log(s);
+
+say(`bench: ${opts.cases.map((c) => c.name).join(", ")} on ${opts.targets.join(", ")}; ${opts.rounds} round(s) x ${opts.seconds} s (+${opts.warmupSeconds} s warm-up), ${opts.connections} connections`);
+say(`node ${process.version}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}; server stdout: ${opts.serverStdout === "pipe" ? "a pipe drained by this process (like a terminal)" : "/dev/null"}${opts.profile ? "; CPU profiling on (slows the servers a little)" : ""}`);
+
+// Per case and target: the request sent, and what one request got before measuring.
+const requests = new Map<string, BenchRequest>();
+const checks: Record<string, Record<string, { status: number; contentType: string; bytes: number }>> = {};
+const rows: Row[] = [];
+const profiles: (ProfileSummary & { target: string })[] = [];
+let stopping = false;
+
+async function startServers(): Promise<Target[]> {
+  const started: Target[] = [];
+  for (const name of SERVER_TARGETS.filter((t) => opts.targets.includes(t))) {
+    const target = await startOne(name, true);
+    if (target) started.push(target);
+  }
+  // The baseline needs a real server's bytes and Prism a seeded request: start PGlite for that if none runs.
+  if (!started.length && opts.cases.some((c) => applies(c, "baseline") || applies(c, "prism"))) started.push((await startOne("pglite", false))!);
+  return started;
 }
-const auth = (u: string, s: string) => `Basic ${Buffer.from(`${u}:${s}`).toString("base64")}`;
-const merchant = { authorization: auth(`M-${DEMO.merchantId}`, DEMO.merchantSecret), "content-type": "application/json" };
-const operator = { authorization: auth(`W-${DEMO.operatorId}`, DEMO.operatorSecret), "content-type": "application/json" };
 
-const body = JSON.stringify({
-  merchants_ref: "PO-BENCH",
-  sender_name: "Bench Supplies Oy",
-  products: Array.from({ length: 5 }, (_, i) => ({ merchants_id: `SKU-${i}`, name: `Product ${i}`, gtin: "", qty: 100 })),
-});
-const created = await fetch(`${base}/inbound_shipments/_create`, { method: "POST", headers: merchant, body });
-const { shipment_id } = (await created.json()) as { shipment_id: string };
-
-async function run(title: string, opts: autocannon.Options) {
-  const r = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts });
-  const non2xx = r.non2xx + r.errors;
-  console.log(`${title.padEnd(34)} ${r.requests.average.toFixed(0).padStart(6)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx/errors ${non2xx}`);
+async function startOne(name: ServerTarget, measured: boolean): Promise<Target | undefined> {
+  let database: { DATABASE_URL: string } | { PGLITE_DIR: string };
+  if (name === "postgres") {
+    const db = await createScratchDatabase(opts.databaseUrl);
+    if ("unreachable" in db) {
+      const line = `postgres: SKIPPED, cannot reach ${opts.databaseUrl.replace(/\/\/[^@/]*@/, "//…@")} (${db.unreachable})`;
+      notes.push(line);
+      say(line);
+      return undefined;
+    }
+    teardown.push(db.drop);
+    database = { DATABASE_URL: db.url };
+  } else {
+    database = { PGLITE_DIR: path.join(scratch, "pglite") };
+  }
+  const profileDir = opts.profile && measured ? path.join(outDir, "profiles", `${stamp}-${name}`) : undefined;
+  if (profileDir) profileDirs.set(name, profileDir);
+  const t0 = Date.now();
+  const target = await startServer(name, { database, stdout: opts.serverStdout === "pipe" ? "pipe" : "ignore", profileDir });
+  targets.set(name, target);
+  say(`${name}: ready in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${target.origin}${measured ? "" : " (only as the source of the baseline's bytes; not measured)"}`);
+  return target;
 }
 
-console.log(`database: ${process.env.DATABASE_URL ? "postgres" : "pglite"}; ${CONNECTIONS} connections, ${DURATION} s each; node ${process.version}`);
-await run("GET /healthz (no validation)", { url: `${base.replace(BASE_PATH, "")}/healthz` });
-await run("GET /inbound_shipments/{id}", { url: `${base}/inbound_shipments/${shipment_id}`, headers: merchant });
-await run("POST /inbound_shipments/_create", { url: `${base}/inbound_shipments/_create`, method: "POST", headers: merchant, body });
-await run("POST arrivals, one shipment (row lock)", {
-  url: `${base}/inbound_shipments/${shipment_id}/arrivals`, method: "POST", headers: operator,
-  body: JSON.stringify({ arrivals: [{ merchants_id: "SKU-0", change: 1 }] }),
+async function check(c: BenchCase, t: Target, req: BenchRequest): Promise<CapturedResponse> {
+  const res = await fetch(t.origin + t.pathFor(req.path), { method: req.method, headers: req.headers, body: req.body });
+  const body = Buffer.from(await res.arrayBuffer());
+  const contentType = res.headers.get("content-type") ?? "";
+  (checks[c.name] ??= {})[t.name] = { status: res.status, contentType, bytes: body.length };
+  if (res.status < 200 || res.status > 299) {
+    warnings.push(`${c.name} on ${t.name}: the check request got ${res.status} ${body.toString().slice(0, 300)}`);
+  }
+  return { method: req.method, path: req.path, status: res.status, contentType, body: body.toString("base64") };
+}
+
+async function run(): Promise<void> {
+  const servers = await startServers();
+  const reference = servers[0];
+
+  const captured: CapturedResponse[] = [];
+  for (const c of opts.cases) {
+    for (const server of servers) {
+      if (!applies(c, server.name) && server !== reference) continue;
+      const api = createLogisticsClient({ baseUrl: server.origin + BASE_PATH, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
+      const state = c.seed ? await c.seed(api) : undefined;
+      const req = c.request(state);
+      requests.set(`${c.name}/${server.name}`, req);
+      const response = await check(c, server, req);
+      if (server === reference) {
+        captured.push(response);
+        requests.set(`${c.name}/baseline`, req);
+        requests.set(`${c.name}/prism`, req);
+      }
+    }
+  }
+
+  if (opts.cases.some((c) => applies(c, "baseline"))) {
+    targets.set("baseline", await startBaseline(captured, scratch));
+  }
+  if (opts.cases.some((c) => applies(c, "prism"))) targets.set("prism", await startPrism());
+  for (const c of opts.cases) {
+    for (const name of ["baseline", "prism"] as const) {
+      const t = targets.get(name);
+      if (t && applies(c, name)) await check(c, t, requests.get(`${c.name}/${name}`)!);
+    }
+  }
+
+  say();
+  for (const c of opts.cases) {
+    const sizes = Object.entries(checks[c.name] ?? {}).map(([t, r]) => `${t} ${r.status} ${r.bytes} B`).join(", ");
+    say(`${c.name}: ${c.title}; one request each: ${sizes}${c.note ? `\n  note: ${c.note}` : ""}`);
+  }
+
+  const plan = (round: number) =>
+    opts.cases.flatMap((c) => opts.targets.filter((t) => applies(c, t) && targets.has(t)).map((t) => ({ round, c, t: targets.get(t)! })));
+  if (opts.warmupSeconds > 0) {
+    say(`\nwarming up (${opts.warmupSeconds} s per case and target)…`);
+    for (const { c, t } of plan(0)) await (c.measure ?? measure)(t.origin, routed(c, t), { seconds: opts.warmupSeconds, connections: opts.connections });
+  }
+
+  say(`\n${tableHeader()}`);
+  for (let round = 1; round <= opts.rounds && !stopping; round++) {
+    const baselineRps = new Map<string, number>();
+    for (const { c, t } of plan(round)) {
+      if (stopping) break;
+      const figures: Figures = await (c.measure ?? measure)(t.origin, routed(c, t), { seconds: opts.seconds, connections: opts.connections });
+      (windows.get(t.name) ?? windows.set(t.name, []).get(t.name)!).push(figures.window);
+      if (t.name === "baseline") baselineRps.set(c.name, figures.rps);
+      const base = baselineRps.get(c.name);
+      const { window: _, ...rest } = figures;
+      const row: Row = { round, case: c.name, target: t.name, ...rest, ratio: base ? figures.rps / base : null, load: loadavg()[0]! };
+      rows.push(row);
+      say(tableRow(row));
+    }
+  }
+}
+
+/** The case's request as this target takes it. */
+function routed(c: BenchCase, t: Target): BenchRequest {
+  const req = requests.get(`${c.name}/${t.name}`)!;
+  return { ...req, path: t.pathFor(req.path) };
+}
+
+async function stopAll(): Promise<void> {
+  for (const t of targets.values()) {
+    const how = await t.child.stop();
+    const logged = t.child.stdoutBytes();
+    if (how !== "exit code 0" && t.name !== "prism") warnings.push(`${t.name} did not stop cleanly: ${how}\n${t.child.tail()}`);
+    if (SERVER_TARGETS.includes(t.name as ServerTarget) && opts.targets.includes(t.name) && opts.serverStdout === "pipe") notes.push(`${t.name} wrote ${(logged / 1e6).toFixed(1)} MB to stdout`);
+  }
+  for (const step of teardown.reverse()) await step().catch((err) => warnings.push(`cleanup failed: ${err}`));
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+process.once("SIGINT", () => {
+  stopping = true;
+  say("\ninterrupted: finishing the current run, then stopping the servers");
 });
 
-server.kill("SIGTERM");
-await new Promise((r) => server.once("exit", r));
-rmSync(dir, { recursive: true, force: true });
+let failed: unknown;
+try {
+  await run();
+} catch (err) {
+  failed = err;
+} finally {
+  await stopAll();
+}
+
+for (const [target, dir] of profileDirs) {
+  // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile: thread 0 serves requests; tsx's module loader runs on another.
+  const files = readdirSync(dir).filter((f) => /\.0\.\d+\.cpuprofile$/.test(f));
+  if (!files.length) warnings.push(`${target}: no CPU profile of the main thread written in ${dir}`);
+  for (const f of files) profiles.push({ target, ...summariseProfile(path.join(dir, f), windows.get(target)) });
+}
+
+const summary = summarise(rows);
+if (rows.length) say(`\nsummary: median over ${opts.rounds} round(s); x baseline = req/s over the same round's bare Express app serving the same bytes\n${formatSummary(summary)}`);
+const busiest = Math.max(...rows.map((r) => r.load));
+// The benchmark alone makes a load of about 2-3 (load generator, server, database).
+if (busiest > 2 * cpus().length) notes.push(`the machine was busy (1-minute load up to ${busiest.toFixed(1)} on ${cpus().length} cores): under contention the heavier targets' ratios drop too`);
+for (const n of notes) say(n);
+for (const p of profiles) say(`\n${formatProfile(`CPU profile of ${p.target} (${path.relative(ROOT, p.file)})`, p)}`);
+
+const problems = [...failures(rows), ...warnings];
+if (failed) problems.unshift(`the run failed: ${failed instanceof Error ? failed.stack : failed}`);
+if (problems.length) {
+  console.error(`\n${banner(problems)}`);
+  process.exitCode = 1;
+}
+
+mkdirSync(outDir, { recursive: true });
+const report = {
+  startedAt: startedAt.toISOString(),
+  node: process.version,
+  cores: cpus().length,
+  loadavg: loadavg(),
+  options: { ...opts, cases: opts.cases.map((c) => c.name), databaseUrl: undefined },
+  cases: opts.cases.map((c) => ({ name: c.name, title: c.title, note: c.note, checks: checks[c.name] })),
+  rows,
+  summary,
+  problems,
+  notes,
+  profiles,
+};
+const json = JSON.stringify(report, null, 2);
+const file = path.join(outDir, `bench-${stamp}.json`);
+writeFileSync(file, json);
+writeFileSync(path.join(outDir, "bench-latest.json"), json);
+say(`\nwritten: ${path.relative(ROOT, file)} (and .tmp/bench-latest.json); took ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s`);

@@ -1,0 +1,92 @@
+// What `npm run bench` measures: one entry per case. A case says which targets it applies to, what it needs
+// on a real server (seeded through the API, once per server) and the request it measures from that state.
+import type { LogisticsClient, components } from "../../client/index.ts";
+import { BASE_PATH } from "../../server/app.ts";
+import { DEMO } from "../../server/demo.ts";
+import type { Figures, LoadOptions } from "./measure.ts";
+
+export const TARGETS = ["baseline", "prism", "postgres", "pglite"] as const;
+export type TargetName = (typeof TARGETS)[number];
+export const SERVER_TARGETS = ["postgres", "pglite"] as const satisfies readonly TargetName[];
+export type ServerTarget = (typeof SERVER_TARGETS)[number];
+const EVERY_TARGET = TARGETS;
+
+export interface BenchRequest {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** From the origin, with BASE_PATH for API operations (Prism gets it without). */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface BenchCase<S = unknown> {
+  /** For `--case`. */
+  name: string;
+  /** For the table. */
+  title: string;
+  targets: readonly TargetName[];
+  /** Printed once: what makes a target's figure differ from the others (e.g. what Prism does not do). */
+  note?: string;
+  /** Builds what the request needs on one real server; runs once per server, before any measuring. */
+  seed?: (api: LogisticsClient) => Promise<S>;
+  /** The measured request for one server's seeded state; the baseline and Prism get the reference server's. */
+  request: (state: S) => BenchRequest;
+  /**
+   * One measured run against `origin`; default autocannon on the request. A case that measures something
+   * else (e.g. webhook deliveries counted by its own receiver) supplies this and returns the same figures.
+   */
+  measure?: (origin: string, req: BenchRequest, load: LoadOptions) => Promise<Figures>;
+}
+
+const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
+export const MERCHANT_AUTH = { authorization: basic(`M-${DEMO.merchantId}`, DEMO.merchantSecret) };
+export const OPERATOR_AUTH = { authorization: basic(`W-${DEMO.operatorId}`, DEMO.operatorSecret) };
+const JSON_BODY = { "content-type": "application/json" };
+
+/** Five lines, as in the issue's reference figures. */
+export const SHIPMENT: components["schemas"]["InboundShipmentCreate"] = {
+  merchants_ref: "PO-BENCH",
+  sender_name: "Bench Supplies Oy",
+  products: Array.from({ length: 5 }, (_, i) => ({ merchants_id: `SKU-${i}`, name: `Product ${i}`, gtin: "", qty: 100 })),
+};
+
+export async function createShipment(api: LogisticsClient): Promise<string> {
+  const { data, error, response } = await api.POST("/inbound_shipments/_create", { body: SHIPMENT });
+  if (!data) throw new Error(`seeding a shipment failed: ${response.status} ${JSON.stringify(error)}`);
+  return data.shipment_id;
+}
+
+/** Keeps each case's seed and request types together while the list holds cases of any state. */
+function defineCase<S>(c: BenchCase<S>): BenchCase {
+  return c as BenchCase;
+}
+
+export const CASES: BenchCase[] = [
+  defineCase({
+    name: "get-shipment",
+    title: "GET /inbound_shipments/{id}",
+    targets: EVERY_TARGET,
+    note: "Prism answers the spec's 1-line example (smaller than the seeded 5 lines) for any id",
+    seed: createShipment,
+    request: (id) => ({ method: "GET", path: `${BASE_PATH}/inbound_shipments/${id}`, headers: MERCHANT_AUTH }),
+  }),
+  defineCase({
+    name: "create-shipment",
+    title: "POST /inbound_shipments/_create",
+    targets: EVERY_TARGET,
+    note: "Prism validates the body and answers the spec's example without storing anything; the baseline replays one answer",
+    request: () => ({
+      method: "POST",
+      path: `${BASE_PATH}/inbound_shipments/_create`,
+      headers: { ...MERCHANT_AUTH, ...JSON_BODY },
+      body: JSON.stringify(SHIPMENT),
+    }),
+  }),
+  defineCase({
+    name: "healthz",
+    title: "GET /healthz",
+    targets: ["baseline", "postgres", "pglite"],
+    note: "not in the spec, so Prism has no answer for it",
+    request: () => ({ method: "GET", path: "/healthz", headers: {} }),
+  }),
+];

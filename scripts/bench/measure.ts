@@ -1,0 +1,51 @@
+// One load run with autocannon against one target, reduced to the figures the report needs.
+import autocannon from "autocannon";
+import type { BenchRequest } from "./cases.ts";
+
+export interface Figures {
+  /** Mean of autocannon's per-second samples. */
+  rps: number;
+  /** Latency in milliseconds. */
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  /** Connection errors, timeouts included. */
+  errors: number;
+  /** Responses per status code. */
+  statuses: Record<string, number>;
+  /** Monotonic clock (µs, the clock of `--cpu-prof`) at start and end: which profile samples belong to this run. */
+  window: [number, number];
+}
+
+export interface LoadOptions {
+  seconds: number;
+  connections: number;
+}
+
+const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
+
+export async function measure(origin: string, req: BenchRequest, opts: LoadOptions): Promise<Figures> {
+  const start = nowMicros();
+  const r = await autocannon({
+    url: origin + req.path,
+    method: req.method,
+    headers: req.headers,
+    ...(req.body !== undefined && { body: req.body }),
+    connections: opts.connections,
+    duration: opts.seconds,
+  });
+  const end = nowMicros();
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    statuses,
+    window: [start, end],
+  };
+}

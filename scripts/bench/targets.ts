@@ -1,0 +1,73 @@
+// The four things measured side by side: the real server on PostgreSQL and on PGlite (started as `npm start`
+// starts it), the bare Express baseline and Prism's mock. Each runs in its own process.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { BASE_PATH } from "../../server/app.ts";
+import type { CapturedResponse } from "./baseline-server.ts";
+import type { ServerTarget, TargetName } from "./cases.ts";
+import { freePort, startChild, waitForHttp, type Child } from "./processes.ts";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface Target {
+  name: TargetName;
+  origin: string;
+  /** Where a request path goes on this target (Prism serves the API without the base path). */
+  pathFor(p: string): string;
+  child: Child;
+}
+
+// The server's configuration variables: unset, so the server runs on its defaults whatever the caller's shell
+// exports. BENCH_SERVER_<VAR>=value sets one on purpose, over the benchmark's own (e.g. BENCH_SERVER_LOG_LEVEL=warn).
+const CONFIG_VARS = ["PORT", "HOST", "DATABASE_URL", "PGLITE_DIR", "LOG_LEVEL", "SEED_DEMO", "RATE_LIMIT_PER_MINUTE"];
+
+function serverEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...settings };
+  for (const name of CONFIG_VARS) if (!(name in settings)) delete env[name];
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name.startsWith("BENCH_SERVER_") && value !== undefined) env[name.slice("BENCH_SERVER_".length)] = value;
+  }
+  return env;
+}
+
+export interface ServerOptions {
+  /** DATABASE_URL for postgres, PGLITE_DIR for pglite. */
+  database: { DATABASE_URL: string } | { PGLITE_DIR: string };
+  stdout: "pipe" | "ignore";
+  /** Adds `--cpu-prof` with this directory. */
+  profileDir?: string;
+}
+
+export async function startServer(name: ServerTarget, opts: ServerOptions): Promise<Target> {
+  const port = await freePort();
+  const profile = opts.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`] : [];
+  const child = startChild(name, [...profile, "--import", "tsx", "server/main.ts"], {
+    env: serverEnv({ PORT: String(port), RATE_LIMIT_PER_MINUTE: "0", ...opts.database }),
+    stdout: opts.stdout,
+    cwd: ROOT,
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(child, `${origin}/readyz`, { okOnly: true, timeoutMs: 120_000 });
+  return { name, origin, pathFor: (p) => p, child };
+}
+
+export async function startBaseline(responses: CapturedResponse[], scratchDir: string): Promise<Target> {
+  const file = path.join(scratchDir, "baseline-responses.json");
+  writeFileSync(file, JSON.stringify(responses));
+  const port = await freePort();
+  const child = startChild("baseline", ["--import", "tsx", path.join(ROOT, "scripts/bench/baseline-server.ts"), file, String(port)], { stdout: "ignore", cwd: ROOT });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(child, `${origin}/`);
+  return { name: "baseline", origin, pathFor: (p) => p, child };
+}
+
+export async function startPrism(): Promise<Target> {
+  const port = await freePort();
+  const bin = path.join(ROOT, "node_modules/.bin/prism");
+  const args = [bin, "mock", "-h", "127.0.0.1", "-p", String(port), "-v", "error", path.join(ROOT, "spec/openapi.yaml")];
+  const child = startChild("prism", args, { stdout: "ignore", cwd: ROOT });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(child, `${origin}/__bench_ready`);
+  return { name: "prism", origin, pathFor: (p) => (p.startsWith(BASE_PATH) ? p.slice(BASE_PATH.length) : p), child };
+}
