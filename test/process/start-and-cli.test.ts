@@ -8,6 +8,9 @@ import { createLogisticsClient } from "../../client/index.ts";
 import { DEMO } from "../../server/demo.ts";
 import { cli, freePort, run, waitReady } from "./helpers.ts";
 
+// Each test starts several processes that each open the embedded database: generous on a busy machine.
+const PROCESS_TEST_TIMEOUT = 120_000;
+
 let dir: string;
 let env: Record<string, string>;
 beforeAll(() => {
@@ -38,7 +41,7 @@ describe("npm start and the CLI (PGlite)", () => {
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain("stopped");
-  });
+  }, PROCESS_TEST_TIMEOUT);
 
   it("creates merchants and operators, prints generated secrets once, and the accounts work", async () => {
     const made = await cli(["merchant", "create", "shop.example.com"], env);
@@ -67,11 +70,11 @@ describe("npm start and the CLI (PGlite)", () => {
       server.child.kill("SIGTERM");
       await server.exited;
     }
-  });
+  }, PROCESS_TEST_TIMEOUT);
 
   it("refuses bad configuration with one message per problem", async () => {
     const bad = run("server/main.ts", [], { ...env, PORT: "eighty", LOG_LEVEL: "loud" });
     expect(await bad.exited).toBe(2);
     expect(bad.output()).toMatch(/PORT must be an integer[\s\S]*LOG_LEVEL must be one of/);
-  });
+  }, PROCESS_TEST_TIMEOUT);
 });
