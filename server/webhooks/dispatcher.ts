@@ -43,6 +43,8 @@ export class Dispatcher {
   private readonly pollMs: number;
   /** How long a claimed delivery stays ours: well beyond one attempt's timeout. */
   private readonly leaseMs: number;
+  /** While requests are in flight, claim only once this many slots are free: a claim per freed slot costs a query per delivery. */
+  private readonly claimChunk: number;
 
   private started = false;
   private stopping = false;
@@ -66,6 +68,7 @@ export class Dispatcher {
     this.perEndpointLimit = Math.min(opts.perEndpoint ?? 16, this.concurrency);
     this.pollMs = opts.pollMs ?? 5_000;
     this.leaseMs = 2 * opts.settings.timeoutMs + 1_000;
+    this.claimChunk = Math.max(1, Math.floor(this.concurrency / 4));
     this.committer = new OutcomeCommitter(this.db, this.log, (ms) => this.wakeIn(ms));
   }
 
@@ -135,7 +138,7 @@ export class Dispatcher {
       do {
         this.again = false;
         while (!this.stopping) {
-          if (this.inFlight >= this.concurrency) {
+          if (this.inFlight > 0 && this.concurrency - this.inFlight < this.claimChunk) {
             this.backlog = true;
             break;
           }
