@@ -318,3 +318,50 @@ describe("batching", () => {
     expect(got).toHaveLength(3);
   });
 });
+
+describe("limits and shutdown", () => {
+  let limited: TestServer;
+  let lrx: Receiver;
+  beforeAll(async () => {
+    lrx = await startReceiver();
+    limited = await startTestServer({ webhooks: { retrySchedule: SCHEDULE, timeoutMs: 2000, allowPrivateNetworks: true }, dispatcher: { concurrency: 4, perEndpoint: 2, pollMs: 600_000 } });
+  });
+  afterAll(async () => {
+    await limited?.close();
+    await lrx?.close();
+  });
+
+  it("never sends more than perEndpoint requests at once to one endpoint; rows given back are not counted as attempts", async () => {
+    const c = await limited.merchant("limits.example.com");
+    const ep = await c.POST("/webhook_endpoints/_create", { body: { url: lrx.url("/slow"), event_types: ["webhook.test"] } });
+    let open = 0;
+    let most = 0;
+    lrx.respond = () => {
+      most = Math.max(most, ++open);
+      setTimeout(() => open--, 100);
+      return { status: 200, delayMs: 100 };
+    };
+    await limited.handle.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 10; i++) await recordEvent(trx, "webhook.test", "limits.example.com", new Date(), { message: `n${i}` });
+    });
+    await lrx.waitFor(10, { path: "/slow" });
+    expect(most).toBe(2);
+    const list = await c.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.data!.id } } });
+    await expect.poll(async () => (await c.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.data!.id } } })).data!.items.map((d) => [d.status, d.attempts]))
+      .toEqual(Array(10).fill(["succeeded", 1]));
+    expect(list.data!.items).toHaveLength(10);
+    expect(new Set(lrx.received.map((r) => r.headers["webhook-id"])).size).toBe(10);
+  });
+
+  it("stopping lets the request in flight finish and records its outcome", async () => {
+    const c = await limited.merchant("shutdown.example.com");
+    const ep = await c.POST("/webhook_endpoints/_create", { body: { url: lrx.url("/held"), event_types: ["webhook.test"] } });
+    lrx.respond = () => ({ status: 200, delayMs: 400 });
+    const t = await c.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.data!.id } } });
+    await lrx.waitFor(1, { path: "/held" });
+    await limited.dispatcher!.stop();
+    const row = await limited.handle.db.selectFrom("webhook_deliveries").selectAll().where("id", "=", t.data!.delivery_id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "succeeded", attempts: 1, last_response_status: 200, due_at: null });
+    expect(row.last_duration_ms).toBeGreaterThanOrEqual(390);
+  });
+});

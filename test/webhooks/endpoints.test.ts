@@ -3,6 +3,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
+import { pruneOlderThan } from "../../server/webhooks/db.ts";
 import { MAX_ENDPOINTS } from "../../server/webhooks/endpoints.ts";
 import { basicAuth, expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { startReceiver } from "../helpers/receiver.ts";
@@ -234,6 +235,25 @@ describe("test events, deliveries and re-delivery", () => {
     const row = await srv.handle.db.selectFrom("webhook_deliveries").selectAll().where("id", "=", again.data!.delivery_id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: "pending", attempts: 0, retry_base: 8, endpoint_id: ep.id });
     expectError(await unchanged(redeliver), 409, "conflict"); // the new one is pending now
+  });
+});
+
+describe("retention", () => {
+  it("housekeeping deletes finished deliveries older than 30 days and their events; open ones stay", async () => {
+    const m = await fresh();
+    const ep = await create(m);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await m.POST("/webhook_endpoints/{webhook_id}/_test", at(ep.id))).data!);
+    const [old, oldPending, recent] = ids as [S["WebhookDeliveryAccepted"], S["WebhookDeliveryAccepted"], S["WebhookDeliveryAccepted"]];
+    const db = srv.handle.db;
+    await sql`update webhook_deliveries set status = 'succeeded', due_at = null where id in (${old.delivery_id}, ${recent.delivery_id})`.execute(db);
+    await sql`update webhook_deliveries set created_at = now() - interval '31 days' where id in (${old.delivery_id}, ${oldPending.delivery_id})`.execute(db);
+    await sql`update webhook_events set created_at = now() - interval '31 days' where id in (${old.event_id}, ${oldPending.event_id})`.execute(db);
+    expect(await pruneOlderThan(db, 30)).toBeGreaterThanOrEqual(1);
+    const left = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", at(ep.id));
+    expect(left.data!.items.map((d) => d.id).sort()).toEqual([oldPending.delivery_id, recent.delivery_id].sort());
+    const events = await db.selectFrom("webhook_events").select("id").where("id", "in", [old.event_id, oldPending.event_id, recent.event_id]).execute();
+    expect(events.map((e) => e.id).sort()).toEqual([oldPending.event_id, recent.event_id].sort());
   });
 });
 
