@@ -3,15 +3,14 @@
 // is set: a fresh database created beside it and dropped after; otherwise PGlite).
 //
 // The server runs as `npm start` does, in its own process; warehouse workers record arrivals through the
-// API (each its own shipment, one item at a time) and the receiver, in this process, answers 200 at once.
+// API (one item at a time, on shipments of their own); the receiver, in a third process
+// (bench-webhooks-receiver.ts), answers 200 at once.
 // Latency = receipt of the webhook minus receipt of the arrival's 200 answer, which the server sends right
 // after the commit (so a webhook may even arrive first: a negative latency). Each scenario reports the
 // deliveries per second from the first arrival to the last receipt, and the latency percentiles.
 // Figures depend on the machine and its load: compare runs made in one session.
-import { spawn, type ChildProcess } from "node:child_process";
+import { fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -80,22 +79,19 @@ const merchant = createLogisticsClient({ baseUrl, username: `M-${DEMO.merchantId
 const operator = createLogisticsClient({ baseUrl, username: `W-${DEMO.operatorId}`, secret: DEMO.operatorSecret });
 
 // ---------------------------------------------------------------------------------------------------
-// Receiver: records when each (shipment, arrivedQty) reached each endpoint path.
+// Receiver: records when each (shipment, arrivedQty) reached an endpoint.
 
+/** Epoch milliseconds, sub-millisecond: comparable with the receiver process's times. */
+const now = () => performance.timeOrigin + performance.now();
 let receipts: { key: string; at: number }[] = [];
-const receiver = http.createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on("data", (c: Buffer) => chunks.push(c));
-  req.on("end", () => {
-    const at = performance.now();
-    res.writeHead(200, { "content-type": "text/plain" }).end("OK");
-    const event = JSON.parse(Buffer.concat(chunks).toString()) as { payload: { shipment_id: string; products: { arrivedQty: number }[] } };
-    receipts.push({ key: `${event.payload.shipment_id}:${event.payload.products[0]!.arrivedQty}`, at });
+const receiver = fork(path.join(import.meta.dirname, "bench-webhooks-receiver.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
+const receiverPort = await new Promise<number>((resolve) => {
+  receiver.on("message", (m: { port?: number; receipts?: [string, number][] }) => {
+    if (m.port) resolve(m.port);
+    for (const [key, at] of m.receipts ?? []) receipts.push({ key, at });
   });
 });
-receiver.keepAliveTimeout = 60_000;
-await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+const receiverUrl = `http://127.0.0.1:${receiverPort}`;
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -113,16 +109,26 @@ async function setEndpoints(n: number): Promise<void> {
   }
 }
 
-/** Records arrivals on a shipment of its own until `deadline`; notes when each was answered. */
-async function worker(w: LogisticsClient, deadline: number, answered: Map<string, number>): Promise<number> {
+const ARRIVALS_PER_SHIPMENT = 20;
+
+async function newShipment(): Promise<string> {
   const created = await merchant.POST("/inbound_shipments/_create", {
-    body: { merchants_ref: "PO-BENCH-HOOKS", sender_name: "Bench Oy", products: [{ merchants_id: "S", qty: 1_000_000 }] },
+    body: { merchants_ref: "PO-BENCH-HOOKS", sender_name: "Bench Oy", products: [{ merchants_id: "S", qty: 1000 }] },
   });
-  const id = created.data!.shipment_id;
+  return created.data!.shipment_id;
+}
+
+/**
+ * Records arrivals until `deadline`, one item at a time on shipments of its own (a new one every
+ * ARRIVALS_PER_SHIPMENT: a shipment's answer lists all its arrivals); notes when each was answered.
+ */
+async function worker(w: LogisticsClient, deadline: number, answered: Map<string, number>): Promise<number> {
+  let id = await newShipment();
   let n = 0;
-  while (performance.now() < deadline) {
+  while (now() < deadline) {
+    if (n > 0 && n % ARRIVALS_PER_SHIPMENT === 0) id = await newShipment();
     const r = await w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: id } }, body: { arrivals: [{ merchants_id: "S", change: 1 }] } });
-    const at = performance.now();
+    const at = now();
     if (r.response.status !== 200) throw new Error(`arrival failed: ${r.response.status} ${JSON.stringify(r.error)}`);
     answered.set(`${id}:${r.data!.products[0]!.arrivedQty}`, at);
     n++;
@@ -133,12 +139,12 @@ async function worker(w: LogisticsClient, deadline: number, answered: Map<string
 async function run(s: Scenario) {
   await setEndpoints(s.endpoints);
   // Warm-up: connections, credentials cache, JIT.
-  await Promise.all(Array.from({ length: s.workers }, () => worker(operator, performance.now() + 1000, new Map())));
+  await Promise.all(Array.from({ length: s.workers }, () => worker(operator, now() + 1000, new Map())));
   await waitQuiet(1000);
   receipts = [];
 
   const answered = new Map<string, number>();
-  const started = performance.now();
+  const started = now();
   const counts = await Promise.all(Array.from({ length: s.workers }, () => worker(operator, started + DURATION_S * 1000, answered)));
   const arrivals = counts.reduce((a, b) => a + b, 0);
   const expected = arrivals * s.endpoints;
@@ -157,9 +163,9 @@ async function run(s: Scenario) {
 }
 
 async function waitForReceipts(done: () => boolean, timeoutMs: number): Promise<void> {
-  const until = performance.now() + timeoutMs;
+  const until = now() + timeoutMs;
   while (!done()) {
-    if (performance.now() > until) throw new Error("timeout");
+    if (now() > until) throw new Error("timeout");
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -192,7 +198,7 @@ async function backlog(): Promise<void> {
       });
     }
     await trx.commit().execute();
-    const committed = performance.now();
+    const committed = now();
     const expected = BACKLOG * BACKLOG_ENDPOINTS;
     const complete = await waitForReceipts(() => receipts.length >= expected, 120_000).then(() => true, () => false);
     const last = Math.max(...receipts.map((r) => r.at));
@@ -213,8 +219,7 @@ try {
 } finally {
   server.kill("SIGTERM");
   await new Promise((r) => server.once("exit", r));
-  receiver.closeAllConnections();
-  receiver.close();
+  receiver.disconnect();
   if (dir) rmSync(dir, { recursive: true, force: true });
   if (dbName && adminUrl) {
     const admin = new pg.Client({ connectionString: adminUrl });

@@ -7,7 +7,9 @@
 // - Wake-up: a commit that queued deliveries notifies (LISTEN/NOTIFY on PostgreSQL, PGlite's in-process
 //   notification); retries wake a timer; a slow poll is the safety net.
 // - Limits: `concurrency` requests at once, `perEndpoint` of them to one endpoint (one slow receiver
-//   cannot hold up the others); rows claimed beyond an endpoint's limit are given back unattempted.
+//   cannot hold up the others). Up to `perEndpoint` more claimed rows wait here for a free slot of their
+//   endpoint: each starts within one attempt's timeout, well inside its lease. Beyond that, claimed rows
+//   are given back unattempted and the endpoint is left out of claims until it has room.
 // - Outcomes are written by a group committer: one UPDATE for every outcome that is ready.
 import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/database.ts";
@@ -53,7 +55,9 @@ export class Dispatcher {
   /** The last claim filled its page, or a wake-up came while every slot was busy: look again when one frees. */
   private backlog = false;
   private inFlight = 0;
-  private readonly perEndpoint = new Map<string, number>();
+  /** Claimed deliveries waiting here for a slot of their endpoint. */
+  private waiting = 0;
+  private readonly perEndpoint = new Map<string, { sending: number; queue: ClaimedRow[] }>();
   private readonly sends = new Set<Promise<void>>();
   private readonly committer: OutcomeCommitter;
   private unlisten?: () => Promise<void>;
@@ -64,11 +68,12 @@ export class Dispatcher {
   constructor(private readonly opts: DispatcherOptions) {
     this.db = opts.handle.db;
     this.log = opts.logger.child({ component: "webhooks" });
-    this.concurrency = opts.concurrency ?? 64;
+    // Waiting sockets are cheap; a few receivers that time out must not hold up everyone else.
+    this.concurrency = opts.concurrency ?? 256;
     this.perEndpointLimit = Math.min(opts.perEndpoint ?? 16, this.concurrency);
     this.pollMs = opts.pollMs ?? 5_000;
     this.leaseMs = 2 * opts.settings.timeoutMs + 1_000;
-    this.claimChunk = Math.max(1, Math.floor(this.concurrency / 4));
+    this.claimChunk = Math.max(1, Math.min(16, Math.floor(this.concurrency / 4)));
     this.committer = new OutcomeCommitter(this.db, this.log, (ms) => this.wakeIn(ms));
   }
 
@@ -92,7 +97,11 @@ export class Dispatcher {
     clearTimeout(this.timer);
     await this.unlisten?.().catch(() => {});
     while (this.pumping) await new Promise((r) => setTimeout(r, 5));
-    await Promise.all([...this.sends]);
+    // Deliveries still waiting for a slot go back to the queue unattempted; the ones being sent finish.
+    const waiting = [...this.perEndpoint.values()].flatMap((e) => e.queue.splice(0));
+    this.waiting = 0;
+    await release(this.db, waiting.map((r) => r.id)).catch((err) => this.log.warn({ err }, "giving back waiting webhook deliveries failed; their lease brings them back"));
+    while (this.sends.size) await Promise.all([...this.sends]);
     await this.committer.drain();
   }
 
@@ -138,7 +147,7 @@ export class Dispatcher {
       do {
         this.again = false;
         while (!this.stopping) {
-          if (this.inFlight > 0 && this.concurrency - this.inFlight < this.claimChunk) {
+          if (this.inFlight > 0 && this.free() < this.claimChunk) {
             this.backlog = true;
             break;
           }
@@ -153,20 +162,28 @@ export class Dispatcher {
     }
   }
 
+  private free(): number {
+    return this.concurrency - this.inFlight - this.waiting;
+  }
+
   /** One claim of singles and batches; true when there may be more due right now. */
   private async claimOnce(): Promise<boolean> {
-    const free = this.concurrency - this.inFlight;
-    const excluded = [...this.perEndpoint].filter(([, n]) => n >= this.perEndpointLimit).map(([id]) => id);
-    const rows = await claimSingles(this.db, free, this.leaseMs, excluded);
+    const free = this.free();
+    const full = [...this.perEndpoint].filter(([, e]) => e.sending + e.queue.length >= 2 * this.perEndpointLimit).map(([id]) => id);
+    const rows = await claimSingles(this.db, free, this.leaseMs, full);
     const giveBack: string[] = [];
     for (const row of rows) {
-      if ((this.perEndpoint.get(row.endpoint_id) ?? 0) >= this.perEndpointLimit) giveBack.push(row.id);
-      else this.launch([row], false);
+      const e = this.endpoint(row.endpoint_id);
+      if (e.sending < this.perEndpointLimit) this.launch(row.endpoint_id, [row], false);
+      else if (e.sending + e.queue.length < 2 * this.perEndpointLimit) {
+        e.queue.push(row);
+        this.waiting++;
+      } else giveBack.push(row.id);
     }
     if (giveBack.length) await release(this.db, giveBack);
     let more = rows.length === free;
 
-    const room = this.concurrency - this.inFlight;
+    const room = this.free();
     if (room > 0) {
       // One batch at a time per batching endpoint: while it is sent, the next events gather.
       const candidates = await batchCandidates(this.db, room, [...this.perEndpoint.keys()]);
@@ -179,7 +196,7 @@ export class Dispatcher {
           }
           return out;
         });
-        for (const batch of batches) this.launch(batch, true);
+        for (const batch of batches) this.launch(batch[0]!.endpoint_id, batch, true);
         more ||= candidates.length === room || batches.some((b) => b.length === MAX_BATCH);
       }
     }
@@ -187,18 +204,28 @@ export class Dispatcher {
     return more;
   }
 
-  private launch(rows: ClaimedRow[], asBatch: boolean): void {
-    const endpointId = rows[0]!.endpoint_id;
+  private endpoint(id: string) {
+    let e = this.perEndpoint.get(id);
+    if (!e) this.perEndpoint.set(id, (e = { sending: 0, queue: [] }));
+    return e;
+  }
+
+  private launch(endpointId: string, rows: ClaimedRow[], asBatch: boolean): void {
+    const e = this.endpoint(endpointId);
     this.inFlight++;
-    this.perEndpoint.set(endpointId, (this.perEndpoint.get(endpointId) ?? 0) + 1);
+    e.sending++;
     const sending = this.attempt(rows, asBatch).finally(() => {
       this.inFlight--;
-      const n = (this.perEndpoint.get(endpointId) ?? 1) - 1;
-      if (n > 0) this.perEndpoint.set(endpointId, n);
-      else this.perEndpoint.delete(endpointId);
+      e.sending--;
       this.sends.delete(sending);
-      // Claims skipped this endpoint while it was busy: what it has due may be claimed now.
-      if (this.backlog || asBatch || n + 1 >= this.perEndpointLimit) this.wake();
+      const wasFull = e.sending + 1 + e.queue.length >= 2 * this.perEndpointLimit;
+      const next = e.queue.shift();
+      if (next) {
+        this.waiting--;
+        this.launch(endpointId, [next], false);
+      } else if (e.sending === 0) this.perEndpoint.delete(endpointId);
+      // Claims left this endpoint out while it was full (or busy with a batch): look again.
+      if (this.backlog || asBatch || wasFull) this.wake();
     });
     this.sends.add(sending);
   }

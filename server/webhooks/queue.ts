@@ -35,7 +35,7 @@ const claimFrom = (picked: ReturnType<typeof sql>, leaseMs: number, batchId: str
     update webhook_deliveries d
     set status = 'in_flight', attempts = d.attempts + 1, due_at = now() + make_interval(secs => ${seconds(leaseMs)}),
         batch_id = coalesce(d.batch_id, ${batchId}::char(24))
-    where d.id in (select id from picked)
+    where d.id = any(array(select id from picked)) -- an index scan whatever the planner thinks of the table
     returning d.*)
   select c.id, c.event_id, c.endpoint_id, c.attempts, c.retry_base, c.batch_id, e.url, e.secret,
          case when e.previous_secret_expires_at > now() then e.previous_secret end as previous_secret,
@@ -131,7 +131,7 @@ export async function finish(db: Db, outcomes: Outcome[]): Promise<void> {
     from json_to_recordset(${JSON.stringify(outcomes)}::json) as v(
       id char(24), attempts int, status text, wait_ms double precision, keep_batch boolean,
       started_at timestamptz, response_status int, error text, duration_ms int)
-    where d.id = v.id and d.attempts = v.attempts and d.status = 'in_flight'`.execute(db);
+    where d.id = any(${outcomes.map((o) => o.id)}::char(24)[]) and d.id = v.id and d.attempts = v.attempts and d.status = 'in_flight'`.execute(db);
 }
 
 /** Gives back claimed deliveries that were not attempted (their endpoint was at its limit here). */

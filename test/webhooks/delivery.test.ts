@@ -324,14 +324,14 @@ describe("limits and shutdown", () => {
   let lrx: Receiver;
   beforeAll(async () => {
     lrx = await startReceiver();
-    limited = await startTestServer({ webhooks: { retrySchedule: SCHEDULE, timeoutMs: 2000, allowPrivateNetworks: true }, dispatcher: { concurrency: 4, perEndpoint: 2, pollMs: 600_000 } });
+    limited = await startTestServer({ webhooks: { retrySchedule: SCHEDULE, timeoutMs: 2000, allowPrivateNetworks: true }, dispatcher: { concurrency: 8, perEndpoint: 2, pollMs: 600_000 } });
   });
   afterAll(async () => {
     await limited?.close();
     await lrx?.close();
   });
 
-  it("never sends more than perEndpoint requests at once to one endpoint; rows given back are not counted as attempts", async () => {
+  it("never sends more than perEndpoint requests at once to one endpoint; claimed rows beyond what may wait are given back, not counted as attempts", async () => {
     const c = await limited.merchant("limits.example.com");
     const ep = await c.POST("/webhook_endpoints/_create", { body: { url: lrx.url("/slow"), event_types: ["webhook.test"] } });
     let open = 0;
