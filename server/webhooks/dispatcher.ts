@@ -43,7 +43,10 @@ export class Dispatcher {
   private readonly concurrency: number;
   private readonly perEndpointLimit: number;
   private readonly pollMs: number;
-  /** How long a claimed delivery stays ours: well beyond one attempt's timeout. */
+  /**
+   * How long a claimed delivery stays ours: a wait for a slot (at most one attempt's timeout), the attempt
+   * (at most another), and time to record the outcome. A crashed dispatcher's deliveries return after it.
+   */
   private readonly leaseMs: number;
   /** While requests are in flight, claim only once this many slots are free: a claim per freed slot costs a query per delivery. */
   private readonly claimChunk: number;
@@ -72,7 +75,7 @@ export class Dispatcher {
     this.concurrency = opts.concurrency ?? 256;
     this.perEndpointLimit = Math.min(opts.perEndpoint ?? 16, this.concurrency);
     this.pollMs = opts.pollMs ?? 5_000;
-    this.leaseMs = 2 * opts.settings.timeoutMs + 1_000;
+    this.leaseMs = 2 * opts.settings.timeoutMs + 5_000;
     this.claimChunk = Math.max(1, Math.min(16, Math.floor(this.concurrency / 4)));
     this.committer = new OutcomeCommitter(this.db, this.log, (ms) => this.wakeIn(ms));
   }
