@@ -2,9 +2,9 @@
 // webhook-signature = "v1,<base64 HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${raw body}`)>",
 // key = base64-decoded secret without its `whsec_` prefix.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { webhooks } from "../generated/api.ts";
+import type { components, webhooks } from "../generated/api.ts";
 
-export type WebhookEventType = keyof webhooks;
+export type WebhookEventType = components["schemas"]["WebhookEventType"];
 /** The delivered event of one type, as the spec's `webhooks` section declares it. */
 export type WebhookEventOf<E extends WebhookEventType> = webhooks[E]["post"]["requestBody"]["content"]["application/json"];
 /** Any delivered event; narrow it with `event.event_type`. */

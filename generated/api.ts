@@ -518,10 +518,22 @@ export interface paths {
          *     `webhooks` section for each payload). The response contains the signing `secret`: store it,
          *     it is shown only this once (rotate it with `_rotate_secret` if lost). Verify every delivery
          *     with it (Standard Webhooks signature, see the `webhook-signature` header).
-         *     The URL must be `http` or `https` without credentials; private, loopback and link-local
-         *     addresses are refused (`400 validation_failed`). At most 20 endpoints per merchant
-         *     (`409 conflict` beyond). Send `POST /webhook_endpoints/{webhook_id}/_test` to try it.
-         *     Send an `Idempotency-Key` header to make retries safe.
+         *
+         *     The URL must be `http` or `https` without credentials in it. Destinations inside a private
+         *     network are refused with `400 validation_failed` and a detail with code
+         *     `destination_not_allowed` on `/body/url`: private, loopback, link-local, unspecified,
+         *     IPv4-mapped IPv6 and cloud-metadata addresses, and names such as `localhost` or `*.internal`.
+         *     The address a name resolves to is checked again on every delivery (a refused one fails the
+         *     attempt with `destination refused`). The service's operator can allow private destinations
+         *     (setting `WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`, for tests and local development).
+         *
+         *     Optional: `basic_auth` credentials that every delivery carries in an `Authorization: Basic`
+         *     header, for receivers that check those (never returned: the endpoint shows `has_basic_auth`),
+         *     and `batching: true` to receive up to 100 events per request as one JSON array (see the
+         *     `batch` entry of the `webhooks` section); by default each request carries one event object.
+         *     At most 20 endpoints per merchant (`409 conflict` beyond). Send
+         *     `POST /webhook_endpoints/{webhook_id}/_test` to try it. Send an `Idempotency-Key` header to
+         *     make retries safe.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -569,10 +581,15 @@ export interface paths {
         put?: never;
         /**
          * Update a webhook endpoint
-         * @description Changes any of `url`, `event_types`, `description` and `enabled`; fields you do not send stay.
-         *     `event_types` replaces the whole list. While `enabled` is `false` no events are queued for the
-         *     endpoint (events that happen meanwhile are not sent later); deliveries already queued are
-         *     still attempted. The secret does not change.
+         * @description Changes any of `url`, `event_types`, `description`, `enabled`, `batching` and `basic_auth`;
+         *     fields you do not send stay. `event_types` replaces the whole list. `basic_auth: null` removes
+         *     the Basic credentials. While `enabled` is `false` no events are queued for the endpoint
+         *     (events that happen meanwhile are not sent later); deliveries already queued are still
+         *     attempted. The secret does not change.
+         *
+         *     A new `url` is checked like at creation: a destination inside a private network is
+         *     `400 validation_failed` with a detail code `destination_not_allowed` on `/body/url`, unless
+         *     the service's operator allows private destinations (`WEBHOOK_ALLOW_PRIVATE_NETWORKS=true`).
          */
         post: operations["updateWebhookEndpoint"];
         /**
@@ -603,7 +620,9 @@ export interface paths {
          * @description Creates a new signing secret and returns it (shown only this once). For 24 hours afterwards
          *     every delivery carries two signatures in `webhook-signature`, one with the old and one with
          *     the new secret, so you can switch your verifier without losing events; after that only the
-         *     new secret signs. Takes no request body.
+         *     new secret signs. A second rotation within those 24 hours keeps only the secret that was
+         *     current just before it beside the new one (the oldest stops signing at once). Takes no
+         *     request body.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -626,10 +645,11 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues a `webhook.test` event to this endpoint (whatever its `event_types`), signed like any
-         *     other delivery, so you can check that your URL is reachable and your signature check works.
-         *     Follow the result with `GET /webhook_endpoints/{webhook_id}/deliveries`. A disabled endpoint
-         *     is `409 conflict`. Takes no request body.
+         * @description Queues a `webhook.test` event to this endpoint only (whatever its `event_types`), signed,
+         *     authenticated and retried like any other delivery, so you can check that your URL is
+         *     reachable and your signature check works. Follow the result with
+         *     `GET /webhook_endpoints/{webhook_id}/deliveries`. A disabled endpoint is `409 conflict`.
+         *     Takes no request body.
          */
         post: operations["sendTestWebhook"];
         delete?: never;
@@ -651,9 +671,10 @@ export interface paths {
         /**
          * List delivery attempts of an endpoint
          * @description Lists the deliveries to this endpoint, newest first, with their status, number of attempts,
-         *     the last HTTP status your endpoint answered and the last error. Deliveries are kept for 30
-         *     days. A `failed` delivery (not acknowledged with a 2xx for about a day) can be sent again with
-         *     `POST /webhook_deliveries/{delivery_id}/_redeliver`.
+         *     the last HTTP status your endpoint answered, how long it took, the last error and when the
+         *     next attempt is due. Deliveries are kept for 30 days. A `failed` delivery (not acknowledged
+         *     with a 2xx for about a day) can be sent again with
+         *     `POST /webhook_deliveries/{delivery_id}/_redeliver`. Follow `next_cursor` until it is `null`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -678,11 +699,14 @@ export interface paths {
         put?: never;
         /**
          * Deliver an event again
-         * @description Queues a new delivery of the same event (same `event_id`, `webhook-id` and payload; a new
-         *     timestamp and signature) to the same endpoint, with a fresh retry schedule. Use it after
-         *     fixing your endpoint for a `failed` delivery; deduplicate by `event_id` if you may have
-         *     processed it already. A delivery of that event to the endpoint that is still `pending` is
-         *     `409 conflict`. Takes no request body.
+         * @description Queues a new delivery of the same event (same `event_id` and payload; a new timestamp and
+         *     signature, signed with the endpoint's current secrets) to the same endpoint, with a fresh
+         *     retry schedule and a new delivery `id`. `retry_count` goes on counting: the first attempt of
+         *     the re-delivery carries the number of attempts made before it for this event and endpoint.
+         *     Use it after fixing your endpoint for a `failed` delivery (or any delivery you want again);
+         *     deduplicate by `event_id` if you may have processed it already. A delivery of that event to
+         *     the endpoint that is still `pending`, or a disabled endpoint, is `409 conflict`. Takes no
+         *     request body.
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -714,7 +738,8 @@ export interface webhooks {
          *     signature (see `webhook-signature`) before trusting the body. Answer any 2xx within 10
          *     seconds (do the work afterwards); any other answer, a redirect or a timeout is retried with
          *     exponential backoff and jitter for about a day, then the delivery is marked `failed` and can
-         *     be re-delivered through `POST /webhook_deliveries/{delivery_id}/_redeliver`.
+         *     be re-delivered through `POST /webhook_deliveries/{delivery_id}/_redeliver`. An endpoint
+         *     with `basic_auth` also receives its credentials in an `Authorization: Basic` header.
          */
         post: operations["inboundShipmentItemsArrived"];
         delete?: never;
@@ -815,6 +840,31 @@ export interface webhooks {
          *     signature verification. Answer any 2xx.
          */
         post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    batch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch of events (endpoints with batching)
+         * @description What an endpoint created or updated with `batching: true` receives instead of single
+         *     events: a JSON array of 1 to 100 events, each exactly as its own entry in this section
+         *     describes (own `event_id`, `event_type`, `retry_count`, `payload`), oldest first. The
+         *     signature headers cover the whole array; `webhook-id` is the batch id. The whole batch
+         *     succeeds or fails together: answer 2xx only once you have stored every event; otherwise
+         *     the same batch is retried with the same `webhook-id`.
+         */
+        post: operations["webhookBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1413,16 +1463,30 @@ export interface components {
          *     rotated.
          */
         WebhookSecret: string;
+        /**
+         * @description HTTP Basic credentials that every delivery to the endpoint carries (`Authorization: Basic`),
+         *     beside the signature, for receivers that check them. Write-only: never returned or logged.
+         */
+        WebhookBasicAuth: {
+            /** @description No colon (RFC 7617) and no control characters. */
+            username: string;
+            /** @description No control characters. */
+            password: string;
+        };
+        /**
+         * @description `true`: each request carries up to 100 events as one JSON array (see the `batch` entry of the
+         *     `webhooks` section). `false` (the default): one event object per request.
+         */
+        WebhookBatching: boolean;
         WebhookEndpointCreate: {
             url: components["schemas"]["WebhookUrl"];
             event_types: components["schemas"]["WebhookEventTypes"];
             /** @description Your note on what the endpoint is for. */
             description?: string;
-            /**
-             * @description Default `true`.
-             * @default true
-             */
-            enabled: boolean;
+            /** @description `false` creates the endpoint paused. Default `true`. */
+            enabled?: boolean;
+            batching?: components["schemas"]["WebhookBatching"];
+            basic_auth?: components["schemas"]["WebhookBasicAuth"];
         };
         /** @description Any of the fields; at least one. */
         WebhookEndpointUpdate: {
@@ -1430,6 +1494,9 @@ export interface components {
             event_types?: components["schemas"]["WebhookEventTypes"];
             description?: string;
             enabled?: boolean;
+            batching?: components["schemas"]["WebhookBatching"];
+            /** @description New Basic credentials, or `null` to stop sending them. */
+            basic_auth?: components["schemas"]["WebhookBasicAuth"] | null;
         };
         WebhookEndpoint: {
             id: components["schemas"]["Id"];
@@ -1438,6 +1505,9 @@ export interface components {
             /** @description Empty when none was given. */
             description: string;
             enabled: boolean;
+            batching: components["schemas"]["WebhookBatching"];
+            /** @description Whether deliveries carry Basic credentials (the credentials are never returned). */
+            readonly has_basic_auth: boolean;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1448,6 +1518,8 @@ export interface components {
             event_types: components["schemas"]["WebhookEventTypes"];
             description: string;
             enabled: boolean;
+            batching: components["schemas"]["WebhookBatching"];
+            readonly has_basic_auth: boolean;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
             secret: components["schemas"]["WebhookSecret"];
@@ -1458,8 +1530,9 @@ export interface components {
             next_cursor: string | null;
         };
         /**
-         * @description `pending`: not yet acknowledged, more attempts scheduled; `succeeded`: your endpoint answered
-         *     2xx; `failed`: no 2xx for about a day, no more attempts (re-deliver it when fixed).
+         * @description `pending`: not yet acknowledged, an attempt is in progress or scheduled; `succeeded`: your
+         *     endpoint answered 2xx; `failed`: no 2xx for about a day, no more attempts (re-deliver it when
+         *     fixed).
          * @enum {string}
          */
         WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
@@ -1473,10 +1546,15 @@ export interface components {
             /** @description Attempts made so far. */
             attempts: number;
             last_attempt_at: components["schemas"]["Timestamp"] | null;
-            /** @description When the next attempt is due; `null` unless `pending`. */
+            /**
+             * @description When the next attempt is due; `null` unless `pending`. While an attempt is in progress,
+             *     when it is retried should it never finish (the sending server stopped).
+             */
             next_attempt_at: components["schemas"]["Timestamp"] | null;
             /** @description HTTP status your endpoint answered last; `null` when it did not answer (timeout, connection error). */
             last_response_status: number | null;
+            /** @description How long the last attempt took, connect to answer; `null` before the first. */
+            last_duration_ms: number | null;
             /** @description What went wrong in the last attempt (e.g. `timeout after 10 s`); `null` after success. */
             last_error: string | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1539,7 +1617,10 @@ export interface components {
             webhook_id: components["schemas"]["Id"];
             /** @description When the event happened. */
             ts: components["schemas"]["Timestamp"];
-            /** @description 0 on the first attempt, then 1, 2, ... */
+            /**
+             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
+             *     made before it.
+             */
             retry_count: number;
             payload: components["schemas"]["InboundItemsArrivedPayload"];
         };
@@ -1552,7 +1633,10 @@ export interface components {
             webhook_id: components["schemas"]["Id"];
             /** @description When the event happened. */
             ts: components["schemas"]["Timestamp"];
-            /** @description 0 on the first attempt, then 1, 2, ... */
+            /**
+             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
+             *     made before it.
+             */
             retry_count: number;
             payload: components["schemas"]["InboundShipmentSnapshotPayload"];
         };
@@ -1565,7 +1649,10 @@ export interface components {
             webhook_id: components["schemas"]["Id"];
             /** @description When the event happened. */
             ts: components["schemas"]["Timestamp"];
-            /** @description 0 on the first attempt, then 1, 2, ... */
+            /**
+             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
+             *     made before it.
+             */
             retry_count: number;
             payload: components["schemas"]["InboundShipmentSnapshotPayload"];
         };
@@ -1578,7 +1665,10 @@ export interface components {
             webhook_id: components["schemas"]["Id"];
             /** @description When the event happened. */
             ts: components["schemas"]["Timestamp"];
-            /** @description 0 on the first attempt, then 1, 2, ... */
+            /**
+             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
+             *     made before it.
+             */
             retry_count: number;
             payload: components["schemas"]["InboundStatusChangedPayload"];
         };
@@ -1591,10 +1681,17 @@ export interface components {
             webhook_id: components["schemas"]["Id"];
             /** @description When the event happened. */
             ts: components["schemas"]["Timestamp"];
-            /** @description 0 on the first attempt, then 1, 2, ... */
+            /**
+             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
+             *     made before it.
+             */
             retry_count: number;
             payload: components["schemas"]["WebhookTestPayload"];
         };
+        /** @description Any event; `event_type` tells which. */
+        WebhookEvent: components["schemas"]["InboundItemsArrivedEvent"] | components["schemas"]["InboundArrivedAtWarehouseEvent"] | components["schemas"]["InboundProcessedEvent"] | components["schemas"]["InboundStatusChangedEvent"] | components["schemas"]["WebhookTestEvent"];
+        /** @description The events of one batched request, each with its own envelope. */
+        WebhookEventBatch: components["schemas"]["WebhookEvent"][];
     };
     responses: {
         /** @description The request is malformed (bad JSON, unknown property, wrong type, out of range). `details` names each offending field. */
@@ -1804,6 +1901,11 @@ export interface components {
          *     the event, so use it to ignore duplicates (delivery is at least once).
          */
         WebhookIdHeader: components["schemas"]["Id"];
+        /**
+         * @description The batch id: the same on every retry of this batch (the same events), another one for
+         *     another batch or a re-delivery. Deduplicate the events by their `event_id`.
+         */
+        WebhookBatchIdHeader: components["schemas"]["Id"];
         /**
          * @description When this attempt was signed, in Unix seconds. Reject the message if it is more than five
          *     minutes away from your clock (replay protection).
@@ -3057,6 +3159,8 @@ export interface operations {
                      *       ],
                      *       "description": "ERP stock updates",
                      *       "enabled": true,
+                     *       "batching": false,
+                     *       "has_basic_auth": false,
                      *       "created_at": "2016-01-18T08:17:55+00:00",
                      *       "updated_at": "2016-01-18T08:17:55+00:00",
                      *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw0ecDjPdFJ8Q="
@@ -3074,7 +3178,6 @@ export interface operations {
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3110,6 +3213,8 @@ export interface operations {
                      *           ],
                      *           "description": "ERP stock updates",
                      *           "enabled": true,
+                     *           "batching": false,
+                     *           "has_basic_auth": false,
                      *           "created_at": "2016-01-18T08:17:55+00:00",
                      *           "updated_at": "2016-01-18T08:17:55+00:00"
                      *         }
@@ -3125,7 +3230,6 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3157,6 +3261,8 @@ export interface operations {
                      *       ],
                      *       "description": "ERP stock updates",
                      *       "enabled": true,
+                     *       "batching": false,
+                     *       "has_basic_auth": false,
                      *       "created_at": "2016-01-18T08:17:55+00:00",
                      *       "updated_at": "2016-01-18T08:17:55+00:00"
                      *     }
@@ -3170,7 +3276,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3206,6 +3311,8 @@ export interface operations {
                      *       ],
                      *       "description": "ERP stock updates",
                      *       "enabled": false,
+                     *       "batching": false,
+                     *       "has_basic_auth": false,
                      *       "created_at": "2016-01-18T08:17:55+00:00",
                      *       "updated_at": "2016-01-19T10:00:00+00:00"
                      *     }
@@ -3221,7 +3328,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3258,7 +3364,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3290,6 +3395,8 @@ export interface operations {
                      *       ],
                      *       "description": "ERP stock updates",
                      *       "enabled": true,
+                     *       "batching": false,
+                     *       "has_basic_auth": false,
                      *       "created_at": "2016-01-18T08:17:55+00:00",
                      *       "updated_at": "2016-01-19T10:00:00+00:00",
                      *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD4Ro9ok4cKvE="
@@ -3304,7 +3411,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3343,7 +3449,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3381,10 +3486,11 @@ export interface operations {
                      *           "event_type": "inbound_shipment.items_arrived",
                      *           "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
                      *           "status": "failed",
-                     *           "attempts": 12,
+                     *           "attempts": 8,
                      *           "last_attempt_at": "2016-01-21T09:12:40+00:00",
                      *           "next_attempt_at": null,
                      *           "last_response_status": 503,
+                     *           "last_duration_ms": 212,
                      *           "last_error": "HTTP 503 from endpoint",
                      *           "created_at": "2016-01-20T09:12:02+00:00"
                      *         },
@@ -3398,6 +3504,7 @@ export interface operations {
                      *           "last_attempt_at": "2016-01-18T08:20:01+00:00",
                      *           "next_attempt_at": null,
                      *           "last_response_status": 204,
+                     *           "last_duration_ms": 48,
                      *           "last_error": null,
                      *           "created_at": "2016-01-18T08:20:00+00:00"
                      *         }
@@ -3414,7 +3521,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3453,7 +3559,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3804,6 +3909,96 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Any 2xx status; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookBatch: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The batch id: the same on every retry of this batch (the same events), another one for
+                 *     another batch or a re-delivery. Deduplicate the events by their `event_id`.
+                 */
+                "webhook-id": components["parameters"]["WebhookBatchIdHeader"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject the message if it is more than five
+                 *     minutes away from your clock (replay protection).
+                 * @example 1453105075
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks signature(s), space-separated, each `v1,<base64 signature>`. To verify:
+                 *     take your endpoint's secret, drop the `whsec_` prefix and base64-decode the rest to get the
+                 *     key; compute HMAC-SHA256 with that key over the exact bytes
+                 *     `<webhook-id>.<webhook-timestamp>.<raw request body>` (do not re-serialize the JSON);
+                 *     base64-encode the result and compare it in constant time with each `v1,` entry. Accept the
+                 *     message if any entry matches and the timestamp is fresh. Two entries appear for 24 hours
+                 *     after a secret rotation (old and new secret). The client package exports a verifier.
+                 * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "event_id": "5a41e2f3a4b5c6d7e8f9a0c4",
+                 *         "event_type": "inbound_shipment.items_arrived",
+                 *         "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                 *         "ts": "2016-01-20T09:12:01+00:00",
+                 *         "retry_count": 0,
+                 *         "payload": {
+                 *           "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6",
+                 *           "merchants_ref": "PO-2016-0042",
+                 *           "status": "processing",
+                 *           "arrivals": [
+                 *             {
+                 *               "merchants_id": "SKU-1001",
+                 *               "product_id": "569c9d3ab7e4f1a2c3d4e5f7",
+                 *               "ts": "2016-01-20T09:12:01+00:00",
+                 *               "change": 6
+                 *             }
+                 *           ],
+                 *           "products": [
+                 *             {
+                 *               "merchants_id": "SKU-1001",
+                 *               "product_id": "569c9d3ab7e4f1a2c3d4e5f7",
+                 *               "qty": 10,
+                 *               "arrivedQty": 6
+                 *             }
+                 *           ]
+                 *         }
+                 *       },
+                 *       {
+                 *         "event_id": "5a41e2f3a4b5c6d7e8f9a0f7",
+                 *         "event_type": "inbound_shipment.status_changed",
+                 *         "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                 *         "ts": "2016-01-20T09:12:01+00:00",
+                 *         "retry_count": 0,
+                 *         "payload": {
+                 *           "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6",
+                 *           "merchants_ref": "PO-2016-0042",
+                 *           "from_status": "arrived_at_warehouse",
+                 *           "status": "processing"
+                 *         }
+                 *       }
+                 *     ]
+                 */
+                "application/json": components["schemas"]["WebhookEventBatch"];
             };
         };
         responses: {

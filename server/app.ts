@@ -17,6 +17,7 @@ import type { Res } from "./http/types.ts";
 import { validator } from "./http/validator.ts";
 import { handlers as allHandlers } from "./operations.ts";
 import { AppError } from "./shared/errors.ts";
+import { readWebhookSettings, type WebhookSettings } from "./webhooks/settings.ts";
 
 export const BASE_PATH = "/2015-01-01";
 export const SPEC_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../spec/openapi.yaml");
@@ -30,9 +31,11 @@ export interface AppOptions {
   rateLimitPerMinute?: number;
   /** The implemented operations; tests may pass a subset. */
   handlers?: Handlers;
+  /** Checked webhook settings (config.ts); absent: the defaults. */
+  webhooks?: WebhookSettings;
 }
 
-export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, handlers = allHandlers }: AppOptions) {
+export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, handlers = allHandlers, webhooks = readWebhookSettings({}).settings }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
@@ -61,7 +64,7 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
   api.use(rejectNulCharacters);
   api.use(validator(SPEC_PATH));
   api.use(rejectUnexpectedBody);
-  api.use(dispatch(db, handlers));
+  api.use(dispatch(db, handlers, { webhooks }));
   app.use(BASE_PATH, api);
 
   app.use(notFoundHandler);

@@ -1,4 +1,6 @@
 // Configuration from the environment, checked once at start with one clear message per bad value.
+import { readWebhookSettings, type WebhookSettings } from "./webhooks/settings.ts";
+
 export interface Config {
   port: number;
   host: string;
@@ -7,6 +9,7 @@ export interface Config {
   logLevel: string;
   seedDemo: boolean;
   rateLimitPerMinute: number;
+  webhooks: WebhookSettings;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -29,6 +32,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!["true", "false", "1", "0"].includes(seed)) problems.push(`SEED_DEMO must be true or false, got "${env.SEED_DEMO}"`);
   const rateLimit = env.RATE_LIMIT_PER_MINUTE === undefined || env.RATE_LIMIT_PER_MINUTE === "" ? 6000 : Number(env.RATE_LIMIT_PER_MINUTE);
   if (!Number.isInteger(rateLimit) || rateLimit < 0) problems.push(`RATE_LIMIT_PER_MINUTE must be a whole number (0 = no limit), got "${env.RATE_LIMIT_PER_MINUTE}"`);
+  const webhooks = readWebhookSettings(env);
+  problems.push(...webhooks.problems);
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -39,5 +44,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     seedDemo: seed === "true" || seed === "1",
     rateLimitPerMinute: rateLimit,
+    webhooks: webhooks.settings,
   };
 }

@@ -7,9 +7,13 @@ import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
 import { forgetExpiredKeys } from "./idempotency/index.ts";
+import { pruneOlderThan } from "./webhooks/db.ts";
+import { Dispatcher } from "./webhooks/dispatcher.ts";
+import { closeWebhookAgents } from "./webhooks/sender.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const HOUSEKEEPING_MS = 60 * 60_000;
+const DELIVERY_RETENTION_DAYS = 30;
 
 async function main() {
   let config;
@@ -31,10 +35,13 @@ async function main() {
   const seeded = config.seedDemo && (await seedDemoIfEmpty(handle.db));
 
   let accepting = true;
-  const app = createApp({ db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute });
+  const app = createApp({ db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute, webhooks: config.webhooks });
+  const dispatcher = new Dispatcher({ handle, settings: config.webhooks, logger });
+  await dispatcher.start();
   const server = app.listen(config.port, config.host);
   server.on("error", async (err) => {
     logger.fatal({ err }, "cannot listen");
+    await dispatcher.stop();
     await handle.close();
     process.exit(1);
   });
@@ -51,6 +58,10 @@ async function main() {
       (n) => n && logger.info({ deleted: n }, "forgot expired idempotency keys"),
       (err) => logger.warn({ err }, "idempotency key cleanup failed"),
     );
+    pruneOlderThan(handle.db, DELIVERY_RETENTION_DAYS).then(
+      (n) => n && logger.info({ deleted: n }, "deleted webhook deliveries older than the retention"),
+      (err) => logger.warn({ err }, "webhook delivery cleanup failed"),
+    );
   }, HOUSEKEEPING_MS);
   housekeeping.unref();
 
@@ -58,12 +69,16 @@ async function main() {
     if (!accepting) return;
     accepting = false;
     clearInterval(housekeeping);
-    logger.info({ signal }, "shutting down: finishing in-flight requests");
+    logger.info({ signal }, "shutting down: finishing in-flight requests and webhook deliveries");
+    // Deliveries not yet claimed stay queued for the next start (or another instance).
+    const deliveriesDone = dispatcher.stop().catch((err) => logger.error({ err }, "stopping the webhook dispatcher failed"));
     setTimeout(() => {
       logger.warn("grace period over, closing remaining connections");
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS).unref();
     server.close(async () => {
+      await deliveriesDone;
+      closeWebhookAgents();
       await handle.close();
       logger.info("stopped");
       process.exit(0);

@@ -13,6 +13,12 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   db: Db;
   kind: "postgres" | "pglite";
+  /**
+   * Calls `onNotify` after each commit that sent `NOTIFY channel` (pg_notify), and once after the
+   * listener (re)connects, since notifications may have been missed meanwhile. Returns how to stop.
+   * PostgreSQL: a dedicated connection outside the pool. PGlite: the in-process notification of the session.
+   */
+  listen(channel: string, onNotify: () => void, onError?: (err: Error) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -26,7 +32,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
-    return { db, kind: "postgres", close: () => db.destroy() };
+    const url = opts.databaseUrl;
+    return { db, kind: "postgres", listen: (channel, onNotify, onError) => listenPostgres(url, channel, onNotify, onError), close: () => db.destroy() };
   }
   // Not kysely-pglite: its driver lets one request's statements run inside another's open
   // transaction. The node-postgres adapter serializes the single PGlite session (pool of one).
@@ -44,11 +51,65 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
   return {
     db,
     kind: "pglite",
+    listen: async (channel, onNotify) => {
+      const stop = await pglite.listen(checkChannel(channel), () => onNotify());
+      return stop;
+    },
     close: async () => {
       await db.destroy();
       await pglite.close();
       unlock();
     },
+  };
+}
+
+const RECONNECT_MS = 1_000;
+
+function checkChannel(channel: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  return channel;
+}
+
+/** LISTEN on a connection of its own, reconnecting after a failure until stopped. */
+async function listenPostgres(url: string, channel: string, onNotify: () => void, onError?: (err: Error) => void): Promise<() => Promise<void>> {
+  checkChannel(channel);
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on("notification", (n) => n.channel === channel && onNotify());
+    c.on("error", (err) => {
+      onError?.(err);
+      retry(c);
+    });
+    c.on("end", () => retry(c));
+    client = c;
+    await c.connect();
+    await c.query(`LISTEN ${channel}`);
+    onNotify();
+  };
+  const retry = (c: pg.Client) => {
+    if (stopped || client !== c || timer) return;
+    client = undefined;
+    c.end().catch(() => {});
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (!stopped) start();
+    }, RECONNECT_MS);
+  };
+  const start = () =>
+    connect().catch((err) => {
+      onError?.(err as Error);
+      if (client) retry(client);
+    });
+  await start();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    const c = client;
+    client = undefined;
+    await c?.end().catch(() => {});
   };
 }
 

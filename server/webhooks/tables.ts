@@ -1,8 +1,12 @@
 import type { ColumnType } from "kysely";
-import type { webhooks } from "../../generated/api.ts";
-import type { CreatedAt } from "../db/columns.ts";
+import type { components } from "../../generated/api.ts";
+import type { CreatedAt, UpdatedAt } from "../db/columns.ts";
 
-export type EventType = keyof webhooks;
+export type EventType = components["schemas"]["WebhookEventType"];
+/** `in_flight`: claimed by a dispatcher; on the wire it is still `pending`. */
+export type DeliveryState = "pending" | "in_flight" | "succeeded" | "failed";
+
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export interface WebhooksTables {
   /** The transactional outbox: written in the transaction of the change that caused the event. */
@@ -10,7 +14,41 @@ export interface WebhooksTables {
     id: string;
     merchant_id: string;
     event_type: EventType;
+    /** json (not jsonb): the text is sent exactly as written. */
     payload: ColumnType<unknown, string, never>;
+    created_at: CreatedAt;
+  };
+  webhook_endpoints: {
+    id: string;
+    merchant_id: string;
+    url: string;
+    event_types: ColumnType<EventType[], EventType[], EventType[]>;
+    description: ColumnType<string, string | undefined, string>;
+    enabled: ColumnType<boolean, boolean | undefined, boolean>;
+    batching: ColumnType<boolean, boolean | undefined, boolean>;
+    secret: string;
+    previous_secret: ColumnType<string | null, string | null | undefined, string | null>;
+    previous_secret_expires_at: NullableTimestamp;
+    /** Write-only on the wire: never selected for list or get. */
+    basic_username: ColumnType<string | null, string | null | undefined, string | null>;
+    basic_password: ColumnType<string | null, string | null | undefined, string | null>;
+    created_at: CreatedAt;
+    updated_at: UpdatedAt;
+  };
+  webhook_deliveries: {
+    id: string;
+    event_id: string;
+    endpoint_id: string;
+    merchant_id: string;
+    status: DeliveryState;
+    attempts: ColumnType<number, number | undefined, number>;
+    retry_base: ColumnType<number, number | undefined, number>;
+    due_at: NullableTimestamp;
+    batch_id: ColumnType<string | null, string | null | undefined, string | null>;
+    last_attempt_at: NullableTimestamp;
+    last_response_status: ColumnType<number | null, number | null | undefined, number | null>;
+    last_error: ColumnType<string | null, string | null | undefined, string | null>;
+    last_duration_ms: ColumnType<number | null, number | null | undefined, number | null>;
     created_at: CreatedAt;
   };
 }

@@ -7,12 +7,16 @@ import { createLogisticsClient, type LogisticsClient } from "../../client/index.
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { BASE_PATH, createApp, type AppOptions } from "../../server/app.ts";
 import type { DatabaseHandle } from "../../server/db/database.ts";
+import { Dispatcher, type DispatcherOptions } from "../../server/webhooks/dispatcher.ts";
+import { readWebhookSettings, type WebhookSettings } from "../../server/webhooks/settings.ts";
 import { createTestDatabase } from "./database.ts";
 
 export interface TestServer {
   origin: string;
   baseUrl: string;
   handle: DatabaseHandle;
+  /** Started only with the `dispatcher` option. */
+  dispatcher?: Dispatcher;
   merchant(id?: string): Promise<LogisticsClient>;
   operator(id?: string): Promise<LogisticsClient>;
   client(username?: string, secret?: string): LogisticsClient;
@@ -23,10 +27,26 @@ export interface TestServer {
 
 let seq = 0;
 
-export async function startTestServer(opts: Pick<AppOptions, "rateLimitPerMinute" | "handlers"> = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  rateLimitPerMinute?: number;
+  /** The implemented operations (default: the registry). */
+  handlers?: AppOptions["handlers"];
+  /** Webhook settings over the defaults (e.g. allowPrivateNetworks for a loopback receiver). */
+  webhooks?: Partial<WebhookSettings>;
+  /** Start a webhook dispatcher with the server (stopped by close()). */
+  dispatcher?: boolean | Omit<DispatcherOptions, "handle" | "settings" | "logger">;
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const handle = await createTestDatabase();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
-  const app = createApp({ db: handle.db, logger, ...opts });
+  const webhooks = { ...readWebhookSettings({}).settings, ...opts.webhooks };
+  const app = createApp({ db: handle.db, logger, rateLimitPerMinute: opts.rateLimitPerMinute, webhooks, handlers: opts.handlers });
+  let dispatcher: Dispatcher | undefined;
+  if (opts.dispatcher) {
+    dispatcher = new Dispatcher({ handle, settings: webhooks, logger, ...(typeof opts.dispatcher === "object" && opts.dispatcher) });
+    await dispatcher.start();
+  }
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -43,6 +63,7 @@ export async function startTestServer(opts: Pick<AppOptions, "rateLimitPerMinute
     origin,
     baseUrl,
     handle,
+    dispatcher,
     client,
     merchant: (id) => account("merchant", "M", id),
     operator: (id) => account("operator", "W", id),
@@ -59,6 +80,7 @@ export async function startTestServer(opts: Pick<AppOptions, "rateLimitPerMinute
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
+      await dispatcher?.stop();
       await handle.close();
     },
   };

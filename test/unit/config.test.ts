@@ -3,16 +3,22 @@ import { ConfigError, loadConfig } from "../../server/config.ts";
 
 describe("configuration", () => {
   it("defaults to the embedded database on loopback port 3000", () => {
-    expect(loadConfig({})).toEqual({ port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true, rateLimitPerMinute: 6000 });
+    expect(loadConfig({})).toEqual({ port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true, rateLimitPerMinute: 6000,
+      webhooks: { retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000], timeoutMs: 10_000, allowPrivateNetworks: false },
+    });
   });
   it("names every bad value at once", () => {
     try {
-      loadConfig({ PORT: "http", DATABASE_URL: "mysql://x", LOG_LEVEL: "loud", SEED_DEMO: "maybe" });
+      loadConfig({ PORT: "http", DATABASE_URL: "mysql://x", LOG_LEVEL: "loud", SEED_DEMO: "maybe", WEBHOOK_RETRY_SCHEDULE: "5,soon", WEBHOOK_TIMEOUT_MS: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "yes" });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
-      expect((err as ConfigError).problems).toHaveLength(4);
-      expect((err as Error).message).toMatch(/PORT.*\n.*DATABASE_URL.*\n.*LOG_LEVEL.*\n.*SEED_DEMO/);
+      expect((err as ConfigError).problems).toHaveLength(7);
+      expect((err as Error).message).toMatch(/PORT.*\n.*DATABASE_URL.*\n.*LOG_LEVEL.*\n.*SEED_DEMO.*\n.*WEBHOOK_RETRY_SCHEDULE.*\n.*WEBHOOK_TIMEOUT_MS.*\n.*WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
     }
+  });
+  it("reads the webhook settings", () => {
+    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: "0.05,0.1", WEBHOOK_TIMEOUT_MS: "500", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" }).webhooks)
+      .toEqual({ retrySchedule: [0.05, 0.1], timeoutMs: 500, allowPrivateNetworks: true });
   });
 });

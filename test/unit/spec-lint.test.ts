@@ -60,8 +60,10 @@ describe("spec/openapi.yaml", () => {
   });
 
   it("declares every webhook event with a signed envelope", () => {
-    for (const type of ["inbound_shipment.items_arrived", "inbound_shipment.arrived_at_warehouse", "inbound_shipment.processed", "inbound_shipment.status_changed"]) {
+    for (const type of [...doc.components.schemas.WebhookEventType.enum, "batch"]) {
       expect(doc.webhooks[type]?.post?.operationId, type).toBeTruthy();
+      const headers = (doc.webhooks[type].post.parameters as { $ref: string }[]).map((p) => p.$ref.split("/").pop());
+      expect(headers, type).toEqual([type === "batch" ? "WebhookBatchIdHeader" : "WebhookIdHeader", "WebhookTimestampHeader", "WebhookSignatureHeader"]);
     }
   });
 

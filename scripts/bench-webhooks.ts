@@ -1,0 +1,230 @@
+// `npm run bench:webhooks`: webhook deliveries per second to a local receiver, and the latency from an
+// arrival's commit to the receipt of its webhook, on a throw-away database (PostgreSQL when DATABASE_URL
+// is set: a fresh database created beside it and dropped after; otherwise PGlite).
+//
+// The server runs as `npm start` does, in its own process; warehouse workers record arrivals through the
+// API (one item at a time, on shipments of their own); the receiver, in a third process
+// (bench-webhooks-receiver.ts), answers 200 at once.
+// Latency = receipt of the webhook minus receipt of the arrival's 200 answer, which the server sends right
+// after the commit (so a webhook may even arrive first: a negative latency). Each scenario reports the
+// deliveries per second from the first arrival to the last receipt, and the latency percentiles.
+// Figures depend on the machine and its load: compare runs made in one session.
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { createLogisticsClient, type LogisticsClient } from "../client/index.ts";
+import { BASE_PATH } from "../server/app.ts";
+import { openDatabase } from "../server/db/database.ts";
+import { DEMO } from "../server/demo.ts";
+import { newId } from "../server/shared/ids.ts";
+import { recordEvent } from "../server/webhooks/outbox.ts";
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
+const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 5_000);
+const BACKLOG_ENDPOINTS = 4;
+const PORT = Number(process.env.BENCH_PORT ?? 3918);
+const adminUrl = process.env.DATABASE_URL || undefined;
+
+interface Scenario {
+  name: string;
+  /** Endpoints of the merchant subscribed to items_arrived: each arrival is that many deliveries. */
+  endpoints: number;
+  /** Warehouse workers recording arrivals concurrently. */
+  workers: number;
+}
+
+const SCENARIOS: Scenario[] = [
+  { name: "light: 1 endpoint, 4 workers", endpoints: 1, workers: 4 },
+  { name: "fan-out: 20 endpoints, 8 workers", endpoints: 20, workers: 8 },
+];
+
+// ---------------------------------------------------------------------------------------------------
+// Database and server
+
+let dbName: string | undefined;
+let dir: string | undefined;
+let databaseEnv: Record<string, string>;
+if (adminUrl) {
+  dbName = `logistics_bench_webhooks_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  databaseEnv = { DATABASE_URL: url.toString() };
+} else {
+  dir = mkdtempSync(path.join(tmpdir(), "logistics-bench-webhooks-"));
+  databaseEnv = { DATABASE_URL: "", PGLITE_DIR: path.join(dir, "db") };
+}
+
+const server: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  env: {
+    ...process.env, ...databaseEnv, PORT: String(PORT), HOST: "127.0.0.1", LOG_LEVEL: "warn", SEED_DEMO: "true",
+    RATE_LIMIT_PER_MINUTE: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+  },
+  stdio: ["ignore", "ignore", "inherit"],
+});
+const origin = `http://127.0.0.1:${PORT}`;
+for (let i = 0; ; i++) {
+  if (await fetch(`${origin}/readyz`).then((r) => r.ok, () => false)) break;
+  if (i > 600) throw new Error("server did not start");
+  await new Promise((r) => setTimeout(r, 100));
+}
+const baseUrl = origin + BASE_PATH;
+const merchant = createLogisticsClient({ baseUrl, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
+const operator = createLogisticsClient({ baseUrl, username: `W-${DEMO.operatorId}`, secret: DEMO.operatorSecret });
+
+// ---------------------------------------------------------------------------------------------------
+// Receiver: records when each (shipment, arrivedQty) reached an endpoint.
+
+/** Epoch milliseconds, sub-millisecond: comparable with the receiver process's times. */
+const now = () => performance.timeOrigin + performance.now();
+let receipts: { key: string; at: number }[] = [];
+const receiver = fork(path.join(import.meta.dirname, "bench-webhooks-receiver.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
+const receiverPort = await new Promise<number>((resolve) => {
+  receiver.on("message", (m: { port?: number; receipts?: [string, number][] }) => {
+    if (m.port) resolve(m.port);
+    for (const [key, at] of m.receipts ?? []) receipts.push({ key, at });
+  });
+});
+const receiverUrl = `http://127.0.0.1:${receiverPort}`;
+
+// ---------------------------------------------------------------------------------------------------
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+async function setEndpoints(n: number): Promise<void> {
+  const { data } = await merchant.GET("/webhook_endpoints", { params: { query: { limit: 100 } } });
+  for (const e of data!.items) await merchant.DELETE("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: e.id } } });
+  for (let i = 0; i < n; i++) {
+    const r = await merchant.POST("/webhook_endpoints/_create", { body: { url: `${receiverUrl}/e${i}`, event_types: ["inbound_shipment.items_arrived"] } });
+    if (r.response.status !== 201) throw new Error(`cannot create an endpoint: ${JSON.stringify(r.error)}`);
+  }
+}
+
+const ARRIVALS_PER_SHIPMENT = 20;
+
+async function newShipment(): Promise<string> {
+  const created = await merchant.POST("/inbound_shipments/_create", {
+    body: { merchants_ref: "PO-BENCH-HOOKS", sender_name: "Bench Oy", products: [{ merchants_id: "S", qty: 1000 }] },
+  });
+  return created.data!.shipment_id;
+}
+
+/**
+ * Records arrivals until `deadline`, one item at a time on shipments of its own (a new one every
+ * ARRIVALS_PER_SHIPMENT: a shipment's answer lists all its arrivals); notes when each was answered.
+ */
+async function worker(w: LogisticsClient, deadline: number, answered: Map<string, number>): Promise<number> {
+  let id = await newShipment();
+  let n = 0;
+  while (now() < deadline) {
+    if (n > 0 && n % ARRIVALS_PER_SHIPMENT === 0) id = await newShipment();
+    const r = await w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: id } }, body: { arrivals: [{ merchants_id: "S", change: 1 }] } });
+    const at = now();
+    if (r.response.status !== 200) throw new Error(`arrival failed: ${r.response.status} ${JSON.stringify(r.error)}`);
+    answered.set(`${id}:${r.data!.products[0]!.arrivedQty}`, at);
+    n++;
+  }
+  return n;
+}
+
+async function run(s: Scenario) {
+  await setEndpoints(s.endpoints);
+  // Warm-up: connections, credentials cache, JIT.
+  await Promise.all(Array.from({ length: s.workers }, () => worker(operator, now() + 1000, new Map())));
+  await waitQuiet(1000);
+  receipts = [];
+
+  const answered = new Map<string, number>();
+  const started = now();
+  const counts = await Promise.all(Array.from({ length: s.workers }, () => worker(operator, started + DURATION_S * 1000, answered)));
+  const arrivals = counts.reduce((a, b) => a + b, 0);
+  const expected = arrivals * s.endpoints;
+  const complete = await waitForReceipts(() => receipts.length >= expected, 60_000).then(() => true, () => false);
+
+  const mine = receipts.filter((r) => answered.has(r.key));
+  const last = Math.max(...mine.map((r) => r.at));
+  const latencies = mine.map((r) => r.at - answered.get(r.key)!).sort((a, b) => a - b);
+  const seconds = (last - started) / 1000;
+  console.log(
+    `${s.name.padEnd(34)} ${(arrivals / DURATION_S).toFixed(0).padStart(5)} arrivals/s  ` +
+      `${(mine.length / seconds).toFixed(0).padStart(5)} deliveries/s  ` +
+      `latency p50 ${percentile(latencies, 50).toFixed(1)} ms  p99 ${percentile(latencies, 99).toFixed(1)} ms  max ${percentile(latencies, 100).toFixed(1)} ms` +
+      `${complete ? "" : `  INCOMPLETE: ${mine.length}/${expected} delivered`}`,
+  );
+}
+
+async function waitForReceipts(done: () => boolean, timeoutMs: number): Promise<void> {
+  const until = now() + timeoutMs;
+  while (!done()) {
+    if (now() > until) throw new Error("timeout");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Until no delivery has arrived for `quietMs`. */
+async function waitQuiet(quietMs: number): Promise<void> {
+  let seen = -1;
+  while (receipts.length !== seen) {
+    seen = receipts.length;
+    await new Promise((r) => setTimeout(r, quietMs));
+  }
+}
+
+/**
+ * The dispatcher alone (PostgreSQL only: this process writes to the server's database): BACKLOG events
+ * committed in one transaction through the outbox, then drained to BACKLOG_ENDPOINTS endpoints.
+ */
+async function backlog(): Promise<void> {
+  await setEndpoints(BACKLOG_ENDPOINTS);
+  const handle = await openDatabase({ databaseUrl: databaseEnv.DATABASE_URL!, pgliteDir: "" });
+  try {
+    const shipment = newId();
+    receipts = [];
+    const trx = await handle.db.startTransaction().execute();
+    for (let i = 1; i <= BACKLOG; i++) {
+      await recordEvent(trx, "inbound_shipment.items_arrived", DEMO.merchantId, new Date(), {
+        shipment_id: shipment, merchants_ref: "PO-BACKLOG", status: "processing",
+        arrivals: [{ merchants_id: "S", product_id: shipment, ts: "2016-01-20T09:12:01+00:00", change: 1 }],
+        products: [{ merchants_id: "S", product_id: shipment, qty: BACKLOG, arrivedQty: i }],
+      });
+    }
+    await trx.commit().execute();
+    const committed = now();
+    const expected = BACKLOG * BACKLOG_ENDPOINTS;
+    const complete = await waitForReceipts(() => receipts.length >= expected, 120_000).then(() => true, () => false);
+    const last = Math.max(...receipts.map((r) => r.at));
+    const latencies = receipts.map((r) => r.at - committed).sort((a, b) => a - b);
+    console.log(
+      `${`backlog: ${BACKLOG} events x ${BACKLOG_ENDPOINTS} endpoints`.padEnd(34)}                 ${(receipts.length / ((last - committed) / 1000)).toFixed(0).padStart(5)} deliveries/s  ` +
+        `from commit: p50 ${percentile(latencies, 50).toFixed(0)} ms  p99 ${percentile(latencies, 99).toFixed(0)} ms${complete ? "" : `  INCOMPLETE: ${receipts.length}/${expected}`}`,
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+console.log(`webhooks; database: ${adminUrl ? "postgres" : "pglite"}; ${DURATION_S} s per scenario; node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+try {
+  for (const s of SCENARIOS) await run(s);
+  if (adminUrl) await backlog();
+} finally {
+  server.kill("SIGTERM");
+  await new Promise((r) => server.once("exit", r));
+  receiver.disconnect();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (dbName && adminUrl) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
+    await admin.end();
+  }
+}

@@ -1,0 +1,170 @@
+// Queries of the endpoints API and the outbox's fan-out. Every read of merchant data filters by merchant.
+// The dispatcher's own queries are in queue.ts.
+import { sql, type Insertable, type Selectable } from "kysely";
+import type { Database } from "../db/schema.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
+import type { Position } from "../shared/pagination.ts";
+import type { DeliveryState, EventType } from "./tables.ts";
+
+type Endpoints = Database["webhook_endpoints"];
+export type EndpointRow = Selectable<Endpoints>;
+/** What list and get read: never the secrets or the Basic credentials themselves. */
+export type EndpointView = Omit<EndpointRow, "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password"> & {
+  has_basic_auth: boolean;
+};
+export type DeliveryRow = Selectable<Database["webhook_deliveries"]>;
+export type DeliveryView = DeliveryRow & { event_type: EventType };
+
+const VIEW = ["id", "merchant_id", "url", "event_types", "description", "enabled", "batching", "created_at", "updated_at"] as const;
+const hasBasicAuth = sql<boolean>`basic_username is not null`.as("has_basic_auth");
+
+export async function findEndpoint(db: Executor, merchantId: string, id: string, forUpdate = false): Promise<EndpointView | undefined> {
+  let q = db.selectFrom("webhook_endpoints").select(VIEW).select(hasBasicAuth).where("merchant_id", "=", merchantId).where("id", "=", id);
+  // Not FOR UPDATE: that would also wait for (and block) transactions queuing deliveries to the endpoint.
+  if (forUpdate) q = q.forNoKeyUpdate();
+  return q.executeTakeFirst();
+}
+
+export async function listEndpoints(db: Executor, merchantId: string, after: Position | undefined, limit: number): Promise<EndpointView[]> {
+  let q = db.selectFrom("webhook_endpoints").select(VIEW).select(hasBasicAuth).where("merchant_id", "=", merchantId);
+  if (after) q = q.where(sql<boolean>`(created_at, id) > (${after.at}, ${after.id})`);
+  return q.orderBy("created_at").orderBy("id").limit(limit).execute();
+}
+
+/** Serializes endpoint creation per merchant, so that the endpoint limit holds under concurrency. */
+export async function lockMerchantEndpoints(trx: Tx, merchantId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext('webhook_endpoints'), hashtext(${merchantId}))`.execute(trx);
+}
+
+export async function countEndpoints(db: Executor, merchantId: string): Promise<number> {
+  const r = await db.selectFrom("webhook_endpoints").select((eb) => eb.fn.countAll<string>().as("n")).where("merchant_id", "=", merchantId).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function insertEndpoint(db: Executor, row: Insertable<Endpoints>): Promise<void> {
+  await db.insertInto("webhook_endpoints").values(row).execute();
+}
+
+export async function updateEndpoint(
+  db: Executor,
+  id: string,
+  changes: Partial<Pick<Insertable<Endpoints>, "url" | "event_types" | "description" | "enabled" | "batching" | "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password">> & { updated_at: Date },
+): Promise<void> {
+  await db.updateTable("webhook_endpoints").set(changes).where("id", "=", id).execute();
+}
+
+export async function deleteEndpoint(db: Executor, merchantId: string, id: string): Promise<boolean> {
+  const r = await db.deleteFrom("webhook_endpoints").where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+  return r.numDeletedRows > 0n;
+}
+
+/** The current secret becomes the previous one (signing until `overlapUntil`); `secret` becomes current. */
+export async function rotateSecret(db: Executor, id: string, secret: string, overlapUntil: Date, now: Date): Promise<void> {
+  await db
+    .updateTable("webhook_endpoints")
+    .set((eb) => ({ previous_secret: eb.ref("secret"), previous_secret_expires_at: overlapUntil, secret, updated_at: now }))
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Queued deliveries of the endpoint leave the batch they were sent in (in-flight ones finish as they are). */
+export async function forgetBatches(db: Executor, endpointId: string): Promise<void> {
+  await db.updateTable("webhook_deliveries").set({ batch_id: null }).where("endpoint_id", "=", endpointId).where("status", "=", "pending").execute();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Events and deliveries
+
+export async function insertEvent(db: Executor, row: Insertable<Database["webhook_events"]>): Promise<void> {
+  await db.insertInto("webhook_events").values(row).execute();
+}
+
+/** The merchant's enabled endpoints subscribed to `type`. */
+export async function subscribedEndpoints(db: Executor, merchantId: string, type: EventType): Promise<string[]> {
+  const rows = await db
+    .selectFrom("webhook_endpoints")
+    .select("id")
+    .where("merchant_id", "=", merchantId)
+    .where("enabled", "=", true)
+    .where(sql<boolean>`${type} = any(event_types)`)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export interface NewDelivery {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  merchant_id: string;
+  retry_base?: number;
+  /** Millisecond precision, like every timestamp a cursor points at. */
+  created_at: Date;
+}
+
+/** Queues deliveries, due now by the database's clock (the one the dispatchers compare with). */
+export async function insertDeliveries(db: Executor, rows: NewDelivery[]): Promise<void> {
+  if (!rows.length) return;
+  await db
+    .insertInto("webhook_deliveries")
+    .values(rows.map((r) => ({ ...r, status: "pending" as const, due_at: sql<Date>`now()` })))
+    .execute();
+}
+
+export async function findDelivery(db: Executor, merchantId: string, id: string): Promise<DeliveryRow | undefined> {
+  return db.selectFrom("webhook_deliveries").selectAll().where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+}
+
+/** Deliveries of one event to one endpoint that are not finished. */
+export async function hasOpenDelivery(db: Executor, eventId: string, endpointId: string): Promise<boolean> {
+  const r = await db
+    .selectFrom("webhook_deliveries")
+    .select("id")
+    .where("event_id", "=", eventId)
+    .where("endpoint_id", "=", endpointId)
+    .where("status", "in", ["pending", "in_flight"])
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/** All attempts so far of one event to one endpoint, over every delivery of it. */
+export async function attemptsSoFar(db: Executor, eventId: string, endpointId: string): Promise<number> {
+  const r = await db
+    .selectFrom("webhook_deliveries")
+    .select((eb) => eb.fn.max(sql<number>`retry_base + attempts`).as("n"))
+    .where("event_id", "=", eventId)
+    .where("endpoint_id", "=", endpointId)
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
+
+export interface DeliveryFilter {
+  endpointId: string;
+  statuses?: DeliveryState[];
+  /** Newest first: rows before this position. */
+  before?: Position;
+  limit: number;
+}
+
+export async function listDeliveries(db: Executor, f: DeliveryFilter): Promise<DeliveryView[]> {
+  let q = db
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("webhook_events as e", "e.id", "d.event_id")
+    .selectAll("d")
+    .select("e.event_type")
+    .where("d.endpoint_id", "=", f.endpointId);
+  if (f.statuses) q = q.where("d.status", "in", f.statuses);
+  if (f.before) q = q.where(sql<boolean>`(d.created_at, d.id) < (${f.before.at}, ${f.before.id})`);
+  return q.orderBy("d.created_at", "desc").orderBy("d.id", "desc").limit(f.limit).execute();
+}
+
+/** Housekeeping: finished deliveries and events older than `days` (the spec promises 30). */
+export async function pruneOlderThan(db: Executor, days: number): Promise<number> {
+  const cutoff = sql<Date>`now() - make_interval(days => ${days})`;
+  const d = await db.deleteFrom("webhook_deliveries").where("status", "in", ["succeeded", "failed"]).where("created_at", "<", cutoff).executeTakeFirst();
+  await db
+    .deleteFrom("webhook_events")
+    .where("created_at", "<", cutoff)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("webhook_deliveries as d").select("d.id").whereRef("d.event_id", "=", "webhook_events.id"))))
+    .execute();
+  return Number(d.numDeletedRows);
+}

@@ -1,0 +1,53 @@
+// What merchants see of deliveries, and the two ways they queue one: a test event and a re-delivery.
+import type { components } from "../../generated/api.ts";
+import type { Principal } from "../accounts/domain.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
+import type { QueryOf } from "../shared/contract.ts";
+import { AppError, notFound } from "../shared/errors.ts";
+import { newId } from "../shared/ids.ts";
+import { decodeCursor, toPage } from "../shared/pagination.ts";
+import * as q from "./db.ts";
+import { recordEventFor } from "./outbox.ts";
+import { deliveryToWire } from "./wire.ts";
+
+type S = components["schemas"];
+
+export const TEST_MESSAGE = "This is a test event from the logistics API.";
+
+export async function listDeliveries(db: Executor, merchant: Principal, endpointId: string, query: QueryOf<"listWebhookDeliveries">): Promise<S["WebhookDeliveryList"]> {
+  if (!(await q.findEndpoint(db, merchant.id, endpointId))) throw notFound("Webhook endpoint");
+  const limit = query.limit ?? 50;
+  const rows = await q.listDeliveries(db, {
+    endpointId,
+    statuses: query.status === undefined ? undefined : query.status === "pending" ? ["pending", "in_flight"] : [query.status],
+    before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    limit: limit + 1,
+  });
+  return toPage(rows, limit, (d) => ({ at: d.created_at, id: d.id }), deliveryToWire);
+}
+
+export async function sendTestEvent(trx: Tx, merchant: Principal, endpointId: string): Promise<S["WebhookDeliveryAccepted"]> {
+  const endpoint = await q.findEndpoint(trx, merchant.id, endpointId, true);
+  if (!endpoint) throw notFound("Webhook endpoint");
+  if (!endpoint.enabled) throw new AppError("conflict", "The endpoint is disabled: enable it to send a test event.");
+  const { eventId, deliveryId } = await recordEventFor(trx, "webhook.test", merchant.id, endpointId, new Date(), { message: TEST_MESSAGE });
+  return { success: true, event_id: eventId, delivery_id: deliveryId };
+}
+
+/** A new delivery of the same event to the same endpoint, with a fresh retry schedule. */
+export async function redeliver(trx: Tx, merchant: Principal, deliveryId: string): Promise<S["WebhookDeliveryAccepted"]> {
+  const earlier = await q.findDelivery(trx, merchant.id, deliveryId);
+  if (!earlier) throw notFound("Webhook delivery");
+  // The endpoint's row lock serializes re-deliveries of its events: one open delivery per event at most.
+  const endpoint = await q.findEndpoint(trx, merchant.id, earlier.endpoint_id, true);
+  if (!endpoint) throw notFound("Webhook delivery");
+  if (!endpoint.enabled) throw new AppError("conflict", "The endpoint is disabled: enable it to re-deliver.");
+  if (await q.hasOpenDelivery(trx, earlier.event_id, earlier.endpoint_id)) {
+    throw new AppError("conflict", "A delivery of this event to this endpoint is still pending: wait for it to succeed or fail.");
+  }
+  const now = new Date();
+  const id = newId(now.getTime());
+  const retryBase = await q.attemptsSoFar(trx, earlier.event_id, earlier.endpoint_id);
+  await q.insertDeliveries(trx, [{ id, event_id: earlier.event_id, endpoint_id: earlier.endpoint_id, merchant_id: merchant.id, retry_base: retryBase, created_at: now }]);
+  return { success: true, event_id: earlier.event_id, delivery_id: id };
+}

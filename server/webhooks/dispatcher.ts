@@ -1,0 +1,346 @@
+// The webhook dispatcher: takes due deliveries from the outbox and sends them, started and stopped with
+// the server. Several dispatchers (one per server process) share one PostgreSQL.
+//
+// - Claim: one short statement marks due rows in flight (FOR UPDATE SKIP LOCKED) with a lease and commits;
+//   only then are they sent. A dispatcher that dies mid-send leaves its rows in flight until the lease
+//   ends, then any dispatcher takes them again (on PGlite, the next start does at once).
+// - Wake-up: a commit that queued deliveries notifies (LISTEN/NOTIFY on PostgreSQL, PGlite's in-process
+//   notification); retries wake a timer; a slow poll is the safety net.
+// - Limits: `concurrency` requests at once, `perEndpoint` of them to one endpoint (one slow receiver
+//   cannot hold up the others). Up to `perEndpoint` more claimed rows wait here for a free slot of their
+//   endpoint: each starts within one attempt's timeout, well inside its lease. Beyond that, claimed rows
+//   are given back unattempted and the endpoint is left out of claims until it has room.
+// - Outcomes are written by a group committer: one UPDATE for every outcome that is ready.
+import type { Logger } from "pino";
+import type { DatabaseHandle } from "../db/database.ts";
+import { newId } from "../shared/ids.ts";
+import { nextAttemptAt } from "./backoff.ts";
+import { batchJson, envelopeJson, signedHeaders, type EnvelopeParts } from "./envelope.ts";
+import { batchCandidates, claimBatch, claimSingles, finish, lockEndpoints, nextDueAt, recoverInFlight, release, type ClaimedRow, type Outcome } from "./queue.ts";
+import { sendWebhook, type SendWebhookResult } from "./sender.ts";
+import type { WebhookSettings } from "./settings.ts";
+
+export const WAKE_CHANNEL = "webhook_deliveries";
+export const MAX_BATCH = 100;
+
+export interface DispatcherOptions {
+  handle: Pick<DatabaseHandle, "db" | "kind" | "listen">;
+  settings: WebhookSettings;
+  logger: Logger;
+  /** Requests in flight at once (a batch is one). */
+  concurrency?: number;
+  /** Requests in flight at once to one endpoint. */
+  perEndpoint?: number;
+  /** Safety net: look for due deliveries this often even without a notification. */
+  pollMs?: number;
+}
+
+const RETRY_AFTER_ERROR_MS = 1_000;
+
+export class Dispatcher {
+  private readonly db;
+  private readonly log: Logger;
+  private readonly concurrency: number;
+  private readonly perEndpointLimit: number;
+  private readonly pollMs: number;
+  /**
+   * How long a claimed delivery stays ours: a wait for a slot (at most one attempt's timeout), the attempt
+   * (at most another), and time to record the outcome. A crashed dispatcher's deliveries return after it.
+   */
+  private readonly leaseMs: number;
+  /** While requests are in flight, claim only once this many slots are free: a claim per freed slot costs a query per delivery. */
+  private readonly claimChunk: number;
+
+  private started = false;
+  private stopping = false;
+  private pumping = false;
+  private again = false;
+  /** The last claim filled its page, or a wake-up came while every slot was busy: look again when one frees. */
+  private backlog = false;
+  private inFlight = 0;
+  /** Claimed deliveries waiting here for a slot of their endpoint. */
+  private waiting = 0;
+  private readonly perEndpoint = new Map<string, { sending: number; queue: ClaimedRow[] }>();
+  private readonly sends = new Set<Promise<void>>();
+  private readonly committer: OutcomeCommitter;
+  private unlisten?: () => Promise<void>;
+  private poll?: NodeJS.Timeout;
+  private timer?: NodeJS.Timeout;
+  private timerAt?: number;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    this.db = opts.handle.db;
+    this.log = opts.logger.child({ component: "webhooks" });
+    // Waiting sockets are cheap; a few receivers that time out must not hold up everyone else.
+    this.concurrency = opts.concurrency ?? 256;
+    this.perEndpointLimit = Math.min(opts.perEndpoint ?? 16, this.concurrency);
+    this.pollMs = opts.pollMs ?? 5_000;
+    this.leaseMs = 2 * opts.settings.timeoutMs + 5_000;
+    this.claimChunk = Math.max(1, Math.min(16, Math.floor(this.concurrency / 4)));
+    this.committer = new OutcomeCommitter(this.db, this.log, (ms) => this.wakeIn(ms));
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error("dispatcher already started");
+    this.started = true;
+    if (this.opts.handle.kind === "pglite") {
+      const n = await recoverInFlight(this.db);
+      if (n) this.log.info({ deliveries: n }, "resuming deliveries left in flight by the previous run");
+    }
+    this.unlisten = await this.opts.handle.listen(WAKE_CHANNEL, this.wake, (err) => this.log.warn({ err }, "webhook wake-up listener failed; reconnecting"));
+    this.poll = setInterval(() => void this.pollNow(), this.pollMs);
+    void this.pollNow();
+  }
+
+  /** Stops claiming, lets the requests in flight finish and records their outcomes. */
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    clearInterval(this.poll);
+    clearTimeout(this.timer);
+    await this.unlisten?.().catch(() => {});
+    while (this.pumping) await new Promise((r) => setTimeout(r, 5));
+    // Deliveries still waiting for a slot go back to the queue unattempted; the ones being sent finish.
+    const waiting = [...this.perEndpoint.values()].flatMap((e) => e.queue.splice(0));
+    this.waiting = 0;
+    await release(this.db, waiting.map((r) => r.id)).catch((err) => this.log.warn({ err }, "giving back waiting webhook deliveries failed; their lease brings them back"));
+    while (this.sends.size) await Promise.all([...this.sends]);
+    await this.committer.drain();
+  }
+
+  /** Something may be due now. */
+  readonly wake = (): void => {
+    if (this.stopping || !this.started) return;
+    void this.pump();
+  };
+
+  private wakeIn(ms: number): void {
+    if (this.stopping) return;
+    const at = Date.now() + Math.max(0, ms);
+    if (this.timerAt !== undefined && this.timerAt <= at) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => {
+      this.timerAt = undefined;
+      void this.pollNow();
+    }, Math.max(0, ms));
+  }
+
+  /** Claims what is due, then sets the timer for the next delivery due later (a retry, a lease's end). */
+  private async pollNow(): Promise<void> {
+    if (this.stopping) return;
+    await this.pump();
+    if (this.stopping) return;
+    try {
+      const due = await nextDueAt(this.db);
+      // Due already but not claimed: another dispatcher has it, or its endpoint is at its limit here.
+      if (due && due.getTime() > Date.now()) this.wakeIn(due.getTime() - Date.now() + 5);
+    } catch (err) {
+      this.log.warn({ err }, "webhook poll failed");
+    }
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.again = false;
+        while (!this.stopping) {
+          if (this.inFlight > 0 && this.free() < this.claimChunk) {
+            this.backlog = true;
+            break;
+          }
+          if (!(await this.claimOnce())) break;
+        }
+      } while (this.again && !this.stopping);
+    } catch (err) {
+      this.log.error({ err }, "claiming webhook deliveries failed; retrying");
+      this.wakeIn(RETRY_AFTER_ERROR_MS);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private free(): number {
+    return this.concurrency - this.inFlight - this.waiting;
+  }
+
+  /** One claim of singles and batches; true when there may be more due right now. */
+  private async claimOnce(): Promise<boolean> {
+    const free = this.free();
+    const full = [...this.perEndpoint].filter(([, e]) => e.sending + e.queue.length >= 2 * this.perEndpointLimit).map(([id]) => id);
+    const rows = await claimSingles(this.db, free, this.leaseMs, full);
+    const giveBack: string[] = [];
+    for (const row of rows) {
+      const e = this.endpoint(row.endpoint_id);
+      if (e.sending < this.perEndpointLimit) this.launch(row.endpoint_id, [row], false);
+      else if (e.sending + e.queue.length < 2 * this.perEndpointLimit) {
+        e.queue.push(row);
+        this.waiting++;
+      } else giveBack.push(row.id);
+    }
+    if (giveBack.length) await release(this.db, giveBack);
+    let more = rows.length === free;
+
+    const room = this.free();
+    if (room > 0) {
+      // One batch at a time per batching endpoint: while it is sent, the next events gather.
+      const candidates = await batchCandidates(this.db, room, [...this.perEndpoint.keys()]);
+      if (candidates.length) {
+        const batches = await this.db.transaction().execute(async (trx) => {
+          const out: ClaimedRow[][] = [];
+          for (const id of await lockEndpoints(trx, candidates)) {
+            const batch = await claimBatch(trx, id, MAX_BATCH, this.leaseMs, newId());
+            if (batch.length) out.push(batch);
+          }
+          return out;
+        });
+        for (const batch of batches) this.launch(batch[0]!.endpoint_id, batch, true);
+        more ||= candidates.length === room || batches.some((b) => b.length === MAX_BATCH);
+      }
+    }
+    this.backlog = more;
+    return more;
+  }
+
+  private endpoint(id: string) {
+    let e = this.perEndpoint.get(id);
+    if (!e) this.perEndpoint.set(id, (e = { sending: 0, queue: [] }));
+    return e;
+  }
+
+  private launch(endpointId: string, rows: ClaimedRow[], asBatch: boolean): void {
+    const e = this.endpoint(endpointId);
+    this.inFlight++;
+    e.sending++;
+    const sending = this.attempt(rows, asBatch).finally(() => {
+      this.inFlight--;
+      e.sending--;
+      this.sends.delete(sending);
+      const wasFull = e.sending + 1 + e.queue.length >= 2 * this.perEndpointLimit;
+      const next = e.queue.shift();
+      if (next) {
+        this.waiting--;
+        this.launch(endpointId, [next], false);
+      } else if (e.sending === 0) this.perEndpoint.delete(endpointId);
+      // Claims left this endpoint out while it was full (or busy with a batch): look again.
+      if (this.backlog || asBatch || wasFull) this.wake();
+    });
+    this.sends.add(sending);
+  }
+
+  private async attempt(rows: ClaimedRow[], asBatch: boolean): Promise<void> {
+    const first = rows[0]!;
+    const batchId = asBatch ? first.batch_id! : undefined;
+    const started = new Date();
+    let result: SendWebhookResult;
+    try {
+      const parts = rows.map(partsOf);
+      const body = batchId ? batchJson(parts) : envelopeJson(parts[0]!);
+      result = await sendWebhook({
+        url: first.url,
+        headers: signedHeaders({ secret: first.secret, previousSecret: first.previous_secret }, batchId ?? first.event_id, body, started),
+        body,
+        timeoutMs: this.opts.settings.timeoutMs,
+        allowPrivateNetworks: this.opts.settings.allowPrivateNetworks,
+        ...(first.basic_username !== null && { basicAuth: { username: first.basic_username, password: first.basic_password ?? "" } }),
+      });
+    } catch (err) {
+      // Not the receiver's doing (sendWebhook itself never throws): log it, count it as a failed attempt.
+      this.log.error({ err, delivery: first.id }, "preparing a webhook request failed");
+      result = { ok: false, durationMs: 0, error: "internal error preparing the request" };
+    }
+    this.committer.add(this.outcomes(rows, result, started));
+  }
+
+  /** What each delivery of the request becomes; the members of a batch stay together while retried. */
+  private outcomes(rows: ClaimedRow[], result: SendWebhookResult, started: Date): Outcome[] {
+    const common = {
+      started_at: started.toISOString(),
+      response_status: result.status ?? null,
+      error: result.ok ? null : (result.error ?? "failed").slice(0, 1000),
+      duration_ms: result.durationMs,
+    };
+    if (result.ok) {
+      this.log.debug({ deliveries: rows.map((r) => r.id), status: result.status, ms: result.durationMs }, "webhook delivered");
+      return rows.map((r) => ({ ...common, id: r.id, attempts: r.attempts, status: "succeeded", wait_ms: null, keep_batch: true }));
+    }
+    // One draw of jitter for the whole request, from its least-tried member.
+    const lead = Math.min(...rows.map((r) => r.attempts));
+    const next = nextAttemptAt(lead, started, this.opts.settings.retrySchedule);
+    const wait = next ? next.getTime() - started.getTime() : null;
+    const exhausted = (r: ClaimedRow) => wait === null || r.attempts > this.opts.settings.retrySchedule.length;
+    const anyDone = rows.some(exhausted);
+    return rows.map((r) => {
+      if (exhausted(r)) {
+        this.log.warn({ delivery: r.id, endpoint: r.endpoint_id, attempts: r.attempts, error: common.error }, "webhook delivery failed for good");
+        return { ...common, id: r.id, attempts: r.attempts, status: "failed", wait_ms: null, keep_batch: true };
+      }
+      this.log.debug({ delivery: r.id, attempts: r.attempts, error: common.error }, "webhook attempt failed; will retry");
+      return { ...common, id: r.id, attempts: r.attempts, status: "pending", wait_ms: wait, keep_batch: !anyDone };
+    });
+  }
+}
+
+function partsOf(r: ClaimedRow): EnvelopeParts {
+  return {
+    eventId: r.event_id,
+    eventType: r.event_type,
+    endpointId: r.endpoint_id,
+    eventAt: r.event_at,
+    retryCount: r.retry_base + r.attempts - 1,
+    payloadJson: r.payload,
+  };
+}
+
+/**
+ * Writes outcomes as they come, in one statement for all that are ready: while one write runs, the next
+ * ones gather. A failed write is retried; if the process dies first, the leases bring the deliveries back.
+ */
+class OutcomeCommitter {
+  private queue: Outcome[] = [];
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly db: DatabaseHandle["db"],
+    private readonly log: Logger,
+    /** Called after a write with the shortest wait until a retry it scheduled. */
+    private readonly retryIn: (ms: number) => void,
+  ) {}
+
+  add(outcomes: Outcome[]): void {
+    this.queue.push(...outcomes);
+    this.running ??= this.run().finally(() => (this.running = undefined));
+  }
+
+  async drain(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, 1000);
+      try {
+        await finish(this.db, batch);
+        failures = 0;
+        const waits = batch.filter((o) => o.wait_ms !== null).map((o) => o.wait_ms!);
+        // A little after the due time by the database's clock, which the write just started from.
+        if (waits.length) this.retryIn(Math.min(...waits) + 5);
+      } catch (err) {
+        this.queue.unshift(...batch);
+        if (++failures > 20) {
+          this.log.error({ err, outcomes: this.queue.length }, "giving up recording webhook outcomes; the deliveries will be retried after their lease");
+          this.queue = [];
+          return;
+        }
+        this.log.warn({ err }, "recording webhook outcomes failed; retrying");
+        await new Promise((r) => setTimeout(r, RETRY_AFTER_ERROR_MS));
+      }
+    }
+  }
+}

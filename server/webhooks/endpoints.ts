@@ -1,0 +1,99 @@
+// The merchant's webhook endpoints: register, change, rotate the secret, remove.
+import { generateWebhookSecret } from "../../client/webhooks.ts";
+import type { components } from "../../generated/api.ts";
+import type { Principal } from "../accounts/domain.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
+import type { QueryOf } from "../shared/contract.ts";
+import { AppError, invalid, notFound } from "../shared/errors.ts";
+import { newId } from "../shared/ids.ts";
+import { decodeCursor, toPage } from "../shared/pagination.ts";
+import * as q from "./db.ts";
+import { checkWebhookUrl } from "./url-safety.ts";
+import { endpointToWire } from "./wire.ts";
+
+type S = components["schemas"];
+
+export const MAX_ENDPOINTS = 20;
+/** How long the secret before a rotation keeps signing beside the new one. */
+export const ROTATION_OVERLAP_MS = 24 * 3600_000;
+
+export interface EndpointSettings {
+  allowPrivateNetworks: boolean;
+}
+
+function checkUrl(url: string, settings: EndpointSettings): void {
+  const problems = checkWebhookUrl(url, settings);
+  if (problems.length) throw invalid(problems, "The webhook URL is not allowed.");
+}
+
+export async function createEndpoint(trx: Tx, merchant: Principal, input: S["WebhookEndpointCreate"], settings: EndpointSettings): Promise<S["WebhookEndpointWithSecret"]> {
+  checkUrl(input.url, settings);
+  await q.lockMerchantEndpoints(trx, merchant.id);
+  if ((await q.countEndpoints(trx, merchant.id)) >= MAX_ENDPOINTS) {
+    throw new AppError("conflict", `At most ${MAX_ENDPOINTS} webhook endpoints per merchant: delete one first.`);
+  }
+  const now = new Date();
+  const id = newId(now.getTime());
+  const secret = generateWebhookSecret();
+  await q.insertEndpoint(trx, {
+    id,
+    merchant_id: merchant.id,
+    url: input.url,
+    event_types: input.event_types,
+    description: input.description ?? "",
+    enabled: input.enabled ?? true,
+    batching: input.batching ?? false,
+    secret,
+    basic_username: input.basic_auth?.username ?? null,
+    basic_password: input.basic_auth?.password ?? null,
+    created_at: now,
+    updated_at: now,
+  });
+  return { ...endpointToWire((await q.findEndpoint(trx, merchant.id, id))!), secret };
+}
+
+export async function getEndpoint(db: Executor, merchant: Principal, id: string): Promise<S["WebhookEndpoint"]> {
+  const e = await q.findEndpoint(db, merchant.id, id);
+  if (!e) throw notFound("Webhook endpoint");
+  return endpointToWire(e);
+}
+
+export async function listEndpoints(db: Executor, merchant: Principal, query: QueryOf<"listWebhookEndpoints">): Promise<S["WebhookEndpointList"]> {
+  const limit = query.limit ?? 50;
+  const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const rows = await q.listEndpoints(db, merchant.id, after, limit + 1);
+  return toPage(rows, limit, (e) => ({ at: e.created_at, id: e.id }), endpointToWire);
+}
+
+export async function updateEndpoint(trx: Tx, merchant: Principal, id: string, input: S["WebhookEndpointUpdate"], settings: EndpointSettings): Promise<S["WebhookEndpoint"]> {
+  if (input.url !== undefined) checkUrl(input.url, settings);
+  const current = await q.findEndpoint(trx, merchant.id, id, true);
+  if (!current) throw notFound("Webhook endpoint");
+  const { basic_auth, ...plain } = input;
+  await q.updateEndpoint(trx, id, {
+    ...plain,
+    ...(basic_auth !== undefined && { basic_username: basic_auth?.username ?? null, basic_password: basic_auth?.password ?? null }),
+    updated_at: new Date(),
+  });
+  // A batch formed before the switch is not resumed after it: queued deliveries form new batches.
+  if (input.batching !== undefined && input.batching !== current.batching) await q.forgetBatches(trx, id);
+  return endpointToWire((await q.findEndpoint(trx, merchant.id, id))!);
+}
+
+export async function deleteEndpoint(trx: Tx, merchant: Principal, id: string): Promise<S["DeletedResult"]> {
+  if (!(await q.deleteEndpoint(trx, merchant.id, id))) throw notFound("Webhook endpoint");
+  return { success: true, id };
+}
+
+/**
+ * A new secret; the current one keeps signing beside it for 24 hours. A second rotation within them
+ * keeps only the secret current just before it: two signatures at most.
+ */
+export async function rotateSecret(trx: Tx, merchant: Principal, id: string): Promise<S["WebhookEndpointWithSecret"]> {
+  const current = await q.findEndpoint(trx, merchant.id, id, true);
+  if (!current) throw notFound("Webhook endpoint");
+  const now = new Date();
+  const secret = generateWebhookSecret();
+  await q.rotateSecret(trx, id, secret, new Date(now.getTime() + ROTATION_OVERLAP_MS), now);
+  return { ...endpointToWire((await q.findEndpoint(trx, merchant.id, id))!), secret };
+}

@@ -1,0 +1,28 @@
+// Webhook endpoint and delivery operations, keyed by operationId. The handler opens the transaction;
+// the domain does the rest.
+import type { Handlers } from "../http/registry.ts";
+import * as deliveries from "./deliveries.ts";
+import * as endpoints from "./endpoints.ts";
+
+export const webhookHandlers = {
+  createWebhookEndpoint: (c) =>
+    c.idempotent(async (trx) => ({ status: 201, body: await endpoints.createEndpoint(trx, c.principal, c.body, c.settings.webhooks) })),
+  listWebhookEndpoints: async (c) => ({ status: 200, body: await endpoints.listEndpoints(c.db, c.principal, c.query) }),
+  getWebhookEndpoint: async (c) => ({ status: 200, body: await endpoints.getEndpoint(c.db, c.principal, c.path.webhook_id) }),
+  updateWebhookEndpoint: async (c) => ({
+    status: 200, body: await c.transaction((trx) => endpoints.updateEndpoint(trx, c.principal, c.path.webhook_id, c.body, c.settings.webhooks)),
+  }),
+  deleteWebhookEndpoint: async (c) => ({
+    status: 200, body: await c.transaction((trx) => endpoints.deleteEndpoint(trx, c.principal, c.path.webhook_id)),
+  }),
+  rotateWebhookSecret: async (c) => ({
+    status: 200, body: await c.transaction((trx) => endpoints.rotateSecret(trx, c.principal, c.path.webhook_id)),
+  }),
+  sendTestWebhook: async (c) => ({
+    status: 202, body: await c.transaction((trx) => deliveries.sendTestEvent(trx, c.principal, c.path.webhook_id)),
+  }),
+  listWebhookDeliveries: async (c) => ({ status: 200, body: await deliveries.listDeliveries(c.db, c.principal, c.path.webhook_id, c.query) }),
+  redeliverWebhook: async (c) => ({
+    status: 202, body: await c.transaction((trx) => deliveries.redeliver(trx, c.principal, c.path.delivery_id)),
+  }),
+} satisfies Handlers;

@@ -1,0 +1,158 @@
+// The dispatcher's queries. Each is one short statement (or one short transaction for a batch): a claim
+// commits before anything is sent, and no transaction is ever open during an HTTP call. Times come from
+// the database's clock, the one every dispatcher compares `due_at` with.
+import { sql } from "kysely";
+import type { Db } from "../db/database.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
+import type { EventType } from "./tables.ts";
+
+/** A claimed delivery with what sending it needs. */
+export interface ClaimedRow {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  /** Including the attempt being made. */
+  attempts: number;
+  retry_base: number;
+  batch_id: string | null;
+  url: string;
+  secret: string;
+  /** Only while it still signs (24 hours after a rotation). */
+  previous_secret: string | null;
+  basic_username: string | null;
+  basic_password: string | null;
+  event_type: EventType;
+  event_at: Date;
+  payload: string;
+}
+
+const seconds = (ms: number) => ms / 1000;
+
+/** Marks the picked rows in flight until the lease ends and returns them with endpoint and event. */
+const claimFrom = (picked: ReturnType<typeof sql>, leaseMs: number, batchId: string | null = null) => sql<ClaimedRow>`
+  with picked as materialized (${picked}),
+  claimed as (
+    update webhook_deliveries d
+    set status = 'in_flight', attempts = d.attempts + 1, due_at = now() + make_interval(secs => ${seconds(leaseMs)}),
+        batch_id = coalesce(d.batch_id, ${batchId}::char(24))
+    where d.id = any(array(select id from picked)) -- an index scan whatever the planner thinks of the table
+    returning d.*)
+  select c.id, c.event_id, c.endpoint_id, c.attempts, c.retry_base, c.batch_id, e.url, e.secret,
+         case when e.previous_secret_expires_at > now() then e.previous_secret end as previous_secret,
+         e.basic_username, e.basic_password, ev.event_type, ev.created_at as event_at, ev.payload::text as payload
+  from claimed c
+  join webhook_endpoints e on e.id = c.endpoint_id
+  join webhook_events ev on ev.id = c.event_id
+  order by ev.created_at, c.id`;
+
+/**
+ * Claims up to `limit` due deliveries to endpoints without batching, oldest due first, skipping rows
+ * another dispatcher holds (SKIP LOCKED) and the endpoints in `excluded` (at their concurrency limit here).
+ */
+export async function claimSingles(db: Db, limit: number, leaseMs: number, excluded: string[]): Promise<ClaimedRow[]> {
+  const picked = sql`
+    select d.id from webhook_deliveries d
+    join webhook_endpoints e on e.id = d.endpoint_id
+    where d.due_at <= now() and not e.batching and d.endpoint_id <> all(${excluded}::char(24)[])
+    order by d.due_at
+    limit ${limit}
+    for update of d skip locked`;
+  return (await claimFrom(picked, leaseMs).execute(db)).rows;
+}
+
+/** Batching endpoints with something due (a hint: claimBatch decides under the endpoint's lock). */
+export async function batchCandidates(db: Executor, limit: number, excluded: string[]): Promise<string[]> {
+  const r = await sql<{ id: string }>`
+    select e.id from webhook_endpoints e
+    where e.batching and e.id <> all(${excluded}::char(24)[])
+      and exists (select 1 from webhook_deliveries d where d.endpoint_id = e.id and d.due_at <= now())
+    limit ${limit}`.execute(db);
+  return r.rows.map((x) => x.id);
+}
+
+/**
+ * Locks those of `ids` that no other dispatcher is claiming from. Whoever claims a batching endpoint's
+ * deliveries holds this lock, so a batch is never split between two dispatchers.
+ * NO KEY UPDATE: queuing new deliveries (a foreign key check) does not wait for it.
+ */
+export async function lockEndpoints(trx: Tx, ids: string[]): Promise<string[]> {
+  const r = await sql<{ id: string }>`
+    select id from webhook_endpoints where id = any(${ids}::char(24)[]) and batching
+    for no key update skip locked`.execute(trx);
+  return r.rows.map((x) => x.id);
+}
+
+/**
+ * Claims the next batch of a locked endpoint: the due members of the batch that is due first (all of
+ * them: a retried batch is resent whole, under its id), or up to `max` due deliveries in no batch yet,
+ * which become batch `newBatchId`.
+ */
+export async function claimBatch(trx: Tx, endpointId: string, max: number, leaseMs: number, newBatchId: string): Promise<ClaimedRow[]> {
+  const picked = sql`
+    select d.id from webhook_deliveries d
+    where d.endpoint_id = ${endpointId} and d.due_at <= now()
+      and d.batch_id is not distinct from (
+        select f.batch_id from webhook_deliveries f
+        where f.endpoint_id = ${endpointId} and f.due_at <= now()
+        order by f.due_at, f.id limit 1)
+    order by d.due_at, d.id
+    limit ${max}
+    for update of d`;
+  return (await claimFrom(picked, leaseMs, newBatchId).execute(trx)).rows;
+}
+
+/** The outcome of one attempt of one delivery. */
+export interface Outcome {
+  id: string;
+  /** As claimed: a stale outcome (the lease ran out and another attempt began) changes nothing. */
+  attempts: number;
+  status: "pending" | "succeeded" | "failed";
+  /** Until the next attempt, when pending. */
+  wait_ms: number | null;
+  /** False: leave the batch (its other members finished), so the rest is retried as a new batch. */
+  keep_batch: boolean;
+  started_at: string;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+/** Records many outcomes in one statement. */
+export async function finish(db: Db, outcomes: Outcome[]): Promise<void> {
+  await sql`
+    update webhook_deliveries d
+    set status = v.status,
+        due_at = case when v.wait_ms is null then null else now() + make_interval(secs => v.wait_ms / 1000.0) end,
+        batch_id = case when v.keep_batch then d.batch_id end,
+        last_attempt_at = v.started_at,
+        last_response_status = v.response_status,
+        last_error = v.error,
+        last_duration_ms = v.duration_ms
+    from json_to_recordset(${JSON.stringify(outcomes)}::json) as v(
+      id char(24), attempts int, status text, wait_ms double precision, keep_batch boolean,
+      started_at timestamptz, response_status int, error text, duration_ms int)
+    where d.id = any(${outcomes.map((o) => o.id)}::char(24)[]) and d.id = v.id and d.attempts = v.attempts and d.status = 'in_flight'`.execute(db);
+}
+
+/** Gives back claimed deliveries that were not attempted (their endpoint was at its limit here). */
+export async function release(db: Db, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await sql`
+    update webhook_deliveries set status = 'pending', attempts = attempts - 1, due_at = now()
+    where id = any(${ids}::char(24)[]) and status = 'in_flight'`.execute(db);
+}
+
+/**
+ * After a restart on a database no other process can use (PGlite): deliveries left in flight by the
+ * previous run are due again at once instead of at the end of their lease.
+ */
+export async function recoverInFlight(db: Db): Promise<number> {
+  const r = await sql`update webhook_deliveries set status = 'pending', due_at = now() where status = 'in_flight'`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/** When the earliest queued delivery is due (or its lease ends). */
+export async function nextDueAt(db: Db): Promise<Date | undefined> {
+  const r = await sql<{ at: Date | null }>`select min(due_at) as at from webhook_deliveries where due_at is not null`.execute(db);
+  return r.rows[0]?.at ?? undefined;
+}

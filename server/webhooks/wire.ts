@@ -1,0 +1,41 @@
+// Stored rows to the spec's wire shapes.
+import type { components } from "../../generated/api.ts";
+import { formatTimestamp } from "../shared/time.ts";
+import type { DeliveryView, EndpointView } from "./db.ts";
+
+type S = components["schemas"];
+
+export function endpointToWire(e: EndpointView): S["WebhookEndpoint"] {
+  return {
+    id: e.id,
+    url: e.url,
+    event_types: e.event_types,
+    description: e.description,
+    enabled: e.enabled,
+    batching: e.batching,
+    has_basic_auth: e.has_basic_auth,
+    created_at: formatTimestamp(e.created_at),
+    updated_at: formatTimestamp(e.updated_at),
+  };
+}
+
+const orNull = (d: Date | null) => (d ? formatTimestamp(d) : null);
+
+export function deliveryToWire(d: DeliveryView): S["WebhookDelivery"] {
+  const open = d.status === "pending" || d.status === "in_flight";
+  return {
+    id: d.id,
+    event_id: d.event_id,
+    event_type: d.event_type,
+    webhook_id: d.endpoint_id,
+    // An attempt in progress is still pending to the merchant: it is not acknowledged yet.
+    status: open ? "pending" : d.status === "succeeded" ? "succeeded" : "failed",
+    attempts: d.attempts,
+    last_attempt_at: orNull(d.last_attempt_at),
+    next_attempt_at: open ? orNull(d.due_at) : null,
+    last_response_status: d.last_response_status,
+    last_duration_ms: d.last_duration_ms,
+    last_error: d.last_error,
+    created_at: formatTimestamp(d.created_at),
+  };
+}

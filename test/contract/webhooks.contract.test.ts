@@ -1,0 +1,173 @@
+// Contract test: every webhook endpoint and delivery operation of spec/openapi.yaml, successes and main
+// failures, driven through Prism in proxy mode in front of the real server (strict and lenient proxies,
+// as in inbound.contract.test.ts). No dispatcher runs: queued deliveries stay pending.
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { components, LogisticsClient } from "../../client/index.ts";
+import { provisionAccount } from "../../server/accounts/domain.ts";
+import { BASE_PATH } from "../../server/app.ts";
+import { MAX_ENDPOINTS } from "../../server/webhooks/endpoints.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { specOperations, startPrismProxy, type PrismProxy } from "./prism.ts";
+import { ContractRecorder } from "./recording.ts";
+
+type S = components["schemas"];
+
+/** The statuses each webhook operation must have been seen answering through Prism. */
+const REQUIRED: Record<string, number[]> = {
+  createWebhookEndpoint: [201, 400, 401, 403, 409, 422],
+  listWebhookEndpoints: [200, 400],
+  getWebhookEndpoint: [200, 404],
+  updateWebhookEndpoint: [200, 400, 404],
+  deleteWebhookEndpoint: [200, 404],
+  rotateWebhookSecret: [200, 404],
+  sendTestWebhook: [202, 404, 409],
+  listWebhookDeliveries: [200, 400, 404],
+  redeliverWebhook: [202, 404, 409],
+};
+
+const rec = new ContractRecorder(specOperations("/webhook_"));
+const { conforms, fails, refusedByPrism } = {
+  conforms: rec.conforms.bind(rec),
+  fails: rec.fails.bind(rec),
+  refusedByPrism: rec.refusedByPrism.bind(rec),
+};
+
+let srv: TestServer;
+let strict: PrismProxy;
+let lenient: PrismProxy;
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  const upstream = srv.origin + BASE_PATH;
+  const [s, l] = await Promise.allSettled([startPrismProxy({ upstream, errors: true }), startPrismProxy({ upstream, errors: false })]);
+  if (s.status === "fulfilled") strict = s.value;
+  if (l.status === "fulfilled") lenient = l.value;
+  if (s.status === "rejected") throw s.reason;
+  if (l.status === "rejected") throw l.reason;
+});
+afterAll(async () => {
+  await Promise.all([strict?.close(), lenient?.close()]);
+  await srv?.close();
+});
+
+let seq = 0;
+async function account(role: "merchant" | "operator") {
+  const id = `contract-hooks-${role}-${++seq}.example.com`;
+  const secret = `secret-${id}`;
+  await provisionAccount(srv.handle.db, role, id, secret);
+  const username = `${role === "merchant" ? "M" : "W"}-${id}`;
+  return { id, username, secret, strict: rec.via(strict, username, secret), lenient: rec.via(lenient, username, secret) };
+}
+
+const URL_ = "https://erp.shop.example/hooks/logistics";
+const at = (webhook_id: string) => ({ params: { path: { webhook_id } } });
+const delivery = (delivery_id: string) => ({ params: { path: { delivery_id } } });
+const UNKNOWN = "0123456789abcdef01234567";
+
+async function create(c: LogisticsClient, body: Partial<S["WebhookEndpointCreate"]> = {}) {
+  const r = conforms(await c.POST("/webhook_endpoints/_create", { body: { url: URL_, event_types: ["inbound_shipment.items_arrived"], ...body } }), 201);
+  return r.data!;
+}
+
+describe("webhook operations conform to spec/openapi.yaml through Prism", () => {
+  it("createWebhookEndpoint: 201 (with Basic credentials and batching), idempotent retry, 422, 400 destination and unknown property, 401, 403, 409 beyond the limit", async () => {
+    const m = await account("merchant");
+    const w = await account("operator");
+    const ep = await create(m.strict, { description: "ERP", batching: true, basic_auth: { username: "erp", password: "pw" } });
+    expect(ep).toMatchObject({ batching: true, has_basic_auth: true, secret: expect.stringMatching(/^whsec_/) });
+
+    const idem = { params: { header: { "Idempotency-Key": `contract-hooks-${Date.now()}` } } };
+    const body = { url: URL_, event_types: ["webhook.test" as const] };
+    const first = conforms(await m.strict.POST("/webhook_endpoints/_create", { ...idem, body }), 201);
+    const retry = conforms(await m.strict.POST("/webhook_endpoints/_create", { ...idem, body }), 201);
+    expect(retry.data).toEqual(first.data);
+    fails(await m.strict.POST("/webhook_endpoints/_create", { ...idem, body: { ...body, description: "other" } }), 422, "idempotency_key_reused");
+
+    const e = fails(await m.strict.POST("/webhook_endpoints/_create", { body: { url: "http://10.0.0.7/hook", event_types: ["webhook.test"] } }), 400, "validation_failed");
+    expect(e.details).toContainEqual(expect.objectContaining({ path: "/body/url", code: "destination_not_allowed" }));
+
+    const typo = { ...body, events: ["webhook.test"] } as S["WebhookEndpointCreate"];
+    refusedByPrism(await m.strict.POST("/webhook_endpoints/_create", { body: typo }), 422, "events");
+    fails(await m.lenient.POST("/webhook_endpoints/_create", { body: typo }), { status: 400, requestViolations: ["additionalProperties"] }, "validation_failed");
+
+    fails(await rec.via(strict, m.username, "wrong").POST("/webhook_endpoints/_create", { body }), 401, "unauthorized");
+    fails(await w.strict.POST("/webhook_endpoints/_create", { body }), 403, "access_denied");
+
+    const soFar = conforms(await m.strict.GET("/webhook_endpoints"), 200).data!.items.length;
+    for (let i = soFar; i < MAX_ENDPOINTS; i++) await create(m.strict);
+    fails(await m.strict.POST("/webhook_endpoints/_create", { body }), 409, "conflict");
+    const list = conforms(await m.strict.GET("/webhook_endpoints", { params: { query: { limit: 100 } } }), 200);
+    expect(list.data!.items).toHaveLength(MAX_ENDPOINTS);
+  });
+
+  it("listWebhookEndpoints and getWebhookEndpoint: 200 with paging; 400 bad limit; 404 another merchant's", async () => {
+    const m = await account("merchant");
+    const other = await account("merchant");
+    const a = await create(m.strict);
+    const b = await create(m.strict, { enabled: false });
+    const page1 = conforms(await m.strict.GET("/webhook_endpoints", { params: { query: { limit: 1 } } }), 200);
+    const page2 = conforms(await m.strict.GET("/webhook_endpoints", { params: { query: { limit: 1, cursor: page1.data!.next_cursor! } } }), 200);
+    expect([...page1.data!.items, ...page2.data!.items].map((e) => e.id)).toEqual([a.id, b.id]);
+    refusedByPrism(await m.strict.GET("/webhook_endpoints", { params: { query: { limit: 0 } } }), 422, "limit");
+    fails(await m.lenient.GET("/webhook_endpoints", { params: { query: { limit: 0 } } }), { status: 400, requestViolations: ["minimum"] }, "validation_failed");
+
+    const got = conforms(await m.strict.GET("/webhook_endpoints/{webhook_id}", at(b.id)), 200);
+    expect(got.data).toMatchObject({ id: b.id, enabled: false });
+    fails(await other.strict.GET("/webhook_endpoints/{webhook_id}", at(a.id)), 404, "not_found");
+  });
+
+  it("updateWebhookEndpoint: 200 (Basic credentials set and removed); 400 destination; 404", async () => {
+    const m = await account("merchant");
+    const ep = await create(m.strict);
+    const set = conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(ep.id), body: { basic_auth: { username: "erp", password: "pw" }, batching: true, enabled: false } }), 200);
+    expect(set.data).toMatchObject({ has_basic_auth: true, batching: true, enabled: false });
+    const cleared = conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(ep.id), body: { basic_auth: null, description: "no auth" } }), 200);
+    expect(cleared.data).toMatchObject({ has_basic_auth: false, description: "no auth" });
+    const bad = fails(await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(ep.id), body: { url: "http://localhost/hook" } }), 400, "validation_failed");
+    expect(bad.details[0]).toMatchObject({ path: "/body/url", code: "destination_not_allowed" });
+    fails(await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(UNKNOWN), body: { enabled: true } }), 404, "not_found");
+  });
+
+  it("rotateWebhookSecret and deleteWebhookEndpoint: 200; 404", async () => {
+    const m = await account("merchant");
+    const ep = await create(m.strict);
+    const rotated = conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}/_rotate_secret", at(ep.id)), 200);
+    expect(rotated.data!.secret).not.toBe(ep.secret);
+    fails(await m.strict.POST("/webhook_endpoints/{webhook_id}/_rotate_secret", at(UNKNOWN)), 404, "not_found");
+    const del = conforms(await m.strict.DELETE("/webhook_endpoints/{webhook_id}", at(ep.id)), 200);
+    expect(del.data).toEqual({ success: true, id: ep.id });
+    fails(await m.strict.DELETE("/webhook_endpoints/{webhook_id}", at(ep.id)), 404, "not_found");
+  });
+
+  it("sendTestWebhook, listWebhookDeliveries, redeliverWebhook: 202/200; 409 disabled or pending; 404; 400 bad status filter", async () => {
+    const m = await account("merchant");
+    const ep = await create(m.strict);
+    const test = conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}/_test", at(ep.id)), 202);
+    fails(await m.strict.POST("/webhook_deliveries/{delivery_id}/_redeliver", delivery(test.data!.delivery_id)), 409, "conflict");
+
+    const list = conforms(await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", at(ep.id)), 200);
+    expect(list.data!.items).toEqual([expect.objectContaining({ id: test.data!.delivery_id, status: "pending", event_type: "webhook.test" })]);
+    // As the dispatcher leaves it after a day of failures.
+    await sql`update webhook_deliveries set status = 'failed', due_at = null, attempts = 8, last_attempt_at = now(),
+      last_response_status = 503, last_error = 'HTTP 503 from endpoint', last_duration_ms = 12 where id = ${test.data!.delivery_id}`.execute(srv.handle.db);
+    const failed = conforms(await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id }, query: { status: "failed", limit: 10 } } }), 200);
+    expect(failed.data!.items[0]).toMatchObject({ status: "failed", attempts: 8, last_response_status: 503, last_duration_ms: 12, next_attempt_at: null });
+
+    const again = conforms(await m.strict.POST("/webhook_deliveries/{delivery_id}/_redeliver", delivery(test.data!.delivery_id)), 202);
+    expect(again.data).toMatchObject({ success: true, event_id: test.data!.event_id });
+    fails(await m.strict.POST("/webhook_deliveries/{delivery_id}/_redeliver", delivery(UNKNOWN)), 404, "not_found");
+
+    refusedByPrism(await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id }, query: { status: "sent" as "failed" } } }), 422, "status");
+    fails(await m.lenient.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id }, query: { status: "sent" as "failed" } } }), { status: 400, requestViolations: ["enum"] }, "validation_failed");
+    fails(await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", at(UNKNOWN)), 404, "not_found");
+
+    conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(ep.id), body: { enabled: false } }), 200);
+    fails(await m.strict.POST("/webhook_endpoints/{webhook_id}/_test", at(ep.id)), 409, "conflict");
+    fails(await m.strict.POST("/webhook_endpoints/{webhook_id}/_test", at(UNKNOWN)), 404, "not_found");
+  });
+
+  it("exercised every webhook operation of the spec, with every required status, and checked every response", () => {
+    rec.expectComplete(REQUIRED, "under /webhook_");
+  });
+});
