@@ -832,7 +832,7 @@ export interface components {
              * @description Machine-readable reason. Branch on this, not on `message`.
              * @enum {string}
              */
-            code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "unknown" | "not_implemented" | "unavailable";
+            code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "unknown" | "not_implemented" | "unavailable";
             /** @description A sentence for humans; may change wording. */
             message: string;
             /** @description Each offending field for validation failures; empty otherwise. */
@@ -1715,10 +1715,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests; retry after the time given. */
+        /**
+         * @description Too many requests, or too many failed sign-ins from your address (the login throttle); retry
+         *     after the time given.
+         */
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request line and headers together exceed 16 KB (a very long URL counts too). */
+        HeadersTooLarge: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -1878,6 +1890,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -1918,6 +1931,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -1947,6 +1961,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -1990,6 +2005,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2021,6 +2037,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2052,6 +2069,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2083,6 +2101,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2140,6 +2159,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2177,6 +2197,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2213,6 +2234,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2244,6 +2266,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2277,6 +2300,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2310,6 +2334,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2364,6 +2389,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2411,6 +2437,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2478,6 +2505,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2521,6 +2549,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2568,6 +2597,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2636,6 +2666,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2693,6 +2724,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2827,6 +2859,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2872,6 +2905,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2957,6 +2991,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2994,6 +3029,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3061,6 +3097,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3112,6 +3149,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3157,6 +3195,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3208,6 +3247,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3245,6 +3285,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3291,6 +3332,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3330,6 +3372,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3401,6 +3444,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3440,6 +3484,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];

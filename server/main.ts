@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
+import { answerClientErrors } from "./http/client-errors.ts";
 import { forgetExpiredKeys } from "./idempotency/index.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -31,6 +32,7 @@ async function main() {
   let accepting = true;
   const app = createApp({ db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute });
   const server = app.listen(config.port, config.host);
+  answerClientErrors(server);
   server.on("error", async (err) => {
     logger.fatal({ err }, "cannot listen");
     await handle.close();

@@ -5,7 +5,8 @@ import { sql } from "kysely";
 import { pino } from "pino";
 import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
-import { BASE_PATH, createApp } from "../../server/app.ts";
+import { BASE_PATH, createApp, type AppOptions } from "../../server/app.ts";
+import { answerClientErrors } from "../../server/http/client-errors.ts";
 import type { DatabaseHandle } from "../../server/db/database.ts";
 import { createTestDatabase } from "./database.ts";
 
@@ -23,13 +24,14 @@ export interface TestServer {
 
 let seq = 0;
 
-export async function startTestServer(opts: { rateLimitPerMinute?: number } = {}): Promise<TestServer> {
+export async function startTestServer(opts: Pick<AppOptions, "rateLimitPerMinute" | "loginLimits" | "handlers"> = {}): Promise<TestServer> {
   const handle = await createTestDatabase();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const app = createApp({ db: handle.db, logger, ...opts });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
+  answerClientErrors(server);
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const baseUrl = origin + BASE_PATH;
   const client = (username?: string, secret?: string) => createLogisticsClient({ baseUrl, username, secret });
