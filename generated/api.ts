@@ -78,8 +78,10 @@ export interface paths {
          *     `expected_at_wh` (`null` clears it). `products` merges lines by `merchants_id` (a listed
          *     line gets the new `qty`, a new `merchants_id` adds a line, unlisted lines stay);
          *     `products_all` replaces the whole list. Send at most one of the two. A line that already has
-         *     arrivals cannot be removed or cut below what arrived (`409 conflict`). Allowed until the
-         *     warehouse has processed the shipment (`409 invalid_state` after that).
+         *     arrivals cannot be removed or cut below what arrived (`409 conflict`). Allowed in `initial`,
+         *     `confirmed`, `en_route`, `arrived_at_warehouse`, `processing` and `problem`, also when the
+         *     warehouse has reopened a processed shipment as `problem` (the shipment is open again until the
+         *     warehouse closes it); `409 invalid_state` in `processed`, `cancelled` and `deleted`.
          */
         post: operations["modifyInboundShipment"];
         /**
@@ -157,8 +159,11 @@ export interface paths {
          * @description Warehouse only. Each line appends an arrival entry (`change` items of the product at `ts`,
          *     default now) to the product's line; a product that was not announced becomes a new line with
          *     `qty` 0 (give its `name`/`gtin` if it is new to the merchant's catalogue). A negative `change`
-         *     corrects a miscount but never takes `arrivedQty` below zero (`409 conflict`). Accepted in every
-         *     status before `processed`, `cancelled` and `deleted`; the first arrival moves the shipment to
+         *     corrects a miscount but never takes `arrivedQty` below zero, and no line's `arrivedQty` goes
+         *     above 1000000 (`409 conflict`). `ts` lies between `2000-01-01T00:00:00Z` and 5 minutes ahead
+         *     of the server's clock (`400` outside). Accepted in `initial`, `confirmed`, `en_route`,
+         *     `arrived_at_warehouse`, `processing` and `problem` (also a processed shipment reopened as
+         *     `problem`), not in `processed`, `cancelled` and `deleted`; the first arrival moves the shipment to
          *     `processing`. Concurrent calls on one shipment never lose an update. The merchant is notified
          *     with `inbound_shipment.items_arrived`. Send an `Idempotency-Key` so a retried call is not
          *     counted twice.
@@ -1009,7 +1014,10 @@ export interface components {
             gtin?: components["schemas"]["Gtin"];
         };
         ArrivalsRecord: {
-            /** @description When the items arrived; defaults to now. Not in the future. */
+            /**
+             * @description When the items arrived; defaults to now. From `2000-01-01T00:00:00Z` to at most 5 minutes
+             *     ahead of the server's clock (allowance for clock skew).
+             */
             ts?: components["schemas"]["Timestamp"];
             arrivals: components["schemas"]["ArrivalLineInput"][];
         };
