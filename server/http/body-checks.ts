@@ -43,13 +43,12 @@ const noBodyAllowed = () => invalid([{ path: "/body", message: "this operation t
 /** Parses the raw bytes as strict UTF-8 JSON and applies the checks of json-text.ts. */
 function parseJson(req: Request, _res: Res, next: NextFunction) {
   const raw: unknown = req.body;
-  if (!Buffer.isBuffer(raw)) {
-    req.body = undefined;
-    return next();
-  }
-  if (!isUtf8(raw)) throw invalid([{ path: "/body", message: "is not valid UTF-8", code: "encoding" }], "The request body is not UTF-8 text.");
-  const text = raw.toString("utf8").replace(/^\uFEFF/, "");
+  const text = Buffer.isBuffer(raw) ? decodeUtf8(raw) : "";
   if (text.trim() === "") {
+    // Without this the validator lets an absent body through (or calls it a media type problem).
+    if ((matchedOperation(req)?.requestBody as { required?: boolean } | undefined)?.required) {
+      throw invalid([{ path: "/body", message: "a JSON request body is required", code: "required" }]);
+    }
     req.body = undefined;
     return next();
   }
@@ -65,6 +64,11 @@ function parseJson(req: Request, _res: Res, next: NextFunction) {
   if (!matchedOperation(req)?.requestBody && hasContent(value)) throw noBodyAllowed();
   req.body = value;
   next();
+}
+
+function decodeUtf8(raw: Buffer): string {
+  if (!isUtf8(raw)) throw invalid([{ path: "/body", message: "is not valid UTF-8", code: "encoding" }], "The request body is not UTF-8 text.");
+  return raw.toString("utf8").replace(/^\uFEFF/, "");
 }
 
 const hasContent = (v: unknown) =>

@@ -258,6 +258,13 @@ describe("finding 6: the smaller ones", () => {
     expect(error.details.some((d) => d.code === "json")).toBe(false);
   });
 
+  it("an empty body where one is required is 400 naming /body (found by the fuzzer: was a 500 on modify)", async () => {
+    for (const [path, type] of [[`/inbound_shipments/${shipmentId}`, "application/json"], [`/inbound_shipments/${shipmentId}`, null], ["/inbound_shipments/_create", "application/json"]] as const) {
+      const r = await unchanged(() => send(path, { method: "POST", body: "", type }));
+      expect(expectError(r, 400, "validation_failed", ["/body"]).details[0]!.code).toBe("required");
+    }
+  });
+
   it("malformed JSON is still called that", async () => {
     const error = expectError(await unchanged(() => create("{")), 400, "validation_failed", ["/body"]);
     expect(error.details[0]!.code).toBe("json");
