@@ -7,6 +7,9 @@ export interface Config {
   logLevel: string;
   seedDemo: boolean;
   rateLimitPerMinute: number;
+  /** Failed sign-ins per client address, and per account at one address, in 15 minutes; 0: no limit. */
+  loginFailuresPerAddress: number;
+  loginFailuresPerAccount: number;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -29,6 +32,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!["true", "false", "1", "0"].includes(seed)) problems.push(`SEED_DEMO must be true or false, got "${env.SEED_DEMO}"`);
   const rateLimit = env.RATE_LIMIT_PER_MINUTE === undefined || env.RATE_LIMIT_PER_MINUTE === "" ? 6000 : Number(env.RATE_LIMIT_PER_MINUTE);
   if (!Number.isInteger(rateLimit) || rateLimit < 0) problems.push(`RATE_LIMIT_PER_MINUTE must be a whole number (0 = no limit), got "${env.RATE_LIMIT_PER_MINUTE}"`);
+  const count = (name: string, fallback: number) => {
+    const raw = env[name];
+    const n = raw === undefined || raw === "" ? fallback : Number(raw);
+    if (!Number.isInteger(n) || n < 0) problems.push(`${name} must be a whole number (0 = no limit), got "${raw}"`);
+    return n;
+  };
+  const loginFailuresPerAddress = count("LOGIN_FAILURES_PER_ADDRESS", 200);
+  const loginFailuresPerAccount = count("LOGIN_FAILURES_PER_ACCOUNT", 10);
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -39,5 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     seedDemo: seed === "true" || seed === "1",
     rateLimitPerMinute: rateLimit,
+    loginFailuresPerAddress,
+    loginFailuresPerAccount,
   };
 }

@@ -1,6 +1,7 @@
 // `npm start`: configure, migrate, seed the demo on an empty database, listen, shut down gracefully.
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
+import { DEFAULT_LOGIN_LIMITS } from "./accounts/throttle.ts";
 import { BASE_PATH, createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
@@ -30,7 +31,10 @@ async function main() {
   const seeded = config.seedDemo && (await seedDemoIfEmpty(handle.db));
 
   let accepting = true;
-  const app = createApp({ db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute });
+  const app = createApp({
+    db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute,
+    loginLimits: { ...DEFAULT_LOGIN_LIMITS, perAddress: config.loginFailuresPerAddress, perAccount: config.loginFailuresPerAccount },
+  });
   const server = app.listen(config.port, config.host);
   answerClientErrors(server);
   server.on("error", async (err) => {
