@@ -112,6 +112,10 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   if (schema.format === "date") return dates.map(isoDate);
   if (schema.format === "date-time") return dates.map(isoTs);
   if (schema.format === "email") return fc.emailAddress().filter(fits);
+  if (schema.format === "uri") {
+    const re = schema.pattern ? new RegExp(schema.pattern) : /./;
+    return fc.webUrl({ validSchemes: ["https", "http"] }).filter((u) => fits(u) && re.test(u));
+  }
   if (schema.pattern) {
     try {
       return fc.stringMatching(new RegExp(schema.pattern), { maxLength: Math.min(maxLength, 60) }).filter(fits);

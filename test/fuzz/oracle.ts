@@ -7,7 +7,8 @@ import type { ValidateFunction } from "ajv";
 import { sql } from "kysely";
 import { basicAuth } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
-import type { FuzzRequest, Who } from "./generate.ts";
+import fc from "fast-check";
+import { valid, type FuzzRequest, type Who } from "./generate.ts";
 import { operationAt, type Operation, type Schema, type SpecModel } from "./spec-model.ts";
 
 export interface Principals { merchant: [string, string]; otherMerchant: [string, string]; operator: [string, string] }
@@ -36,6 +37,11 @@ export class Oracle {
     }
   }
 
+  /** Path parameters that some implemented create operation provides ids for. */
+  fedParams(): Set<string> {
+    return new Set([...this.feeds.values()].flat());
+  }
+
   operation(id: string): Operation {
     return this.byId.get(id)!;
   }
@@ -59,12 +65,12 @@ export class Oracle {
   async seed(perKind = 3): Promise<void> {
     await this.countChanges();
     for (const creator of this.model.operations.filter((o) => this.feeds.has(o.operationId))) {
-      for (const body of creator.bodyExamples.slice(0, 1)) {
-        for (let i = 0; i < perKind; i++) {
-          const who: Who = creator.roles.includes("merchant") ? "merchant" : "operator";
-          const res = await fetch(this.srv.baseUrl + creator.path, { method: "POST", headers: { ...this.auth(who), "Content-Type": "application/json" }, body: JSON.stringify(body) });
-          this.remember(creator, res.status, await res.json());
-        }
+      // The spec's example, else bodies generated from the schema (the server may refuse some).
+      const bodies = creator.bodyExamples.length ? Array(perKind).fill(creator.bodyExamples[0]) : fc.sample(valid(creator.body), { numRuns: perKind * 3, seed: 1 });
+      const who: Who = creator.roles.includes("merchant") ? "merchant" : "operator";
+      for (const body of bodies) {
+        const res = await fetch(this.srv.baseUrl + creator.path, { method: "POST", headers: { ...this.auth(who), "Content-Type": "application/json" }, body: JSON.stringify(body) });
+        this.remember(creator, res.status, await res.json());
       }
     }
     // The oracle is only as good as its counter: the fixtures must have moved it.
