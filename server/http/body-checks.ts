@@ -44,7 +44,7 @@ const noBodyAllowed = () => invalid([{ path: "/body", message: "this operation t
 function parseJson(req: Request, _res: Res, next: NextFunction) {
   const raw: unknown = req.body;
   const text = Buffer.isBuffer(raw) ? decodeUtf8(raw) : "";
-  if (text.trim() === "") {
+  if (!/\S/.test(text)) {
     // Without this the validator lets an absent body through (or calls it a media type problem).
     if ((matchedOperation(req)?.requestBody as { required?: boolean } | undefined)?.required) {
       throw invalid([{ path: "/body", message: "a JSON request body is required", code: "required" }]);
