@@ -64,8 +64,10 @@ describe("fuzzing every implemented operation from the spec", () => {
     console.log(summary);
     if (result.failed) {
       const shrunk = result.counterexample?.[0] as FuzzRequest | undefined;
+      const why = (result.errorInstance as Error | undefined)?.message ?? String(result.errorInstance);
       throw new Error(
-        `${fc.defaultReportMessage(result)}\n\n${(result.errorInstance as Error | undefined)?.message ?? ""}\n\nShrunk request:\n${shrunk ? oracle.describe(shrunk) : "(none)"}\n\n` +
+        `Failed after ${result.numRuns} cases (seed ${result.seed}, shrunk ${result.numShrinks} times):\n` +
+          `${why}${why.includes("--- request") || !shrunk ? "" : `\n--- request\n${oracle.describe(shrunk)}`}\n\n` +
           `Replay: FUZZ_SEED=${result.seed} FUZZ_PATH=${result.counterexamplePath} FUZZ_RUNS=${RUNS} npm run fuzz`,
       );
     }
