@@ -77,9 +77,6 @@ export class Authenticator {
     return ok && stored ? { ...parsed, name } : undefined;
   }
 
-  close(): void {
-    this.throttle.close();
-  }
 }
 
 /** Creates an account or sets a new secret; generates one when none is given. */
