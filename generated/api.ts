@@ -78,8 +78,10 @@ export interface paths {
          *     `expected_at_wh` (`null` clears it). `products` merges lines by `merchants_id` (a listed
          *     line gets the new `qty`, a new `merchants_id` adds a line, unlisted lines stay);
          *     `products_all` replaces the whole list. Send at most one of the two. A line that already has
-         *     arrivals cannot be removed or cut below what arrived (`409 conflict`). Allowed until the
-         *     warehouse has processed the shipment (`409 invalid_state` after that).
+         *     arrivals cannot be removed or cut below what arrived (`409 conflict`). Allowed in `initial`,
+         *     `confirmed`, `en_route`, `arrived_at_warehouse`, `processing` and `problem`, also when the
+         *     warehouse has reopened a processed shipment as `problem` (the shipment is open again until the
+         *     warehouse closes it); `409 invalid_state` in `processed`, `cancelled` and `deleted`.
          */
         post: operations["modifyInboundShipment"];
         /**
@@ -157,8 +159,11 @@ export interface paths {
          * @description Warehouse only. Each line appends an arrival entry (`change` items of the product at `ts`,
          *     default now) to the product's line; a product that was not announced becomes a new line with
          *     `qty` 0 (give its `name`/`gtin` if it is new to the merchant's catalogue). A negative `change`
-         *     corrects a miscount but never takes `arrivedQty` below zero (`409 conflict`). Accepted in every
-         *     status before `processed`, `cancelled` and `deleted`; the first arrival moves the shipment to
+         *     corrects a miscount but never takes `arrivedQty` below zero, and no line's `arrivedQty` goes
+         *     above 1000000 (`409 conflict`). `ts` lies between `2000-01-01T00:00:00Z` and 5 minutes ahead
+         *     of the server's clock (`400` outside). Accepted in `initial`, `confirmed`, `en_route`,
+         *     `arrived_at_warehouse`, `processing` and `problem` (also a processed shipment reopened as
+         *     `problem`), not in `processed`, `cancelled` and `deleted`; the first arrival moves the shipment to
          *     `processing`. Concurrent calls on one shipment never lose an update. The merchant is notified
          *     with `inbound_shipment.items_arrived`. Send an `Idempotency-Key` so a retried call is not
          *     counted twice.
@@ -882,7 +887,7 @@ export interface components {
              * @description Machine-readable reason. Branch on this, not on `message`.
              * @enum {string}
              */
-            code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "unknown" | "not_implemented" | "unavailable";
+            code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "unknown" | "not_implemented" | "unavailable";
             /** @description A sentence for humans; may change wording. */
             message: string;
             /** @description Each offending field for validation failures; empty otherwise. */
@@ -1059,7 +1064,10 @@ export interface components {
             gtin?: components["schemas"]["Gtin"];
         };
         ArrivalsRecord: {
-            /** @description When the items arrived; defaults to now. Not in the future. */
+            /**
+             * @description When the items arrived; defaults to now. From `2000-01-01T00:00:00Z` to at most 5 minutes
+             *     ahead of the server's clock (allowance for clock skew).
+             */
             ts?: components["schemas"]["Timestamp"];
             arrivals: components["schemas"]["ArrivalLineInput"][];
         };
@@ -1812,10 +1820,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests; retry after the time given. */
+        /**
+         * @description Too many requests, or too many failed sign-ins from your address (the login throttle); retry
+         *     after the time given.
+         */
         RateLimited: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request line and headers together exceed 16 KB (a very long URL counts too). */
+        HeadersTooLarge: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -1983,6 +2003,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2023,6 +2044,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2052,6 +2074,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2095,6 +2118,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2126,6 +2150,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2157,6 +2182,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2188,6 +2214,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2245,6 +2272,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2282,6 +2310,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -2321,6 +2350,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2352,6 +2382,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2388,6 +2419,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2424,6 +2456,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2478,6 +2511,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2525,6 +2559,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2592,6 +2627,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2635,6 +2671,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2682,6 +2719,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2750,6 +2788,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2807,6 +2846,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2941,6 +2981,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -2986,6 +3027,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3071,6 +3113,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3108,6 +3151,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
@@ -3177,6 +3221,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -3229,6 +3274,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -3275,6 +3321,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -3327,6 +3374,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -3363,6 +3411,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -3410,6 +3459,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -3448,6 +3498,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -3520,6 +3571,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };
@@ -3558,6 +3610,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
             503: components["responses"]["Unavailable"];
         };

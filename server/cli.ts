@@ -27,8 +27,8 @@ function accountCommand(program: Command, name: string, role: Role, prefix: stri
     .option("--secret <secret>", "use this secret (8-256 characters) instead of generating one")
     .action(async (id: string, opts: { secret?: string }) =>
       withDb(async ({ db }) => {
-        const { created, secret, generated } = await provisionAccount(db, role, id, opts.secret);
-        console.log(`${created ? "Created" : "Updated the secret of"} ${role} ${id}. Username: ${prefix}-${id}`);
+        const { created, secret, generated, id: stored } = await provisionAccount(db, role, id, opts.secret);
+        console.log(`${created ? "Created" : "Updated the secret of"} ${role} ${stored}. Username: ${prefix}-${stored}`);
         if (generated) console.log(`Secret (shown once, store it now): ${secret}`);
       }),
     );

@@ -10,6 +10,9 @@ export interface Config {
   seedDemo: boolean;
   rateLimitPerMinute: number;
   webhooks: WebhookSettings;
+  /** Failed sign-ins per client address, and per account at one address, in 15 minutes; 0: no limit. */
+  loginFailuresPerAddress: number;
+  loginFailuresPerAccount: number;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -34,6 +37,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(rateLimit) || rateLimit < 0) problems.push(`RATE_LIMIT_PER_MINUTE must be a whole number (0 = no limit), got "${env.RATE_LIMIT_PER_MINUTE}"`);
   const webhooks = readWebhookSettings(env);
   problems.push(...webhooks.problems);
+  const count = (name: string, fallback: number) => {
+    const raw = env[name];
+    const n = raw === undefined || raw === "" ? fallback : Number(raw);
+    if (!Number.isInteger(n) || n < 0) problems.push(`${name} must be a whole number (0 = no limit), got "${raw}"`);
+    return n;
+  };
+  const loginFailuresPerAddress = count("LOGIN_FAILURES_PER_ADDRESS", 200);
+  const loginFailuresPerAccount = count("LOGIN_FAILURES_PER_ACCOUNT", 10);
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -45,5 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: seed === "true" || seed === "1",
     rateLimitPerMinute: rateLimit,
     webhooks: webhooks.settings,
+    loginFailuresPerAddress,
+    loginFailuresPerAccount,
   };
 }

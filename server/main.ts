@@ -1,11 +1,13 @@
 // `npm start`: configure, migrate, seed the demo on an empty database, listen, shut down gracefully.
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
+import { DEFAULT_LOGIN_LIMITS } from "./accounts/throttle.ts";
 import { BASE_PATH, createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
+import { answerClientErrors } from "./http/client-errors.ts";
 import { forgetExpiredKeys } from "./idempotency/index.ts";
 import { pruneOlderThan } from "./webhooks/db.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
@@ -35,10 +37,14 @@ async function main() {
   const seeded = config.seedDemo && (await seedDemoIfEmpty(handle.db));
 
   let accepting = true;
-  const app = createApp({ db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute, webhooks: config.webhooks });
+  const app = createApp({
+    db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute, webhooks: config.webhooks,
+    loginLimits: { ...DEFAULT_LOGIN_LIMITS, perAddress: config.loginFailuresPerAddress, perAccount: config.loginFailuresPerAccount },
+  });
   const dispatcher = new Dispatcher({ handle, settings: config.webhooks, logger });
   await dispatcher.start();
   const server = app.listen(config.port, config.host);
+  answerClientErrors(server);
   server.on("error", async (err) => {
     logger.fatal({ err }, "cannot listen");
     await dispatcher.stop();

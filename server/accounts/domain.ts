@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import type { Db } from "../db/database.ts";
 import { AppError } from "../shared/errors.ts";
 import { findSecretHash, upsertAccount, type Role } from "./db.ts";
-import { generateSecret, hashSecret, verifySecret } from "./secrets.ts";
+import { dummyHash, generateSecret, hashSecret, verifySecret } from "./secrets.ts";
+import { LoginThrottle } from "./throttle.ts";
 
 export interface Principal {
   role: Role;
@@ -14,31 +15,51 @@ export interface Principal {
 // Merchant ids look like domain names; operator ids follow the same rule.
 export const ACCOUNT_ID = /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,98}[A-Za-z0-9])?$/;
 
+/** Account ids are case-insensitive (like the domain names they resemble): kept in lower case. */
 export function parseUsername(username: string): { role: Role; id: string } | undefined {
   const m = /^([MW])-(.+)$/.exec(username);
   if (!m || !ACCOUNT_ID.test(m[2]!)) return undefined;
-  return { role: m[1] === "M" ? "merchant" : "operator", id: m[2]! };
+  return { role: m[1] === "M" ? "merchant" : "operator", id: m[2]!.toLowerCase() };
 }
+
+const nameOf = (p: { role: Role; id: string }) => `${p.role === "merchant" ? "M" : "W"}-${p.id}`;
 
 /**
  * Verifies Basic credentials. scrypt is deliberately slow, so verified pairs are kept for a short
- * time, keyed by a digest of both parts: a changed secret misses the cache.
+ * time, keyed by a digest of both parts: a changed secret misses the cache. Failed attempts are
+ * counted by the login throttle; an address over its limit is refused before any check.
  */
 export class Authenticator {
   private cache = new Map<string, { principal: Principal; until: number }>();
   private inFlight = new Map<string, Promise<Principal | undefined>>();
-  constructor(private db: Db, private ttlMs = 60_000, private maxEntries = 10_000) {}
+  constructor(
+    private db: Db,
+    private throttle = new LoginThrottle(),
+    private ttlMs = 60_000,
+    private maxEntries = 10_000,
+  ) {}
 
-  async verify(username: string, secret: string): Promise<Principal | undefined> {
+  /** The principal, or undefined for wrong credentials; throws rate_limited while `address` is throttled. */
+  async verify(username: string, secret: string, address: string): Promise<Principal | undefined> {
     const parsed = parseUsername(username);
-    if (!parsed || secret.length === 0 || secret.length > 256) return undefined;
-    const key = createHash("sha256").update(username).update("\0").update(secret).digest("base64");
+    const name = parsed ? nameOf(parsed) : username;
+    const wait = await this.throttle.blockedFor(address, name);
+    if (wait > 0) {
+      throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], { "Retry-After": String(wait) });
+    }
+    const principal = parsed && secret.length > 0 && secret.length <= 256 ? await this.check(parsed, name, secret) : undefined;
+    if (!principal) await this.throttle.failed(address, name);
+    return principal;
+  }
+
+  private async check(parsed: { role: Role; id: string }, name: string, secret: string): Promise<Principal | undefined> {
+    const key = createHash("sha256").update(name).update("\0").update(secret).digest("base64");
     const hit = this.cache.get(key);
     if (hit && hit.until > Date.now()) return hit.principal;
     // A burst of requests with the same new credentials shares one scrypt run.
     let pending = this.inFlight.get(key);
     if (!pending) {
-      pending = this.check(parsed, username, secret).finally(() => this.inFlight.delete(key));
+      pending = this.derive(parsed, name, secret).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, pending);
     }
     const principal = await pending;
@@ -49,11 +70,13 @@ export class Authenticator {
     return principal;
   }
 
-  private async check(parsed: { role: Role; id: string }, username: string, secret: string): Promise<Principal | undefined> {
+  private async derive(parsed: { role: Role; id: string }, name: string, secret: string): Promise<Principal | undefined> {
     const stored = await findSecretHash(this.db, parsed.role, parsed.id);
-    if (!stored || !(await verifySecret(secret, stored))) return undefined;
-    return { ...parsed, name: username };
+    // An unknown account costs the same key derivation as a wrong secret: its existence does not show in the timing.
+    const ok = await verifySecret(secret, stored ?? (await dummyHash()));
+    return ok && stored ? { ...parsed, name } : undefined;
   }
+
 }
 
 /** Creates an account or sets a new secret; generates one when none is given. */
@@ -65,6 +88,7 @@ export async function provisionAccount(db: Db, role: Role, id: string, secret?: 
     throw new AppError("validation_failed", "A secret must be 8 to 256 characters long.");
   }
   const finalSecret = secret ?? generateSecret();
-  const created = await upsertAccount(db, role, id, await hashSecret(finalSecret));
-  return { created, secret: finalSecret, generated: secret === undefined };
+  const stored = id.toLowerCase();
+  const created = await upsertAccount(db, role, stored, await hashSecret(finalSecret));
+  return { created, secret: finalSecret, generated: secret === undefined, id: stored };
 }

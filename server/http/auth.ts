@@ -1,6 +1,6 @@
 import type { NextFunction, Request } from "express";
 import type { Authenticator } from "../accounts/domain.ts";
-import { AppError } from "../shared/errors.ts";
+import { AppError, invalid } from "../shared/errors.ts";
 import type { Res } from "./types.ts";
 
 const ROLE_OF_SCOPE = { merchant: "merchant", warehouse: "operator" } as const;
@@ -17,8 +17,14 @@ function parseBasic(header: string | undefined): { user: string; secret: string 
 /** Every request under the base path needs valid credentials, before its body is even parsed. */
 export function authenticate(auth: Authenticator) {
   return async (req: Request, res: Res, next: NextFunction) => {
+    // Node keeps only the first of repeated Authorization headers: refuse the ambiguity instead.
+    if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
+      throw invalid([{ path: "/headers/authorization", message: "send one Authorization header", code: "duplicate" }]);
+    }
     const creds = parseBasic(req.headers.authorization);
-    const principal = creds && (await auth.verify(creds.user, creds.secret));
+    // trust proxy is off: the address is the peer's, which a client cannot forge.
+    const address = req.socket.remoteAddress ?? "unknown";
+    const principal = creds ? await auth.verify(creds.user, creds.secret, address) : undefined;
     if (!principal) throw new AppError("unauthorized", "Valid credentials are required: HTTP Basic with M-<merchant_id> or W-<operator_id>.");
     res.locals.principal = principal;
     next();

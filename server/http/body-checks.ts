@@ -1,33 +1,92 @@
-import type { NextFunction, Request } from "express";
-import { invalid, type ErrorDetail } from "../shared/errors.ts";
+// Request bodies, read once the operation is known: an operation without a request body refuses
+// one, and one with a body gets it as UTF-8 JSON with every check that JSON.parse does not make.
+import { isUtf8 } from "node:buffer";
+import express, { type NextFunction, type Request, type RequestHandler } from "express";
+import { AppError, invalid, type ErrorDetail } from "../shared/errors.ts";
+import { checkParsed, findDuplicateKeys, mayHaveDuplicateKeys } from "./json-text.ts";
 import { matchedOperation, type Res } from "./types.ts";
 
-/** PostgreSQL text cannot hold U+0000: refuse it up front as bad input instead of failing in SQL. */
-export function rejectNulCharacters(req: Request, _res: Res, next: NextFunction) {
-  const found: ErrorDetail[] = [];
-  const walk = (v: unknown, path: string) => {
-    if (found.length >= 20) return;
-    if (typeof v === "string") {
-      if (v.includes("\u0000")) found.push({ path, message: "must not contain the NUL character (\\u0000)", code: "nul" });
-    } else if (Array.isArray(v)) {
-      v.forEach((x, i) => walk(x, `${path}/${i}`));
-    } else if (v && typeof v === "object") {
-      for (const [k, x] of Object.entries(v)) walk(x, `${path}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`);
-    }
-  };
-  walk(req.body, "/body");
-  for (const [k, v] of Object.entries(req.query)) walk(v, `/query/${k}`);
-  if (found.length) throw invalid(found);
+export const MAX_BODY_BYTES = 1024 * 1024;
+// us-ascii is a subset of UTF-8; every other charset (utf-16, latin1, ...) would be decoded into other text.
+const CHARSETS = new Set(["utf-8", "utf8", "us-ascii"]);
+
+const hasBodyBytes = (req: Request) =>
+  req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+
+/** Refused before the body is read: answer now and close, rather than wait for bytes nobody will use. */
+function refuseUnread(res: Res, err: AppError): never {
+  res.setHeader("Connection", "close");
+  throw err;
+}
+
+/** Decides from the headers and the matched operation whether a body may be read at all. */
+function admitBody(req: Request, res: Res, next: NextFunction) {
+  if (!hasBodyBytes(req)) return next();
+  if (!matchedOperation(req)?.requestBody) {
+    // A JSON body is read all the same: `{}` from a client that always sends one is harmless.
+    if (!req.is("application/json") || Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) refuseUnread(res, noBodyAllowed());
+    return next();
+  }
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+    refuseUnread(res, new AppError("payload_too_large", "The request body is larger than 1 MB."));
+  }
+  if (!req.is("application/json")) refuseUnread(res, new AppError("unsupported_media_type", "Send the body as application/json."));
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
+  if (charset !== undefined && !CHARSETS.has(charset)) {
+    refuseUnread(res, new AppError("unsupported_media_type", `Send the body as UTF-8 JSON, not ${charset}.`));
+  }
   next();
 }
 
-/** An operation without a request body refuses one with content, so nothing sent is silently ignored. */
-export function rejectUnexpectedBody(req: Request, _res: Res, next: NextFunction) {
-  const op = matchedOperation(req);
-  const body: unknown = req.body;
-  const hasContent = Array.isArray(body) ? body.length > 0 : body !== null && typeof body === "object" ? Object.keys(body).length > 0 : body !== undefined;
-  if (op && !op.requestBody && hasContent) {
-    throw invalid([{ path: "/body", message: "this operation takes no request body", code: "not_allowed" }]);
+const noBodyAllowed = () => invalid([{ path: "/body", message: "this operation takes no request body", code: "not_allowed" }]);
+
+/** Parses the raw bytes as strict UTF-8 JSON and applies the checks of json-text.ts. */
+function parseJson(req: Request, _res: Res, next: NextFunction) {
+  const raw: unknown = req.body;
+  const text = Buffer.isBuffer(raw) ? decodeUtf8(raw) : "";
+  if (!/\S/.test(text)) {
+    // Without this the validator lets an absent body through (or calls it a media type problem).
+    if ((matchedOperation(req)?.requestBody as { required?: boolean } | undefined)?.required) {
+      throw invalid([{ path: "/body", message: "a JSON request body is required", code: "required" }]);
+    }
+    req.body = undefined;
+    return next();
   }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw invalid([{ path: "/body", message: `malformed JSON: ${(err as Error).message}`, code: "json" }], "The request body is not valid JSON.");
+  }
+  const { details, keys, colonsInStrings } = checkParsed(value, "/body");
+  if (details.length === 0 && mayHaveDuplicateKeys(text, keys, colonsInStrings)) details.push(...findDuplicateKeys(text, "/body"));
+  if (details.length) throw invalid(details);
+  if (!matchedOperation(req)?.requestBody && hasContent(value)) throw noBodyAllowed();
+  req.body = value;
+  next();
+}
+
+function decodeUtf8(raw: Buffer): string {
+  if (!isUtf8(raw)) throw invalid([{ path: "/body", message: "is not valid UTF-8", code: "encoding" }], "The request body is not UTF-8 text.");
+  return raw.toString("utf8").replace(/^\uFEFF/, "");
+}
+
+const hasContent = (v: unknown) =>
+  Array.isArray(v) ? v.length > 0 : v !== null && typeof v === "object" ? Object.keys(v).length > 0 : true;
+
+/** The body stage of the pipeline, after the operation was matched and the caller's role checked. */
+export function readJsonBody(): RequestHandler[] {
+  return [admitBody, express.raw({ type: () => true, limit: MAX_BODY_BYTES }), parseJson];
+}
+
+/** Query values are never stored, but they reach SQL: NUL is refused there as in bodies. */
+export function checkQuery(req: Request, _res: Res, next: NextFunction) {
+  const details: ErrorDetail[] = [];
+  for (const [k, v] of Object.entries(req.query)) {
+    for (const s of Array.isArray(v) ? v : [v]) {
+      if (typeof s === "string" && s.includes("\u0000")) details.push({ path: `/query/${k}`, message: "must not contain the NUL character (\\u0000)", code: "nul" });
+    }
+  }
+  if (details.length) throw invalid(details);
   next();
 }

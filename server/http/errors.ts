@@ -9,7 +9,7 @@ type WireError = components["schemas"]["Error"];
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400, unauthorized: 401, access_denied: 403, not_found: 404, method_not_allowed: 405,
   conflict: 409, invalid_state: 409, payload_too_large: 413, unsupported_media_type: 415,
-  idempotency_key_reused: 422, rate_limited: 429, unknown: 500, not_implemented: 501, unavailable: 503,
+  idempotency_key_reused: 422, rate_limited: 429, headers_too_large: 431, unknown: 500, not_implemented: 501, unavailable: 503,
 };
 
 // What the validator and body parser throw carries a status only.

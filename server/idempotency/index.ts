@@ -36,7 +36,7 @@ export async function idempotent<R extends { status: number; body: unknown } | R
     if (earlier) {
       if (earlier.request_hash !== hash) {
         throw new AppError("idempotency_key_reused", "This Idempotency-Key was already used with a different request.", [
-          { path: "/header/idempotency-key", message: "already used with another request body or operation" },
+          { path: "/headers/idempotency-key", message: "already used with another request body or operation" },
         ]);
       }
       return { status: earlier.response_status, replayJson: earlier.response_body };

@@ -23,7 +23,8 @@ export async function listShipments(db: Executor, merchant: Principal, query: Qu
     merchantId: merchant.id,
     statuses: query.status,
     merchantsRef: query.merchants_ref,
-    updatedSince: query.updated_since === undefined ? undefined : new Date(query.updated_since),
+    // Nothing changed before 1970; earlier instants (year 0 included, which PostgreSQL cannot read) mean "all".
+    updatedSince: query.updated_since === undefined ? undefined : new Date(Math.max(0, Date.parse(query.updated_since))),
     after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     limit: limit + 1,
   });

@@ -4,7 +4,11 @@ import { AppError } from "../shared/errors.ts";
 export type Status = components["schemas"]["InboundShipmentStatus"];
 export type WarehouseTarget = components["schemas"]["InboundStatusChange"]["status"];
 
-/** Statuses in which the merchant may still change the announcement. */
+/**
+ * Statuses in which the merchant may still change the announcement. `problem` counts also when the
+ * warehouse reopened a processed shipment: reopening makes it open again, and it does not close by
+ * itself (only a closing attempt waits for matching quantities), so the warehouse keeps the last word.
+ */
 export const MODIFIABLE: readonly Status[] = ["initial", "confirmed", "en_route", "arrived_at_warehouse", "processing", "problem"];
 /** Statuses in which goods may still be received. */
 export const RECEIVING: readonly Status[] = MODIFIABLE;

@@ -16,13 +16,19 @@ import { toWire } from "./wire.ts";
 
 type S = components["schemas"];
 
+// An arrival's ts lies between this date and 5 minutes ahead of our clock (skew of the warehouse's clocks).
+const EARLIEST_TS = Date.UTC(2000, 0, 1);
 const FUTURE_SKEW_MS = 5 * 60_000;
+/** Like `qty`, a line's arrived total stays within what a line can announce, so that it can be reconciled. */
+const MAX_ARRIVED = 1_000_000;
 
 export async function recordArrivals(trx: Tx, operator: Principal, id: string, input: S["ArrivalsRecord"]): Promise<S["InboundShipment"]> {
   const details: ErrorDetail[] = [];
   checkLines(input.arrivals, "/body/arrivals", details);
   const ts = input.ts === undefined ? undefined : new Date(input.ts);
   if (ts && ts.getTime() > Date.now() + FUTURE_SKEW_MS) details.push({ path: "/body/ts", message: "must not be in the future", code: "future" });
+  // Also catches years PostgreSQL cannot store (before year 1), which Date accepts.
+  if (ts && !(ts.getTime() >= EARLIEST_TS)) details.push({ path: "/body/ts", message: "must not be before 2000-01-01T00:00:00Z", code: "too_early" });
   throwIfAny(details);
 
   const row = await lockShipment(trx, operator, id);
@@ -43,9 +49,10 @@ export async function recordArrivals(trx: Tx, operator: Principal, id: string, i
     const productId = onShipment.get(a.merchants_id)?.product_id ?? created.get(a.merchants_id)!;
     const total = (arrived.get(productId) ?? 0) + a.change;
     if (total < 0) conflicts.push({ path: `/body/arrivals/${i}/change`, message: `only ${arrived.get(productId) ?? 0} items of ${a.merchants_id} have arrived`, code: "below_zero" });
+    if (total > MAX_ARRIVED) conflicts.push({ path: `/body/arrivals/${i}/change`, message: `${a.merchants_id} would have more than ${MAX_ARRIVED} arrived items`, code: "above_maximum" });
     return { shipment_id: id, product_id: productId, ts: ts ?? now, change: a.change, operator_id: operator.id };
   });
-  if (conflicts.length) throw new AppError("conflict", "A correction would take arrived items below zero.", conflicts);
+  if (conflicts.length) throw new AppError("conflict", "An arrived total would go below zero or above 1000000.", conflicts);
   await q.insertArrivals(trx, entries);
   await q.updateShipment(trx, id, { updated_at: now });
 

@@ -6,6 +6,7 @@ import { pino } from "pino";
 import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { BASE_PATH, createApp, type AppOptions } from "../../server/app.ts";
+import { answerClientErrors } from "../../server/http/client-errors.ts";
 import type { DatabaseHandle } from "../../server/db/database.ts";
 import { Dispatcher, type DispatcherOptions } from "../../server/webhooks/dispatcher.ts";
 import { readWebhookSettings, type WebhookSettings } from "../../server/webhooks/settings.ts";
@@ -31,6 +32,8 @@ export interface TestServerOptions {
   rateLimitPerMinute?: number;
   /** The implemented operations (default: the registry). */
   handlers?: AppOptions["handlers"];
+  /** Login throttle limits (default: the server's). */
+  loginLimits?: AppOptions["loginLimits"];
   /** Webhook settings over the defaults (e.g. allowPrivateNetworks for a loopback receiver). */
   webhooks?: Partial<WebhookSettings>;
   /** Start a webhook dispatcher with the server (stopped by close()). */
@@ -41,7 +44,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const handle = await createTestDatabase();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const webhooks = { ...readWebhookSettings({}).settings, ...opts.webhooks };
-  const app = createApp({ db: handle.db, logger, rateLimitPerMinute: opts.rateLimitPerMinute, webhooks, handlers: opts.handlers });
+  const app = createApp({ db: handle.db, logger, rateLimitPerMinute: opts.rateLimitPerMinute, webhooks, handlers: opts.handlers, loginLimits: opts.loginLimits });
   let dispatcher: Dispatcher | undefined;
   if (opts.dispatcher) {
     dispatcher = new Dispatcher({ handle, settings: webhooks, logger, ...(typeof opts.dispatcher === "object" && opts.dispatcher) });
@@ -50,6 +53,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
+  answerClientErrors(server);
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const baseUrl = origin + BASE_PATH;
   const client = (username?: string, secret?: string) => createLogisticsClient({ baseUrl, username, secret });

@@ -20,7 +20,8 @@ const OPERATOR_SECRET = "operator-secret-auth";
 const basic = basicAuth;
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  // Many failed sign-ins come from one address here; the login throttle has its own tests (test/http/password-guessing.test.ts).
+  srv = await startTestServer({ loginLimits: { perAddress: 0, perAccount: 0, windowMs: 60_000 } });
   await provisionAccount(srv.handle.db, "merchant", MERCHANT, MERCHANT_SECRET);
   await provisionAccount(srv.handle.db, "operator", OPERATOR, OPERATOR_SECRET);
   m = srv.client(`M-${MERCHANT}`, MERCHANT_SECRET);

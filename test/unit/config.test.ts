@@ -3,9 +3,15 @@ import { ConfigError, loadConfig } from "../../server/config.ts";
 
 describe("configuration", () => {
   it("defaults to the embedded database on loopback port 3000", () => {
-    expect(loadConfig({})).toEqual({ port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true, rateLimitPerMinute: 6000,
+    expect(loadConfig({})).toEqual({
+      port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true, rateLimitPerMinute: 6000,
       webhooks: { retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000], timeoutMs: 10_000, allowPrivateNetworks: false },
+      loginFailuresPerAddress: 200, loginFailuresPerAccount: 10,
     });
+  });
+  it("reads the login throttle's limits, 0 turning one off", () => {
+    expect(loadConfig({ LOGIN_FAILURES_PER_ADDRESS: "0", LOGIN_FAILURES_PER_ACCOUNT: "3" })).toMatchObject({ loginFailuresPerAddress: 0, loginFailuresPerAccount: 3 });
+    expect(() => loadConfig({ LOGIN_FAILURES_PER_ACCOUNT: "-1" })).toThrow(/LOGIN_FAILURES_PER_ACCOUNT/);
   });
   it("names every bad value at once", () => {
     try {
