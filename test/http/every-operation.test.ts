@@ -48,7 +48,8 @@ describe.each(cases)("%s", (_name, op) => {
   });
 
   it("with a wrong secret is 401 as well", async () => {
-    const r = await call(srv, op, { authorization: basicAuth("M-every-op.example.com", "wrong-secret-value") });
+    // An account of its own per operation: the login throttle counts failures per account and address.
+    const r = await call(srv, op, { authorization: basicAuth(`M-${op.operationId.toLowerCase()}.example.com`, "wrong-secret-value") });
     expectError(r, 401, "unauthorized");
   });
 
