@@ -17,8 +17,8 @@ export interface Receiver {
   origin: string;
   url(path?: string): string;
   received: Received[];
-  /** Decides each answer; default 200 "OK" in plain text, as receivers of this kind of service answer. */
-  respond: (req: Received) => Answer;
+  /** Decides each answer (a promise holds it); default 200 "OK" in plain text, as receivers of this kind of service answer. */
+  respond: (req: Received) => Answer | Promise<Answer>;
   /** Waits until `n` requests (to `path`, if given) have arrived. */
   waitFor(n: number, opts?: { path?: string; timeoutMs?: number }): Promise<Received[]>;
   close(): Promise<void>;
@@ -50,9 +50,10 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     req.on("end", () => {
       const got: Received = { path: (req.url ?? "/").split("?")[0]!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: performance.now() };
       r.received.push(got);
-      const a = r.respond(got);
-      const { status, body = "OK", delayMs = 0 } = typeof a === "number" ? { status: a } : a;
-      setTimeout(() => res.writeHead(status, { "content-type": "text/plain" }).end(body), delayMs);
+      void Promise.resolve(r.respond(got)).then((a) => {
+        const { status, body = "OK", delayMs = 0 } = typeof a === "number" ? { status: a } : a;
+        setTimeout(() => res.writeHead(status, { "content-type": "text/plain" }).end(body), delayMs);
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));

@@ -130,7 +130,7 @@ describe("delivery", () => {
     for (const [i, wait] of SCHEDULE.entries()) {
       const gap = tries[i + 1]!.at - tries[i]!.at;
       expect(gap, `wait ${i + 1}`).toBeGreaterThanOrEqual(wait * 1000 * 0.8 - 5);
-      expect(gap, `wait ${i + 1}`).toBeLessThan(wait * 1000 * 1.2 + 400);
+      expect(gap, `wait ${i + 1}`).toBeLessThan(wait * 1000 * 1.2 + 1500); // generous: a loaded test machine
     }
     expect(tries.map((t) => (JSON.parse(t.body) as WebhookEvent).retry_count)).toEqual([0, 1, 2]);
     await expect.poll(async () => (await deliveries(ep.id))[0]).toMatchObject({
@@ -270,12 +270,14 @@ describe("batching", () => {
   it("sends queued events as one signed JSON array; a failed batch is retried whole under the same webhook-id", async () => {
     const ep = await endpoint({ batching: true, event_types: ["inbound_shipment.items_arrived", "inbound_shipment.status_changed"] });
     expect(ep.batching).toBe(true);
-    // Hold the receiver so that events gather while the first request is answered slowly.
+    // The first request is held until the next events are recorded: they gather into one batch meanwhile.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
     let calls = 0;
-    rx.respond = (r) => {
+    rx.respond = async (r) => {
       if (r.path !== ep.path) return 200;
       calls++;
-      if (calls === 1) return { status: 200, delayMs: 300 };
+      if (calls === 1) return held.then(() => 200);
       if (calls === 2) return { status: 500 };
       return 200;
     };
@@ -283,6 +285,7 @@ describe("batching", () => {
     await rx.waitFor(1, { path: ep.path });
     const id = await createShipment(m);
     for (let i = 0; i < 3; i++) await arrive(w, id, [{ merchants_id: "SKU-1001", change: 1 }]);
+    release();
 
     const [first, second, third] = await rx.waitFor(3, { path: ep.path });
     for (const r of [first!, second!, third!]) expectConforms(r.body, "batch");
