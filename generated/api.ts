@@ -404,9 +404,14 @@ export interface paths {
         };
         /**
          * Get your shipping settings
-         * @description Returns which shipping methods you offer, the letter weight limit and the countries you ship
-         *     to. A switched-off method is answered in shipping options with `available: false` and
-         *     `reason: merchant_disabled`; a customer outside `countries` gets `country_not_served`.
+         * @description Returns which shipping methods you offer, their weight limits, the countries you ship to and
+         *     how many pickup points shipping options offer. A switched-off method is answered in shipping
+         *     options with `available: false` and `reason: merchant_disabled`; a customer outside
+         *     `countries` gets `country_not_served`.
+         *
+         *     Until you replace them, the defaults apply (`updated_at: null`): every method on, letters up
+         *     to 2000 g, no weight limit for `home` and `pickup`, `countries: [FI]`, 10 pickup points. A
+         *     method is still `merchant_disabled` until it has a price list.
          */
         get: operations["getShippingSettings"];
         /**
@@ -945,7 +950,7 @@ export interface components {
          * @example {
          *       "gross": 5.9,
          *       "currency": "EUR",
-         *       "tax": 24
+         *       "tax": 25.5
          *     }
          */
         Price: {
@@ -1088,15 +1093,18 @@ export interface components {
          */
         ShippingMethodType: "letter" | "home" | "pickup";
         /**
-         * @description Why a shipping method is not available:
-         *     - `item_does_not_allow`: (letter) the weight is unknown, over your letter weight limit, or an
-         *       item may not go as a letter (`letter_allowed: false` or too large for a letter).
+         * @description Why a shipping method is not available. Checked in this order; the first that applies is the
+         *     reason:
          *     - `merchant_disabled`: you switched the method off in your shipping settings, or it has no
          *       price list.
-         *     - `weight_exceeded`: the shipment is heavier than the method can carry.
-         *     - `country_not_served`: the customer's country is not among your `countries`, or the method
-         *       is not offered there.
-         *     - `no_pickup_points`: (pickup) no pickup point was found near the customer.
+         *     - `country_not_served`: the customer's country is not among your `countries`, so no method
+         *       is offered there.
+         *     - `item_does_not_allow`: (letter) the weight is unknown, over your letter weight limit, or an
+         *       item may not go as a letter (`letter_allowed: false`, or larger than 353 x 250 x 32 mm in
+         *       every orientation).
+         *     - `weight_exceeded`: (home, pickup) the shipment is heavier than the method's `max_weight_g`
+         *       in your shipping settings.
+         *     - `no_pickup_points`: (pickup) the directory has no pickup point in the customer's country.
          * @enum {string}
          */
         ShippingUnavailableReason: "item_does_not_allow" | "merchant_disabled" | "weight_exceeded" | "country_not_served" | "no_pickup_points";
@@ -1121,13 +1129,16 @@ export interface components {
             "order.shipping_type": components["schemas"]["ShippingMethodType"] | null;
             /** @description The order's tags. */
             "order.tags": string[];
-            /** @description Total value of the items in EUR (sum of `qty` x `unit_price`). */
+            /** @description Total value of the items in EUR (sum of `qty` x `unit_price`, exact to the cent). */
             "order.total_eur": number;
             /** @description Whether the shipment can go as a letter (weight known and within your letter limit, every item allows it). */
             "order.letter_possible": boolean;
             /** @description Total weight in grams (the `weight` query parameter, or the sum over the order's lines; 0 when unknown). */
             "order.total_weight": number;
-            /** @description Total volume in litres (cubic decimetres) of the lines with known dimensions; 0 when unknown. */
+            /**
+             * @description Total volume in litres (cubic decimetres): the sum of `qty` x length x width x height of the
+             *     lines with known dimensions, rounded to millilitres (3 decimals); 0 when unknown.
+             */
             "order.total_volume": number;
             /** @description Number of items (sum of `qty`). */
             "order.item_count": number;
@@ -1194,7 +1205,8 @@ export interface components {
             number
         ];
         /**
-         * @description Branch of a pickup point, dotted and country-prefixed, e.g. `fi.posti`, `fi.matkahuolto`.
+         * @description Branch of a pickup point, dotted and country-prefixed, e.g. `fi.posti`, `fi.matkahuolto`,
+         *     `fi.k-market`: lower-case letters and digits, with single `-` or `_` between them.
          * @example fi.posti
          */
         PickupPointBranch: string;
@@ -1305,11 +1317,8 @@ export interface components {
             /** @description Weight of one item in grams. */
             weight_g: number;
             dimensions_mm?: components["schemas"]["OrderLineDimensions"];
-            /**
-             * @description `false` when the item may never be sent as a letter (e.g. fragile). Default `true`.
-             * @default true
-             */
-            letter_allowed: boolean;
+            /** @description `false` when the item may never be sent as a letter (e.g. fragile). Omitted, `true`. */
+            letter_allowed?: boolean;
         };
         /** @description Free tags your price list rules can test (`order.tags contains "vip"`). */
         OrderTags: string[];
@@ -1356,6 +1365,11 @@ export interface components {
         ShippingMethodSettings: {
             /** @description Whether you offer the method. Off means `available: false`, `reason: merchant_disabled`. */
             enabled: boolean;
+            /**
+             * @description Heaviest shipment the method takes, in grams; heavier gets `weight_exceeded`. Absent: no
+             *     limit (the carriers' usual parcel limit is 35000 g).
+             */
+            max_weight_g?: number;
         };
         LetterMethodSettings: {
             /** @description Whether you offer letters. Off means `available: false`, `reason: merchant_disabled`. */
@@ -1363,12 +1377,16 @@ export interface components {
             /** @description Heaviest shipment that may go as a letter, in grams; heavier gets `item_does_not_allow`. */
             max_weight_g: number;
         };
+        /** @description How many pickup points shipping options offer at most, nearest first. */
+        PickupPointsLimit: number;
         ShippingSettingsInput: {
             letter: components["schemas"]["LetterMethodSettings"];
             home: components["schemas"]["ShippingMethodSettings"];
             pickup: components["schemas"]["ShippingMethodSettings"];
             /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
             countries: components["schemas"]["CountryCode"][];
+            /** @description How many pickup points shipping options offer at most (1-50). Omitted, 10. */
+            pickup_points_limit?: components["schemas"]["PickupPointsLimit"];
         };
         ShippingSettings: {
             letter: components["schemas"]["LetterMethodSettings"];
@@ -1376,7 +1394,9 @@ export interface components {
             pickup: components["schemas"]["ShippingMethodSettings"];
             /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
             countries: components["schemas"]["CountryCode"][];
-            updated_at: components["schemas"]["Timestamp"];
+            pickup_points_limit: components["schemas"]["PickupPointsLimit"];
+            /** @description When you last replaced the settings; `null` while the defaults apply. */
+            updated_at: components["schemas"]["Timestamp"] | null;
         };
         /**
          * @description `==` `!=` compare equal (strings, numbers, booleans, `null`); `<` `<=` `>` `>=` compare
@@ -1404,7 +1424,11 @@ export interface components {
             /** @description Gross base price, at most two decimals. */
             price: number;
         };
-        /** @description When all `criteria` match, adjusts the price computed so far. */
+        /**
+         * @description When all `criteria` match, adjusts the price computed so far. After every step the price is
+         *     rounded to whole cents (half away from zero: 3.45 x 0.5 = 1.725 -> 1.73) and kept between 0
+         *     and 100000, so a later rule starts from a valid price.
+         */
         ModificationRule: {
             description?: string;
             criteria: components["schemas"]["RuleCriteria"];
@@ -1413,6 +1437,11 @@ export interface components {
              * @enum {string}
              */
             adjust: "add" | "multiply" | "set";
+            /**
+             * @description For `add`, an amount in the list's currency with at most two decimals (negative for a
+             *     discount); for `set`, a price >= 0 with at most two decimals; for `multiply`, a factor >= 0
+             *     (`0.9` for 10 % off). Otherwise `400 validation_failed` naming the rule.
+             */
             amount: number;
         };
         PriceListInput: {
@@ -2702,13 +2731,15 @@ export interface operations {
                      *         "enabled": true
                      *       },
                      *       "pickup": {
-                     *         "enabled": true
+                     *         "enabled": true,
+                     *         "max_weight_g": 35000
                      *       },
                      *       "countries": [
                      *         "FI",
                      *         "SE",
                      *         "EE"
                      *       ],
+                     *       "pickup_points_limit": 10,
                      *       "updated_at": "2016-01-18T08:17:55+00:00"
                      *     }
                      */
@@ -2741,14 +2772,17 @@ export interface operations {
                  *         "max_weight_g": 2000
                  *       },
                  *       "home": {
-                 *         "enabled": true
+                 *         "enabled": true,
+                 *         "max_weight_g": 30000
                  *       },
                  *       "pickup": {
-                 *         "enabled": true
+                 *         "enabled": true,
+                 *         "max_weight_g": 35000
                  *       },
                  *       "countries": [
                  *         "FI"
-                 *       ]
+                 *       ],
+                 *       "pickup_points_limit": 5
                  *     }
                  */
                 "application/json": components["schemas"]["ShippingSettingsInput"];
@@ -2768,14 +2802,17 @@ export interface operations {
                      *         "max_weight_g": 2000
                      *       },
                      *       "home": {
-                     *         "enabled": true
+                     *         "enabled": true,
+                     *         "max_weight_g": 30000
                      *       },
                      *       "pickup": {
-                     *         "enabled": true
+                     *         "enabled": true,
+                     *         "max_weight_g": 35000
                      *       },
                      *       "countries": [
                      *         "FI"
                      *       ],
+                     *       "pickup_points_limit": 5,
                      *       "updated_at": "2016-01-19T10:00:00+00:00"
                      *     }
                      */
@@ -2817,7 +2854,7 @@ export interface operations {
                      *           "name": "Home delivery",
                      *           "method": "home",
                      *           "currency": "EUR",
-                     *           "tax": 24,
+                     *           "tax": 25.5,
                      *           "fallback_price": 5.9,
                      *           "pricing_rules": [
                      *             {
@@ -2873,7 +2910,7 @@ export interface operations {
                  *       "name": "Pickup",
                  *       "method": "pickup",
                  *       "currency": "EUR",
-                 *       "tax": 24,
+                 *       "tax": 25.5,
                  *       "fallback_price": 4.9,
                  *       "pricing_rules": [
                  *         {
@@ -2938,7 +2975,7 @@ export interface operations {
                      *       "name": "Pickup",
                      *       "method": "pickup",
                      *       "currency": "EUR",
-                     *       "tax": 24,
+                     *       "tax": 25.5,
                      *       "fallback_price": 4.9,
                      *       "pricing_rules": [
                      *         {
@@ -3011,7 +3048,7 @@ export interface operations {
                      *       "name": "Home delivery",
                      *       "method": "home",
                      *       "currency": "EUR",
-                     *       "tax": 24,
+                     *       "tax": 25.5,
                      *       "fallback_price": 5.9,
                      *       "pricing_rules": [],
                      *       "modification_rules": [],
@@ -3050,7 +3087,7 @@ export interface operations {
                  *       "name": "Home delivery",
                  *       "method": "home",
                  *       "currency": "EUR",
-                 *       "tax": 24,
+                 *       "tax": 25.5,
                  *       "fallback_price": 6.9,
                  *       "pricing_rules": [
                  *         {
@@ -3083,7 +3120,7 @@ export interface operations {
                      *       "name": "Home delivery",
                      *       "method": "home",
                      *       "currency": "EUR",
-                     *       "tax": 24,
+                     *       "tax": 25.5,
                      *       "fallback_price": 6.9,
                      *       "pricing_rules": [
                      *         {
