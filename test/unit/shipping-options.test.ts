@@ -110,13 +110,14 @@ describe("unavailableReason: every reason code", () => {
     expect(unavailableReason("letter", input({ facts: { ...facts, "order.letter_possible": true } }))).toBeNull();
   });
 
-  it("weight_exceeded: heavier than the parcel method carries (pickup 35 kg by default; configurable)", () => {
+  it("weight_exceeded: heavier than the method's max_weight_g in the settings; no limit when absent", () => {
     const heavy = { ...facts, "order.total_weight": 35_001 };
-    expect(unavailableReason("pickup", input({ facts: heavy }))).toBe("weight_exceeded");
-    expect(unavailableReason("pickup", input({ facts: { ...facts, "order.total_weight": 35_000 } }))).toBeNull();
+    const limited = settings({ home: { enabled: true, max_weight_g: 30_000 }, pickup: { enabled: true, max_weight_g: 35_000 } });
+    expect(unavailableReason("pickup", input({ facts: heavy, settings: limited }))).toBe("weight_exceeded");
+    expect(unavailableReason("pickup", input({ facts: { ...facts, "order.total_weight": 35_000 }, settings: limited }))).toBeNull();
+    expect(unavailableReason("home", input({ facts: heavy, settings: limited }))).toBe("weight_exceeded");
     expect(unavailableReason("home", input({ facts: heavy }))).toBeNull();
-    expect(unavailableReason("home", input({ facts: heavy, maxWeightG: { home: 30_000 } }))).toBe("weight_exceeded");
-    expect(unavailableReason("pickup", input({ facts: heavy, maxWeightG: {} }))).toBeNull();
+    expect(unavailableReason("pickup", input({ facts: heavy }))).toBeNull();
   });
 
   it("no_pickup_points: nothing near the customer", () => {
