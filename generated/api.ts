@@ -1922,7 +1922,7 @@ export interface components {
         /** @description The `next_cursor` of the previous page, as returned. Opaque. */
         Cursor: string;
         /**
-         * @description The customer's postal code.
+         * @description The customer's postal code. A space may be sent as `%20` or, as forms encode it, `+` (`111+22`).
          * @example 20780
          */
         PostalCodeQuery: components["schemas"]["PostalCode"];
@@ -2348,7 +2348,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The customer's postal code.
+                 * @description The customer's postal code. A space may be sent as `%20` or, as forms encode it, `+` (`111+22`).
                  * @example 20780
                  */
                 postalcode: components["parameters"]["PostalCodeQuery"];
@@ -2419,7 +2419,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The customer's postal code.
+                 * @description The customer's postal code. A space may be sent as `%20` or, as forms encode it, `+` (`111+22`).
                  * @example 20780
                  */
                 postalcode: components["parameters"]["PostalCodeQuery"];
@@ -2455,7 +2455,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The customer's postal code.
+                 * @description The customer's postal code. A space may be sent as `%20` or, as forms encode it, `+` (`111+22`).
                  * @example 20780
                  */
                 postalcode: components["parameters"]["PostalCodeQuery"];

@@ -75,6 +75,14 @@ describe("GET /pickup_points/lookup and /pickup_points", () => {
     });
   });
 
+  it("accepts a space in a postal code as %20 or, form-encoded, as +", async () => {
+    for (const encoded of ["111%2022", "111+22"]) {
+      const r = await m.GET("/pickup_points/lookup", { params: { query: { postalcode: "111 22", country: "SE" } }, querySerializer: () => `postalcode=${encoded}&country=SE` });
+      expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+      expect(r.data!.postalcode).toBe("111 22");
+    }
+  });
+
   it("never offers another country's points, however close", async () => {
     await importCodes(srv, [geonames("SE", "953 33", 65.84, 24.15, "Haparanda")]);
     const swedish = point({ country: "SE", postalcode: "953 33", city: "HAPARANDA", coordinates: [65.8401, 24.1501], branch: "se.postnord" });
