@@ -168,8 +168,12 @@ export async function upsertPostalCodes(db: Executor, locations: readonly Postal
   `.execute(db)).rows, rows);
 }
 
-export async function countDirectory(db: Executor): Promise<{ points: number; postalCodes: number }> {
-  const { rows } = await sql<{ points: string; codes: string }>`
-    select (select count(*) from pickup_points) as points, (select count(*) from postal_code_locations) as codes`.execute(db);
-  return { points: Number(rows[0]!.points), postalCodes: Number(rows[0]!.codes) };
+/**
+ * Fresh planner statistics after a bulk change. Without them PostgreSQL may take `country = $1` for selective and
+ * sort every point instead of walking the nearest-point index; PGlite never analyzes by itself. Inside the import's
+ * transaction, so the statistics commit with the rows.
+ */
+export async function analyzeDirectory(db: Executor): Promise<void> {
+  await sql`analyze pickup_points`.execute(db);
+  await sql`analyze postal_code_locations`.execute(db);
 }

@@ -1,16 +1,17 @@
 // Shipping options, and the merchant's shipping settings and price lists, keyed by operationId.
+import type { Db } from "../db/database.ts";
 import type { Handlers } from "../http/registry.ts";
 import { forgetConfig } from "./config.ts";
 import * as lists from "./price-lists.ts";
 import * as settings from "./settings.ts";
 import { genericShippingOptions, orderShippingOptions } from "./shipping-options.ts";
 
-/** A committed change to settings or price lists: the merchant's cached configuration is stale. */
-async function changing<T>(merchantId: string, commit: Promise<T>): Promise<T> {
+/** A change to settings or price lists, committed (or not): the merchant's cached configuration is stale. */
+async function changing<T>(c: { db: Db; principal: { id: string } }, commit: Promise<T>): Promise<T> {
   try {
     return await commit;
   } finally {
-    forgetConfig(merchantId);
+    forgetConfig(c.db, c.principal.id);
   }
 }
 
@@ -23,16 +24,16 @@ export const shippingHandlers = {
 
   getShippingSettings: async (c) => ({ status: 200, body: await settings.getSettings(c.db, c.principal) }),
   replaceShippingSettings: async (c) => ({
-    status: 200, body: await changing(c.principal.id, c.transaction((trx) => settings.replaceSettings(trx, c.principal, c.body))),
+    status: 200, body: await changing(c, c.transaction((trx) => settings.replaceSettings(trx, c.principal, c.body))),
   }),
 
   listPriceLists: async (c) => ({ status: 200, body: await lists.listPriceLists(c.db, c.principal) }),
   getPriceList: async (c) => ({ status: 200, body: await lists.getPriceList(c.db, c.principal, c.path.price_list_id) }),
-  createPriceList: (c) => changing(c.principal.id, c.idempotent(async (trx) => ({ status: 201, body: await lists.createPriceList(trx, c.principal, c.body) }))),
+  createPriceList: (c) => changing(c, c.idempotent(async (trx) => ({ status: 201, body: await lists.createPriceList(trx, c.principal, c.body) }))),
   replacePriceList: async (c) => ({
-    status: 200, body: await changing(c.principal.id, c.transaction((trx) => lists.replacePriceList(trx, c.principal, c.path.price_list_id, c.body))),
+    status: 200, body: await changing(c, c.transaction((trx) => lists.replacePriceList(trx, c.principal, c.path.price_list_id, c.body))),
   }),
   deletePriceList: async (c) => ({
-    status: 200, body: await changing(c.principal.id, c.transaction((trx) => lists.deletePriceList(trx, c.principal, c.path.price_list_id))),
+    status: 200, body: await changing(c, c.transaction((trx) => lists.deletePriceList(trx, c.principal, c.path.price_list_id))),
   }),
 } satisfies Handlers;

@@ -5,7 +5,8 @@ import type { Principal } from "../accounts/domain.ts";
 import type { Executor } from "../db/transaction.ts";
 import { orderForShipping } from "../orders/orders.ts";
 import { checkPostalCode, nearestPickupPoints, pickupPointBranch } from "../pickup-points/lookup.ts";
-import { loadShippingConfig, type ShippingConfig } from "./config.ts";
+import type { Db } from "../db/database.ts";
+import { shippingConfig, type ShippingConfig } from "./config.ts";
 import { genericFacts, orderFacts, type ShippingFacts } from "./facts.ts";
 import { buildShippingOptions, unavailableReason } from "./options.ts";
 
@@ -28,15 +29,15 @@ async function options(db: Executor, config: ShippingConfig, facts: ShippingFact
   return buildShippingOptions({ ...input, pickupPoints });
 }
 
-export async function genericShippingOptions(db: Executor, merchant: Principal, query: GenericQuery): Promise<S["ShippingOptionsResult"]> {
+export async function genericShippingOptions(db: Db, merchant: Principal, query: GenericQuery): Promise<S["ShippingOptionsResult"]> {
   checkPostalCode(query.country, query.postalcode);
-  const config = await loadShippingConfig(db, merchant.id);
+  const config = await shippingConfig(db, merchant.id);
   const facts = genericFacts(query, config.settings.letter);
   return { facts, options: await options(db, config, facts) };
 }
 
-export async function orderShippingOptions(db: Executor, merchant: Principal, orderId: string): Promise<S["OrderShippingOptionsResult"]> {
-  const [order, config] = await Promise.all([orderForShipping(db, merchant, orderId), loadShippingConfig(db, merchant.id)]);
+export async function orderShippingOptions(db: Db, merchant: Principal, orderId: string): Promise<S["OrderShippingOptionsResult"]> {
+  const [order, config] = await Promise.all([orderForShipping(db, merchant, orderId), shippingConfig(db, merchant.id)]);
   const destination = order.destination;
   const branch = destination && destination !== "home" && destination !== "letter" ? ((await pickupPointBranch(db, destination)) ?? null) : null;
   const facts = orderFacts(order, config.settings.letter, branch);

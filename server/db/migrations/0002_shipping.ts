@@ -14,7 +14,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("address", "text", (c) => c.notNull())
     .addColumn("postalcode", "text", (c) => c.notNull())
     .addColumn("city", "text", (c) => c.notNull())
-    .addColumn("country", "char(2)", (c) => c.notNull())
+    .addColumn("country", "text", (c) => c.notNull())
     .addColumn("lat", "double precision", (c) => c.notNull())
     .addColumn("lon", "double precision", (c) => c.notNull())
     .addColumn("branch", "text", (c) => c.notNull())
@@ -30,7 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("postal_code_locations")
-    .addColumn("country", "char(2)", (c) => c.notNull())
+    .addColumn("country", "text", (c) => c.notNull())
     .addColumn("postalcode", "text", (c) => c.notNull())
     .addColumn("place_name", "text", (c) => c.notNull())
     .addColumn("admin_name1", "text")
@@ -67,7 +67,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("merchant_id", "text", (c) => c.notNull().references("merchants.id"))
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("method", "text", (c) => c.notNull())
-    .addColumn("currency", "char(3)", (c) => c.notNull())
+    .addColumn("currency", "text", (c) => c.notNull())
     .addColumn("tax", "double precision", (c) => c.notNull())
     .addColumn("fallback_price_cents", "integer", (c) => c.notNull())
     .addColumn("pricing_rules", "jsonb", (c) => c.notNull())
