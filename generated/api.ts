@@ -1927,7 +1927,7 @@ export interface components {
          */
         PostalCodeQuery: components["schemas"]["PostalCode"];
         /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
-        CountryQuery: components["schemas"]["CountryCode"];
+        CountryQuery: string;
         /**
          * @description Total weight of the shipment in grams. When omitted the weight is unknown: `letter` is then
          *     not offered (`item_does_not_allow`) and weight rules see `order.total_weight` 0.
