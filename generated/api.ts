@@ -230,7 +230,11 @@ export interface paths {
          *     point carries its own `price`, which may differ by the pickup point's `branch`.
          *
          *     `facts` shows the values your price list rules were evaluated against. Without `weight` the
-         *     weight is unknown, so `letter` is not offered (`item_does_not_allow`).
+         *     weight is unknown, so `letter` is not offered (`item_does_not_allow`). How many pickup points
+         *     are offered is your settings' `pickup_points_limit` (default 10); they are the nearest to the
+         *     customer's location as `GET /pickup_points/lookup` finds them. A postal code the country
+         *     cannot have (e.g. `2078` in FI) is `400`; a country you do not serve is not an error
+         *     (`country_not_served`). A change to your settings or price lists applies within a second.
          */
         get: operations["getShippingOptions"];
         put?: never;
@@ -277,13 +281,16 @@ export interface paths {
         };
         /**
          * Look up the pickup points nearest to a postal code
-         * @description Returns up to `limit` pickup points nearest to the customer's location, nearest first, each
-         *     with its great-circle `distance_m`. The location is taken from the postal code; when the
-         *     postal code is not known, from the pickup points in that postal code, and then from the
-         *     nearest known postal code of the country (`origin.source` says which). A country without
-         *     any known location returns an empty list. Prices are not included: ask
-         *     `GET /shipping_options` for what pickup costs at each point. Any authenticated caller may
-         *     read the directory.
+         * @description Returns up to `limit` pickup points of `country` nearest to the customer's location, nearest
+         *     first by great-circle distance, each with its `distance_m` (ties by `id`). The location
+         *     (`origin`) is the postal code's own location; when the postal code is not known, the centre
+         *     of the directory's pickup points in that postal code; else the nearest known postal code of
+         *     the country: of the known codes just before and after it in sort order, the one sharing the
+         *     longer prefix with it (postal codes are assigned by area), then the numerically closer.
+         *     `origin.source` says which. A country without any known location returns an empty list.
+         *     A postal code the country cannot have (e.g. `2078` in FI) is `400`. Prices are not
+         *     included: ask `GET /shipping_options` for what pickup costs at each point. Any authenticated
+         *     caller may read the directory. A directory import reaches running servers within a minute.
          */
         get: operations["lookupPickupPoints"];
         put?: never;
@@ -1104,7 +1111,9 @@ export interface components {
          *       every orientation).
          *     - `weight_exceeded`: (home, pickup) the shipment is heavier than the method's `max_weight_g`
          *       in your shipping settings.
-         *     - `no_pickup_points`: (pickup) the directory has no pickup point in the customer's country.
+         *     - `no_pickup_points`: (pickup) no pickup point was found for the customer: the directory has
+         *       none in the customer's country, or no location is known there (see
+         *       `GET /pickup_points/lookup`).
          * @enum {string}
          */
         ShippingUnavailableReason: "item_does_not_allow" | "merchant_disabled" | "weight_exceeded" | "country_not_served" | "no_pickup_points";
