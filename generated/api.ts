@@ -230,7 +230,11 @@ export interface paths {
          *     point carries its own `price`, which may differ by the pickup point's `branch`.
          *
          *     `facts` shows the values your price list rules were evaluated against. Without `weight` the
-         *     weight is unknown, so `letter` is not offered (`item_does_not_allow`).
+         *     weight is unknown, so `letter` is not offered (`item_does_not_allow`). How many pickup points
+         *     are offered is your settings' `pickup_points_limit` (default 10); they are the nearest to the
+         *     customer's location as `GET /pickup_points/lookup` finds them. A postal code the country
+         *     cannot have (e.g. `2078` in FI) is `400`; a country you do not serve is not an error
+         *     (`country_not_served`). A change to your settings or price lists applies within a second.
          */
         get: operations["getShippingOptions"];
         put?: never;
@@ -277,13 +281,16 @@ export interface paths {
         };
         /**
          * Look up the pickup points nearest to a postal code
-         * @description Returns up to `limit` pickup points nearest to the customer's location, nearest first, each
-         *     with its great-circle `distance_m`. The location is taken from the postal code; when the
-         *     postal code is not known, from the pickup points in that postal code, and then from the
-         *     nearest known postal code of the country (`origin.source` says which). A country without
-         *     any known location returns an empty list. Prices are not included: ask
-         *     `GET /shipping_options` for what pickup costs at each point. Any authenticated caller may
-         *     read the directory.
+         * @description Returns up to `limit` pickup points of `country` nearest to the customer's location, nearest
+         *     first by great-circle distance, each with its `distance_m` (ties by `id`). The location
+         *     (`origin`) is the postal code's own location; when the postal code is not known, the centre
+         *     of the directory's pickup points in that postal code; else the nearest known postal code of
+         *     the country: of the known codes just before and after it in sort order, the one sharing the
+         *     longer prefix with it (postal codes are assigned by area), then the numerically closer.
+         *     `origin.source` says which. A country without any known location returns an empty list.
+         *     A postal code the country cannot have (e.g. `2078` in FI) is `400`. Prices are not
+         *     included: ask `GET /shipping_options` for what pickup costs at each point. Any authenticated
+         *     caller may read the directory. A directory import reaches running servers within a minute.
          */
         get: operations["lookupPickupPoints"];
         put?: never;
@@ -404,9 +411,14 @@ export interface paths {
         };
         /**
          * Get your shipping settings
-         * @description Returns which shipping methods you offer, the letter weight limit and the countries you ship
-         *     to. A switched-off method is answered in shipping options with `available: false` and
-         *     `reason: merchant_disabled`; a customer outside `countries` gets `country_not_served`.
+         * @description Returns which shipping methods you offer, their weight limits, the countries you ship to and
+         *     how many pickup points shipping options offer. A switched-off method is answered in shipping
+         *     options with `available: false` and `reason: merchant_disabled`; a customer outside
+         *     `countries` gets `country_not_served`.
+         *
+         *     Until you replace them, the defaults apply (`updated_at: null`): every method on, letters up
+         *     to 2000 g, no weight limit for `home` and `pickup`, `countries: [FI]`, 10 pickup points. A
+         *     method is still `merchant_disabled` until it has a price list.
          */
         get: operations["getShippingSettings"];
         /**
@@ -945,7 +957,7 @@ export interface components {
          * @example {
          *       "gross": 5.9,
          *       "currency": "EUR",
-         *       "tax": 24
+         *       "tax": 25.5
          *     }
          */
         Price: {
@@ -1088,15 +1100,20 @@ export interface components {
          */
         ShippingMethodType: "letter" | "home" | "pickup";
         /**
-         * @description Why a shipping method is not available:
-         *     - `item_does_not_allow`: (letter) the weight is unknown, over your letter weight limit, or an
-         *       item may not go as a letter (`letter_allowed: false` or too large for a letter).
+         * @description Why a shipping method is not available. Checked in this order; the first that applies is the
+         *     reason:
          *     - `merchant_disabled`: you switched the method off in your shipping settings, or it has no
          *       price list.
-         *     - `weight_exceeded`: the shipment is heavier than the method can carry.
-         *     - `country_not_served`: the customer's country is not among your `countries`, or the method
-         *       is not offered there.
-         *     - `no_pickup_points`: (pickup) no pickup point was found near the customer.
+         *     - `country_not_served`: the customer's country is not among your `countries`, so no method
+         *       is offered there.
+         *     - `item_does_not_allow`: (letter) the weight is unknown, over your letter weight limit, or an
+         *       item may not go as a letter (`letter_allowed: false`, or larger than 353 x 250 x 32 mm in
+         *       every orientation).
+         *     - `weight_exceeded`: (home, pickup) the shipment is heavier than the method's `max_weight_g`
+         *       in your shipping settings.
+         *     - `no_pickup_points`: (pickup) no pickup point was found for the customer: the directory has
+         *       none in the customer's country, or no location is known there (see
+         *       `GET /pickup_points/lookup`).
          * @enum {string}
          */
         ShippingUnavailableReason: "item_does_not_allow" | "merchant_disabled" | "weight_exceeded" | "country_not_served" | "no_pickup_points";
@@ -1121,13 +1138,16 @@ export interface components {
             "order.shipping_type": components["schemas"]["ShippingMethodType"] | null;
             /** @description The order's tags. */
             "order.tags": string[];
-            /** @description Total value of the items in EUR (sum of `qty` x `unit_price`). */
+            /** @description Total value of the items in EUR (sum of `qty` x `unit_price`, exact to the cent). */
             "order.total_eur": number;
             /** @description Whether the shipment can go as a letter (weight known and within your letter limit, every item allows it). */
             "order.letter_possible": boolean;
             /** @description Total weight in grams (the `weight` query parameter, or the sum over the order's lines; 0 when unknown). */
             "order.total_weight": number;
-            /** @description Total volume in litres (cubic decimetres) of the lines with known dimensions; 0 when unknown. */
+            /**
+             * @description Total volume in litres (cubic decimetres): the sum of `qty` x length x width x height of the
+             *     lines with known dimensions, rounded to millilitres (3 decimals); 0 when unknown.
+             */
             "order.total_volume": number;
             /** @description Number of items (sum of `qty`). */
             "order.item_count": number;
@@ -1194,7 +1214,8 @@ export interface components {
             number
         ];
         /**
-         * @description Branch of a pickup point, dotted and country-prefixed, e.g. `fi.posti`, `fi.matkahuolto`.
+         * @description Branch of a pickup point, dotted and country-prefixed, e.g. `fi.posti`, `fi.matkahuolto`,
+         *     `fi.k-market`: lower-case letters and digits, with single `-` or `_` between them.
          * @example fi.posti
          */
         PickupPointBranch: string;
@@ -1305,11 +1326,8 @@ export interface components {
             /** @description Weight of one item in grams. */
             weight_g: number;
             dimensions_mm?: components["schemas"]["OrderLineDimensions"];
-            /**
-             * @description `false` when the item may never be sent as a letter (e.g. fragile). Default `true`.
-             * @default true
-             */
-            letter_allowed: boolean;
+            /** @description `false` when the item may never be sent as a letter (e.g. fragile). Omitted, `true`. */
+            letter_allowed?: boolean;
         };
         /** @description Free tags your price list rules can test (`order.tags contains "vip"`). */
         OrderTags: string[];
@@ -1356,6 +1374,11 @@ export interface components {
         ShippingMethodSettings: {
             /** @description Whether you offer the method. Off means `available: false`, `reason: merchant_disabled`. */
             enabled: boolean;
+            /**
+             * @description Heaviest shipment the method takes, in grams; heavier gets `weight_exceeded`. Absent: no
+             *     limit (the carriers' usual parcel limit is 35000 g).
+             */
+            max_weight_g?: number;
         };
         LetterMethodSettings: {
             /** @description Whether you offer letters. Off means `available: false`, `reason: merchant_disabled`. */
@@ -1363,12 +1386,16 @@ export interface components {
             /** @description Heaviest shipment that may go as a letter, in grams; heavier gets `item_does_not_allow`. */
             max_weight_g: number;
         };
+        /** @description How many pickup points shipping options offer at most, nearest first. */
+        PickupPointsLimit: number;
         ShippingSettingsInput: {
             letter: components["schemas"]["LetterMethodSettings"];
             home: components["schemas"]["ShippingMethodSettings"];
             pickup: components["schemas"]["ShippingMethodSettings"];
             /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
             countries: components["schemas"]["CountryCode"][];
+            /** @description How many pickup points shipping options offer at most (1-50). Omitted, 10. */
+            pickup_points_limit?: components["schemas"]["PickupPointsLimit"];
         };
         ShippingSettings: {
             letter: components["schemas"]["LetterMethodSettings"];
@@ -1376,7 +1403,9 @@ export interface components {
             pickup: components["schemas"]["ShippingMethodSettings"];
             /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
             countries: components["schemas"]["CountryCode"][];
-            updated_at: components["schemas"]["Timestamp"];
+            pickup_points_limit: components["schemas"]["PickupPointsLimit"];
+            /** @description When you last replaced the settings; `null` while the defaults apply. */
+            updated_at: components["schemas"]["Timestamp"] | null;
         };
         /**
          * @description `==` `!=` compare equal (strings, numbers, booleans, `null`); `<` `<=` `>` `>=` compare
@@ -1404,7 +1433,11 @@ export interface components {
             /** @description Gross base price, at most two decimals. */
             price: number;
         };
-        /** @description When all `criteria` match, adjusts the price computed so far. */
+        /**
+         * @description When all `criteria` match, adjusts the price computed so far. After every step the price is
+         *     rounded to whole cents (half away from zero: 3.45 x 0.5 = 1.725 -> 1.73) and kept between 0
+         *     and 100000, so a later rule starts from a valid price.
+         */
         ModificationRule: {
             description?: string;
             criteria: components["schemas"]["RuleCriteria"];
@@ -1413,6 +1446,11 @@ export interface components {
              * @enum {string}
              */
             adjust: "add" | "multiply" | "set";
+            /**
+             * @description For `add`, an amount in the list's currency with at most two decimals (negative for a
+             *     discount); for `set`, a price >= 0 with at most two decimals; for `multiply`, a factor >= 0
+             *     (`0.9` for 10 % off). Otherwise `400 validation_failed` naming the rule.
+             */
             amount: number;
         };
         PriceListInput: {
@@ -1893,12 +1931,12 @@ export interface components {
         /** @description The `next_cursor` of the previous page, as returned. Opaque. */
         Cursor: string;
         /**
-         * @description The customer's postal code.
+         * @description The customer's postal code. A space may be sent as `%20` or, as forms encode it, `+` (`111+22`).
          * @example 20780
          */
         PostalCodeQuery: components["schemas"]["PostalCode"];
         /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
-        CountryQuery: components["schemas"]["CountryCode"];
+        CountryQuery: string;
         /**
          * @description Total weight of the shipment in grams. When omitted the weight is unknown: `letter` is then
          *     not offered (`item_does_not_allow`) and weight rules see `order.total_weight` 0.
@@ -2319,7 +2357,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The customer's postal code.
+                 * @description The customer's postal code. A space may be sent as `%20` or, as forms encode it, `+` (`111+22`).
                  * @example 20780
                  */
                 postalcode: components["parameters"]["PostalCodeQuery"];
@@ -2352,7 +2390,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2384,7 +2421,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2392,7 +2428,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The customer's postal code.
+                 * @description The customer's postal code. A space may be sent as `%20` or, as forms encode it, `+` (`111+22`).
                  * @example 20780
                  */
                 postalcode: components["parameters"]["PostalCodeQuery"];
@@ -2421,7 +2457,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2429,7 +2464,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The customer's postal code.
+                 * @description The customer's postal code. A space may be sent as `%20` or, as forms encode it, `+` (`111+22`).
                  * @example 20780
                  */
                 postalcode: components["parameters"]["PostalCodeQuery"];
@@ -2458,7 +2493,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2513,7 +2547,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2561,7 +2594,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2629,7 +2661,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2673,7 +2704,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2702,13 +2732,15 @@ export interface operations {
                      *         "enabled": true
                      *       },
                      *       "pickup": {
-                     *         "enabled": true
+                     *         "enabled": true,
+                     *         "max_weight_g": 35000
                      *       },
                      *       "countries": [
                      *         "FI",
                      *         "SE",
                      *         "EE"
                      *       ],
+                     *       "pickup_points_limit": 10,
                      *       "updated_at": "2016-01-18T08:17:55+00:00"
                      *     }
                      */
@@ -2721,7 +2753,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2741,14 +2772,17 @@ export interface operations {
                  *         "max_weight_g": 2000
                  *       },
                  *       "home": {
-                 *         "enabled": true
+                 *         "enabled": true,
+                 *         "max_weight_g": 30000
                  *       },
                  *       "pickup": {
-                 *         "enabled": true
+                 *         "enabled": true,
+                 *         "max_weight_g": 35000
                  *       },
                  *       "countries": [
                  *         "FI"
-                 *       ]
+                 *       ],
+                 *       "pickup_points_limit": 5
                  *     }
                  */
                 "application/json": components["schemas"]["ShippingSettingsInput"];
@@ -2768,14 +2802,17 @@ export interface operations {
                      *         "max_weight_g": 2000
                      *       },
                      *       "home": {
-                     *         "enabled": true
+                     *         "enabled": true,
+                     *         "max_weight_g": 30000
                      *       },
                      *       "pickup": {
-                     *         "enabled": true
+                     *         "enabled": true,
+                     *         "max_weight_g": 35000
                      *       },
                      *       "countries": [
                      *         "FI"
                      *       ],
+                     *       "pickup_points_limit": 5,
                      *       "updated_at": "2016-01-19T10:00:00+00:00"
                      *     }
                      */
@@ -2790,7 +2827,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2817,7 +2853,7 @@ export interface operations {
                      *           "name": "Home delivery",
                      *           "method": "home",
                      *           "currency": "EUR",
-                     *           "tax": 24,
+                     *           "tax": 25.5,
                      *           "fallback_price": 5.9,
                      *           "pricing_rules": [
                      *             {
@@ -2848,7 +2884,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -2873,7 +2908,7 @@ export interface operations {
                  *       "name": "Pickup",
                  *       "method": "pickup",
                  *       "currency": "EUR",
-                 *       "tax": 24,
+                 *       "tax": 25.5,
                  *       "fallback_price": 4.9,
                  *       "pricing_rules": [
                  *         {
@@ -2938,7 +2973,7 @@ export interface operations {
                      *       "name": "Pickup",
                      *       "method": "pickup",
                      *       "currency": "EUR",
-                     *       "tax": 24,
+                     *       "tax": 25.5,
                      *       "fallback_price": 4.9,
                      *       "pricing_rules": [
                      *         {
@@ -2983,7 +3018,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3011,7 +3045,7 @@ export interface operations {
                      *       "name": "Home delivery",
                      *       "method": "home",
                      *       "currency": "EUR",
-                     *       "tax": 24,
+                     *       "tax": 25.5,
                      *       "fallback_price": 5.9,
                      *       "pricing_rules": [],
                      *       "modification_rules": [],
@@ -3029,7 +3063,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3050,7 +3083,7 @@ export interface operations {
                  *       "name": "Home delivery",
                  *       "method": "home",
                  *       "currency": "EUR",
-                 *       "tax": 24,
+                 *       "tax": 25.5,
                  *       "fallback_price": 6.9,
                  *       "pricing_rules": [
                  *         {
@@ -3083,7 +3116,7 @@ export interface operations {
                      *       "name": "Home delivery",
                      *       "method": "home",
                      *       "currency": "EUR",
-                     *       "tax": 24,
+                     *       "tax": 25.5,
                      *       "fallback_price": 6.9,
                      *       "pricing_rules": [
                      *         {
@@ -3115,7 +3148,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };
@@ -3153,7 +3185,6 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["Unavailable"];
         };
     };

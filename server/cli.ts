@@ -1,10 +1,14 @@
 // Operator CLI: `npm run cli -- <command>`. Uses DATABASE_URL / PGLITE_DIR like the server.
-import { Command } from "commander";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { Command, Option } from "commander";
 import { provisionAccount } from "./accounts/domain.ts";
 import { loadConfig } from "./config.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { DEMO, seedDemo } from "./demo.ts";
+import { inTransaction } from "./db/transaction.ts";
+import { describeImportError, importPickupPoints, importPostalCodes, type ImportReport } from "./pickup-points/imports.ts";
 import type { Role } from "./accounts/db.ts";
 
 async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true): Promise<void> {
@@ -49,11 +53,52 @@ accountCommand(program, "merchant", "merchant", "M");
 accountCommand(program, "operator", "operator", "W");
 program
   .command("seed-demo")
-  .description("create (or reset the secrets of) the demo merchant and warehouse operator")
+  .description("create (or reset) the demo merchant and warehouse operator, the demo pickup points and the demo prices")
   .action(() =>
     withDb(async ({ db }) => {
       await seedDemo(db);
       console.log(`Demo merchant M-${DEMO.merchantId} / ${DEMO.merchantSecret}; operator W-${DEMO.operatorId} / ${DEMO.operatorSecret}`);
+    }),
+  );
+
+const MAX_PRINTED_ERRORS = 1000;
+
+/** Prints what an import did, or every bad record and that nothing was stored (exit code 1). */
+function report(what: string, file: string, r: ImportReport): void {
+  if (r.errors.length > 0) {
+    for (const e of r.errors.slice(0, MAX_PRINTED_ERRORS)) console.error(describeImportError(e));
+    if (r.errors.length > MAX_PRINTED_ERRORS) console.error(`... and ${r.errors.length - MAX_PRINTED_ERRORS} more problems`);
+    console.error(`${file}: ${r.errors.length} problem${r.errors.length === 1 ? "" : "s"}; nothing was imported.`);
+    process.exitCode = 1;
+    return;
+  }
+  const merged = r.merged ? ` (${r.merged} repeated lines merged)` : "";
+  console.log(`${file}: ${r.read} ${what}${merged}: ${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged.`);
+}
+
+const readText = (file: string) => readFileSync(file, "utf8");
+
+program
+  .command("pickup-points")
+  .description("the pickup point directory")
+  .command("import <file>")
+  .description("import pickup points from a JSON array or a CSV file (upsert by id; all or nothing)")
+  .addOption(new Option("--format <format>", "file format (default: by the file name, else by content)").choices(["json", "csv"]))
+  .action((file: string, opts: { format?: "json" | "csv" }) =>
+    withDb(async ({ db }) => {
+      const text = readText(file);
+      report("pickup points", file, await inTransaction(db, (trx) => importPickupPoints(trx, text, { fileName: path.basename(file), format: opts.format })));
+    }),
+  );
+program
+  .command("postal-codes")
+  .description("postal-code locations (where customers are placed)")
+  .command("import <file>")
+  .description("import postal-code locations in the GeoNames text format (upsert by country and postal code; all or nothing)")
+  .action((file: string) =>
+    withDb(async ({ db }) => {
+      const text = readText(file);
+      report("postal codes", file, await inTransaction(db, (trx) => importPostalCodes(trx, text)));
     }),
   );
 

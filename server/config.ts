@@ -13,6 +13,8 @@ export interface Config {
   /** Failed sign-ins per client address, and per account at one address, in 15 minutes; 0: no limit. */
   loginFailuresPerAddress: number;
   loginFailuresPerAccount: number;
+  /** How long nearest-pickup-point answers are reused; 0: never. */
+  pickupPointsCacheSeconds: number;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -45,6 +47,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const loginFailuresPerAddress = count("LOGIN_FAILURES_PER_ADDRESS", 200);
   const loginFailuresPerAccount = count("LOGIN_FAILURES_PER_ACCOUNT", 10);
+  const cacheSeconds = env.PICKUP_POINTS_CACHE_SECONDS === undefined || env.PICKUP_POINTS_CACHE_SECONDS === "" ? 60 : Number(env.PICKUP_POINTS_CACHE_SECONDS);
+  if (!Number.isInteger(cacheSeconds) || cacheSeconds < 0 || cacheSeconds > 86400) {
+    problems.push(`PICKUP_POINTS_CACHE_SECONDS must be a whole number 0-86400 (0 = no cache), got "${env.PICKUP_POINTS_CACHE_SECONDS}"`);
+  }
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -58,5 +64,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: webhooks.settings,
     loginFailuresPerAddress,
     loginFailuresPerAccount,
+    pickupPointsCacheSeconds: cacheSeconds,
   };
 }

@@ -9,6 +9,7 @@ import { migrateToLatest } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
 import { forgetExpiredKeys } from "./idempotency/index.ts";
+import { setDirectoryCacheTtl } from "./pickup-points/cache.ts";
 import { pruneOlderThan } from "./webhooks/db.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 import { closeWebhookAgents } from "./webhooks/sender.ts";
@@ -32,6 +33,7 @@ async function main() {
   // A stray rejection is a bug to see in the logs, not a crash of every in-flight request.
   process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled promise rejection"));
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+  setDirectoryCacheTtl(handle.db, config.pickupPointsCacheSeconds * 1000);
   const applied = await migrateToLatest(handle.db);
   logger.info({ database: handle.kind, migrations: applied }, "database ready");
   const seeded = config.seedDemo && (await seedDemoIfEmpty(handle.db));

@@ -39,10 +39,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
   // transaction. The node-postgres adapter serializes the single PGlite session (pool of one).
   const { PGlite } = await import("@electric-sql/pglite");
   const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
+  // Extensions the migrations create; PostgreSQL has them in contrib.
+  const { cube } = await import("@electric-sql/pglite/contrib/cube");
   const dir = path.resolve(opts.pgliteDir);
   mkdirSync(path.dirname(dir), { recursive: true });
   const unlock = lockDirectory(dir);
-  const pglite = await PGlite.create(dir).catch((err) => {
+  const pglite = await PGlite.create(dir, { extensions: { cube } }).catch((err) => {
     unlock();
     throw err;
   });

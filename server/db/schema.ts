@@ -4,6 +4,10 @@ import type { AccountsTables } from "../accounts/tables.ts";
 import type { CatalogueTables } from "../catalogue/tables.ts";
 import type { IdempotencyTables } from "../idempotency/tables.ts";
 import type { InboundTables } from "../inbound/tables.ts";
+import type { OrdersTables } from "../orders/tables.ts";
+import type { PickupPointsTables } from "../pickup-points/tables.ts";
+import type { ShippingTables } from "../shipping/tables.ts";
 import type { WebhooksTables } from "../webhooks/tables.ts";
 
-export interface Database extends AccountsTables, CatalogueTables, IdempotencyTables, InboundTables, WebhooksTables {}
+export interface Database
+  extends AccountsTables, CatalogueTables, IdempotencyTables, InboundTables, OrdersTables, PickupPointsTables, ShippingTables, WebhooksTables {}

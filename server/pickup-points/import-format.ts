@@ -36,7 +36,9 @@ export function validatePickupPoint(value: unknown): FieldProblem[] {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return problems;
   const rec = value as Record<string, unknown>;
   for (const key of NON_BLANK) {
-    if (typeof rec[key] === "string" && (rec[key] as string).trim() === "") problems.push({ field: key, message: "must not be empty" });
+    if (typeof rec[key] === "string" && (rec[key] as string).trim() === "" && problems.every((p) => p.field !== key)) {
+      problems.push({ field: key, message: "must not be blank" });
+    }
   }
   if (typeof rec.country === "string" && typeof rec.postalcode === "string" && problems.every((p) => p.field !== "postalcode")) {
     const problem = postalCodeProblem(rec.country, rec.postalcode);

@@ -6,8 +6,8 @@ type Schemas = components["schemas"];
 export type ShippingFacts = Schemas["ShippingFacts"];
 type Dimensions = Schemas["OrderLineDimensions"];
 
-/** An order line; `letter_allowed` may be absent (the spec's default `true`, which the generated type makes required). */
-export type OrderFactsLine = Omit<Schemas["OrderLine"], "letter_allowed"> & { letter_allowed?: boolean };
+/** An order line; an absent `letter_allowed` means `true`. */
+export type OrderFactsLine = Schemas["OrderLine"];
 /** What facts need of an order: a stored `Order` and an `OrderCreate` both fit. */
 export type OrderFactsInput = Pick<Schemas["OrderCreate"], "customer" | "tags"> & {
   products: readonly OrderFactsLine[];

@@ -17,13 +17,6 @@ export type MethodPriceList = PricedList & Pick<Schemas["PriceList"], "method">;
 export const DEFAULT_PICKUP_POINT_LIMIT = 10;
 export const MAX_PICKUP_POINT_LIMIT = 50; // PickupMethodOption.pickup_points maxProperties
 
-/**
- * Heaviest shipment each parcel method can carry (`weight_exceeded` above it). Not a merchant setting in the
- * spec: carriers' limits. Pickup: 35 kg, what Posti and Matkahuolto points take. Home: no limit by default.
- * Letters use the merchant's `letter.max_weight_g` and `item_does_not_allow` instead.
- */
-export const DEFAULT_MAX_WEIGHT_G: Partial<Record<"home" | "pickup", number>> = { pickup: 35_000 };
-
 export interface ShippingOptionsInput {
   settings: MethodSettings;
   /** At most one per method; a method without one is `merchant_disabled`. */
@@ -33,21 +26,22 @@ export interface ShippingOptionsInput {
   pickupPoints: readonly PickupPoint[];
   /** How many pickup points to offer (default 10, at most 50). */
   limit?: number;
-  maxWeightG?: Partial<Record<"home" | "pickup", number>>;
 }
 
 /**
  * Why a method is not available, or null when it is. Checked in this order, first hit wins:
  * `merchant_disabled` (switched off or no price list), `country_not_served` (customer's country not in
  * `countries`), then per method: letter `item_does_not_allow` (facts say no letter: weight unknown, over the
- * limit, or an item not letter-able); home/pickup `weight_exceeded`; pickup `no_pickup_points`.
+ * limit, or an item not letter-able); home/pickup `weight_exceeded` (over the method's `max_weight_g`);
+ * pickup `no_pickup_points`.
  */
 export function unavailableReason(method: ShippingMethodType, input: ShippingOptionsInput): ShippingUnavailableReason | null {
   const { settings, facts } = input;
   if (!settings[method].enabled || !input.priceLists.some((list) => list.method === method)) return "merchant_disabled";
   if (!settings.countries.includes(facts["customer.country"])) return "country_not_served";
   if (method === "letter") return facts["order.letter_possible"] ? null : "item_does_not_allow";
-  const maxWeight = (input.maxWeightG ?? DEFAULT_MAX_WEIGHT_G)[method];
+  // Letters use `letter.max_weight_g` through `order.letter_possible` instead.
+  const maxWeight = settings[method].max_weight_g;
   if (maxWeight !== undefined && facts["order.total_weight"] > maxWeight) return "weight_exceeded";
   if (method === "pickup" && input.pickupPoints.length === 0) return "no_pickup_points";
   return null;

@@ -33,6 +33,13 @@ describe("npm start and the CLI (PGlite)", () => {
     const demo = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
     const created = await demo.POST("/inbound_shipments/_create", { body: { merchants_ref: "PO-1", sender_name: "A", products: [{ merchants_id: "S", qty: 1 }] } });
     expect(created.response.status).toBe(201);
+    // The README's shipping options example: the demo directory and prices are seeded too.
+    expect(server.output()).toContain(`${origin}/2015-01-01/shipping_options?postalcode=20780&country=FI`);
+    const options = await demo.GET("/shipping_options", { params: { query: { postalcode: "20780", country: "FI" } } });
+    expect(options.data!.options.home).toEqual({ available: true, price: { gross: 5.9, currency: "EUR", tax: 25.5 } });
+    const points = Object.values((options.data!.options.pickup as { pickup_points: Record<string, { postalcode: string; price: { gross: number } }> }).pickup_points);
+    expect(points).toHaveLength(10);
+    expect(points[0]).toMatchObject({ postalcode: "20780", price: { gross: 3.9 } });
 
     const second = await cli(["migrate"], env);
     expect(second.code).toBe(1);

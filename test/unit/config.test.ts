@@ -6,7 +6,7 @@ describe("configuration", () => {
     expect(loadConfig({})).toEqual({
       port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true, rateLimitPerMinute: 6000,
       webhooks: { retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000], timeoutMs: 10_000, allowPrivateNetworks: false },
-      loginFailuresPerAddress: 200, loginFailuresPerAccount: 10,
+      loginFailuresPerAddress: 200, loginFailuresPerAccount: 10, pickupPointsCacheSeconds: 60,
     });
   });
   it("reads the login throttle's limits, 0 turning one off", () => {

@@ -31,6 +31,7 @@ describe("validatePickupPoint", () => {
     ["coordinates/0", { coordinates: [90.5, 24] }], ["coordinates/1", { coordinates: [60, -181] }],
     ["coordinates", { coordinates: [60] }], ["coordinates", { coordinates: [60, 24, 0] }], ["coordinates/0", { coordinates: ["60", 24] }],
     ["branch", { branch: "posti" }], ["branch", { branch: "FI.posti" }], ["branch", { branch: "fi." }],
+    ["branch", { branch: "fi.k--market" }], ["branch", { branch: "fi.-posti" }], ["branch", { branch: "fi.posti_" }],
     ["location_info", { location_info: 5 }], ["location_info", { location_info: "x".repeat(1001) }],
     ["carrier_info/FI_posti", { carrier_info: { FI_posti: { id: "1" } } }],
     ["carrier_info/fi_posti", { carrier_info: { fi_posti: { label_name: "x" } } }],
@@ -39,6 +40,10 @@ describe("validatePickupPoint", () => {
     ["name", { name: "  " }], ["city", { city: "" }], ["address", { address: 7 }],
   ])("names %s", (field, change) => {
     expect(fields({ ...good, ...change })).toEqual([field]);
+  });
+
+  it.each(["fi.k-market", "fi.posti", "fi.posti.smartpost", "se.postnord_mypack", "fi.r-kioski"])("accepts the branch %s", (branch) => {
+    expect(fields({ ...good, branch })).toEqual([]);
   });
 
   it("accepts postal codes of other countries by the spec's general pattern, and checks the known ones", () => {

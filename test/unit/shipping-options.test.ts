@@ -19,8 +19,8 @@ const pickupListExample: MethodPriceList = spec.paths["/merchant/price_lists/_cr
 const settings = (over: Partial<MethodSettings> = {}): MethodSettings => ({
   letter: { enabled: true, max_weight_g: 2000 }, home: { enabled: true }, pickup: { enabled: true }, countries: ["FI"], ...over,
 });
-const letterList: MethodPriceList = { method: "letter", currency: "EUR", tax: 24, fallback_price: 2.9 };
-const homeList: MethodPriceList = { method: "home", currency: "EUR", tax: 24, fallback_price: 5.9 };
+const letterList: MethodPriceList = { method: "letter", currency: "EUR", tax: 25.5, fallback_price: 2.9 };
+const homeList: MethodPriceList = { method: "home", currency: "EUR", tax: 25.5, fallback_price: 5.9 };
 const points: PickupPointWithDistance[] = lookupExample.pickup_points; // nearest first, with distance_m
 const facts = genericFacts({ postalcode: "00100", country: "FI" }, { max_weight_g: 2000 });
 const input = (over: Partial<ShippingOptionsInput> = {}): ShippingOptionsInput => ({
@@ -55,7 +55,7 @@ describe("buildShippingOptions", () => {
       expect(p).not.toHaveProperty("distance_m");
     }
     expect(Object.values(pickup.pickup_points).map((p) => p.price)).toEqual([
-      { gross: 3.9, currency: "EUR", tax: 24 }, { gross: 4.9, currency: "EUR", tax: 24 },
+      { gross: 3.9, currency: "EUR", tax: 25.5 }, { gross: 4.9, currency: "EUR", tax: 25.5 },
     ]);
     expect(pickup).not.toHaveProperty("price");
     expect(validResult({ facts: kaarina, options })).toBe(true);
@@ -65,8 +65,8 @@ describe("buildShippingOptions", () => {
     const f = genericFacts({ postalcode: "00100", country: "FI" }, { max_weight_g: 2000 });
     const withWeight = { ...f, "order.total_weight": 100, "order.letter_possible": true };
     const options = buildShippingOptions(input({ facts: withWeight }));
-    expect(options.letter).toEqual({ available: true, price: { gross: 2.9, currency: "EUR", tax: 24 } });
-    expect(options.home).toEqual({ available: true, price: { gross: 5.9, currency: "EUR", tax: 24 } });
+    expect(options.letter).toEqual({ available: true, price: { gross: 2.9, currency: "EUR", tax: 25.5 } });
+    expect(options.home).toEqual({ available: true, price: { gross: 5.9, currency: "EUR", tax: 25.5 } });
     const off = buildShippingOptions(input({ settings: settings({ letter: { enabled: false, max_weight_g: 2000 } }) }));
     expect(off.letter).toEqual({ available: false, reason: "merchant_disabled" });
   });
@@ -110,13 +110,14 @@ describe("unavailableReason: every reason code", () => {
     expect(unavailableReason("letter", input({ facts: { ...facts, "order.letter_possible": true } }))).toBeNull();
   });
 
-  it("weight_exceeded: heavier than the parcel method carries (pickup 35 kg by default; configurable)", () => {
+  it("weight_exceeded: heavier than the method's max_weight_g in the settings; no limit when absent", () => {
     const heavy = { ...facts, "order.total_weight": 35_001 };
-    expect(unavailableReason("pickup", input({ facts: heavy }))).toBe("weight_exceeded");
-    expect(unavailableReason("pickup", input({ facts: { ...facts, "order.total_weight": 35_000 } }))).toBeNull();
+    const limited = settings({ home: { enabled: true, max_weight_g: 30_000 }, pickup: { enabled: true, max_weight_g: 35_000 } });
+    expect(unavailableReason("pickup", input({ facts: heavy, settings: limited }))).toBe("weight_exceeded");
+    expect(unavailableReason("pickup", input({ facts: { ...facts, "order.total_weight": 35_000 }, settings: limited }))).toBeNull();
+    expect(unavailableReason("home", input({ facts: heavy, settings: limited }))).toBe("weight_exceeded");
     expect(unavailableReason("home", input({ facts: heavy }))).toBeNull();
-    expect(unavailableReason("home", input({ facts: heavy, maxWeightG: { home: 30_000 } }))).toBe("weight_exceeded");
-    expect(unavailableReason("pickup", input({ facts: heavy, maxWeightG: {} }))).toBeNull();
+    expect(unavailableReason("pickup", input({ facts: heavy }))).toBeNull();
   });
 
   it("no_pickup_points: nothing near the customer", () => {

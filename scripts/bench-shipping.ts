@@ -1,0 +1,166 @@
+// `npm run bench:shipping`: GET /shipping_options on a generated 50,000-point directory, on PostgreSQL and PGlite,
+// beside a bare Express app serving the same bytes, in interleaved rounds (each ratio uses its own round's baseline).
+// Uses the building blocks of `npm run bench` (scripts/bench/), into which it is meant to be folded.
+//   env: BENCH_POINTS (50000) BENCH_SECONDS (8) BENCH_WARMUP_SECONDS (2) BENCH_CONNECTIONS (50) BENCH_ROUNDS (2)
+//        BENCH_STDOUT=pipe|null, DATABASE_URL (admin URL; a scratch database is created there),
+//        --target postgres,pglite  --profile (CPU profile of each server, summarised over the measured runs)
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { BASE_PATH } from "../server/app.ts";
+import { openDatabase } from "../server/db/database.ts";
+import { migrateToLatest } from "../server/db/migrate.ts";
+import { inTransaction } from "../server/db/transaction.ts";
+import { seedDemo } from "../server/demo.ts";
+import { analyzeDirectory, upsertPoints, upsertPostalCodes } from "../server/pickup-points/db.ts";
+import type { CapturedResponse } from "./bench/baseline-server.ts";
+import { MERCHANT_AUTH, type BenchRequest } from "./bench/cases.ts";
+import { measure } from "./bench/measure.ts";
+import { createScratchDatabase } from "./bench/postgres.ts";
+import { formatSummary as formatProfile, summarise as summariseProfile } from "./bench/profile.ts";
+import { banner, failures, formatSummary, summarise, tableHeader, tableRow, type Row } from "./bench/report.ts";
+import { startBaseline, startServer, type Target } from "./bench/targets.ts";
+import { generateDirectory } from "./generate-pickup-points.ts";
+
+const num = (name: string, fallback: number) => {
+  const n = Number(process.env[name] || fallback);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got ${process.env[name]}`);
+  return n;
+};
+const opts = {
+  points: num("BENCH_POINTS", 50_000),
+  seconds: num("BENCH_SECONDS", 8),
+  warmup: num("BENCH_WARMUP_SECONDS", 2),
+  connections: num("BENCH_CONNECTIONS", 50),
+  rounds: num("BENCH_ROUNDS", 2),
+  stdout: (process.env.BENCH_STDOUT || "pipe") === "pipe" ? "pipe" as const : "ignore" as const,
+  databaseUrl: process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test",
+  ...(() => {
+    const { values } = parseArgs({ options: { target: { type: "string" }, profile: { type: "boolean" } } });
+    return { targets: (values.target ?? "postgres,pglite").split(","), profile: values.profile === true };
+  })(),
+};
+
+/** A dense city centre, a mid-size city with a letter-able weight, a sparse northern town with a heavy parcel. */
+const CASES = [
+  { name: "helsinki-00100", query: "postalcode=00100&country=FI" },
+  { name: "tampere-33100", query: "postalcode=33100&country=FI&weight=1200" },
+  { name: "rovaniemi-96100", query: "postalcode=96100&country=FI&weight=5000" },
+];
+const request = (query: string): BenchRequest => ({ method: "GET", path: `${BASE_PATH}/shipping_options?${query}`, headers: MERCHANT_AUTH });
+
+const say = (s = "") => console.log(s);
+const scratch = mkdtempSync(path.join(tmpdir(), "logistics-bench-shipping-"));
+const targets: Target[] = [];
+const teardown: (() => Promise<void>)[] = [];
+const warnings: string[] = [];
+const windows = new Map<string, [number, number][]>();
+
+/** Migrates, seeds the demo merchant and prices, and imports the generated directory, before the server starts. */
+async function prepare(database: { DATABASE_URL: string } | { PGLITE_DIR: string }): Promise<number> {
+  const t0 = Date.now();
+  const handle = await openDatabase("DATABASE_URL" in database ? { databaseUrl: database.DATABASE_URL, pgliteDir: "" } : { pgliteDir: database.PGLITE_DIR });
+  try {
+    await migrateToLatest(handle.db);
+    await seedDemo(handle.db);
+    const now = new Date();
+    await inTransaction(handle.db, async (trx) => {
+      await upsertPoints(trx, directory.points, now);
+      await upsertPostalCodes(trx, directory.postalCodes, now);
+      await analyzeDirectory(trx);
+    });
+  } finally {
+    await handle.close();
+  }
+  return Date.now() - t0;
+}
+
+const t0 = Date.now();
+const directory = generateDirectory(opts.points);
+say(`bench:shipping: GET /shipping_options on ${directory.points.length} generated points and ${directory.postalCodes.length} postal codes (+ the demo directory); ` +
+  `${opts.rounds} round(s) x ${opts.seconds} s (+${opts.warmup} s warm-up), ${opts.connections} connections; node ${process.version}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+say(`generated in ${Date.now() - t0} ms`);
+
+const rows: Row[] = [];
+try {
+  for (const name of ["postgres", "pglite"] as const) {
+    if (!opts.targets.includes(name)) continue;
+    let database: { DATABASE_URL: string } | { PGLITE_DIR: string };
+    if (name === "postgres") {
+      const db = await createScratchDatabase(opts.databaseUrl);
+      if ("unreachable" in db) {
+        say(`postgres: SKIPPED (${db.unreachable})`);
+        continue;
+      }
+      teardown.push(db.drop);
+      database = { DATABASE_URL: db.url };
+    } else {
+      database = { PGLITE_DIR: path.join(scratch, "pglite") };
+    }
+    say(`${name}: imported in ${((await prepare(database)) / 1000).toFixed(1)} s`);
+    const profileDir = opts.profile ? path.join(scratch, `profile-${name}`) : undefined;
+    const target = await startServer(name, { database, stdout: opts.stdout, profileDir });
+    targets.push(target);
+  }
+  if (!targets.length) throw new Error("no server target to measure");
+
+  // The baseline serves the reference server's bytes; one baseline process per case, as they share a path.
+  const baselines = new Map<string, Target>();
+  for (const c of CASES) {
+    const req = request(c.query);
+    const res = await fetch(targets[0]!.origin + req.path, { headers: req.headers });
+    const body = Buffer.from(await res.arrayBuffer());
+    if (res.status !== 200) throw new Error(`${c.name}: ${res.status} ${body.toString().slice(0, 300)}`);
+    const json = JSON.parse(body.toString()) as { options: { pickup: { pickup_points?: object } } };
+    say(`${c.name}: ${body.length} B, ${Object.keys(json.options.pickup.pickup_points ?? {}).length} pickup points`);
+    for (const t of targets.slice(1)) {
+      const other = await fetch(t.origin + req.path, { headers: req.headers }).then((r) => r.text());
+      if (other !== body.toString()) warnings.push(`${c.name}: ${t.name} answers differently from ${targets[0]!.name}`);
+    }
+    const captured: CapturedResponse = { method: "GET", path: req.path, status: 200, contentType: res.headers.get("content-type") ?? "", body: body.toString("base64") };
+    baselines.set(c.name, await startBaseline([captured], mkdtempSync(path.join(scratch, "baseline-"))));
+  }
+
+  const load = (seconds: number) => ({ seconds, connections: opts.connections });
+  if (opts.warmup > 0) {
+    for (const c of CASES) for (const t of [baselines.get(c.name)!, ...targets]) await measure(t.origin, request(c.query), load(opts.warmup));
+  }
+  say(`\n${tableHeader()}`);
+  for (let round = 1; round <= opts.rounds; round++) {
+    for (const c of CASES) {
+      let base = 0;
+      for (const t of [baselines.get(c.name)!, ...targets]) {
+        const { window, ...figures } = await measure(t.origin, request(c.query), load(opts.seconds));
+        (windows.get(t.name) ?? windows.set(t.name, []).get(t.name)!).push(window);
+        if (t.name === "baseline") base = figures.rps;
+        const row: Row = { round, case: c.name, target: t.name, ...figures, ratio: t.name === "baseline" ? null : figures.rps / base, load: loadavg()[0]! };
+        rows.push(row);
+        say(tableRow(row));
+      }
+    }
+  }
+  targets.push(...baselines.values());
+} catch (err) {
+  warnings.unshift(`the run failed: ${err instanceof Error ? err.stack : err}`);
+} finally {
+  for (const t of targets) await t.child.stop();
+  if (opts.profile) {
+    for (const t of targets.filter((x) => x.name !== "baseline")) {
+      const dir = path.join(scratch, `profile-${t.name}`);
+      for (const f of readdirSync(dir).filter((x) => /\.0\.\d+\.cpuprofile$/.test(x))) {
+        say(`\n${formatProfile(`CPU profile of ${t.name}`, summariseProfile(path.join(dir, f), windows.get(t.name)))}`);
+      }
+    }
+  }
+  for (const step of teardown) await step().catch((err) => warnings.push(`cleanup failed: ${err}`));
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+if (rows.length) say(`\nsummary: median over ${opts.rounds} round(s); x baseline = req/s over the same round's bare Express app serving the same bytes\n${formatSummary(summarise(rows))}`);
+say(`target on PostgreSQL: >= 0.30x the baseline and p99 <= 40 ms at 50 connections`);
+const problems = [...failures(rows), ...warnings];
+if (problems.length) {
+  console.error(`\n${banner(problems)}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,104 @@
+// Customer orders: stored so that shipping options can be asked per order. Lines share the merchant's catalogue
+// with inbound shipments; the destination is home, letter or a pickup point of the directory.
+import type { components } from "../../generated/api.ts";
+import type { Principal } from "../accounts/domain.ts";
+import { upsertProducts } from "../catalogue/db.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
+import { pickupPointBranch } from "../pickup-points/lookup.ts";
+import { invalid, notFound, type ErrorDetail } from "../shared/errors.ts";
+import { newId } from "../shared/ids.ts";
+import { fromCents, hasAtMostTwoDecimals, toCents } from "../shared/money.ts";
+import { postalCodeProblem } from "../shared/postal-codes.ts";
+import { formatTimestamp } from "../shared/time.ts";
+import * as q from "./db.ts";
+
+type S = components["schemas"];
+export type Order = S["Order"];
+type Line = S["OrderLine"];
+
+function toWire(o: q.OrderRow & { lines: q.LineRow[] }): Order {
+  return {
+    id: o.id,
+    merchants_ref: o.merchants_ref,
+    customer: o.customer,
+    products: o.lines.map((l) => ({
+      merchants_id: l.merchants_id,
+      ...(l.name !== null && { name: l.name }),
+      qty: l.qty,
+      unit_price: fromCents(l.unit_price_cents),
+      weight_g: l.weight_g,
+      ...(l.length_mm !== null && { dimensions_mm: { length: l.length_mm, width: l.width_mm!, height: l.height_mm! } }),
+      letter_allowed: l.letter_allowed,
+    })),
+    tags: o.tags,
+    destination: o.destination as Order["destination"],
+    created_at: formatTimestamp(o.created_at),
+    updated_at: formatTimestamp(o.updated_at),
+  };
+}
+
+/** What the schema cannot say: one line per product, cents, the country's postal code shape, a known pickup point. */
+async function check(db: Executor, input: S["OrderModify"]): Promise<void> {
+  const details: ErrorDetail[] = [];
+  const seen = new Set<string>();
+  input.products?.forEach((l, i) => {
+    if (seen.has(l.merchants_id)) details.push({ path: `/body/products/${i}/merchants_id`, message: `merchants_id ${l.merchants_id} appears more than once`, code: "duplicate" });
+    seen.add(l.merchants_id);
+    if (!hasAtMostTwoDecimals(l.unit_price)) details.push({ path: `/body/products/${i}/unit_price`, message: "at most two decimals", code: "multipleOf" });
+  });
+  if (input.customer) {
+    const problem = postalCodeProblem(input.customer.country, input.customer.postalcode);
+    if (problem) details.push({ path: "/body/customer/postalcode", message: problem, code: "pattern" });
+  }
+  const destination = input.destination;
+  if (destination && destination !== "home" && destination !== "letter" && (await pickupPointBranch(db, destination)) === undefined) {
+    details.push({ path: "/body/destination", message: `no pickup point ${destination} in the directory`, code: "unknown_pickup_point" });
+  }
+  if (details.length) throw invalid(details);
+}
+
+async function lineRows(trx: Tx, merchant: Principal, orderId: string, lines: Line[], now: Date): Promise<q.LineRow[]> {
+  const products = await upsertProducts(trx, merchant.id, lines.map((l) => ({ merchants_id: l.merchants_id, ...(l.name !== undefined && { name: l.name }) })), now);
+  return lines.map((l, position) => ({
+    order_id: orderId, position, product_id: products.get(l.merchants_id)!, merchants_id: l.merchants_id, name: l.name ?? null,
+    qty: l.qty, unit_price_cents: toCents(l.unit_price), weight_g: l.weight_g,
+    length_mm: l.dimensions_mm?.length ?? null, width_mm: l.dimensions_mm?.width ?? null, height_mm: l.dimensions_mm?.height ?? null,
+    letter_allowed: l.letter_allowed ?? true,
+  }));
+}
+
+export async function createOrder(trx: Tx, merchant: Principal, input: S["OrderCreate"]): Promise<S["OrderWriteResult"]> {
+  await check(trx, input);
+  const now = new Date();
+  const id = newId(now.getTime());
+  await q.insertOrder(trx, {
+    id, merchant_id: merchant.id, merchants_ref: input.merchants_ref, customer: JSON.stringify(input.customer),
+    tags: JSON.stringify(input.tags ?? []), destination: input.destination ?? null, created_at: now, updated_at: now,
+  });
+  await q.replaceLines(trx, id, await lineRows(trx, merchant, id, input.products, now));
+  return { success: true, order_id: id };
+}
+
+export async function modifyOrder(trx: Tx, merchant: Principal, id: string, input: S["OrderModify"]): Promise<S["OrderWriteResult"]> {
+  await check(trx, input);
+  if (!(await q.lockOrder(trx, merchant.id, id))) throw notFound("Order");
+  const now = new Date();
+  await q.updateOrder(trx, id, {
+    ...(input.merchants_ref !== undefined && { merchants_ref: input.merchants_ref }),
+    ...(input.customer !== undefined && { customer: JSON.stringify(input.customer) }),
+    ...(input.tags !== undefined && { tags: JSON.stringify(input.tags) }),
+    ...(input.destination !== undefined && { destination: input.destination }),
+    updated_at: now,
+  });
+  if (input.products) await q.replaceLines(trx, id, await lineRows(trx, merchant, id, input.products, now));
+  return { success: true, order_id: id };
+}
+
+export async function getOrder(db: Executor, merchant: Principal, id: string): Promise<Order> {
+  const o = await q.findOrder(db, merchant.id, id);
+  if (!o) throw notFound("Order");
+  return toWire(o);
+}
+
+/** The stored order, for its shipping options (another merchant's is 404). */
+export const orderForShipping = getOrder;

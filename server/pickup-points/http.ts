@@ -1,0 +1,14 @@
+// Pickup point directory operations, keyed by operationId. The validator has checked the query against the spec
+// (and filled in `country` FI and `limit` 10).
+import type { Handlers } from "../http/registry.ts";
+import { getPickupPoint, lookupPickupPoints } from "./lookup.ts";
+
+export const pickupPointHandlers = {
+  lookupPickupPoints: async (c) => ({
+    status: 200, body: await lookupPickupPoints(c.db, { postalcode: c.query.postalcode, country: c.query.country ?? "FI", limit: c.query.limit ?? 10 }),
+  }),
+  listNearestPickupPoints: async (c) => ({
+    status: 200, body: await lookupPickupPoints(c.db, { postalcode: c.query.postalcode, country: c.query.country ?? "FI", limit: c.query.limit ?? 10 }),
+  }),
+  getPickupPoint: async (c) => ({ status: 200, body: await getPickupPoint(c.db, c.path.pickup_point_id) }),
+} satisfies Handlers;

@@ -1,0 +1,66 @@
+// A merchant's price lists, at most one per shipping method. Rules are checked on write (validatePriceList), so a
+// stored list can always be evaluated.
+import type { components } from "../../generated/api.ts";
+import type { Principal } from "../accounts/domain.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
+import { AppError, invalid, notFound } from "../shared/errors.ts";
+import { newId } from "../shared/ids.ts";
+import { fromCents, toCents } from "../shared/money.ts";
+import { formatTimestamp } from "../shared/time.ts";
+import * as q from "./db.ts";
+import { validatePriceList } from "./rules-validation.ts";
+
+type S = components["schemas"];
+export type PriceList = S["PriceList"];
+
+export function priceListToWire(r: q.PriceListRow): PriceList {
+  return {
+    id: r.id, name: r.name, method: r.method, currency: r.currency, tax: r.tax, fallback_price: fromCents(r.fallback_price_cents),
+    pricing_rules: r.pricing_rules, modification_rules: r.modification_rules,
+    created_at: formatTimestamp(r.created_at), updated_at: formatTimestamp(r.updated_at),
+  };
+}
+
+function checked(input: S["PriceListInput"]) {
+  const problems = validatePriceList(input, "/body");
+  if (problems.length) throw invalid(problems, "The price list is not valid.");
+  return {
+    name: input.name, method: input.method, currency: input.currency, tax: input.tax,
+    fallback_price_cents: toCents(input.fallback_price),
+    pricing_rules: JSON.stringify(input.pricing_rules ?? []),
+    modification_rules: JSON.stringify(input.modification_rules ?? []),
+  };
+}
+
+const taken = (method: string) =>
+  new AppError("conflict", `You already have a price list for ${method}: replace or delete it.`, [{ path: "/body/method", message: `${method} already has a price list`, code: "unique" }]);
+
+export async function listPriceLists(db: Executor, merchant: Principal): Promise<S["PriceListList"]> {
+  return { items: (await q.listPriceLists(db, merchant.id)).map(priceListToWire) };
+}
+
+export async function getPriceList(db: Executor, merchant: Principal, id: string): Promise<PriceList> {
+  const row = await q.findPriceList(db, merchant.id, id);
+  if (!row) throw notFound("Price list");
+  return priceListToWire(row);
+}
+
+export async function createPriceList(trx: Tx, merchant: Principal, input: S["PriceListInput"]): Promise<PriceList> {
+  const values = checked(input);
+  const now = new Date();
+  const id = newId(now.getTime());
+  if (!(await q.insertPriceList(trx, { id, merchant_id: merchant.id, ...values, created_at: now, updated_at: now }))) throw taken(input.method);
+  return getPriceList(trx, merchant, id);
+}
+
+export async function replacePriceList(trx: Tx, merchant: Principal, id: string, input: S["PriceListInput"]): Promise<PriceList> {
+  const values = checked(input);
+  if (!(await q.findPriceList(trx, merchant.id, id))) throw notFound("Price list");
+  if (!(await q.updatePriceList(trx, merchant.id, id, { ...values, updated_at: new Date() }))) throw taken(input.method);
+  return getPriceList(trx, merchant, id);
+}
+
+export async function deletePriceList(trx: Tx, merchant: Principal, id: string): Promise<S["DeletedResult"]> {
+  if (!(await q.deletePriceList(trx, merchant.id, id))) throw notFound("Price list");
+  return { success: true, id };
+}

@@ -1,0 +1,54 @@
+// A merchant's shipping settings: which methods, their weight limits, countries served, pickup points offered.
+import type { components } from "../../generated/api.ts";
+import type { Principal } from "../accounts/domain.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
+import { formatTimestamp } from "../shared/time.ts";
+import * as q from "./db.ts";
+
+type S = components["schemas"];
+export type ShippingSettings = S["ShippingSettings"];
+
+/** What applies until the merchant replaces the settings (the spec's getShippingSettings says so). */
+export const DEFAULT_SETTINGS: ShippingSettings = {
+  letter: { enabled: true, max_weight_g: 2000 },
+  home: { enabled: true },
+  pickup: { enabled: true },
+  countries: ["FI"],
+  pickup_points_limit: 10,
+  updated_at: null,
+};
+
+const weight = (g: number | null) => (g === null ? {} : { max_weight_g: g });
+
+export function settingsToWire(row: q.SettingsRow | null | undefined): ShippingSettings {
+  if (!row) return DEFAULT_SETTINGS;
+  return {
+    letter: { enabled: row.letter_enabled, max_weight_g: row.letter_max_weight_g },
+    home: { enabled: row.home_enabled, ...weight(row.home_max_weight_g) },
+    pickup: { enabled: row.pickup_enabled, ...weight(row.pickup_max_weight_g) },
+    countries: row.countries,
+    pickup_points_limit: row.pickup_points_limit,
+    updated_at: formatTimestamp(row.updated_at),
+  };
+}
+
+export async function getSettings(db: Executor, merchant: Principal): Promise<ShippingSettings> {
+  return settingsToWire(await q.findSettings(db, merchant.id));
+}
+
+export async function replaceSettings(trx: Tx, merchant: Principal, input: S["ShippingSettingsInput"]): Promise<ShippingSettings> {
+  const row: q.SettingsRow = {
+    merchant_id: merchant.id,
+    letter_enabled: input.letter.enabled,
+    letter_max_weight_g: input.letter.max_weight_g,
+    home_enabled: input.home.enabled,
+    home_max_weight_g: input.home.max_weight_g ?? null,
+    pickup_enabled: input.pickup.enabled,
+    pickup_max_weight_g: input.pickup.max_weight_g ?? null,
+    countries: input.countries,
+    pickup_points_limit: input.pickup_points_limit ?? DEFAULT_SETTINGS.pickup_points_limit,
+    updated_at: new Date(),
+  };
+  await q.upsertSettings(trx, row);
+  return settingsToWire(row);
+}

@@ -1,0 +1,36 @@
+import type { ColumnType } from "kysely";
+import type { components } from "../../generated/api.ts";
+import type { CreatedAt, UpdatedAt } from "../db/columns.ts";
+
+type S = components["schemas"];
+/** jsonb: written as JSON text (node-postgres would turn a JS array into a PostgreSQL array), read as a value. */
+type Json<T> = ColumnType<T, string, string>;
+
+/** Each merchant's shipping settings (absent row: the defaults) and price lists, at most one per method. */
+export interface ShippingTables {
+  shipping_settings: {
+    merchant_id: string;
+    letter_enabled: boolean;
+    letter_max_weight_g: number;
+    home_enabled: boolean;
+    home_max_weight_g: number | null;
+    pickup_enabled: boolean;
+    pickup_max_weight_g: number | null;
+    countries: string[];
+    pickup_points_limit: number;
+    updated_at: UpdatedAt;
+  };
+  price_lists: {
+    id: string;
+    merchant_id: string;
+    name: string;
+    method: S["ShippingMethodType"];
+    currency: string;
+    tax: number;
+    fallback_price_cents: number;
+    pricing_rules: Json<S["PricingRule"][]>;
+    modification_rules: Json<S["ModificationRule"][]>;
+    created_at: CreatedAt;
+    updated_at: UpdatedAt;
+  };
+}
