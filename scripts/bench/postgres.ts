@@ -26,8 +26,11 @@ export async function createScratchDatabase(adminUrl: string): Promise<ScratchDa
   return { url: url.toString(), drop: () => dropDatabase(adminUrl, name) };
 }
 
-// Called after the server exited; a session may still be closing, so retry "in use" for a few seconds.
-async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+/**
+ * Drops a scratch database; used by the test harness too. pg-pool's end() resolves before its sockets are
+ * gone and a server may still be closing its sessions, so retry "in use" for a few seconds rather than kill them.
+ */
+export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {

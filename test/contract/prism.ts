@@ -14,10 +14,11 @@
 // judges invalid through a lenient one, where `sl-violations` may only name the request.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { freePort } from "../../scripts/bench/processes.ts";
+export { freePort };
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const SPEC_PATH = path.join(ROOT, "spec/openapi.yaml");
@@ -43,17 +44,6 @@ export interface PrismOptions {
   startTimeoutMs?: number;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.unref();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 // Runs Prism as its child and kills the whole group when the test process disappears without cleaning
 // up (a killed worker runs no afterAll and no exit handler): Prism never outlives the test run.

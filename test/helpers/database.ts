@@ -5,6 +5,7 @@ import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { inject } from "vitest";
+import { dropDatabase } from "../../scripts/bench/postgres.ts";
 
 /** A private, migrated database for one test file, on the engine this project runs on. */
 export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
@@ -39,26 +40,4 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { url?: str
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * pg-pool's end() resolves before its sockets are gone; a forced drop would then kill live sessions
- * and their FATAL errors surface as unhandled. Drop politely and retry until the sessions are gone.
- */
-async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-        return;
-      } catch (err) {
-        if ((err as { code?: string }).code !== "55006" || attempt >= 50) throw err; // object_in_use
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-  } finally {
-    await admin.end();
-  }
 }

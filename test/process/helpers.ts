@@ -1,17 +1,6 @@
 // Runs the real entry points (server/main.ts, server/cli.ts) as child processes.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../../scripts/bench/processes.ts";
 
 export interface Proc {
   child: ChildProcess;
