@@ -1,25 +1,15 @@
 // Pickup point directory queries. The directory is shared by every merchant: no merchant filter here.
-import { sql } from "kysely";
+import { sql, type Selectable } from "kysely";
 import type { components } from "../../generated/api.ts";
+import type { Database } from "../db/schema.ts";
 import type { Executor } from "../db/transaction.ts";
 import type { Coordinates } from "../shared/geo.ts";
 import type { PostalCodeLocation } from "./geonames-format.ts";
 
 type PickupPoint = components["schemas"]["PickupPoint"];
 
-export interface PointRow {
-  id: string;
-  name: string;
-  address: string;
-  postalcode: string;
-  city: string;
-  country: string;
-  lat: number;
-  lon: number;
-  branch: string;
-  location_info: string | null;
-  carrier_info: PickupPoint["carrier_info"];
-}
+/** A directory row as the queries read it (the index column and timestamps left out). */
+export type PointRow = Omit<Selectable<Database["pickup_points"]>, "position" | "created_at" | "updated_at">;
 
 const POINT_COLUMNS = sql`id, name, address, postalcode, city, country, lat, lon, branch, location_info, carrier_info`;
 
