@@ -10,18 +10,17 @@
 //   application/problem+json) without forwarding, which each such case also asserts. Through the lenient
 //   proxy they reach the server; `sl-violations` must then name exactly the expected request violation
 //   and nothing about the response.
-import type { Middleware } from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogisticsClient, type components, type LogisticsClient } from "../../client/index.ts";
+import type { components, LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { BASE_PATH } from "../../server/app.ts";
-import { announcement, expectError } from "../helpers/fixtures.ts";
+import { announcement } from "../helpers/fixtures.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { implemented } from "../helpers/spec.ts";
-import { contractProblems, mediaType, specOperations, startPrismProxy, type ContractExpectation, type PrismProxy } from "./prism.ts";
+import { specOperations, startPrismProxy, type ContractExpectation, type PrismProxy } from "./prism.ts";
+import { ContractRecorder, type Result } from "./recording.ts";
 
 type S = components["schemas"];
-type Result = { response: Response; data?: unknown; error?: unknown };
 
 /** The statuses each inbound operation must have been seen answering through Prism. */
 const REQUIRED: Record<string, number[]> = {
@@ -62,85 +61,12 @@ afterAll(async () => {
   await srv?.close();
 });
 
-// ---------------------------------------------------------------------------------------------------
 // Every response that comes through a client is recorded with its operation, and must be checked.
-
-interface Call { operationId: string; method: string; path: string; url: string; body: string; proxy: string }
-const calls = new WeakMap<Response, Call>();
-const unchecked = new Set<Call>();
-const covered = new Map<string, Set<number>>();
-const requestBodies = new WeakMap<Request, string>();
-
-function recorder(proxy: PrismProxy): Middleware {
-  return {
-    async onRequest({ request }) {
-      requestBodies.set(request, request.body ? await request.clone().text() : "");
-      return undefined;
-    },
-    onResponse({ request, response, schemaPath }) {
-      const op = operations.find((o) => o.method === request.method && o.path === schemaPath);
-      const call: Call = {
-        operationId: op?.operationId ?? `(not in the spec: ${request.method} ${schemaPath})`,
-        method: request.method,
-        path: schemaPath,
-        url: request.url,
-        body: requestBodies.get(request) ?? "",
-        proxy: proxy.strict ? "strict proxy (--errors)" : "lenient proxy",
-      };
-      calls.set(response, call);
-      unchecked.add(call);
-      return undefined;
-    },
-  };
-}
-
-function via(proxy: PrismProxy, username?: string, secret?: string): LogisticsClient {
-  const c = createLogisticsClient({ baseUrl: proxy.origin, username, secret });
-  c.use(recorder(proxy));
-  return c;
-}
-
-function describeCall(result: Result): string {
-  const call = calls.get(result.response);
-  const body = result.error ?? result.data;
-  return [
-    call ? `${call.operationId}: ${call.method} ${call.url} via the ${call.proxy}` : `(unrecorded) ${result.response.url}`,
-    call?.body ? `request body: ${call.body}` : undefined,
-    `-> ${result.response.status} ${result.response.headers.get("content-type")}`,
-    `sl-violations: ${result.response.headers.get("sl-violations") ?? "(none)"}`,
-    `response body: ${typeof body === "string" ? body : JSON.stringify(body)}`,
-  ].filter(Boolean).join("\n");
-}
-
-/** The response conforms: expected status, application/json, no `sl-violations` (unless a lenient case). */
-function conforms<R extends Result>(result: R, expected: number | ContractExpectation): R {
-  const expectation = typeof expected === "number" ? { status: expected } : expected;
-  const call = calls.get(result.response);
-  if (call) unchecked.delete(call);
-  expect(contractProblems(result.response, expectation), describeCall(result)).toEqual([]);
-  expect(call, "response did not come through a recording client").toBeDefined();
-  if (!covered.has(call!.operationId)) covered.set(call!.operationId, new Set());
-  covered.get(call!.operationId)!.add(result.response.status);
-  return result;
-}
-
-/** Expects `conforms` and the shared error body with this code. */
-function fails(result: Result, expected: number | ContractExpectation, code: string): S["Error"] {
-  conforms(result, expected);
-  return expectError(result, typeof expected === "number" ? expected : expected.status, code);
-}
-
-/** Prism with --errors answered the request itself (not forwarded): its own problem+json. */
-function refusedByPrism(result: Result, status: 401 | 422, violation: string): void {
-  const call = calls.get(result.response);
-  if (call) unchecked.delete(call);
-  const message = describeCall(result);
-  expect(result.response.status, message).toBe(status);
-  expect(mediaType(result.response), message).toBe("application/problem+json");
-  const body = result.error as { type?: string; validation?: { message: string }[]; title?: string };
-  expect(body.type, message).toMatch(/^https:\/\/stoplight\.io\/prism\/errors#/);
-  expect(JSON.stringify(body), message).toContain(violation);
-}
+const recorder = new ContractRecorder(operations);
+const via = (proxy: PrismProxy, username?: string, secret?: string) => recorder.via(proxy, username, secret);
+const conforms = <R extends Result>(result: R, expected: number | ContractExpectation): R => recorder.conforms(result, expected);
+const fails = (result: Result, expected: number | ContractExpectation, code: string) => recorder.fails(result, expected, code);
+const refusedByPrism = (result: Result, status: 401 | 422, violation: string) => recorder.refusedByPrism(result, status, violation);
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -358,17 +284,7 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
   });
 
   it("exercised every inbound operation of the spec, with every required status, and checked every response", () => {
-    expect(operations.length).toBeGreaterThan(0);
-    const inSpec = operations.map((o) => o.operationId).sort();
-    const missing: string[] = [];
-    for (const id of inSpec) {
-      const seen = covered.get(id);
-      if (!seen) missing.push(`${id}: not exercised`);
-      for (const status of REQUIRED[id] ?? []) if (!seen?.has(status)) missing.push(`${id}: ${status} not seen`);
-    }
-    expect(missing, "operations of the spec under /inbound_shipments not driven through Prism").toEqual([]);
-    expect(Object.keys(REQUIRED).sort(), "REQUIRED must list exactly the implemented operations under /inbound_shipments").toEqual(inSpec);
-    expect([...unchecked].map((c) => `${c.operationId} ${c.method} ${c.url}`), "responses nobody checked").toEqual([]);
+    recorder.expectComplete(REQUIRED, "under /inbound_shipments");
   });
 });
 
