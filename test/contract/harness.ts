@@ -49,6 +49,9 @@ export function contractHarness(prefixes: string[]) {
       const username = `${role === "merchant" ? "M" : "W"}-${id}`;
       return { username, strict: rec.via(strict!, username, secret), lenient: rec.via(lenient!, username, secret) };
     },
+    /** A client through one of the proxies with any credentials (or none): for the refused ones. */
+    client: (proxy: "strict" | "lenient", username?: string, secret?: string) =>
+      rec.via((proxy === "strict" ? strict : lenient)!, username, secret),
     conforms: <R extends Result>(result: R, expected: number | ContractExpectation) => rec.conforms(result, expected),
     /** `conforms`, the shared error body with this code, and `details` naming each of `paths`. */
     fails(result: Result, expected: number | ContractExpectation, code: string, paths: string[] = []): S["Error"] {

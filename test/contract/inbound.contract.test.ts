@@ -12,13 +12,8 @@
 //   and nothing about the response.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
-import { provisionAccount } from "../../server/accounts/domain.ts";
-import { BASE_PATH } from "../../server/app.ts";
 import { announcement } from "../helpers/fixtures.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { implemented } from "../helpers/spec.ts";
-import { specOperations, startPrismProxy, type ContractExpectation, type PrismProxy } from "./prism.ts";
-import { ContractRecorder, type Result } from "./recording.ts";
+import { contractHarness } from "./harness.ts";
 
 type S = components["schemas"];
 
@@ -36,48 +31,10 @@ const REQUIRED: Record<string, number[]> = {
 };
 
 // The implemented operations under this prefix, from the registry: a new one fails the coverage check below.
-const operations = specOperations("/inbound_shipments").filter((o) => implemented.has(o.operationId));
-
-let srv: TestServer;
-let strict: PrismProxy;
-let lenient: PrismProxy;
-
-beforeAll(async () => {
-  srv = await startTestServer();
-  const upstream = srv.origin + BASE_PATH;
-  const [s, l] = await Promise.allSettled([
-    startPrismProxy({ upstream, errors: true }),
-    startPrismProxy({ upstream, errors: false }),
-  ]);
-  // Keep whichever started, so that afterAll stops it even when the other failed.
-  if (s.status === "fulfilled") strict = s.value;
-  if (l.status === "fulfilled") lenient = l.value;
-  if (s.status === "rejected") throw s.reason;
-  if (l.status === "rejected") throw l.reason;
-});
-
-afterAll(async () => {
-  await Promise.all([strict?.close(), lenient?.close()]);
-  await srv?.close();
-});
-
-// Every response that comes through a client is recorded with its operation, and must be checked.
-const recorder = new ContractRecorder(operations);
-const via = (proxy: PrismProxy, username?: string, secret?: string) => recorder.via(proxy, username, secret);
-const conforms = <R extends Result>(result: R, expected: number | ContractExpectation): R => recorder.conforms(result, expected);
-const fails = (result: Result, expected: number | ContractExpectation, code: string) => recorder.fails(result, expected, code);
-const refusedByPrism = (result: Result, status: 401 | 422, violation: string) => recorder.refusedByPrism(result, status, violation);
-
-// ---------------------------------------------------------------------------------------------------
-
-let seq = 0;
-async function account(role: "merchant" | "operator") {
-  const id = `contract-${role}-${++seq}.example.com`;
-  const secret = `secret-${id}`;
-  await provisionAccount(srv.handle.db, role, id, secret);
-  const username = `${role === "merchant" ? "M" : "W"}-${id}`;
-  return { id, username, secret, strict: via(strict, username, secret), lenient: via(lenient, username, secret) };
-}
+const h = contractHarness(["/inbound_shipments"]);
+const { conforms, fails, refusedByPrism, account } = h;
+beforeAll(() => h.start());
+afterAll(() => h.stop());
 
 const path = (shipment_id: string) => ({ params: { path: { shipment_id } } });
 
@@ -113,7 +70,7 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     }), 400, "validation_failed");
     expect(JSON.stringify(dup.details)).toContain("/body/products/1");
 
-    const wrong = await via(strict, m.username, "not-the-secret").POST("/inbound_shipments/_create", { body: announcement() });
+    const wrong = await h.client("strict", m.username, "not-the-secret").POST("/inbound_shipments/_create", { body: announcement() });
     fails(wrong, 401, "unauthorized");
     expect(wrong.response.headers.get("www-authenticate")).toMatch(/^Basic realm=/);
 
@@ -128,8 +85,8 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     const e = fails(await m.lenient.POST("/inbound_shipments/_create", { body: typo }), { status: 400, requestViolations: ["additionalProperties"] }, "validation_failed");
     expect(e.details).toContainEqual(expect.objectContaining({ path: "/body/expected_at_warehouse" }));
 
-    refusedByPrism(await via(strict).POST("/inbound_shipments/_create", { body: announcement() }), 401, "Invalid security scheme used");
-    const anon = await via(lenient).POST("/inbound_shipments/_create", { body: announcement() });
+    refusedByPrism(await h.client("strict").POST("/inbound_shipments/_create", { body: announcement() }), 401, "Invalid security scheme used");
+    const anon = await h.client("lenient").POST("/inbound_shipments/_create", { body: announcement() });
     fails(anon, { status: 401, requestViolations: [401] }, "unauthorized");
     expect(anon.response.headers.get("www-authenticate")).toMatch(/^Basic realm=/);
 
@@ -284,7 +241,7 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
   });
 
   it("exercised every inbound operation of the spec, with every required status, and checked every response", () => {
-    recorder.expectComplete(REQUIRED, "under /inbound_shipments");
+    h.expectComplete(REQUIRED);
   });
 });
 

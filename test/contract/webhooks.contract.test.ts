@@ -4,12 +4,8 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
-import { provisionAccount } from "../../server/accounts/domain.ts";
-import { BASE_PATH } from "../../server/app.ts";
 import { MAX_ENDPOINTS } from "../../server/webhooks/endpoints.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { specOperations, startPrismProxy, type PrismProxy } from "./prism.ts";
-import { ContractRecorder } from "./recording.ts";
+import { contractHarness } from "./harness.ts";
 
 type S = components["schemas"];
 
@@ -26,39 +22,10 @@ const REQUIRED: Record<string, number[]> = {
   redeliverWebhook: [202, 404, 409],
 };
 
-const rec = new ContractRecorder(specOperations("/webhook_"));
-const { conforms, fails, refusedByPrism } = {
-  conforms: rec.conforms.bind(rec),
-  fails: rec.fails.bind(rec),
-  refusedByPrism: rec.refusedByPrism.bind(rec),
-};
-
-let srv: TestServer;
-let strict: PrismProxy;
-let lenient: PrismProxy;
-
-beforeAll(async () => {
-  srv = await startTestServer();
-  const upstream = srv.origin + BASE_PATH;
-  const [s, l] = await Promise.allSettled([startPrismProxy({ upstream, errors: true }), startPrismProxy({ upstream, errors: false })]);
-  if (s.status === "fulfilled") strict = s.value;
-  if (l.status === "fulfilled") lenient = l.value;
-  if (s.status === "rejected") throw s.reason;
-  if (l.status === "rejected") throw l.reason;
-});
-afterAll(async () => {
-  await Promise.all([strict?.close(), lenient?.close()]);
-  await srv?.close();
-});
-
-let seq = 0;
-async function account(role: "merchant" | "operator") {
-  const id = `contract-hooks-${role}-${++seq}.example.com`;
-  const secret = `secret-${id}`;
-  await provisionAccount(srv.handle.db, role, id, secret);
-  const username = `${role === "merchant" ? "M" : "W"}-${id}`;
-  return { id, username, secret, strict: rec.via(strict, username, secret), lenient: rec.via(lenient, username, secret) };
-}
+const h = contractHarness(["/webhook_"]);
+const { conforms, fails, refusedByPrism, account } = h;
+beforeAll(() => h.start());
+afterAll(() => h.stop());
 
 const URL_ = "https://erp.shop.example/hooks/logistics";
 const at = (webhook_id: string) => ({ params: { path: { webhook_id } } });
@@ -91,7 +58,7 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
     refusedByPrism(await m.strict.POST("/webhook_endpoints/_create", { body: typo }), 422, "events");
     fails(await m.lenient.POST("/webhook_endpoints/_create", { body: typo }), { status: 400, requestViolations: ["additionalProperties"] }, "validation_failed");
 
-    fails(await rec.via(strict, m.username, "wrong").POST("/webhook_endpoints/_create", { body }), 401, "unauthorized");
+    fails(await h.client("strict", m.username, "wrong").POST("/webhook_endpoints/_create", { body }), 401, "unauthorized");
     fails(await w.strict.POST("/webhook_endpoints/_create", { body }), 403, "access_denied");
 
     const soFar = conforms(await m.strict.GET("/webhook_endpoints"), 200).data!.items.length;
@@ -150,7 +117,7 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
     expect(list.data!.items).toEqual([expect.objectContaining({ id: test.data!.delivery_id, status: "pending", event_type: "webhook.test" })]);
     // As the dispatcher leaves it after a day of failures.
     await sql`update webhook_deliveries set status = 'failed', due_at = null, attempts = 8, last_attempt_at = now(),
-      last_response_status = 503, last_error = 'HTTP 503 from endpoint', last_duration_ms = 12 where id = ${test.data!.delivery_id}`.execute(srv.handle.db);
+      last_response_status = 503, last_error = 'HTTP 503 from endpoint', last_duration_ms = 12 where id = ${test.data!.delivery_id}`.execute(h.server().handle.db);
     const failed = conforms(await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id }, query: { status: "failed", limit: 10 } } }), 200);
     expect(failed.data!.items[0]).toMatchObject({ status: "failed", attempts: 8, last_response_status: 503, last_duration_ms: 12, next_attempt_at: null });
 
@@ -168,6 +135,6 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
   });
 
   it("exercised every webhook operation of the spec, with every required status, and checked every response", () => {
-    rec.expectComplete(REQUIRED, "under /webhook_");
+    h.expectComplete(REQUIRED);
   });
 });
