@@ -1,6 +1,4 @@
 // The app factory: builds the Express app for a database; never listens by itself.
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import express, { type NextFunction, type Request } from "express";
 import { sql } from "kysely";
 import type { Logger } from "pino";
@@ -18,10 +16,10 @@ import type { Res } from "./http/types.ts";
 import { validator } from "./http/validator.ts";
 import { handlers as allHandlers } from "./operations.ts";
 import { AppError } from "./shared/errors.ts";
+import { SPEC_PATH } from "./shared/paths.ts";
 import { readWebhookSettings, type WebhookSettings } from "./webhooks/settings.ts";
 
 export const BASE_PATH = "/2015-01-01";
-export const SPEC_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../spec/openapi.yaml");
 
 export interface AppOptions {
   db: Db;

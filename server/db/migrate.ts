@@ -11,8 +11,8 @@ const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migratio
 
 const provider: MigrationProvider = {
   async getMigrations() {
-    const files = (await readdir(folder)).filter((f) => /^\d{4}_[\w-]+\.ts$/.test(f)).sort();
-    const entries = await Promise.all(files.map(async (f) => [f.replace(/\.ts$/, ""), (await import(pathToFileURL(path.join(folder, f)).href)) as Migration] as const));
+    const files = (await readdir(folder)).filter((f) => /^\d{4}_[\w-]+\.[jt]s$/.test(f)).sort();
+    const entries = await Promise.all(files.map(async (f) => [f.replace(/\.[jt]s$/, ""), (await import(pathToFileURL(path.join(folder, f)).href)) as Migration] as const));
     return Object.fromEntries(entries);
   },
 };

@@ -2,9 +2,10 @@
 // around Kaarina 20780, Turku, Tampere and central Helsinki, and the postal codes around them.
 import { readFileSync } from "node:fs";
 import type { Tx } from "../db/transaction.ts";
+import { fromRoot } from "../shared/paths.ts";
 import { importPickupPoints, importPostalCodes, type ImportReport } from "./imports.ts";
 
-const file = (name: string) => readFileSync(new URL(`./demo/${name}`, import.meta.url), "utf8");
+const file = (name: string) => readFileSync(fromRoot(`server/pickup-points/demo/${name}`), "utf8");
 
 export async function loadDemoDirectory(trx: Tx): Promise<{ points: ImportReport; postalCodes: ImportReport }> {
   const points = await importPickupPoints(trx, file("pickup-points.json"), { format: "json" });

@@ -1,15 +1,12 @@
 // Validators compiled from the spec's own component schemas, for input that does not arrive through HTTP
 // (CLI imports, demo data, price-list rule values), so that one definition decides what is valid.
 import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import { parse } from "yaml";
 import type { components } from "../../generated/api.ts";
+import { SPEC_PATH } from "./paths.ts";
 
 export type SchemaName = keyof components["schemas"];
-
-const SPEC_PATH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../spec/openapi.yaml");
 
 let ajv: Ajv2020 | undefined;
 const cache = new Map<string, ValidateFunction>();

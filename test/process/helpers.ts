@@ -8,8 +8,10 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
+/** Runs `script` with node: a .ts source through tsx, a compiled .js (dist/, what `npm start` runs) as it is. */
 export function run(script: string, args: string[], env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
+  const child = spawn(process.execPath, [...loader, script, ...args], {
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,5 +1,6 @@
 // `npm start` and the operator CLI as an operator uses them, on the embedded database.
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +14,11 @@ const PROCESS_TEST_TIMEOUT = 120_000;
 
 let dir: string;
 let env: Record<string, string>;
+// `npm start` builds, then runs the compiled server: the first test runs exactly that output.
+const START = JSON.parse(readFileSync("package.json", "utf8")).scripts.start as string;
+const COMPILED_MAIN = /node (?:--\S+ )*(dist\/server\/main\.js)$/.exec(START)?.[1];
 beforeAll(() => {
+  execFileSync("npm", ["run", "--silent", "build"], { stdio: "pipe" });
   dir = mkdtempSync(path.join(tmpdir(), "logistics-proc-"));
   cpSync(inject("pgliteTemplate"), path.join(dir, "db"), { recursive: true });
   env = { PGLITE_DIR: path.join(dir, "db"), DATABASE_URL: "" };
@@ -21,9 +26,11 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("npm start and the CLI (PGlite)", () => {
-  it("seeds the demo, prints a working example, refuses a second process, and stops cleanly on SIGTERM", async () => {
+  it("npm start runs compiled JavaScript: seeds the demo, prints a working example, refuses a second process, and stops cleanly on SIGTERM", async () => {
+    expect(START).toMatch(/^npm run --silent build && /);
+    expect(COMPILED_MAIN).toBe("dist/server/main.js");
     const port = await freePort();
-    const server = run("server/main.ts", [], { ...env, PORT: String(port) });
+    const server = run(COMPILED_MAIN!, [], { ...env, PORT: String(port) });
     const origin = `http://127.0.0.1:${port}`;
     await waitReady(origin, server);
     await expect.poll(() => server.output()).toContain("Demo data seeded.");
