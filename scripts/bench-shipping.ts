@@ -60,7 +60,7 @@ const windows = new Map<string, [number, number][]>();
 /** Migrates, seeds the demo merchant and prices, and imports the generated directory, before the server starts. */
 async function prepare(database: { DATABASE_URL: string } | { PGLITE_DIR: string }): Promise<number> {
   const t0 = Date.now();
-  const handle = await openDatabase("DATABASE_URL" in database ? { databaseUrl: database.DATABASE_URL, pgliteDir: "" } : { pgliteDir: database.PGLITE_DIR });
+  const handle = await openDatabase("DATABASE_URL" in database ? { databaseUrl: database.DATABASE_URL, pgliteDir: "", statementTimeoutMs: 0 } : { pgliteDir: database.PGLITE_DIR });
   try {
     await migrateToLatest(handle.db);
     await seedDemo(handle.db);

@@ -13,7 +13,7 @@ import type { Role } from "./accounts/db.ts";
 
 async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true): Promise<void> {
   const config = loadConfig();
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir, poolSize: 2 });
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir, poolSize: 2, statementTimeoutMs: 0 }); // imports of large directories run long
   try {
     if (migrate) await migrateToLatest(handle.db);
     await fn(handle);

@@ -1,4 +1,5 @@
 // Configuration from the environment, checked once at start with one clear message per bad value.
+import { DEFAULT_TIMEOUTS } from "./db/database.ts";
 import { readWebhookSettings, type WebhookSettings } from "./webhooks/settings.ts";
 
 export interface Config {
@@ -15,6 +16,9 @@ export interface Config {
   loginFailuresPerAccount: number;
   /** How long nearest-pickup-point answers are reused; 0: never. */
   pickupPointsCacheSeconds: number;
+  /** PostgreSQL: opening a connection, and one statement, may take this long before the request is a 503. */
+  dbConnectTimeoutMs: number;
+  dbStatementTimeoutMs: number;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -51,6 +55,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(cacheSeconds) || cacheSeconds < 0 || cacheSeconds > 86400) {
     problems.push(`PICKUP_POINTS_CACHE_SECONDS must be a whole number 0-86400 (0 = no cache), got "${env.PICKUP_POINTS_CACHE_SECONDS}"`);
   }
+  const millis = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name];
+    const n = raw === undefined || raw === "" ? fallback : Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be a whole number of milliseconds ${min}-${max}, got "${raw}"`);
+    return n;
+  };
+  const dbConnectTimeoutMs = millis("DB_CONNECT_TIMEOUT_MS", DEFAULT_TIMEOUTS.connectTimeoutMs, 100, 60_000);
+  const dbStatementTimeoutMs = millis("DB_STATEMENT_TIMEOUT_MS", DEFAULT_TIMEOUTS.statementTimeoutMs, 100, 600_000);
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -65,5 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginFailuresPerAddress,
     loginFailuresPerAccount,
     pickupPointsCacheSeconds: cacheSeconds,
+    dbConnectTimeoutMs,
+    dbStatementTimeoutMs,
   };
 }

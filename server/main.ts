@@ -32,7 +32,13 @@ async function main() {
   const logger = pino({ level: config.logLevel });
   // A stray rejection is a bug to see in the logs, not a crash of every in-flight request.
   process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled promise rejection"));
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir });
+  const handle = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.pgliteDir,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    onConnectionError: (err) => logger.warn({ err }, "a database connection failed; requests answer 503 until it is back"),
+  });
   setDirectoryCacheTtl(handle.db, config.pickupPointsCacheSeconds * 1000);
   const applied = await migrateToLatest(handle.db);
   logger.info({ database: handle.kind, migrations: applied }, "database ready");

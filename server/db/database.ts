@@ -26,11 +26,35 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   pgliteDir: string;
   poolSize?: number;
+  /** Opening a connection may take this long before the request fails (503); default 3 s. */
+  connectTimeoutMs?: number;
+  /** A statement may run this long (the server cancels it; the client gives up 1 s later); default 5 s; 0: no limit (CLI imports). */
+  statementTimeoutMs?: number;
+  /**
+   * A connection failed outside any query (the server restarted, a failover, an idle kill). Without a
+   * listener node-postgres' `error` event ends the process; the pool drops the connection and opens another.
+   */
+  onConnectionError?: (err: Error) => void;
 }
+
+export const DEFAULT_TIMEOUTS = { connectTimeoutMs: 3_000, statementTimeoutMs: 5_000 };
 
 export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const statementTimeoutMs = opts.statementTimeoutMs ?? DEFAULT_TIMEOUTS.statementTimeoutMs;
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? DEFAULT_TIMEOUTS.connectTimeoutMs,
+      // The server cancels a slow statement; the client stops waiting for a server that does not answer at all.
+      ...(statementTimeoutMs > 0 && {
+        statement_timeout: statementTimeoutMs,
+        query_timeout: statementTimeoutMs + 1_000,
+        idle_in_transaction_session_timeout: statementTimeoutMs * 2,
+      }),
+      keepAlive: true,
+    });
+    handleConnectionErrors(pool, opts.onConnectionError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
     const url = opts.databaseUrl;
     return { db, kind: "postgres", listen: (channel, onNotify, onError) => listenPostgres(url, channel, onNotify, onError), close: () => db.destroy() };
@@ -49,6 +73,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     throw err;
   });
   const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
+  handleConnectionErrors(pool, opts.onConnectionError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
   return {
     db,
@@ -67,6 +92,16 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
 
 const RECONNECT_MS = 1_000;
 
+/**
+ * The pool reports an idle connection's failure on itself; a checked-out connection that fails between
+ * two queries (inside a transaction, say) reports it on the client, where node-postgres' pool keeps no
+ * listener. Both would end the process; here they are reported and the connection is dropped.
+ */
+function handleConnectionErrors(pool: pg.Pool, report: (err: Error) => void = () => {}) {
+  pool.on("error", (err) => report(err));
+  pool.on("connect", (client) => client.on("error", (err) => report(err)));
+}
+
 function checkChannel(channel: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
   return channel;
@@ -79,7 +114,7 @@ async function listenPostgres(url: string, channel: string, onNotify: () => void
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: DEFAULT_TIMEOUTS.connectTimeoutMs, keepAlive: true });
     c.on("notification", (n) => n.channel === channel && onNotify());
     c.on("error", (err) => {
       onError?.(err);

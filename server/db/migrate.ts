@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Migrator, type Migration, type MigrationProvider } from "kysely";
+import { Migrator, sql, type Migration, type MigrationProvider } from "kysely";
 import type { Db } from "./database.ts";
 
 // Every file in migrations/ is a migration, applied in name order (0001_..., 0002_...). A shipped
@@ -12,10 +12,21 @@ const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migratio
 const provider: MigrationProvider = {
   async getMigrations() {
     const files = (await readdir(folder)).filter((f) => /^\d{4}_[\w-]+\.[jt]s$/.test(f)).sort();
-    const entries = await Promise.all(files.map(async (f) => [f.replace(/\.[jt]s$/, ""), (await import(pathToFileURL(path.join(folder, f)).href)) as Migration] as const));
+    const entries = await Promise.all(files.map(async (f) => [f.replace(/\.[jt]s$/, ""), unlimited((await import(pathToFileURL(path.join(folder, f)).href)) as Migration)] as const));
     return Object.fromEntries(entries);
   },
 };
+
+/** A migration may build an index on a large table: the request-sized statement timeout does not apply to it. */
+function unlimited(m: Migration): Migration {
+  return {
+    ...m,
+    up: async (db) => {
+      await sql`set local statement_timeout = 0`.execute(db);
+      await m.up(db);
+    },
+  };
+}
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider });

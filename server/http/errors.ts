@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { components } from "../../generated/api.ts";
+import { isDatabaseUnavailable } from "../db/availability.ts";
 import { AppError, type ErrorCode, type ErrorDetail } from "../shared/errors.ts";
 import type { Res } from "./types.ts";
 
@@ -19,6 +20,8 @@ const BY_STATUS: Record<number, ErrorCode> = {
   422: "idempotency_key_reused", 429: "rate_limited", 501: "not_implemented", 503: "unavailable",
 };
 
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 export const REALM = 'Basic realm="logistics-api", charset="UTF-8"';
 
 interface ValidatorError {
@@ -32,6 +35,11 @@ interface ValidatorError {
 /** Translates everything thrown below into the one error shape of the spec. */
 export function toAppError(err: unknown): AppError | undefined {
   if (err instanceof AppError) return err;
+  // The database is down, restarting or stalled: the request was not applied (its transaction, if any,
+  // rolled back); the client may retry.
+  if (isDatabaseUnavailable(err)) {
+    return new AppError("unavailable", "The service cannot reach its database right now. Retry shortly.", [], { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) });
+  }
   const e = err as ValidatorError;
   if (!e || typeof e.status !== "number") return undefined;
   // body-parser
