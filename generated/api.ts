@@ -1940,6 +1940,9 @@ export interface components {
         /**
          * @description Total weight of the shipment in grams. When omitted the weight is unknown: `letter` is then
          *     not offered (`item_does_not_allow`) and weight rules see `order.total_weight` 0.
+         *     Write it as a decimal literal (`350`, `12.5`): a blank, an exponent (`1e3`), hex (`0x10`), binary
+         *     (`0b11`) or `Infinity` is `400 validation_failed` naming `/query/weight`, never read as another number.
+         *     The same holds for every numeric query parameter (`limit`: whole numbers only).
          */
         WeightQuery: number;
         /** @description How many pickup points to return at most. */
@@ -2366,6 +2369,9 @@ export interface operations {
                 /**
                  * @description Total weight of the shipment in grams. When omitted the weight is unknown: `letter` is then
                  *     not offered (`item_does_not_allow`) and weight rules see `order.total_weight` 0.
+                 *     Write it as a decimal literal (`350`, `12.5`): a blank, an exponent (`1e3`), hex (`0x10`), binary
+                 *     (`0b11`) or `Infinity` is `400 validation_failed` naming `/query/weight`, never read as another number.
+                 *     The same holds for every numeric query parameter (`limit`: whole numbers only).
                  */
                 weight?: components["parameters"]["WeightQuery"];
             };

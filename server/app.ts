@@ -8,6 +8,7 @@ import type { Db } from "./db/database.ts";
 import { authenticate } from "./http/auth.ts";
 import { checkQuery, readJsonBody } from "./http/body-checks.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
+import { strictQueryNumbers } from "./http/query-numbers.ts";
 import { perCallerRateLimit } from "./http/rate-limit.ts";
 import { requestLog } from "./http/request-log.ts";
 import { specRoutes } from "./http/spec-routes.ts";
@@ -68,6 +69,7 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
   api.use(match);
   api.use(readJsonBody());
   api.use(checkQuery);
+  api.use(strictQueryNumbers());
   api.use(validate);
   api.use(dispatch(db, handlers, { webhooks }));
   app.use(BASE_PATH, api);

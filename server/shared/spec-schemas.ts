@@ -9,6 +9,12 @@ import { SPEC_PATH } from "./paths.ts";
 export type SchemaName = keyof components["schemas"];
 
 let ajv: Ajv2020 | undefined;
+let doc: unknown;
+
+/** The spec, parsed once per process (read-only: callers must not change it). */
+export function specDocument(): unknown {
+  return (doc ??= parse(readFileSync(SPEC_PATH, "utf8")));
+}
 const cache = new Map<string, ValidateFunction>();
 
 /** OpenAPI 3.1 schemas are JSON Schema 2020-12; their refs point at `#/components/schemas/X`, here `#/$defs/X`. */
@@ -26,7 +32,7 @@ function rewriteRefs(node: unknown): unknown {
 
 function instance(): Ajv2020 {
   if (ajv) return ajv;
-  const doc = parse(readFileSync(SPEC_PATH, "utf8")) as { components: { schemas: Record<string, unknown> } };
+  const doc = specDocument() as { components: { schemas: Record<string, unknown> } };
   // allErrors: an import reports every bad field of a record, not only the first.
   // The spec's formats (email, date-time, uri) are not needed by these validators, so they are not checked here.
   ajv = new Ajv2020({ allErrors: true, strict: true, validateFormats: false });

@@ -1,0 +1,46 @@
+// Numeric query parameters take decimal literals only: nothing is reinterpreted as another number.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LogisticsClient } from "../../client/index.ts";
+import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+let srv: TestServer;
+let m: LogisticsClient;
+beforeAll(async () => {
+  srv = await startTestServer();
+  m = await srv.merchant();
+});
+afterAll(async () => { await srv?.close(); });
+
+// The raw query string reaches the server as written: the typed client's types would refuse these values.
+const get = (_path: "/shipping_options", query: string) => m.GET("/shipping_options", { params: { query: { postalcode: "20780" } }, querySerializer: () => query });
+
+describe("strict query numbers", () => {
+  it.each(["Infinity", "-Infinity", "1e309", "1e3", "0x10", "0b11", "0o7", "%20", "+5", ".5", "5.", "1_000", "NaN", "12,5"])(
+    "weight=%s is 400 validation_failed naming /query/weight, and changes nothing",
+    async (value) => {
+      const r = await expectUnchanged(srv, () => get("/shipping_options", `postalcode=20780&weight=${value}`));
+      expectError(r, 400, "validation_failed", ["/query/weight"]);
+    },
+  );
+
+  it("a blank weight is refused, not read as a known 0 g", async () => {
+    expectError(await get("/shipping_options", "postalcode=20780&weight="), 400, "validation_failed", ["/query/weight"]);
+  });
+
+  it.each(["0x10", "1e1", "10.0", "Infinity", " 10"])("limit=%s (a whole number parameter) is 400 naming /query/limit", async (value) => {
+    const r = await m.GET("/inbound_shipments", { querySerializer: () => `limit=${encodeURIComponent(value)}` });
+    expectError(r, 400, "validation_failed", ["/query/limit"]);
+  });
+
+  it("decimal literals are accepted as they read", async () => {
+    for (const weight of ["0", "350", "12.5", "999999.25"]) {
+      const r = await get("/shipping_options", `postalcode=20780&weight=${weight}`);
+      expect(r.response.status, weight).toBe(200);
+      expect((r.data as { facts: Record<string, unknown> }).facts["order.total_weight"]).toBe(Number(weight));
+    }
+    const over = await get("/shipping_options", "postalcode=20780&weight=1000001");
+    expectError(over, 400, "validation_failed", ["/query/weight"]);
+    expect((await m.GET("/inbound_shipments", { params: { query: { limit: 10 } } })).response.status).toBe(200);
+  });
+});
