@@ -11,6 +11,8 @@ import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import { strictQueryNumbers } from "./http/query-numbers.ts";
 import { perCallerRateLimit } from "./http/rate-limit.ts";
 import { requestLog } from "./http/request-log.ts";
+import { metricsHandler } from "./metrics/http.ts";
+import type { Metrics } from "./metrics/metrics.ts";
 import { specRoutes } from "./http/spec-routes.ts";
 import { dispatch, type Handlers } from "./http/registry.ts";
 import type { Res } from "./http/types.ts";
@@ -35,9 +37,12 @@ export interface AppOptions {
   webhooks?: WebhookSettings;
   /** Failed sign-ins allowed per address and per account+address; tests may lower them. */
   loginLimits?: LoginThrottleLimits;
+  /** Counts requests; served at /metrics on this port only with `metricsToken` (else on a port of its own, or not at all). */
+  metrics?: Metrics;
+  metricsToken?: string;
 }
 
-export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, handlers = allHandlers, webhooks = readWebhookSettings({}).settings, loginLimits }: AppOptions) {
+export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, handlers = allHandlers, webhooks = readWebhookSettings({}).settings, loginLimits, metrics, metricsToken }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
@@ -60,8 +65,10 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
     }
   });
   app.use(specRoutes(SPEC_PATH, BASE_PATH));
+  if (metrics && metricsToken) app.get("/metrics", metricsHandler(metrics, metricsToken));
 
   const api = express.Router();
+  if (metrics) api.use(metrics.observeRequests);
   const { match, validate } = validator(SPEC_PATH);
   api.use(authenticate(new Authenticator(db, new LoginThrottle(loginLimits))));
   if (rateLimitPerMinute > 0) api.use(perCallerRateLimit(rateLimitPerMinute));

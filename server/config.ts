@@ -19,6 +19,10 @@ export interface Config {
   /** PostgreSQL: opening a connection, and one statement, may take this long before the request is a 503. */
   dbConnectTimeoutMs: number;
   dbStatementTimeoutMs: number;
+  /** /metrics: on the API port behind this bearer token, and/or on a port of its own (loopback by default). */
+  metricsToken?: string;
+  metricsPort?: number;
+  metricsHost: string;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -63,6 +67,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const dbConnectTimeoutMs = millis("DB_CONNECT_TIMEOUT_MS", DEFAULT_TIMEOUTS.connectTimeoutMs, 100, 60_000);
   const dbStatementTimeoutMs = millis("DB_STATEMENT_TIMEOUT_MS", DEFAULT_TIMEOUTS.statementTimeoutMs, 100, 600_000);
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) problems.push("METRICS_TOKEN must be at least 16 characters");
+  const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === "" ? undefined : Number(env.METRICS_PORT);
+  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) problems.push(`METRICS_PORT must be an integer 0-65535, got "${env.METRICS_PORT}"`);
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -79,5 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pickupPointsCacheSeconds: cacheSeconds,
     dbConnectTimeoutMs,
     dbStatementTimeoutMs,
+    metricsToken,
+    metricsPort,
+    metricsHost: env.METRICS_HOST || "127.0.0.1",
   };
 }

@@ -1,5 +1,6 @@
 // `npm start`: configure, migrate, seed the demo on an empty database, listen, shut down gracefully.
 import type { AddressInfo } from "node:net";
+import express from "express";
 import { pino } from "pino";
 import { DEFAULT_LOGIN_LIMITS } from "./accounts/throttle.ts";
 import { BASE_PATH, createApp } from "./app.ts";
@@ -12,6 +13,8 @@ import { forgetExpiredKeys } from "./idempotency/index.ts";
 import { setDirectoryCacheTtl } from "./pickup-points/cache.ts";
 import { pruneOlderThan } from "./webhooks/db.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
+import { metricsHandler } from "./metrics/http.ts";
+import { createMetrics } from "./metrics/metrics.ts";
 import { closeWebhookAgents } from "./webhooks/sender.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -44,12 +47,20 @@ async function main() {
   logger.info({ database: handle.kind, migrations: applied }, "database ready");
   const seeded = config.seedDemo && (await seedDemoIfEmpty(handle.db));
 
+  const metrics = createMetrics(handle, { defaultMetrics: true });
   let accepting = true;
   const app = createApp({
+    metrics, metricsToken: config.metricsToken,
     db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute, webhooks: config.webhooks,
     loginLimits: { ...DEFAULT_LOGIN_LIMITS, perAddress: config.loginFailuresPerAddress, perAccount: config.loginFailuresPerAccount },
   });
-  const dispatcher = new Dispatcher({ handle, settings: config.webhooks, logger });
+  const dispatcher = new Dispatcher({ handle, settings: config.webhooks, logger, onAttempt: metrics.deliveryAttempt });
+  const metricsServer = config.metricsPort === undefined ? undefined : express().get("/metrics", metricsHandler(metrics)).listen(config.metricsPort, config.metricsHost);
+  metricsServer?.on("error", (err) => {
+    logger.fatal({ err }, "cannot listen for metrics");
+    process.exit(1);
+  });
+  metricsServer?.on("listening", () => logger.info({ port: (metricsServer.address() as AddressInfo).port, host: config.metricsHost }, "metrics listening"));
   await dispatcher.start();
   const server = app.listen(config.port, config.host);
   answerClientErrors(server);
@@ -90,6 +101,7 @@ async function main() {
       logger.warn("grace period over, closing remaining connections");
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS).unref();
+    metricsServer?.close();
     server.close(async () => {
       await deliveriesDone;
       closeWebhookAgents();

@@ -19,8 +19,18 @@ export interface DatabaseHandle {
    * PostgreSQL: a dedicated connection outside the pool. PGlite: the in-process notification of the session.
    */
   listen(channel: string, onNotify: () => void, onError?: (err: Error) => void): Promise<() => Promise<void>>;
+  /** Connections of the pool: open, idle, and requests waiting for one (for /metrics). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+const statsOf = (pool: pg.Pool) => (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
 
 export interface DatabaseOptions {
   databaseUrl?: string;
@@ -57,7 +67,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     handleConnectionErrors(pool, opts.onConnectionError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
     const url = opts.databaseUrl;
-    return { db, kind: "postgres", listen: (channel, onNotify, onError) => listenPostgres(url, channel, onNotify, onError), close: () => db.destroy() };
+    return { db, kind: "postgres", listen: (channel, onNotify, onError) => listenPostgres(url, channel, onNotify, onError), poolStats: statsOf(pool), close: () => db.destroy() };
   }
   // Not kysely-pglite: its driver lets one request's statements run inside another's open
   // transaction. The node-postgres adapter serializes the single PGlite session (pool of one).
@@ -78,6 +88,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
   return {
     db,
     kind: "pglite",
+    poolStats: statsOf(pool),
     listen: async (channel, onNotify) => {
       const stop = await pglite.listen(checkChannel(channel), () => onNotify());
       return stop;

@@ -33,6 +33,8 @@ export interface DispatcherOptions {
   perEndpoint?: number;
   /** Safety net: look for due deliveries this often even without a notification. */
   pollMs?: number;
+  /** Told each attempt's outcome per delivery (for /metrics): retrying = failed with another attempt scheduled. */
+  onAttempt?: (outcome: "succeeded" | "retrying" | "failed", deliveries: number) => void;
 }
 
 const RETRY_AFTER_ERROR_MS = 1_000;
@@ -254,7 +256,14 @@ export class Dispatcher {
       this.log.error({ err, delivery: first.id }, "preparing a webhook request failed");
       result = { ok: false, durationMs: 0, error: "internal error preparing the request" };
     }
-    this.committer.add(this.outcomes(rows, result, started));
+    const outcomes = this.outcomes(rows, result, started);
+    if (this.opts.onAttempt) {
+      for (const status of ["succeeded", "pending", "failed"] as const) {
+        const n = outcomes.filter((o) => o.status === status).length;
+        if (n) this.opts.onAttempt(status === "pending" ? "retrying" : status, n);
+      }
+    }
+    this.committer.add(outcomes);
   }
 
   /** What each delivery of the request becomes; the members of a batch stay together while retried. */

@@ -8,6 +8,7 @@ import { provisionAccount } from "../../server/accounts/domain.ts";
 import { BASE_PATH, createApp, type AppOptions } from "../../server/app.ts";
 import { answerClientErrors } from "../../server/http/client-errors.ts";
 import type { DatabaseHandle } from "../../server/db/database.ts";
+import { createMetrics } from "../../server/metrics/metrics.ts";
 import { Dispatcher, type DispatcherOptions } from "../../server/webhooks/dispatcher.ts";
 import { readWebhookSettings, type WebhookSettings } from "../../server/webhooks/settings.ts";
 import { createTestDatabase } from "./database.ts";
@@ -36,6 +37,8 @@ export interface TestServerOptions {
   loginLimits?: AppOptions["loginLimits"];
   /** Webhook settings over the defaults (e.g. allowPrivateNetworks for a loopback receiver). */
   webhooks?: Partial<WebhookSettings>;
+  /** Serve /metrics behind this bearer token. */
+  metricsToken?: string;
   /** Start a webhook dispatcher with the server (stopped by close()). */
   dispatcher?: boolean | Omit<DispatcherOptions, "handle" | "settings" | "logger">;
 }
@@ -44,10 +47,11 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const handle = await createTestDatabase();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const webhooks = { ...readWebhookSettings({}).settings, ...opts.webhooks };
-  const app = createApp({ db: handle.db, logger, rateLimitPerMinute: opts.rateLimitPerMinute, webhooks, handlers: opts.handlers, loginLimits: opts.loginLimits });
+  const metrics = createMetrics(handle);
+  const app = createApp({ db: handle.db, logger, rateLimitPerMinute: opts.rateLimitPerMinute, webhooks, handlers: opts.handlers, loginLimits: opts.loginLimits, metrics, metricsToken: opts.metricsToken });
   let dispatcher: Dispatcher | undefined;
   if (opts.dispatcher) {
-    dispatcher = new Dispatcher({ handle, settings: webhooks, logger, ...(typeof opts.dispatcher === "object" && opts.dispatcher) });
+    dispatcher = new Dispatcher({ handle, settings: webhooks, logger, onAttempt: metrics.deliveryAttempt, ...(typeof opts.dispatcher === "object" && opts.dispatcher) });
     await dispatcher.start();
   }
   const server: Server = await new Promise((resolve) => {

@@ -15,6 +15,7 @@ if (missing && process.env.CI === "true") throw new Error(`the database outage t
 let cluster: OwnCluster;
 let server: Proc;
 let origin: string;
+let metricsOrigin: string;
 let m: LogisticsClient;
 let w: LogisticsClient;
 let rx: Receiver;
@@ -23,9 +24,11 @@ beforeAll(async () => {
   rx = await startReceiver();
   cluster = await createOwnCluster();
   const port = await freePort();
+  const metricsPort = await freePort();
   origin = `http://127.0.0.1:${port}`;
+  metricsOrigin = `http://127.0.0.1:${metricsPort}`;
   server = run("server/main.ts", [], {
-    DATABASE_URL: cluster.url, PORT: String(port), LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0",
+    DATABASE_URL: cluster.url, PORT: String(port), METRICS_PORT: String(metricsPort), LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0",
     DB_CONNECT_TIMEOUT_MS: "2000", DB_STATEMENT_TIMEOUT_MS: "2000",
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_RETRY_SCHEDULE: "0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5", WEBHOOK_TIMEOUT_MS: "1000",
   });
@@ -62,6 +65,12 @@ function writeLoad() {
     }
   })();
   return { acknowledged, failures, stop: async () => ((running = false), await done) };
+}
+
+async function metric(sample: string): Promise<number | undefined> {
+  const text = await (await fetch(`${metricsOrigin}/metrics`)).text();
+  const line = text.split("\n").find((l) => l.startsWith(sample + " "));
+  return line === undefined ? undefined : Number(line.slice(sample.length + 1));
 }
 
 async function status(path: string): Promise<number> {
@@ -108,6 +117,9 @@ describe.skipIf(missing)("the database goes away and comes back", () => {
     expect(arrivalDuring.response.status).toBe(503);
     expect(await status("/readyz")).toBe(503);
     expect(await status("/healthz")).toBe(200);
+    // Operators see the outage: the database is down and the 503s are counted.
+    expect(await metric("db_up")).toBe(0);
+    expect(await metric('http_requests_total{operation="getInboundShipment",status="503"}')).toBeGreaterThanOrEqual(1);
 
     while (performance.now() - downAt < 6_000) await new Promise((res) => setTimeout(res, 100));
     cluster.start();
@@ -125,6 +137,7 @@ describe.skipIf(missing)("the database goes away and comes back", () => {
     expect(recovered).toBeLessThan(10_000);
     console.log(`outage: ${load.acknowledged.length} writes acknowledged, ${load.failures.length} answered 503 (slowest ${Math.round(Math.max(...load.failures.map((f) => f.ms)))} ms); recovered ${Math.round(recovered)} ms after the restart`);
     await expect.poll(() => status("/readyz"), { timeout: 10_000 }).toBe(200);
+    expect(await metric("db_up")).toBe(1);
 
     // Nothing acknowledged was lost, and the arrival refused during the outage was not half-applied.
     for (const id of [shipmentId, ...load.acknowledged]) {

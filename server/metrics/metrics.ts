@@ -1,0 +1,87 @@
+// Prometheus metrics for operators (prom-client): requests by operation and status, latency, the pool,
+// the webhook outbox and delivery outcomes, and whether the database answers. One registry per app
+// instance, so that several apps in one process (tests) do not mix their counts.
+import type { NextFunction, Request } from "express";
+import { sql } from "kysely";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { DatabaseHandle } from "../db/database.ts";
+import { matchedOperation, type Res } from "../http/types.ts";
+
+export type DeliveryOutcome = "succeeded" | "retrying" | "failed";
+
+export interface Metrics {
+  registry: Registry;
+  /** Counts and times every request under the base path by operationId and status. */
+  observeRequests(req: Request, res: Res, next: NextFunction): void;
+  deliveryAttempt(outcome: DeliveryOutcome, count?: number): void;
+}
+
+/** A scrape must answer while the database is away: its queries give up after this long. */
+const SCRAPE_QUERY_TIMEOUT_MS = 1_000;
+
+export function createMetrics(handle: Pick<DatabaseHandle, "db" | "poolStats">, opts: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: "http_requests_total", help: "API requests by operation and status.", labelNames: ["operation", "status"], registers: [registry] });
+  const latency = new Histogram({
+    name: "http_request_duration_seconds", help: "API request latency by operation and status.", labelNames: ["operation", "status"],
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
+  });
+  const attempts = new Counter({ name: "webhook_delivery_attempts_total", help: "Webhook delivery attempts by outcome (retrying: failed, another attempt is scheduled).", labelNames: ["outcome"], registers: [registry] });
+  for (const outcome of ["succeeded", "retrying", "failed"]) attempts.inc({ outcome }, 0);
+
+  new Gauge({
+    name: "db_pool_connections", help: "Database pool: open and idle connections, and requests waiting for one.", labelNames: ["state"], registers: [registry],
+    collect() {
+      const s = handle.poolStats();
+      this.set({ state: "total" }, s.total);
+      this.set({ state: "idle" }, s.idle);
+      this.set({ state: "waiting" }, s.waiting);
+    },
+  });
+  // One query per scrape for the database and the outbox; the three gauges share its answer.
+  let scrape: Promise<{ up: boolean; pending: number; oldest: number }> | undefined;
+  const outbox = () => (scrape ??= queryOutbox(handle).finally(() => setTimeout(() => (scrape = undefined), 0)));
+  new Gauge({ name: "db_up", help: "1 when the database answered this scrape within a second, else 0.", registers: [registry], async collect() { this.set((await outbox()).up ? 1 : 0); } });
+  new Gauge({ name: "webhook_outbox_pending", help: "Webhook deliveries not yet delivered or failed for good.", registers: [registry], async collect() {
+    const o = await outbox();
+    if (o.up) this.set(o.pending); // while the database is away, the last known value stays
+  } });
+  new Gauge({ name: "webhook_oldest_undelivered_age_seconds", help: "Age of the oldest event with a delivery still pending (0: none).", registers: [registry], async collect() {
+    const o = await outbox();
+    if (o.up) this.set(o.oldest);
+  } });
+
+  return {
+    registry,
+    observeRequests(req, res, next) {
+      const end = latency.startTimer();
+      res.on("finish", () => {
+        const labels = { operation: matchedOperation(req)?.operationId ?? "unmatched", status: String(res.statusCode) };
+        requests.inc(labels);
+        end(labels);
+      });
+      next();
+    },
+    deliveryAttempt: (outcome, count = 1) => attempts.inc({ outcome }, count),
+  };
+}
+
+async function queryOutbox(handle: Pick<DatabaseHandle, "db">): Promise<{ up: boolean; pending: number; oldest: number }> {
+  const query = sql<{ pending: string; oldest: number | null }>`
+    select count(*) as pending, extract(epoch from now() - min(ev.created_at))::float8 as oldest
+    from webhook_deliveries d join webhook_events ev on ev.id = d.event_id
+    where d.status in ('pending', 'in_flight')`.execute(handle.db);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("scrape query timed out")), SCRAPE_QUERY_TIMEOUT_MS)));
+  try {
+    const r = await Promise.race([query, timeout]);
+    const row = r.rows[0];
+    return { up: true, pending: Number(row?.pending ?? 0), oldest: Math.max(0, row?.oldest ?? 0) };
+  } catch {
+    query.catch(() => {}); // settles later; nobody waits for it
+    return { up: false, pending: 0, oldest: 0 };
+  } finally {
+    clearTimeout(timer);
+  }
+}
