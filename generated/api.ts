@@ -1554,6 +1554,7 @@ export interface components {
             batching: components["schemas"]["WebhookBatching"];
             /** @description Whether deliveries carry Basic credentials (the credentials are never returned). */
             readonly has_basic_auth: boolean;
+            disabled_reason: components["schemas"]["WebhookDisabledReason"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1566,6 +1567,7 @@ export interface components {
             enabled: boolean;
             batching: components["schemas"]["WebhookBatching"];
             readonly has_basic_auth: boolean;
+            disabled_reason: components["schemas"]["WebhookDisabledReason"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
             secret: components["schemas"]["WebhookSecret"];
@@ -1603,8 +1605,28 @@ export interface components {
             last_duration_ms: number | null;
             /** @description What went wrong in the last attempt (e.g. `timeout after 10 s`); `null` after success. */
             last_error: string | null;
+            /**
+             * @description What kind of failure the last attempt was, to act on; `null` after success or before the first attempt.
+             *     `dns` (the host name did not resolve), `refused` (nothing listens there), `connection` (reset or
+             *     closed), `tls` (certificate or handshake), `timeout` (no complete answer within the timeout),
+             *     `destination_refused` (a private or otherwise forbidden address), `redirect` (a 3xx answer:
+             *     redirects are not followed), `http_4xx`, `http_5xx`, `gone` (410: the endpoint was disabled),
+             *     `invalid_response` (not HTTP).
+             */
+            failure_class: components["schemas"]["WebhookFailureClass"] | null;
+            /** @description The first characters of your endpoint's last answer (printable text, at most 200), to see what it said; `null` when it said nothing. */
+            last_response_excerpt: string | null;
             created_at: components["schemas"]["Timestamp"];
         };
+        /**
+         * @description Why the service disabled the endpoint (it answered `410 Gone`: the receiver says it is gone for good);
+         *     `null` when it is enabled or you disabled it. Deliveries already queued wait and go out once you
+         *     enable it again (`"enabled": true` in an update); events meanwhile are not queued for it
+         *     (catch up with the delivery log).
+         */
+        WebhookDisabledReason: string | null;
+        /** @enum {string} */
+        WebhookFailureClass: "dns" | "refused" | "connection" | "tls" | "timeout" | "destination_refused" | "redirect" | "http_4xx" | "http_5xx" | "gone" | "invalid_response";
         WebhookDeliveryList: {
             items: components["schemas"]["WebhookDelivery"][];
             /** @description Pass as `cursor` for the next page; `null` on the last page. */
@@ -3242,6 +3264,7 @@ export interface operations {
                      *       "enabled": true,
                      *       "batching": false,
                      *       "has_basic_auth": false,
+                     *       "disabled_reason": null,
                      *       "created_at": "2016-01-18T08:17:55+00:00",
                      *       "updated_at": "2016-01-18T08:17:55+00:00",
                      *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw0ecDjPdFJ8Q="
@@ -3297,6 +3320,7 @@ export interface operations {
                      *           "enabled": true,
                      *           "batching": false,
                      *           "has_basic_auth": false,
+                     *           "disabled_reason": null,
                      *           "created_at": "2016-01-18T08:17:55+00:00",
                      *           "updated_at": "2016-01-18T08:17:55+00:00"
                      *         }
@@ -3346,6 +3370,7 @@ export interface operations {
                      *       "enabled": true,
                      *       "batching": false,
                      *       "has_basic_auth": false,
+                     *       "disabled_reason": null,
                      *       "created_at": "2016-01-18T08:17:55+00:00",
                      *       "updated_at": "2016-01-18T08:17:55+00:00"
                      *     }
@@ -3397,6 +3422,7 @@ export interface operations {
                      *       "enabled": false,
                      *       "batching": false,
                      *       "has_basic_auth": false,
+                     *       "disabled_reason": null,
                      *       "created_at": "2016-01-18T08:17:55+00:00",
                      *       "updated_at": "2016-01-19T10:00:00+00:00"
                      *     }
@@ -3483,6 +3509,7 @@ export interface operations {
                      *       "enabled": true,
                      *       "batching": false,
                      *       "has_basic_auth": false,
+                     *       "disabled_reason": null,
                      *       "created_at": "2016-01-18T08:17:55+00:00",
                      *       "updated_at": "2016-01-19T10:00:00+00:00",
                      *       "secret": "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD4Ro9ok4cKvE="
@@ -3580,6 +3607,8 @@ export interface operations {
                      *           "last_response_status": 503,
                      *           "last_duration_ms": 212,
                      *           "last_error": "HTTP 503 from endpoint",
+                     *           "failure_class": "http_5xx",
+                     *           "last_response_excerpt": "Service Unavailable",
                      *           "created_at": "2016-01-20T09:12:02+00:00"
                      *         },
                      *         {
@@ -3594,6 +3623,8 @@ export interface operations {
                      *           "last_response_status": 204,
                      *           "last_duration_ms": 48,
                      *           "last_error": null,
+                     *           "failure_class": null,
+                     *           "last_response_excerpt": null,
                      *           "created_at": "2016-01-18T08:20:00+00:00"
                      *         }
                      *       ],

@@ -15,7 +15,7 @@ export type EndpointView = Omit<EndpointRow, "secret" | "previous_secret" | "pre
 export type DeliveryRow = Selectable<Database["webhook_deliveries"]>;
 export type DeliveryView = DeliveryRow & { event_type: EventType };
 
-const VIEW = ["id", "merchant_id", "url", "event_types", "description", "enabled", "batching", "created_at", "updated_at"] as const;
+const VIEW = ["id", "merchant_id", "url", "event_types", "description", "enabled", "batching", "disabled_reason", "created_at", "updated_at"] as const;
 const hasBasicAuth = sql<boolean>`basic_username is not null`.as("has_basic_auth");
 
 export async function findEndpoint(db: Executor, merchantId: string, id: string, forUpdate = false): Promise<EndpointView | undefined> {
@@ -48,7 +48,7 @@ export async function insertEndpoint(db: Executor, row: Insertable<Endpoints>): 
 export async function updateEndpoint(
   db: Executor,
   id: string,
-  changes: Partial<Pick<Insertable<Endpoints>, "url" | "event_types" | "description" | "enabled" | "batching" | "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password">> & { updated_at: Date },
+  changes: Partial<Pick<Insertable<Endpoints>, "url" | "event_types" | "description" | "enabled" | "disabled_reason" | "batching" | "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password">> & { updated_at: Date },
 ): Promise<void> {
   await db.updateTable("webhook_endpoints").set(changes).where("id", "=", id).execute();
 }

@@ -268,11 +268,17 @@ export class Dispatcher {
 
   /** What each delivery of the request becomes; the members of a batch stay together while retried. */
   private outcomes(rows: ClaimedRow[], result: SendWebhookResult, started: Date): Outcome[] {
+    // 410 Gone: the receiver says it is gone for good. As Stripe and Svix do, stop sending: the endpoint is
+    // disabled (deliveries queued for it wait until the merchant enables it again) and this one fails now.
+    const gone = result.status === 410;
     const common = {
       started_at: started.toISOString(),
       response_status: result.status ?? null,
-      error: result.ok ? null : (result.error ?? "failed").slice(0, 1000),
+      error: result.ok ? null : `${result.error ?? "failed"}${gone ? "; the endpoint is now disabled" : ""}`.slice(0, 1000),
       duration_ms: result.durationMs,
+      failure_class: result.ok ? null : (result.failureClass ?? null),
+      response_excerpt: result.responseExcerpt || null,
+      disable_endpoint: gone ? { id: rows[0]!.endpoint_id, reason: "The endpoint answered 410 Gone; enable it again when it receives events." } : null,
     };
     if (result.ok) {
       this.log.debug({ deliveries: rows.map((r) => r.id), status: result.status, ms: result.durationMs }, "webhook delivered");
@@ -282,7 +288,7 @@ export class Dispatcher {
     const lead = Math.min(...rows.map((r) => r.attempts));
     const next = nextAttemptAt(lead, started, this.opts.settings.retrySchedule);
     const wait = next ? next.getTime() - started.getTime() : null;
-    const exhausted = (r: ClaimedRow) => wait === null || r.attempts > this.opts.settings.retrySchedule.length;
+    const exhausted = (r: ClaimedRow) => gone || wait === null || r.attempts > this.opts.settings.retrySchedule.length;
     const anyDone = rows.some(exhausted);
     return rows.map((r) => {
       if (exhausted(r)) {

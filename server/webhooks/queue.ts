@@ -4,7 +4,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
-import type { EventType } from "./tables.ts";
+import type { EventType, FailureClass } from "./tables.ts";
 
 /** A claimed delivery with what sending it needs. */
 export interface ClaimedRow {
@@ -53,7 +53,7 @@ export async function claimSingles(db: Db, limit: number, leaseMs: number, exclu
   const picked = sql`
     select d.id from webhook_deliveries d
     join webhook_endpoints e on e.id = d.endpoint_id
-    where d.due_at <= now() and not e.batching and d.endpoint_id <> all(${excluded}::char(24)[])
+    where d.due_at <= now() and e.enabled and not e.batching and d.endpoint_id <> all(${excluded}::char(24)[])
     order by d.due_at
     limit ${limit}
     for update of d skip locked`;
@@ -64,7 +64,7 @@ export async function claimSingles(db: Db, limit: number, leaseMs: number, exclu
 export async function batchCandidates(db: Executor, limit: number, excluded: string[]): Promise<string[]> {
   const r = await sql<{ id: string }>`
     select e.id from webhook_endpoints e
-    where e.batching and e.id <> all(${excluded}::char(24)[])
+    where e.batching and e.enabled and e.id <> all(${excluded}::char(24)[])
       and exists (select 1 from webhook_deliveries d where d.endpoint_id = e.id and d.due_at <= now())
     limit ${limit}`.execute(db);
   return r.rows.map((x) => x.id);
@@ -115,6 +115,11 @@ export interface Outcome {
   response_status: number | null;
   error: string | null;
   duration_ms: number;
+  failure_class: FailureClass | null;
+  /** The first characters of the answer. */
+  response_excerpt: string | null;
+  /** The endpoint answered 410 Gone: the service disables it, with this reason. */
+  disable_endpoint: { id: string; reason: string } | null;
 }
 
 /** Records many outcomes in one statement. */
@@ -127,11 +132,17 @@ export async function finish(db: Db, outcomes: Outcome[]): Promise<void> {
         last_attempt_at = v.started_at,
         last_response_status = v.response_status,
         last_error = v.error,
-        last_duration_ms = v.duration_ms
-    from json_to_recordset(${JSON.stringify(outcomes)}::json) as v(
+        last_duration_ms = v.duration_ms,
+        last_failure_class = v.failure_class,
+        last_response_excerpt = v.response_excerpt
+    from json_to_recordset(${JSON.stringify(outcomes.map(({ disable_endpoint: _, ...o }) => o))}::json) as v(
       id char(24), attempts int, status text, wait_ms double precision, keep_batch boolean,
-      started_at timestamptz, response_status int, error text, duration_ms int)
+      started_at timestamptz, response_status int, error text, duration_ms int, failure_class text, response_excerpt text)
     where d.id = any(${outcomes.map((o) => o.id)}::char(24)[]) and d.id = v.id and d.attempts = v.attempts and d.status = 'in_flight'`.execute(db);
+  const gone = new Map(outcomes.flatMap((o) => (o.disable_endpoint ? [[o.disable_endpoint.id, o.disable_endpoint.reason] as const] : [])));
+  for (const [id, reason] of gone) {
+    await sql`update webhook_endpoints set enabled = false, disabled_reason = ${reason}, updated_at = now() where id = ${id} and enabled`.execute(db);
+  }
 }
 
 /** Gives back claimed deliveries that were not attempted (their endpoint was at its limit here). */

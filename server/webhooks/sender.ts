@@ -5,6 +5,7 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { performance } from "node:perf_hooks";
+import type { FailureClass } from "./tables.ts";
 import { BLOCKED_CODE, createGuardedLookup, refusedAddressReason } from "./url-safety.ts";
 
 export interface SendWebhookRequest {
@@ -28,6 +29,8 @@ export interface SendWebhookResult {
   durationMs: number;
   /** Short, for `last_error`; holds no URL, query or credential. Absent on success. */
   error?: string;
+  /** What kind of failure, for a person to act on (the spec's WebhookFailureClass). Absent on success. */
+  failureClass?: FailureClass;
   /** The start of the answer's body (printable text, at most EXCERPT_CHARS), for troubleshooting. */
   responseExcerpt?: string;
 }
@@ -74,15 +77,15 @@ export async function sendWebhook(req: SendWebhookRequest): Promise<SendWebhookR
   try {
     url = new URL(req.url);
   } catch {
-    return result({ ok: false, error: "invalid URL" });
+    return result({ ok: false, error: "invalid URL", failureClass: "destination_refused" });
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return result({ ok: false, error: "unsupported URL scheme (http or https only)" });
-  if (url.username || url.password) return result({ ok: false, error: "credentials in the URL are not allowed" });
+  if (url.protocol !== "http:" && url.protocol !== "https:") return result({ ok: false, error: "unsupported URL scheme (http or https only)", failureClass: "destination_refused" });
+  if (url.username || url.password) return result({ ok: false, error: "credentials in the URL are not allowed", failureClass: "destination_refused" });
   // The connect-time lookup guards names; net connects to IP literals without a lookup, so check those here.
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (!req.allowPrivateNetworks && net.isIP(host)) {
     const reason = refusedAddressReason(host);
-    if (reason) return result({ ok: false, error: `destination refused: ${host} is ${reason}` });
+    if (reason) return result({ ok: false, error: `destination refused: ${host} is ${reason}`, failureClass: "destination_refused" });
   }
 
   const deadline = started + req.timeoutMs;
@@ -93,12 +96,12 @@ export async function sendWebhook(req: SendWebhookRequest): Promise<SendWebhookR
       const excerpt = answer.excerpt ? { responseExcerpt: answer.excerpt } : {};
       if (ok) return result({ ok, status: answer.status, ...excerpt });
       const note = answer.status >= 300 && answer.status < 400 ? " (redirects are not followed)" : "";
-      return result({ ok, status: answer.status, error: `HTTP ${answer.status} from endpoint${note}`, ...excerpt });
+      return result({ ok, status: answer.status, error: `HTTP ${answer.status} from endpoint${note}`, failureClass: classOfStatus(answer.status), ...excerpt });
     } catch (err) {
       const e = err as NodeJS.ErrnoException & { reusedSocket?: boolean };
       // A pooled connection the receiver closed just as we reused it: the documented case for one fresh retry.
       if (tryNo === 1 && e.reusedSocket && (e.code === "ECONNRESET" || e.code === "EPIPE") && performance.now() < deadline) continue;
-      return result({ ok: false, error: describeError(e, req.timeoutMs) });
+      return result({ ok: false, error: describeError(e, req.timeoutMs), failureClass: classOfError(e) });
     }
   }
 }
@@ -163,6 +166,28 @@ function attempt(url: URL, host: string, req: SendWebhookRequest, deadline: numb
 function excerptOf(body: Buffer): string {
   // Printable text only: the excerpt may end up in an API response or a log line.
   return body.toString("utf8").replace(/[^\P{C}\n\t]/gu, "").replace(/\uFFFD+$/u, "").slice(0, EXCERPT_CHARS);
+}
+
+function classOfStatus(status: number): FailureClass {
+  if (status === 410) return "gone";
+  if (status >= 300 && status < 400) return "redirect";
+  if (status >= 400 && status < 500) return "http_4xx";
+  return status >= 500 ? "http_5xx" : "invalid_response";
+}
+
+const CLASS_OF_CODE: Record<string, FailureClass> = {
+  ECONNREFUSED: "refused", ENOTFOUND: "dns", EAI_AGAIN: "dns", ETIMEDOUT: "timeout",
+  ECONNRESET: "connection", EPIPE: "connection", EHOSTUNREACH: "connection", ENETUNREACH: "connection",
+};
+
+function classOfError(err: NodeJS.ErrnoException): FailureClass {
+  if (err instanceof AttemptTimeout) return "timeout";
+  if (err.code === BLOCKED_CODE) return "destination_refused";
+  const known = err.code && CLASS_OF_CODE[err.code];
+  if (known) return known;
+  if (err.code?.startsWith("HPE_")) return "invalid_response";
+  if (err.code && /CERT|TLS|SSL/.test(err.code)) return "tls";
+  return "connection";
 }
 
 const ERRORS: Record<string, string> = {

@@ -3,6 +3,7 @@ import type { components } from "../../generated/api.ts";
 import type { CreatedAt, UpdatedAt } from "../db/columns.ts";
 
 export type EventType = components["schemas"]["WebhookEventType"];
+export type FailureClass = components["schemas"]["WebhookFailureClass"];
 /** `in_flight`: claimed by a dispatcher; on the wire it is still `pending`. */
 export type DeliveryState = "pending" | "in_flight" | "succeeded" | "failed";
 
@@ -32,6 +33,8 @@ export interface WebhooksTables {
     /** Write-only on the wire: never selected for list or get. */
     basic_username: ColumnType<string | null, string | null | undefined, string | null>;
     basic_password: ColumnType<string | null, string | null | undefined, string | null>;
+    /** Set when the service disabled the endpoint (a 410 answer); cleared when the merchant changes `enabled`. */
+    disabled_reason: ColumnType<string | null, string | null | undefined, string | null>;
     created_at: CreatedAt;
     updated_at: UpdatedAt;
   };
@@ -49,6 +52,8 @@ export interface WebhooksTables {
     last_response_status: ColumnType<number | null, number | null | undefined, number | null>;
     last_error: ColumnType<string | null, string | null | undefined, string | null>;
     last_duration_ms: ColumnType<number | null, number | null | undefined, number | null>;
+    last_response_excerpt: ColumnType<string | null, string | null | undefined, string | null>;
+    last_failure_class: ColumnType<FailureClass | null, FailureClass | null | undefined, FailureClass | null>;
     created_at: CreatedAt;
   };
 }

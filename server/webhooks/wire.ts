@@ -14,6 +14,7 @@ export function endpointToWire(e: EndpointView): S["WebhookEndpoint"] {
     enabled: e.enabled,
     batching: e.batching,
     has_basic_auth: e.has_basic_auth,
+    disabled_reason: e.disabled_reason,
     created_at: formatTimestamp(e.created_at),
     updated_at: formatTimestamp(e.updated_at),
   };
@@ -36,6 +37,8 @@ export function deliveryToWire(d: DeliveryView): S["WebhookDelivery"] {
     last_response_status: d.last_response_status,
     last_duration_ms: d.last_duration_ms,
     last_error: d.last_error,
+    failure_class: d.last_failure_class,
+    last_response_excerpt: d.last_response_excerpt,
     created_at: formatTimestamp(d.created_at),
   };
 }

@@ -7,7 +7,19 @@ describe("configuration", () => {
       port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true, rateLimitPerMinute: 6000,
       webhooks: { retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000], timeoutMs: 10_000, allowPrivateNetworks: false },
       loginFailuresPerAddress: 200, loginFailuresPerAccount: 10, pickupPointsCacheSeconds: 60,
+      dbConnectTimeoutMs: 3000, dbStatementTimeoutMs: 5000, metricsToken: undefined, metricsPort: undefined, metricsHost: "127.0.0.1",
     });
+  });
+  it("reads the database timeouts and the metrics settings, refusing bad ones", () => {
+    expect(loadConfig({ DB_CONNECT_TIMEOUT_MS: "2000", DB_STATEMENT_TIMEOUT_MS: "800", METRICS_TOKEN: "a-token-of-16-chars", METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" }))
+      .toMatchObject({ dbConnectTimeoutMs: 2000, dbStatementTimeoutMs: 800, metricsToken: "a-token-of-16-chars", metricsPort: 9464, metricsHost: "0.0.0.0" });
+    try {
+      loadConfig({ DB_CONNECT_TIMEOUT_MS: "0", DB_STATEMENT_TIMEOUT_MS: "soon", METRICS_TOKEN: "short", METRICS_PORT: "99999" });
+      expect.unreachable();
+    } catch (err) {
+      expect((err as ConfigError).problems).toHaveLength(4);
+      expect((err as Error).message).toMatch(/DB_CONNECT_TIMEOUT_MS[\s\S]*DB_STATEMENT_TIMEOUT_MS[\s\S]*METRICS_TOKEN[\s\S]*METRICS_PORT/);
+    }
   });
   it("reads the login throttle's limits, 0 turning one off", () => {
     expect(loadConfig({ LOGIN_FAILURES_PER_ADDRESS: "0", LOGIN_FAILURES_PER_ACCOUNT: "3" })).toMatchObject({ loginFailuresPerAddress: 0, loginFailuresPerAccount: 3 });

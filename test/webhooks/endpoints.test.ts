@@ -49,6 +49,7 @@ describe("create, read, list", () => {
       enabled: true,
       batching: false,
       has_basic_auth: false,
+      disabled_reason: null,
       created_at: expect.stringMatching(/\+00:00$/),
       updated_at: ep.created_at,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
@@ -209,7 +210,7 @@ describe("test events, deliveries and re-delivery", () => {
     expect(list.data!.items.map((d) => d.id)).toEqual([...queued].reverse());
     expect(list.data!.items[0]).toEqual({
       id: queued[2], event_id: expect.any(String), event_type: "webhook.test", webhook_id: ep.id, status: "pending", attempts: 0,
-      last_attempt_at: null, next_attempt_at: expect.any(String), last_response_status: null, last_duration_ms: null, last_error: null, created_at: expect.any(String),
+      last_attempt_at: null, next_attempt_at: expect.any(String), last_response_status: null, last_duration_ms: null, last_error: null, failure_class: null, last_response_excerpt: null, created_at: expect.any(String),
     });
     const page1 = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id }, query: { limit: 2 } } });
     const page2 = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id }, query: { limit: 2, cursor: page1.data!.next_cursor! } } });

@@ -117,7 +117,7 @@ describe("sendWebhook", () => {
   it("gives up on a slow receiver after the timeout", async () => {
     const started = Date.now();
     const r = await send("/slow", { timeoutMs: 300 });
-    expect(r).toEqual({ ok: false, durationMs: expect.any(Number), error: "timeout after 300 ms" });
+    expect(r).toEqual({ ok: false, durationMs: expect.any(Number), error: "timeout after 300 ms", failureClass: "timeout" });
     expect(Date.now() - started).toBeLessThan(1500);
     expect(r.durationMs).toBeGreaterThanOrEqual(290);
   });

@@ -1,0 +1,131 @@
+// Receivers that misbehave: each failure is recorded with a class a person can act on and the first bytes
+// of the answer; 410 Gone disables the endpoint; redirects are not followed; huge answers are cut; one
+// hanging endpoint does not hold up another's deliveries.
+import { createServer } from "node:net";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { components, LogisticsClient } from "../../client/index.ts";
+import { freePort } from "../../scripts/bench/processes.ts";
+import { startReceiver, type Receiver } from "../helpers/receiver.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+type S = components["schemas"];
+
+let srv: TestServer;
+let rx: Receiver;
+let m: LogisticsClient;
+let seq = 0;
+
+beforeAll(async () => {
+  rx = await startReceiver();
+  srv = await startTestServer({ webhooks: { retrySchedule: [30], timeoutMs: 800, allowPrivateNetworks: true }, dispatcher: { pollMs: 600_000 } });
+});
+afterAll(async () => {
+  await srv?.close();
+  await rx?.close();
+});
+beforeEach(async () => {
+  m = await srv.merchant(`misbehave-${++seq}.example.com`);
+  rx.respond = () => 200;
+});
+
+async function endpointAt(url: string) {
+  const r = await m.POST("/webhook_endpoints/_create", { body: { url, event_types: ["webhook.test"] } });
+  expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+  return r.data!;
+}
+
+async function sendTest(id: string) {
+  const r = await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: id } } });
+  expect(r.response.status).toBe(202);
+}
+
+/** The endpoint's only delivery, once its first attempt is recorded. */
+async function attempted(id: string): Promise<S["WebhookDelivery"]> {
+  let found: S["WebhookDelivery"] | undefined;
+  await expect.poll(async () => {
+    const r = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: id } } });
+    found = r.data!.items[0];
+    return found?.last_attempt_at ?? null;
+  }, { timeout: 10_000, interval: 50 }).not.toBeNull();
+  return found!;
+}
+
+describe("receivers that misbehave", () => {
+  it("500 with a body: http_5xx, the status, and the first bytes of the answer, retried later", async () => {
+    rx.respond = () => ({ status: 500, body: "database is on fire\u0000\u001b[31m and more" });
+    const ep = await endpointAt(rx.url(`/500-${seq}`));
+    await sendTest(ep.id);
+    const d = await attempted(ep.id);
+    expect(d).toMatchObject({ status: "pending", last_response_status: 500, failure_class: "http_5xx", last_error: "HTTP 500 from endpoint" });
+    expect(d.last_response_excerpt).toBe("database is on fire[31m and more"); // printable text only
+    expect(d.next_attempt_at).not.toBeNull();
+  });
+
+  it("410 Gone: the delivery fails at once, the endpoint is disabled with a reason, and enabling it again clears it", async () => {
+    rx.respond = () => ({ status: 410, body: "gone" });
+    const ep = await endpointAt(rx.url(`/410-${seq}`));
+    await sendTest(ep.id);
+    const d = await attempted(ep.id);
+    expect(d).toMatchObject({ status: "failed", last_response_status: 410, failure_class: "gone", next_attempt_at: null });
+    expect(d.last_error).toContain("disabled");
+    const got = await m.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } } });
+    expect(got.data).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining("410") });
+    const test = await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.id } } });
+    expect(test.response.status).toBe(409);
+    const enabled = await m.POST("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } }, body: { enabled: true } });
+    expect(enabled.data).toMatchObject({ enabled: true, disabled_reason: null });
+  });
+
+  it("a redirect is recorded, not followed", async () => {
+    const target = `/redirect-target-${seq}`;
+    rx.respond = (r) => (r.path === target ? 200 : { status: 302, body: `see ${target}` });
+    const ep = await endpointAt(rx.url(`/redirect-${seq}`));
+    const before = rx.received.filter((r) => r.path === target).length;
+    await sendTest(ep.id);
+    const d = await attempted(ep.id);
+    expect(d).toMatchObject({ status: "pending", last_response_status: 302, failure_class: "redirect" });
+    expect(d.last_error).toContain("redirects are not followed");
+    expect(rx.received.filter((r) => r.path === target).length).toBe(before);
+  });
+
+  it("a huge answer is cut after a few KB and counts by its status", async () => {
+    rx.respond = () => ({ status: 200, body: "x".repeat(5_000_000) });
+    const ep = await endpointAt(rx.url(`/huge-${seq}`));
+    await sendTest(ep.id);
+    const d = await attempted(ep.id);
+    expect(d).toMatchObject({ status: "succeeded", last_response_status: 200, failure_class: null });
+    expect(d.last_response_excerpt).toBe("x".repeat(200));
+  });
+
+  it("timeouts, refused connections and silent sockets are classed; a hanging endpoint does not hold up another", async () => {
+    // Accepts connections and never answers.
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const closedPort = await freePort();
+    try {
+      const hanging = await endpointAt(`http://127.0.0.1:${(silent.address() as { port: number }).port}/never`);
+      const refused = await endpointAt(`http://127.0.0.1:${closedPort}/closed`);
+      const healthy = await endpointAt(rx.url(`/healthy-${seq}`));
+      for (let i = 0; i < 5; i++) await sendTest(hanging.id);
+      const t0 = performance.now();
+      await sendTest(healthy.id);
+      await rx.waitFor(1, { path: `/healthy-${seq}` });
+      // Well before the hanging attempts time out (800 ms).
+      expect(performance.now() - t0).toBeLessThan(700);
+      await sendTest(refused.id);
+      expect(await attempted(refused.id)).toMatchObject({ status: "pending", last_response_status: null, failure_class: "refused", last_error: "connection refused" });
+      const slow = await attempted(hanging.id);
+      expect(slow).toMatchObject({ status: "pending", last_response_status: null, failure_class: "timeout" });
+      expect(slow.last_duration_ms).toBeGreaterThanOrEqual(700);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it("a slow answer past the timeout is a timeout", async () => {
+    rx.respond = () => ({ status: 200, delayMs: 2_000 });
+    const ep = await endpointAt(rx.url(`/slow-${seq}`));
+    await sendTest(ep.id);
+    expect(await attempted(ep.id)).toMatchObject({ status: "pending", failure_class: "timeout", last_error: "timeout after 800 ms" });
+  });
+});
