@@ -106,5 +106,5 @@ describe("npm run cli -- pickup-points import / postal-codes import", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // three CLI processes, each opening the embedded database: slow on a busy machine
 });
