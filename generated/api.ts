@@ -899,7 +899,7 @@ export interface components {
              * @description Machine-readable reason. Branch on this, not on `message`.
              * @enum {string}
              */
-            code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "unknown" | "not_implemented" | "unavailable";
+            code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "unknown" | "not_implemented" | "unavailable";
             /** @description A sentence for humans; may change wording. */
             message: string;
             /** @description Each offending field for validation failures; empty otherwise. */
@@ -1819,6 +1819,30 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The resource changed since you read it (`If-Match` does not name its current `ETag`). Nothing changed; the current `ETag` is in the header. */
+        PreconditionFailed: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "code": "precondition_failed",
+                 *       "message": "The price list changed since you read it (If-Match does not name its current ETag) - read it again, apply your change, and retry.",
+                 *       "details": [
+                 *         {
+                 *           "path": "/headers/if-match",
+                 *           "message": "the current ETag is \"3q2-7wEjRk1xU6s1pK8mTbC9hYw\"",
+                 *           "code": "stale"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No such resource for this caller. */
         NotFound: {
             headers: {
@@ -1940,6 +1964,13 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Optimistic concurrency: the `ETag` you got when you read the resource. The write happens only if the
+         *     resource is unchanged since; otherwise `412 precondition_failed` and nothing changes (read it again,
+         *     apply your change, retry). `*` matches any current version. Without the header the write is
+         *     unconditional, and a concurrent writer's change may be overwritten.
+         */
+        IfMatch: string;
         /** @description The `shipment_id` returned when the shipment was created. */
         ShipmentId: components["schemas"]["Id"];
         /**
@@ -2009,6 +2040,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description The version of the resource as returned; send it back as `If-Match` when you replace it. */
+        ETag: string;
         /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`. */
         IdempotentReplayed: "true";
         /**
@@ -2747,6 +2780,7 @@ export interface operations {
             /** @description Your shipping settings. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2787,7 +2821,15 @@ export interface operations {
     replaceShippingSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optimistic concurrency: the `ETag` you got when you read the resource. The write happens only if the
+                 *     resource is unchanged since; otherwise `412 precondition_failed` and nothing changes (read it again,
+                 *     apply your change, retry). `*` matches any current version. Without the header the write is
+                 *     unconditional, and a concurrent writer's change may be overwritten.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2820,6 +2862,7 @@ export interface operations {
             /** @description The new settings. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2850,6 +2893,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -3064,6 +3108,7 @@ export interface operations {
             /** @description The price list. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3097,7 +3142,15 @@ export interface operations {
     replacePriceList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optimistic concurrency: the `ETag` you got when you read the resource. The write happens only if the
+                 *     resource is unchanged since; otherwise `412 precondition_failed` and nothing changes (read it again,
+                 *     apply your change, retry). `*` matches any current version. Without the header the write is
+                 *     unconditional, and a concurrent writer's change may be overwritten.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description The `id` of one of your price lists. */
                 price_list_id: components["parameters"]["PriceListId"];
@@ -3135,6 +3188,7 @@ export interface operations {
             /** @description The stored price list. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3171,6 +3225,7 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

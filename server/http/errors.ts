@@ -9,14 +9,14 @@ type WireError = components["schemas"]["Error"];
 /** The one table from error codes to HTTP statuses. */
 export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 400, unauthorized: 401, access_denied: 403, not_found: 404, method_not_allowed: 405,
-  conflict: 409, invalid_state: 409, payload_too_large: 413, unsupported_media_type: 415,
+  conflict: 409, invalid_state: 409, precondition_failed: 412, payload_too_large: 413, unsupported_media_type: 415,
   idempotency_key_reused: 422, rate_limited: 429, headers_too_large: 431, unknown: 500, not_implemented: 501, unavailable: 503,
 };
 
 // What the validator and body parser throw carries a status only.
 const BY_STATUS: Record<number, ErrorCode> = {
   400: "validation_failed", 401: "unauthorized", 403: "access_denied", 404: "not_found",
-  405: "method_not_allowed", 409: "conflict", 413: "payload_too_large", 415: "unsupported_media_type",
+  405: "method_not_allowed", 409: "conflict", 412: "precondition_failed", 413: "payload_too_large", 415: "unsupported_media_type",
   422: "idempotency_key_reused", 429: "rate_limited", 501: "not_implemented", 503: "unavailable",
 };
 

@@ -19,7 +19,7 @@ type SuccessStatus<Id extends OperationId> = Extract<keyof Op<Id>["responses"], 
 
 /** What a handler answers: a status the spec declares for the operation, with that status's body type. */
 export type Reply<Id extends OperationId> =
-  | { [S in SuccessStatus<Id>]: { status: S; body: JsonOf<Op<Id>["responses"][S]> } }[SuccessStatus<Id>]
+  | { [S in SuccessStatus<Id>]: { status: S; body: JsonOf<Op<Id>["responses"][S]>; headers?: Record<string, string> } }[SuccessStatus<Id>]
   /** A replayed idempotent answer: the first response's JSON text, byte for byte. */
   | { status: number; replayJson: string };
 
@@ -35,6 +35,8 @@ export interface Context<Id extends OperationId> {
   path: Params<Id, "path">;
   query: Params<Id, "query">;
   body: RequestBody<Id>;
+  /** The If-Match header as sent (optimistic concurrency of whole-resource writes); absent: no condition. */
+  ifMatch: string | undefined;
   /** Runs `work` in one transaction (a domain call may span several resources). */
   transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T>;
   /** Like transaction(), remembering the reply under the request's Idempotency-Key, if one was sent. */
@@ -61,11 +63,13 @@ export function dispatch(db: Db, handlers: Handlers, settings: Settings) {
       path: path as never,
       query: req.query as never,
       body: req.body as never,
+      ifMatch: req.header("if-match"),
       transaction: (work) => inTransaction(db, work),
       idempotent: (work) =>
         idempotent(db, { principal: principal.name, key: req.header("idempotency-key"), operation: [id, ...Object.values(path)].join(":"), request: req.body }, work),
     };
-    const reply = (await handler(ctx)) as { status: number; body?: unknown; replayJson?: string };
+    const reply = (await handler(ctx)) as { status: number; body?: unknown; replayJson?: string; headers?: Record<string, string> };
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     if (reply.replayJson !== undefined) {
       res.setHeader("Idempotent-Replayed", "true");
       res.status(reply.status).type("application/json").send(reply.replayJson);

@@ -1,7 +1,7 @@
 // Shipping settings and price lists of a merchant. Every query filters by the merchant.
 import { sql, type Selectable } from "kysely";
 import type { Database } from "../db/schema.ts";
-import type { Executor } from "../db/transaction.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
 
 export type SettingsRow = Selectable<Database["shipping_settings"]>;
 export type PriceListRow = Selectable<Database["price_lists"]>;
@@ -9,6 +9,11 @@ type PriceListValues = Omit<PriceListRow, "pricing_rules" | "modification_rules"
 
 export async function findSettings(db: Executor, merchantId: string): Promise<SettingsRow | undefined> {
   return db.selectFrom("shipping_settings").selectAll().where("merchant_id", "=", merchantId).executeTakeFirst();
+}
+
+/** Serializes writers of one merchant's settings (the row may not exist yet, so a row lock cannot). */
+export async function lockSettings(trx: Tx, merchantId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext('shipping_settings'), hashtext(${merchantId}))`.execute(trx);
 }
 
 export async function upsertSettings(db: Executor, row: SettingsRow): Promise<void> {
@@ -20,8 +25,9 @@ export async function listPriceLists(db: Executor, merchantId: string): Promise<
   return db.selectFrom("price_lists").selectAll().where("merchant_id", "=", merchantId).orderBy("method").execute();
 }
 
-export async function findPriceList(db: Executor, merchantId: string, id: string): Promise<PriceListRow | undefined> {
-  return db.selectFrom("price_lists").selectAll().where("id", "=", id).where("merchant_id", "=", merchantId).executeTakeFirst();
+export async function findPriceList(db: Executor, merchantId: string, id: string, forUpdate = false): Promise<PriceListRow | undefined> {
+  const q = db.selectFrom("price_lists").selectAll().where("id", "=", id).where("merchant_id", "=", merchantId);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
 /** Inserts unless the merchant already has a list for the method; false then. */

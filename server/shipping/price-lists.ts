@@ -6,6 +6,7 @@ import type { Executor, Tx } from "../db/transaction.ts";
 import { AppError, invalid, notFound } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { fromCents, toCents } from "../shared/money.ts";
+import { checkIfMatch, entityTag } from "../shared/entity-tags.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
 import { validatePriceList } from "./rules-validation.ts";
@@ -53,9 +54,12 @@ export async function createPriceList(trx: Tx, merchant: Principal, input: S["Pr
   return getPriceList(trx, merchant, id);
 }
 
-export async function replacePriceList(trx: Tx, merchant: Principal, id: string, input: S["PriceListInput"]): Promise<PriceList> {
+/** `ifMatch`: the If-Match condition as sent (see entity-tags.ts); checked against the locked current version. */
+export async function replacePriceList(trx: Tx, merchant: Principal, id: string, input: S["PriceListInput"], ifMatch?: string): Promise<PriceList> {
   const values = checked(input);
-  if (!(await q.findPriceList(trx, merchant.id, id))) throw notFound("Price list");
+  const current = await q.findPriceList(trx, merchant.id, id, true);
+  if (!current) throw notFound("Price list");
+  checkIfMatch(ifMatch, entityTag(priceListToWire(current)), "price list");
   if (!(await q.updatePriceList(trx, merchant.id, id, { ...values, updated_at: new Date() }))) throw taken(input.method);
   return getPriceList(trx, merchant, id);
 }

@@ -2,6 +2,7 @@
 import type { components } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
+import { checkIfMatch, entityTag } from "../shared/entity-tags.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
 
@@ -36,7 +37,12 @@ export async function getSettings(db: Executor, merchant: Principal): Promise<Sh
   return settingsToWire(await q.findSettings(db, merchant.id));
 }
 
-export async function replaceSettings(trx: Tx, merchant: Principal, input: S["ShippingSettingsInput"]): Promise<ShippingSettings> {
+/** `ifMatch`: the If-Match condition as sent (see entity-tags.ts), checked under the merchant's settings lock. */
+export async function replaceSettings(trx: Tx, merchant: Principal, input: S["ShippingSettingsInput"], ifMatch?: string): Promise<ShippingSettings> {
+  if (ifMatch !== undefined) {
+    await q.lockSettings(trx, merchant.id);
+    checkIfMatch(ifMatch, entityTag(await getSettings(trx, merchant)), "shipping settings");
+  }
   const row: q.SettingsRow = {
     merchant_id: merchant.id,
     letter_enabled: input.letter.enabled,
