@@ -7,7 +7,8 @@ const withPostgres = Boolean(pgUrl) || process.env.CI === "true";
 
 const shared = {
   include: ["test/**/*.test.ts"],
-  testTimeout: 30_000,
+  // Generous: several files start server processes at once; a hang still fails, a busy machine does not.
+  testTimeout: 60_000,
   hookTimeout: 60_000,
 };
 
