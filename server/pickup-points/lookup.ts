@@ -14,7 +14,7 @@ export type Origin = S["PickupPointSearchOrigin"];
 
 export interface NearestQuery {
   postalcode: string;
-  country: string;
+  country: S["CountryCode"];
   limit: number;
 }
 

@@ -14,7 +14,7 @@ export interface PickupPointsTables {
     address: string;
     postalcode: string;
     city: string;
-    country: string;
+    country: components["schemas"]["CountryCode"];
     lat: number;
     lon: number;
     branch: string;
@@ -26,7 +26,7 @@ export interface PickupPointsTables {
     updated_at: UpdatedAt;
   };
   postal_code_locations: {
-    country: string;
+    country: components["schemas"]["CountryCode"];
     postalcode: string;
     place_name: string;
     admin_name1: string | null;

@@ -16,7 +16,7 @@ export type OrderFactsInput = Pick<Schemas["OrderCreate"], "customer" | "tags"> 
 
 export interface GenericQuery {
   postalcode: string;
-  country: string;
+  country: Schemas["CountryCode"];
   /** Grams; absent when the caller did not say. */
   weight?: number | null;
 }

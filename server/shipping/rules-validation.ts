@@ -76,6 +76,8 @@ const decimals = (path: string): ErrorDetail => ({ path, code: "decimals", messa
  */
 export function validatePriceList(input: PriceListInput, pointer = ""): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
+  // VAT is copied into every price: 25.5 or 14.25, not 25.123456789.
+  if (typeof input.tax === "number" && !hasAtMostTwoDecimals(input.tax)) problems.push(decimals(`${pointer}/tax`));
   if (typeof input.fallback_price === "number" && !hasAtMostTwoDecimals(input.fallback_price)) {
     problems.push(decimals(`${pointer}/fallback_price`));
   }

@@ -14,7 +14,7 @@ type S = components["schemas"];
 
 export interface GenericQuery {
   postalcode: string;
-  country: string;
+  country: S["CountryCode"];
   /** Grams; absent when unknown. */
   weight?: number;
 }

@@ -16,7 +16,7 @@ export interface ShippingTables {
     home_max_weight_g: number | null;
     pickup_enabled: boolean;
     pickup_max_weight_g: number | null;
-    countries: string[];
+    countries: S["CountryCode"][];
     pickup_points_limit: number;
     updated_at: UpdatedAt;
   };
@@ -25,7 +25,7 @@ export interface ShippingTables {
     merchant_id: string;
     name: string;
     method: S["ShippingMethodType"];
-    currency: string;
+    currency: S["CurrencyCode"];
     tax: number;
     fallback_price_cents: number;
     pricing_rules: Json<S["PricingRule"][]>;

@@ -1,6 +1,6 @@
 // Fixtures for shipping options, pickup points, price lists and orders.
 import { expect } from "vitest";
-import type { components, LogisticsClient } from "../../client/index.ts";
+import type { components, LogisticsClient, operations } from "../../client/index.ts";
 import { inTransaction } from "../../server/db/transaction.ts";
 import { loadDemoDirectory } from "../../server/pickup-points/demo.ts";
 import { importPickupPoints, importPostalCodes } from "../../server/pickup-points/imports.ts";
@@ -60,7 +60,7 @@ export async function configure(m: LogisticsClient, settings: S["ShippingSetting
   return created;
 }
 
-export async function shippingOptions(m: LogisticsClient, query: { postalcode: string; country?: string; weight?: number }) {
+export async function shippingOptions(m: LogisticsClient, query: operations["getShippingOptions"]["parameters"]["query"]) {
   const r = await m.GET("/shipping_options", { params: { query } });
   expect(r.response.status, JSON.stringify(r.error)).toBe(200);
   return r.data!;

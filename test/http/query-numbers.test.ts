@@ -44,3 +44,20 @@ describe("strict query numbers", () => {
     expect((await m.GET("/inbound_shipments", { params: { query: { limit: 10 } } })).response.status).toBe(200);
   });
 });
+
+describe("strict country codes in queries", () => {
+  it.each(["XX", "ZZ", "fi", "FIN"])("country=%s is 400 validation_failed naming /query/country", async (country) => {
+    expectError(await get("/shipping_options", `postalcode=20780&country=${country}`), 400, "validation_failed", ["/query/country"]);
+  });
+});
+
+describe("the code lists", () => {
+  it("the spec's country and currency enums are the ISO lists of today (npm run generate:codes)", async () => {
+    const { withCodes } = await import("../../scripts/spec-codes.ts");
+    const { readFileSync } = await import("node:fs");
+    const spec = readFileSync("spec/openapi.yaml", "utf8");
+    expect(withCodes(spec) === spec, "run npm run generate:codes").toBe(true);
+    expect(spec.match(/# iso-3166-1-alpha-2$/gm)?.length).toBe(2);
+    expect(spec.match(/# iso-4217$/gm)?.length).toBe(1);
+  });
+});

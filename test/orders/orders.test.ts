@@ -111,6 +111,8 @@ describe("bad orders: exact status and code, nothing stored", () => {
     ["no products", order({ products: [] }), "/body/products"],
     ["a postal code FI cannot have", order({ customer: { postalcode: "123", country: "FI" } }), "/body/customer/postalcode"],
     ["a lower-case country", { ...order(), customer: { postalcode: "20780", country: "fi" } }, "/body/customer/country"],
+    ["a country ISO 3166-1 does not assign (XX)", { ...order(), customer: { postalcode: "20780", country: "XX" } }, "/body/customer/country"],
+    ["a user-assigned country code (ZZ)", { ...order(), customer: { postalcode: "20780", country: "ZZ" } }, "/body/customer/country"],
     ["a bad email", order({ customer: { postalcode: "20780", country: "FI", email: "not-an-email" } }), "/body/customer/email"],
     ["a bad phone", order({ customer: { postalcode: "20780", country: "FI", phone: "call me" } }), "/body/customer/phone"],
     ["a duplicated tag", order({ tags: ["vip", "vip"] }), "/body/tags"],
