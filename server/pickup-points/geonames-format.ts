@@ -79,6 +79,10 @@ export function parseGeoNamesPostalCodes(text: string): GeoNamesResult {
   const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   lines.forEach((raw, i) => {
     if (raw.trim() === "") return;
+    if (raw.includes("\u0000")) {
+      errors.push({ line: i + 1, field: "line", message: "must not contain the NUL character (\\u0000)" });
+      return;
+    }
     const { location, errors: lineErrors } = parseLine(raw.split("\t"), i + 1);
     errors.push(...lineErrors);
     if (!location) return;

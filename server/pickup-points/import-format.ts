@@ -27,12 +27,28 @@ export type FieldProblem = Pick<ImportError, "field" | "message">;
 
 const NON_BLANK = ["name", "address", "city"] as const;
 
+/**
+ * Texts PostgreSQL cannot store (the NUL character, in text and jsonb alike) or that are not text (a lone
+ * surrogate), anywhere in the record, by field path: refused here, before the database answers with an error
+ * that names no record.
+ */
+export function unstorableText(value: unknown, path = ""): FieldProblem[] {
+  if (typeof value === "string") {
+    if (value.includes("\u0000")) return [{ field: path || null, message: "must not contain the NUL character (\\u0000)" }];
+    if (/\p{Cs}/u.test(value)) return [{ field: path || null, message: "must not contain an unpaired surrogate" }];
+    return [];
+  }
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([k, v]) => [...unstorableText(k, path).map((p) => ({ ...p, message: `has a key that ${p.message}` })), ...unstorableText(v, path ? `${path}/${k}` : k)]);
+}
+
 /** Every problem of one record: the spec's PickupPoint schema, non-blank texts, the country's postal code shape. */
 export function validatePickupPoint(value: unknown): FieldProblem[] {
   const validate = specValidator("PickupPoint");
   const problems: FieldProblem[] = validate(value)
     ? []
     : schemaProblems(validate.errors).map((p) => ({ field: p.path === "" ? null : p.path.slice(1), message: p.message }));
+  problems.push(...unstorableText(value).filter((t) => problems.every((p) => p.field !== t.field)));
   if (value === null || typeof value !== "object" || Array.isArray(value)) return problems;
   const rec = value as Record<string, unknown>;
   for (const key of NON_BLANK) {

@@ -44,6 +44,24 @@ describe("importing pickup points", () => {
     expect(await points()).toEqual(before);
   });
 
+  it("names the record and field of text the database cannot store (NUL, lone surrogates, in nested fields too), storing nothing", async () => {
+    const before = await points();
+    const r = await importJson([
+      point({ name: "fine" }),
+      point({ name: "Kiosk\u0000" }),
+      point({ location_info: "Mon\uD800" }),
+      point({ carrier_info: { fi_posti: { id: "1\u00002" } } }),
+    ]);
+    expect(r.errors.map((e) => [e.record, e.field])).toEqual([[1, "name"], [2, "location_info"], [3, "carrier_info/fi_posti/id"]]);
+    expect(r.errors[0]!.message).toContain("NUL");
+    expect(JSON.stringify(r.errors)).not.toMatch(/invalid byte sequence|22P05|22021/);
+    expect(await points()).toEqual(before);
+    const codesBefore = await codes();
+    const pc = await inTransaction(handle.db, (trx) => importPostalCodes(trx, [geonames("FI", "20100", 60.45, 22.27), geonames("FI", "20200", 60.4, 22.2, "Tur\u0000ku")].join("\n")));
+    expect(pc.errors.map((e) => [e.line, e.field])).toEqual([[2, "line"]]);
+    expect(await codes()).toEqual(codesBefore);
+  });
+
   it("reads CSV with the same columns, reporting bad rows by line", async () => {
     const header = "id,name,address,postalcode,city,country,lat,lon,branch,location_info,carrier_info";
     const d = point({ name: "CSV point" });
