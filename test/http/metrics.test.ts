@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
 import { createShipment, getShipment } from "../helpers/fixtures.ts";
+import { sampleValue } from "../helpers/prometheus.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -27,11 +28,7 @@ const scrape = async (headers: Record<string, string> = { authorization: `Bearer
   return { status: r.status, text: await r.text(), type: r.headers.get("content-type") };
 };
 
-/** The value of one sample, e.g. value(text, 'http_requests_total{operation="x",status="200"}'). */
-function value(text: string, sample: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(sample + " "));
-  return line === undefined ? undefined : Number(line.slice(sample.length + 1));
-}
+const value = sampleValue;
 
 describe("/metrics", () => {
   it("refuses a missing or wrong token, and merchants' credentials; is absent without METRICS_TOKEN", async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
 import { DEMO } from "../../server/demo.ts";
 import { createOwnCluster, ownClusterAvailable, type OwnCluster } from "../helpers/own-cluster.ts";
+import { sampleValue } from "../helpers/prometheus.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { freePort, run, waitReady, type Proc } from "./helpers.ts";
 
@@ -68,9 +69,7 @@ function writeLoad() {
 }
 
 async function metric(sample: string): Promise<number | undefined> {
-  const text = await (await fetch(`${metricsOrigin}/metrics`)).text();
-  const line = text.split("\n").find((l) => l.startsWith(sample + " "));
-  return line === undefined ? undefined : Number(line.slice(sample.length + 1));
+  return sampleValue(await (await fetch(`${metricsOrigin}/metrics`)).text(), sample);
 }
 
 async function status(path: string): Promise<number> {
