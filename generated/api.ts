@@ -689,7 +689,7 @@ export interface paths {
          * List delivery attempts of an endpoint
          * @description Lists the deliveries to this endpoint, newest first, with their status, number of attempts,
          *     the last HTTP status your endpoint answered, how long it took, the last error and when the
-         *     next attempt is due. Deliveries are kept for 30 days. A `failed` delivery (not acknowledged
+         *     next attempt is due. Deliveries are kept for 30 days (the operator's setting may differ). A `failed` delivery (not acknowledged
          *     with a 2xx for about a day) can be sent again with
          *     `POST /webhook_deliveries/{delivery_id}/_redeliver`. Follow `next_cursor` until it is `null`.
          */

@@ -23,6 +23,8 @@ export interface Config {
   metricsToken?: string;
   metricsPort?: number;
   metricsHost: string;
+  /** Finished webhook deliveries (and their events) are deleted after this many days. */
+  deliveryRetentionDays: number;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -67,6 +69,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const dbConnectTimeoutMs = millis("DB_CONNECT_TIMEOUT_MS", DEFAULT_TIMEOUTS.connectTimeoutMs, 100, 60_000);
   const dbStatementTimeoutMs = millis("DB_STATEMENT_TIMEOUT_MS", DEFAULT_TIMEOUTS.statementTimeoutMs, 100, 600_000);
+  const retention = env.DELIVERY_RETENTION_DAYS === undefined || env.DELIVERY_RETENTION_DAYS === "" ? 30 : Number(env.DELIVERY_RETENTION_DAYS);
+  if (!Number.isInteger(retention) || retention < 1 || retention > 3650) problems.push(`DELIVERY_RETENTION_DAYS must be a whole number of days 1-3650, got "${env.DELIVERY_RETENTION_DAYS}"`);
   const metricsToken = env.METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) problems.push("METRICS_TOKEN must be at least 16 characters");
   const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === "" ? undefined : Number(env.METRICS_PORT);
@@ -90,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken,
     metricsPort,
     metricsHost: env.METRICS_HOST || "127.0.0.1",
+    deliveryRetentionDays: retention,
   };
 }

@@ -19,7 +19,6 @@ import { closeWebhookAgents } from "./webhooks/sender.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 const HOUSEKEEPING_MS = 60 * 60_000;
-const DELIVERY_RETENTION_DAYS = 30;
 
 async function main() {
   let config;
@@ -83,7 +82,7 @@ async function main() {
       (n) => n && logger.info({ deleted: n }, "forgot expired idempotency keys"),
       (err) => logger.warn({ err }, "idempotency key cleanup failed"),
     );
-    pruneOlderThan(handle.db, DELIVERY_RETENTION_DAYS).then(
+    pruneOlderThan(handle.db, config.deliveryRetentionDays).then(
       (n) => n && logger.info({ deleted: n }, "deleted webhook deliveries older than the retention"),
       (err) => logger.warn({ err }, "webhook delivery cleanup failed"),
     );

@@ -42,11 +42,14 @@ export async function storeResponse(trx: Tx, principal: string, key: string, sta
     .execute();
 }
 
-/** Forgets keys past their lifetime; returns how many. */
-export async function deleteExpiredKeys(db: Db, ttlHours: number): Promise<number> {
-  const res = await db
-    .deleteFrom("idempotency_keys")
-    .where("created_at", "<", sql<Date>`now() - make_interval(hours => ${ttlHours})`)
-    .executeTakeFirst();
-  return Number(res.numDeletedRows);
+/** Forgets keys past their lifetime, `batch` rows per statement; returns how many. */
+export async function deleteExpiredKeys(db: Db, ttlHours: number, batch = 1000): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const res = await sql`
+      delete from idempotency_keys where (principal, key) in (
+        select principal, key from idempotency_keys where created_at < now() - make_interval(hours => ${ttlHours}) limit ${batch})`.execute(db);
+    deleted += Number(res.numAffectedRows ?? 0);
+    if (Number(res.numAffectedRows ?? 0) < batch) return deleted;
+  }
 }

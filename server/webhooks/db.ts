@@ -157,14 +157,29 @@ export async function listDeliveries(db: Executor, f: DeliveryFilter): Promise<D
   return q.orderBy("d.created_at", "desc").orderBy("d.id", "desc").limit(f.limit).execute();
 }
 
-/** Housekeeping: finished deliveries and events older than `days` (the spec promises 30). */
-export async function pruneOlderThan(db: Executor, days: number): Promise<number> {
+/**
+ * Housekeeping: finished deliveries and events older than `days` (the spec says 30 by default), deleted
+ * `batch` rows per statement, so that a large backlog never holds long locks or one huge transaction.
+ */
+export async function pruneOlderThan(db: Executor, days: number, batch = 1000): Promise<number> {
   const cutoff = sql<Date>`now() - make_interval(days => ${days})`;
-  const d = await db.deleteFrom("webhook_deliveries").where("status", "in", ["succeeded", "failed"]).where("created_at", "<", cutoff).executeTakeFirst();
-  await db
-    .deleteFrom("webhook_events")
-    .where("created_at", "<", cutoff)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom("webhook_deliveries as d").select("d.id").whereRef("d.event_id", "=", "webhook_events.id"))))
-    .execute();
-  return Number(d.numDeletedRows);
+  let deleted = 0;
+  for (;;) {
+    const d = await db
+      .deleteFrom("webhook_deliveries")
+      .where("id", "in", (eb) => eb.selectFrom("webhook_deliveries").select("id").where("status", "in", ["succeeded", "failed"]).where("created_at", "<", cutoff).limit(batch))
+      .executeTakeFirst();
+    deleted += Number(d.numDeletedRows);
+    if (Number(d.numDeletedRows) < batch) break;
+  }
+  for (;;) {
+    const e = await db
+      .deleteFrom("webhook_events")
+      .where("id", "in", (eb) => eb.selectFrom("webhook_events").select("id").where("created_at", "<", cutoff)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("webhook_deliveries as d").select("d.id").whereRef("d.event_id", "=", "webhook_events.id"))))
+        .limit(batch))
+      .executeTakeFirst();
+    if (Number(e.numDeletedRows) < batch) break;
+  }
+  return deleted;
 }

@@ -8,16 +8,18 @@ describe("configuration", () => {
       webhooks: { retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000], timeoutMs: 10_000, allowPrivateNetworks: false },
       loginFailuresPerAddress: 200, loginFailuresPerAccount: 10, pickupPointsCacheSeconds: 60,
       dbConnectTimeoutMs: 3000, dbStatementTimeoutMs: 5000, metricsToken: undefined, metricsPort: undefined, metricsHost: "127.0.0.1",
+      deliveryRetentionDays: 30,
     });
   });
   it("reads the database timeouts and the metrics settings, refusing bad ones", () => {
+    expect(loadConfig({ DELIVERY_RETENTION_DAYS: "7" }).deliveryRetentionDays).toBe(7);
     expect(loadConfig({ DB_CONNECT_TIMEOUT_MS: "2000", DB_STATEMENT_TIMEOUT_MS: "800", METRICS_TOKEN: "a-token-of-16-chars", METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" }))
-      .toMatchObject({ dbConnectTimeoutMs: 2000, dbStatementTimeoutMs: 800, metricsToken: "a-token-of-16-chars", metricsPort: 9464, metricsHost: "0.0.0.0" });
+      .toMatchObject({ deliveryRetentionDays: 30, dbConnectTimeoutMs: 2000, dbStatementTimeoutMs: 800, metricsToken: "a-token-of-16-chars", metricsPort: 9464, metricsHost: "0.0.0.0" });
     try {
-      loadConfig({ DB_CONNECT_TIMEOUT_MS: "0", DB_STATEMENT_TIMEOUT_MS: "soon", METRICS_TOKEN: "short", METRICS_PORT: "99999" });
+      loadConfig({ DB_CONNECT_TIMEOUT_MS: "0", DB_STATEMENT_TIMEOUT_MS: "soon", METRICS_TOKEN: "short", METRICS_PORT: "99999", DELIVERY_RETENTION_DAYS: "0" });
       expect.unreachable();
     } catch (err) {
-      expect((err as ConfigError).problems).toHaveLength(4);
+      expect((err as ConfigError).problems).toHaveLength(5);
       expect((err as Error).message).toMatch(/DB_CONNECT_TIMEOUT_MS[\s\S]*DB_STATEMENT_TIMEOUT_MS[\s\S]*METRICS_TOKEN[\s\S]*METRICS_PORT/);
     }
   });
