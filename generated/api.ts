@@ -702,6 +702,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Catch up on events
+         * @description The events of the calling merchant, oldest first: the same `event_id`, `event_type`, `ts` and
+         *     `payload` that webhooks deliver, whether or not an endpoint was subscribed, enabled or up.
+         *     Use it to reconcile what a stopped endpoint missed, or instead of webhooks.
+         *
+         *     Start without a cursor (the oldest event kept), process the page, then pass its `next_cursor`
+         *     as `cursor`. At the end of the feed `has_more` is `false` and `next_cursor` still points after
+         *     the last event returned: keep it and poll again later with it. No event is skipped or returned
+         *     twice when you follow the cursors: an event appears once the transaction that recorded it
+         *     has committed and so has every transaction that started before it (usually within a second).
+         *     The feed shows what webhooks deliver, so test events (`webhook.test`) are not part of it.
+         *     Events are kept for 30 days (the operator's setting may differ); deduplicate by `event_id`
+         *     if you also receive webhooks.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhook_deliveries/{delivery_id}/_redeliver": {
         parameters: {
             query?: never;
@@ -1764,6 +1795,63 @@ export interface components {
         };
         /** @description Any event; `event_type` tells which. */
         WebhookEvent: components["schemas"]["InboundItemsArrivedEvent"] | components["schemas"]["InboundArrivedAtWarehouseEvent"] | components["schemas"]["InboundProcessedEvent"] | components["schemas"]["InboundStatusChangedEvent"] | components["schemas"]["WebhookTestEvent"];
+        /**
+         * @description The event types of the events feed (every webhook event type but `webhook.test`).
+         * @enum {string}
+         */
+        FeedEventType: "inbound_shipment.items_arrived" | "inbound_shipment.arrived_at_warehouse" | "inbound_shipment.processed" | "inbound_shipment.status_changed";
+        /** @description Items of an inbound shipment arrived. */
+        ItemsArrivedFeedEvent: {
+            /** @description The `event_id` its webhook deliveries carry. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.items_arrived";
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            payload: components["schemas"]["InboundItemsArrivedPayload"];
+        };
+        /** @description An inbound shipment reached the warehouse. */
+        ArrivedAtWarehouseFeedEvent: {
+            /** @description The `event_id` its webhook deliveries carry. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.arrived_at_warehouse";
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
+        };
+        /** @description The warehouse closed an inbound shipment. */
+        ProcessedFeedEvent: {
+            /** @description The `event_id` its webhook deliveries carry. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.processed";
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
+        };
+        /** @description An inbound shipment changed status. */
+        StatusChangedFeedEvent: {
+            /** @description The `event_id` its webhook deliveries carry. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.status_changed";
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            payload: components["schemas"]["InboundStatusChangedPayload"];
+        };
+        /** @description One event of the feed; `event_type` tells which. */
+        FeedEvent: components["schemas"]["ItemsArrivedFeedEvent"] | components["schemas"]["ArrivedAtWarehouseFeedEvent"] | components["schemas"]["ProcessedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"];
+        EventFeedPage: {
+            items: components["schemas"]["FeedEvent"][];
+            /**
+             * @description Pass as `cursor` for the next page, also at the end of the feed (then poll again later
+             *     with it). `null` only when there is no event at all yet and no `cursor` was given.
+             */
+            next_cursor: string | null;
+            /** @description `true` when the next page is ready to be fetched now. */
+            has_more: boolean;
+        };
         /** @description The events of one batched request, each with its own envelope. */
         WebhookEventBatch: components["schemas"]["WebhookEvent"][];
     };
@@ -3699,6 +3787,74 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types; repeat the parameter for several. */
+                event_type?: components["schemas"]["FeedEventType"][];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `next_cursor` of the previous page, as returned. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "event_id": "5a41e2f3a4b5c6d7e8f9a0c4",
+                     *           "event_type": "inbound_shipment.items_arrived",
+                     *           "ts": "2016-01-20T09:12:01+00:00",
+                     *           "payload": {
+                     *             "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *             "merchants_ref": "PO-2016-0042",
+                     *             "status": "processing",
+                     *             "arrivals": [
+                     *               {
+                     *                 "merchants_id": "SKU-1001",
+                     *                 "product_id": "569c9d3ab7e4f1a2c3d4e5f7",
+                     *                 "ts": "2016-01-20T09:12:01+00:00",
+                     *                 "change": 6
+                     *               }
+                     *             ],
+                     *             "products": [
+                     *               {
+                     *                 "merchants_id": "SKU-1001",
+                     *                 "product_id": "569c9d3ab7e4f1a2c3d4e5f7",
+                     *                 "qty": 10,
+                     *                 "arrivedQty": 6
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": "MjAxNi4xLjVhNDFlMmYzYTRiNWM2ZDdlOGY5YTBjNA",
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventFeedPage"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];

@@ -25,3 +25,20 @@ export function toPage<R, T>(rows: R[], limit: number, positionOf: (r: R) => Pos
   const last = page[page.length - 1];
   return { items: page.map(toItem), next_cursor: rows.length > limit && last ? encodeCursor(positionOf(last)) : null };
 }
+
+/** A position in an append-only feed: the recording transaction's id (xid8, decimal) and the row id. */
+export interface FeedPosition {
+  txid: string;
+  id: string;
+}
+
+// "f" tells a feed cursor from a list cursor, so that one is never accepted for the other.
+export function encodeFeedCursor(p: FeedPosition): string {
+  return Buffer.from(`f${p.txid}.${p.id}`).toString("base64url");
+}
+
+export function decodeFeedCursor(cursor: string): FeedPosition {
+  const m = /^f(\d{1,20})\.([0-9a-f]{24})$/.exec(Buffer.from(cursor, "base64url").toString());
+  if (!m || BigInt(m[1]!) > 0xffffffffffffffffn) throw invalid([{ path: "/query/cursor", message: "not a cursor this service returned", code: "cursor" }]);
+  return { txid: m[1]!, id: m[2]! };
+}

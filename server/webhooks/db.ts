@@ -3,7 +3,7 @@
 import { sql, type Insertable, type Selectable } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
-import type { Position } from "../shared/pagination.ts";
+import type { FeedPosition, Position } from "../shared/pagination.ts";
 import type { DeliveryState, EventType } from "./tables.ts";
 
 type Endpoints = Database["webhook_endpoints"];
@@ -77,6 +77,29 @@ export async function forgetBatches(db: Executor, endpointId: string): Promise<v
 
 export async function insertEvent(db: Executor, row: Insertable<Database["webhook_events"]>): Promise<void> {
   await db.insertInto("webhook_events").values(row).execute();
+}
+
+export interface FeedRow {
+  id: string;
+  event_type: EventType;
+  created_at: Date;
+  txid: string;
+  payload_json: string;
+}
+
+/**
+ * The merchant's events after `after`, in (txid, id) order, of transactions older than every one still
+ * running: none of those can commit an event that sorts before the rows returned.
+ */
+export async function feedEvents(db: Executor, merchantId: string, types: readonly EventType[], after: FeedPosition | undefined, limit: number): Promise<FeedRow[]> {
+  let q = db
+    .selectFrom("webhook_events")
+    .select(["id", "event_type", "created_at", sql<string>`txid::text`.as("txid"), sql<string>`payload::text`.as("payload_json")])
+    .where("merchant_id", "=", merchantId)
+    .where("event_type", "in", types)
+    .where(sql<boolean>`txid < pg_snapshot_xmin(pg_current_snapshot())`);
+  if (after) q = q.where(sql<boolean>`(txid, id) > (${after.txid}::xid8, ${after.id})`);
+  return q.orderBy("txid").orderBy("id").limit(limit).execute();
 }
 
 /** The merchant's enabled endpoints subscribed to `type`. */

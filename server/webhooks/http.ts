@@ -3,6 +3,7 @@
 import type { Handlers } from "../http/registry.ts";
 import * as deliveries from "./deliveries.ts";
 import * as endpoints from "./endpoints.ts";
+import * as feed from "./feed.ts";
 
 export const webhookHandlers = {
   createWebhookEndpoint: (c) =>
@@ -25,4 +26,5 @@ export const webhookHandlers = {
   redeliverWebhook: async (c) => ({
     status: 202, body: await c.transaction((trx) => deliveries.redeliver(trx, c.principal, c.path.delivery_id)),
   }),
+  listEvents: async (c) => ({ status: 200, body: await feed.listEvents(c.db, c.principal, c.query) }),
 } satisfies Handlers;

@@ -18,6 +18,8 @@ export interface WebhooksTables {
     /** json (not jsonb): the text is sent exactly as written. */
     payload: ColumnType<unknown, string, never>;
     created_at: CreatedAt;
+    /** xid8 of the recording transaction, as decimal text: the feed's order (set by the database). */
+    txid: ColumnType<string, never, never>;
   };
   webhook_endpoints: {
     id: string;

@@ -1,0 +1,192 @@
+// GET /events: the merchant's events by cursor, oldest first, the same ids and payloads as webhooks.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { verifyWebhook, type components, type LogisticsClient, type WebhookEvent } from "../../client/index.ts";
+import { inTransaction } from "../../server/db/transaction.ts";
+import { recordEvent } from "../../server/webhooks/outbox.ts";
+import { arrive, createShipment, expectError, expectUnchanged, moveTo } from "../helpers/fixtures.ts";
+import { startReceiver, type Receiver } from "../helpers/receiver.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+type S = components["schemas"];
+
+let srv: TestServer;
+let rx: Receiver;
+let m: LogisticsClient;
+let w: LogisticsClient;
+let merchantId: string;
+let seq = 0;
+
+beforeAll(async () => {
+  rx = await startReceiver();
+  srv = await startTestServer({ webhooks: { retrySchedule: [0.05, 0.1], timeoutMs: 2000, allowPrivateNetworks: true }, dispatcher: { pollMs: 600_000 } });
+  w = await srv.operator();
+});
+afterAll(async () => {
+  await srv?.close();
+  await rx?.close();
+});
+beforeEach(async () => {
+  merchantId = `feed-${++seq}.example.com`;
+  m = await srv.merchant(merchantId);
+  rx.respond = () => 200;
+});
+
+async function events(query: { cursor?: string; limit?: number; event_type?: S["FeedEventType"][] } = {}, c = m) {
+  const r = await c.GET("/events", { params: { query } });
+  expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+  return r.data!;
+}
+
+/**
+ * Walks the feed from `cursor` with pages of `limit`, as a poller does, until it has at least `atLeast`
+ * events: an event shows once every transaction older than its own has finished, which on a busy
+ * database server can take a moment after the request that caused it was answered.
+ */
+async function walk(cursor?: string, limit = 2, atLeast = 0) {
+  const items: S["FeedEvent"][] = [];
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const p = await events({ ...(cursor && { cursor }), limit });
+    items.push(...p.items);
+    expect(p.items.length).toBeLessThanOrEqual(limit);
+    if (p.next_cursor !== null) cursor = p.next_cursor;
+    if (!p.has_more && (items.length >= atLeast || Date.now() > deadline)) return { items, cursor };
+    if (!p.has_more) await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const shipmentOf = (e: S["FeedEvent"]) => ("shipment" in e.payload ? e.payload.shipment.id : e.payload.shipment_id);
+
+/** A shipment taken through arrivals to processed: 1 items_arrived, 3 status_changed, 1 arrived_at_warehouse, 1 processed. */
+async function history() {
+  const id = await createShipment(m);
+  expect((await moveTo(w, id, { status: "arrived_at_warehouse" })).response.status).toBe(200);
+  expect((await arrive(w, id, [{ merchants_id: "SKU-1001", change: 10 }, { merchants_id: "SKU-1002", change: 5 }])).response.status).toBe(200);
+  expect((await moveTo(w, id, { status: "processed" })).response.status).toBe(200);
+  return id;
+}
+
+describe("GET /events", () => {
+  it("is empty with a null cursor for a merchant without events", async () => {
+    expect(await events()).toEqual({ items: [], next_cursor: null, has_more: false });
+  });
+
+  it("lists every event of the merchant oldest first, page by page, and resumes from the last cursor", async () => {
+    const id = await history();
+    const first = await walk(undefined, 2, 6);
+    const types = first.items.map((e) => e.event_type);
+    expect(types.filter((t) => t === "inbound_shipment.items_arrived")).toHaveLength(1);
+    expect(types).toContain("inbound_shipment.arrived_at_warehouse");
+    expect(types).toContain("inbound_shipment.processed");
+    expect(types.filter((t) => t === "inbound_shipment.status_changed").length).toBeGreaterThanOrEqual(2);
+    expect(new Set(first.items.map((e) => e.event_id)).size).toBe(first.items.length);
+    // Oldest first: the event times never go backwards.
+    const ts = first.items.map((e) => Date.parse(e.ts));
+    expect([...ts].sort((a, b) => a - b)).toEqual(ts);
+    for (const e of first.items) expect(shipmentOf(e)).toBe(id);
+    const processed = first.items.find((e) => e.event_type === "inbound_shipment.processed")!;
+    expect(processed.event_type === "inbound_shipment.processed" && processed.payload.shipment.status).toBe("processed");
+
+    // At the end the cursor stays usable: nothing new, then exactly what happened since.
+    expect(first.cursor).toEqual(expect.any(String));
+    expect(await events({ cursor: first.cursor })).toEqual({ items: [], next_cursor: first.cursor, has_more: false });
+    const later = await createShipment(m);
+    await moveTo(w, later, { status: "cancelled" });
+    const second = await walk(first.cursor, 1, 1);
+    expect(second.items.map((e) => [e.event_type, shipmentOf(e)])).toEqual([["inbound_shipment.status_changed", later]]);
+    // The whole feed is the two walks together.
+    expect((await walk(undefined, 100, 7)).items).toEqual([...first.items, ...second.items]);
+  });
+
+  it("returns what a stopped endpoint missed, with the event ids and payloads its deliveries carry", async () => {
+    const r = await m.POST("/webhook_endpoints/_create", { body: { url: rx.url(`/feed-${seq}`), event_types: ["inbound_shipment.items_arrived"] } });
+    expect(r.response.status).toBe(201);
+    const ep = r.data!;
+    const before = await walk();
+    const id = await createShipment(m);
+    await arrive(w, id, [{ merchants_id: "SKU-1001", change: 2 }]);
+    const [delivered] = await rx.waitFor(1, { path: `/feed-${seq}` });
+    const event = verifyWebhook(ep.secret, delivered!.headers, delivered!.body) as WebhookEvent;
+
+    // The endpoint goes away; arrivals go on.
+    expect((await m.POST("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } }, body: { enabled: false } })).response.status).toBe(200);
+    await arrive(w, id, [{ merchants_id: "SKU-1002", change: 1 }]);
+    await arrive(w, id, [{ merchants_id: "SKU-1001", change: 1 }]);
+
+    const caught = await walk(before.cursor, 2, 4);
+    const arrivals = caught.items.filter((e) => e.event_type === "inbound_shipment.items_arrived");
+    expect(arrivals).toHaveLength(3);
+    const { webhook_id: _w, retry_count: _r, ...envelope } = event;
+    expect(arrivals[0]).toEqual(envelope);
+    expect(arrivals.slice(1).map((e) => e.event_type === "inbound_shipment.items_arrived" && e.payload.products.map((p) => [p.merchants_id, p.arrivedQty]))).toEqual([
+      [["SKU-1002", 1]],
+      [["SKU-1001", 3]],
+    ]);
+  });
+
+  it("filters by event type and never shows test events or another merchant's events", async () => {
+    const r = await m.POST("/webhook_endpoints/_create", { body: { url: rx.url(`/t-${seq}`), event_types: ["inbound_shipment.items_arrived"] } });
+    await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: r.data!.id } } });
+    await history();
+    const all = await walk(undefined, 100, 6);
+    expect(all.items.some((e) => (e.event_type as string) === "webhook.test")).toBe(false);
+    const only = await events({ event_type: ["inbound_shipment.processed", "inbound_shipment.items_arrived"], limit: 100 });
+    expect(only.items.map((e) => e.event_type).sort()).toEqual(["inbound_shipment.items_arrived", "inbound_shipment.processed"]);
+
+    const other = await srv.merchant(`other-${seq}.example.com`);
+    expect(await events({}, other)).toEqual({ items: [], next_cursor: null, has_more: false });
+    // Another merchant's cursor does not reveal anything either: positions are per merchant.
+    expect((await events({ cursor: all.cursor }, other)).items).toEqual([]);
+  });
+
+  it("refuses bad input with the exact error and changes nothing", async () => {
+    await history();
+    await createShipment(m);
+    const listCursor = (await m.GET("/inbound_shipments", { params: { query: { limit: 1 } } })).data!.next_cursor!;
+    expect(listCursor).toEqual(expect.any(String));
+    const bad: [Record<string, unknown>, string][] = [
+      [{ cursor: "not-a-cursor" }, "/query/cursor"],
+      [{ cursor: listCursor }, "/query/cursor"],
+      [{ cursor: Buffer.from(`f${"9".repeat(20)}.${"a".repeat(24)}`).toString("base64url") }, "/query/cursor"],
+      [{ cursor: "a+b" }, "/query/cursor"],
+      [{ limit: 0 }, "/query/limit"],
+      [{ limit: 101 }, "/query/limit"],
+      [{ event_type: ["webhook.test"] }, "/query/event_type/0"],
+      [{ event_type: ["nope"] }, "/query/event_type/0"],
+      [{ since: "2016-01-01" }, "/query/since"],
+    ];
+    for (const [query, path] of bad) {
+      const r = await expectUnchanged(srv, () => m.GET("/events", { params: { query: query as never } }));
+      expectError(r, 400, "validation_failed", [path]);
+    }
+    // Warehouse staff have no events feed of their own.
+    expectError(await w.GET("/events", {}), 403, "access_denied");
+    expectError(await srv.client(`M-${merchantId}`, "wrong").GET("/events", {}), 401, "unauthorized");
+  });
+
+  it.runIf(process.env.TEST_DB === "postgres")("never lets a cursor pass an event whose transaction commits late", async () => {
+    const id = await createShipment(m);
+    const start = await walk();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let recorded!: () => void;
+    const inserted = new Promise<void>((r) => (recorded = r));
+    // A transaction records an event and stays open...
+    const slow = inTransaction(srv.handle.db, async (trx) => {
+      await recordEvent(trx, "inbound_shipment.status_changed", merchantId, new Date(), { shipment_id: id, merchants_ref: "PO-2016-0042", from_status: "initial", status: "initial" });
+      recorded();
+      await held;
+    });
+    await inserted;
+    // ...while a later one commits: the feed shows neither until the first has finished.
+    await arrive(w, id, [{ merchants_id: "SKU-1001", change: 1 }]);
+    const during = await walk(start.cursor);
+    expect(during.items).toEqual([]);
+    release();
+    await slow;
+    const after = await walk(during.cursor, 10, 2);
+    // The held transaction's event first: it began first, so its position is the earlier one.
+    expect(after.items[0]).toMatchObject({ event_type: "inbound_shipment.status_changed", payload: { from_status: "initial", status: "initial" } });
+    expect(after.items.slice(1).map((e) => e.event_type)).toContain("inbound_shipment.items_arrived");
+  });
+});
