@@ -1,7 +1,8 @@
 // Two server processes on one PostgreSQL share the webhook deliveries: every event is delivered, and no
 // attempt is made twice (SKIP LOCKED claims). PostgreSQL only: PGlite belongs to one process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogisticsClient, verifyWebhook, type LogisticsClient, type WebhookEvent } from "../../client/index.ts";
+import { createLogisticsClient, type LogisticsClient, type WebhookEvent } from "../../client/index.ts";
+import { verifyWebhook } from "../../client/webhooks.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";

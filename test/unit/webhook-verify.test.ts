@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateWebhookSecret, signWebhook, verifyWebhook, verifyWebhookEvents, webhookHeaders, WebhookVerificationError } from "../../client/index.ts";
+import { generateWebhookSecret, signWebhook, verifyWebhook, verifyWebhookEvents, webhookHeaders, WebhookVerificationError } from "../../client/webhooks.ts";
 
 const secret = "whsec_" + Buffer.from("0123456789abcdef0123456789abcdef").toString("base64");
 const body = JSON.stringify({ event_id: "569c9d3ab7e4f1a2c3d4e5f6", event_type: "inbound_shipment.items_arrived" });

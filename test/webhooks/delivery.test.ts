@@ -1,7 +1,8 @@
 // Webhook deliveries end to end: a real receiver on loopback, the real dispatcher, the client verifier.
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { verifyWebhook, verifyWebhookEvents, WebhookVerificationError, type components, type LogisticsClient, type WebhookEvent } from "../../client/index.ts";
+import { type components, type LogisticsClient, type WebhookEvent } from "../../client/index.ts";
+import { verifyWebhook, verifyWebhookEvents, WebhookVerificationError } from "../../client/webhooks.ts";
 import { recordEvent } from "../../server/webhooks/outbox.ts";
 import { arrive, createShipment, expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";

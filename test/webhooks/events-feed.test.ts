@@ -1,6 +1,7 @@
 // GET /events: the merchant's events by cursor, oldest first, the same ids and payloads as webhooks.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { verifyWebhook, type components, type LogisticsClient, type WebhookEvent } from "../../client/index.ts";
+import { type components, type LogisticsClient, type WebhookEvent } from "../../client/index.ts";
+import { verifyWebhook } from "../../client/webhooks.ts";
 import { inTransaction } from "../../server/db/transaction.ts";
 import { recordEvent } from "../../server/webhooks/outbox.ts";
 import { arrive, createShipment, expectError, expectUnchanged, moveTo } from "../helpers/fixtures.ts";

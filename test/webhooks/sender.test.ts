@@ -2,7 +2,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { generateWebhookSecret, verifyWebhook, webhookHeaders } from "../../client/index.ts";
+import { generateWebhookSecret, verifyWebhook, webhookHeaders } from "../../client/webhooks.ts";
 import { closeWebhookAgents, EXCERPT_CHARS, sendWebhook } from "../../server/webhooks/sender.ts";
 
 interface Received {

@@ -1,0 +1,54 @@
+// What a call can fail with when the caller asks for exceptions: the service's error body as a typed
+// ApiError, or the connection failing before any answer.
+import type { components } from "../generated/api.ts";
+
+export type ErrorBody = components["schemas"]["Error"];
+export type ErrorCode = ErrorBody["code"];
+
+/** The service answered with a failure status; every field of the spec's error body, typed. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  readonly status: number;
+  readonly code: ErrorCode | "unexpected_response";
+  readonly details: ErrorBody["details"];
+  /** Quote it when you contact support: it finds the request in the service's logs. */
+  readonly requestId: string | undefined;
+  readonly response: Response;
+
+  constructor(response: Response, body: ErrorBody | undefined) {
+    super(body?.message ?? `HTTP ${response.status} without the service's error body`);
+    this.status = response.status;
+    this.code = body?.code ?? "unexpected_response";
+    this.details = body?.details ?? [];
+    this.requestId = body?.request_id ?? response.headers.get("x-request-id") ?? undefined;
+    this.response = response;
+  }
+
+  /** Reads the error body of a failed response (without consuming the original). */
+  static async from(response: Response): Promise<ApiError> {
+    let body: ErrorBody | undefined;
+    try {
+      const parsed: unknown = await response.clone().json();
+      if (isErrorBody(parsed)) body = parsed;
+    } catch {
+      // Not JSON (a proxy's page, an empty body): the status is all there is.
+    }
+    return new ApiError(response, body);
+  }
+}
+
+export function isErrorBody(v: unknown): v is ErrorBody {
+  return typeof v === "object" && v !== null && typeof (v as ErrorBody).code === "string" && typeof (v as ErrorBody).message === "string";
+}
+
+/** No answer: the connection failed or the timeout passed (after any retries). */
+export class ApiConnectionError extends Error {
+  override name = "ApiConnectionError";
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export class ApiTimeoutError extends ApiConnectionError {
+  override name = "ApiTimeoutError";
+}
