@@ -52,3 +52,13 @@ export class ApiConnectionError extends Error {
 export class ApiTimeoutError extends ApiConnectionError {
   override name = "ApiTimeoutError";
 }
+
+/**
+ * The data of a call, or its failure thrown as ApiError: `const s = await unwrap(client.GET(...))`
+ * gives `s` the success type, with no `undefined` to check.
+ */
+export async function unwrap<R extends { data?: unknown; error?: unknown; response: Response }>(call: Promise<R>): Promise<NonNullable<R["data"]>> {
+  const { data, error, response } = await call;
+  if (error !== undefined || !response.ok) throw new ApiError(response, isErrorBody(error) ? error : undefined);
+  return data as NonNullable<R["data"]>;
+}

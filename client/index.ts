@@ -7,7 +7,7 @@ import { ApiError } from "./errors.ts";
 import { createTransport, type RetryOptions } from "./transport.ts";
 
 export type { components, operations, paths, webhooks } from "../generated/api.ts";
-export { ApiConnectionError, ApiError, ApiTimeoutError, type ErrorBody, type ErrorCode } from "./errors.ts";
+export { ApiConnectionError, ApiError, ApiTimeoutError, unwrap, type ErrorBody, type ErrorCode } from "./errors.ts";
 export { pages, paginate, type ItemOf, type ListPath, type PageOf } from "./pagination.ts";
 export type { RetryOptions } from "./transport.ts";
 export type { WebhookEvent, WebhookEventOf, WebhookEventType } from "./webhooks.ts";

@@ -2136,8 +2136,13 @@ export interface components {
     headers: {
         /** @description The version of the resource as returned; send it back as `If-Match` when you replace it. */
         ETag: string;
-        /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`. */
-        IdempotentReplayed: "true";
+        /**
+         * @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`;
+         *     absent on a first answer. (`false` is allowed so that a mock, which always sends the header,
+         *     can say that its answer is not a replay.)
+         * @example false
+         */
+        IdempotentReplayed: "true" | "false";
         /**
          * @description The authentication scheme to use.
          * @example Basic realm="logistics-api"
