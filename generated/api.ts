@@ -1872,7 +1872,8 @@ export interface components {
                  *           "path": "/body/expected_at_warehouse",
                  *           "message": "unknown property; not allowed here"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "request_id": "6b05a1c2d3e4f5a6b7c8d9df"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -1977,6 +1978,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "code": "payload_too_large",
+                 *       "message": "The request body is larger than 1 MB.",
+                 *       "details": [],
+                 *       "request_id": "6b05a1c2d3e4f5a6b7c8d9e0"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1986,6 +1996,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "code": "unsupported_media_type",
+                 *       "message": "Send the body as application/json.",
+                 *       "details": [],
+                 *       "request_id": "6b05a1c2d3e4f5a6b7c8d9e1"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -1995,6 +2014,20 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "code": "idempotency_key_reused",
+                 *       "message": "This Idempotency-Key was already used with a different request.",
+                 *       "details": [
+                 *         {
+                 *           "path": "/headers/idempotency-key",
+                 *           "message": "already used with another request body or operation"
+                 *         }
+                 *       ],
+                 *       "request_id": "6b05a1c2d3e4f5a6b7c8d9e2"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2008,6 +2041,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "code": "rate_limited",
+                 *       "message": "Too many requests: at most 600 a minute. Retry in 12 s.",
+                 *       "details": [],
+                 *       "request_id": "6b05a1c2d3e4f5a6b7c8d9e3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2017,6 +2059,14 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "code": "headers_too_large",
+                 *       "message": "The request line and headers are larger than 16 KB.",
+                 *       "details": []
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2026,21 +2076,13 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description This operation is part of the contract but not yet available on this server. */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
                 /**
                  * @example {
                  *       "success": false,
-                 *       "code": "not_implemented",
-                 *       "message": "This operation is not available yet.",
-                 *       "details": []
+                 *       "code": "unknown",
+                 *       "message": "Something went wrong on our side. Quote the request_id to support.",
+                 *       "details": [],
+                 *       "request_id": "6b05a1c2d3e4f5a6b7c8d9e4"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -2053,6 +2095,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "code": "unavailable",
+                 *       "message": "The service cannot reach its database right now. Retry shortly.",
+                 *       "details": [],
+                 *       "request_id": "6b05a1c2d3e4f5a6b7c8d9e5"
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2148,7 +2199,10 @@ export interface components {
          * @example Basic realm="logistics-api"
          */
         WWWAuthenticate: string;
-        /** @description Seconds to wait before retrying. */
+        /**
+         * @description Seconds to wait before retrying.
+         * @example 12
+         */
         RetryAfter: number;
     };
     pathItems: never;
@@ -2232,6 +2286,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *           "merchants_ref": "PO-2016-0042",
+                     *           "sender_name": "Acme Supplies Oy",
+                     *           "status": "initial",
+                     *           "products": [
+                     *             {
+                     *               "product": {
+                     *                 "id": "569c9d3ab7e4f1a2c3d4e5f7",
+                     *                 "merchants_id": "SKU-1001",
+                     *                 "name": "Blue T-shirt M",
+                     *                 "gtin": "6410405082657"
+                     *               },
+                     *               "qty": 10,
+                     *               "arrivedQty": 0,
+                     *               "arrivals": []
+                     *             }
+                     *           ],
+                     *           "expected_at_wh": null,
+                     *           "created_at": "2016-01-18T08:17:55+00:00",
+                     *           "updated_at": "2016-01-18T08:17:55+00:00",
+                     *           "problems": []
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["InboundShipmentList"];
                 };
             };
@@ -2336,6 +2420,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *       "status": "deleted"
+                     *     }
+                     */
                     "application/json": components["schemas"]["InboundShipmentWriteResult"];
                 };
             };
@@ -2368,6 +2459,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *       "status": "deleted"
+                     *     }
+                     */
                     "application/json": components["schemas"]["InboundShipmentWriteResult"];
                 };
             };
@@ -2400,6 +2498,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *       "status": "confirmed"
+                     *     }
+                     */
                     "application/json": components["schemas"]["InboundShipmentWriteResult"];
                 };
             };
@@ -2455,6 +2560,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *       "merchants_ref": "PO-2016-0042",
+                     *       "sender_name": "Acme Supplies Oy",
+                     *       "status": "processing",
+                     *       "products": [
+                     *         {
+                     *           "product": {
+                     *             "id": "569c9d3ab7e4f1a2c3d4e5f7",
+                     *             "merchants_id": "SKU-1001",
+                     *             "name": "Blue T-shirt M",
+                     *             "gtin": "6410405082657"
+                     *           },
+                     *           "qty": 10,
+                     *           "arrivedQty": 6,
+                     *           "arrivals": [
+                     *             {
+                     *               "ts": "2016-01-20T09:12:01+00:00",
+                     *               "change": 6
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "expected_at_wh": "2016-01-20",
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "updated_at": "2016-01-20T09:12:01+00:00",
+                     *       "problems": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["InboundShipment"];
                 };
             };
@@ -2494,6 +2629,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *       "merchants_ref": "PO-2016-0042",
+                     *       "sender_name": "Acme Supplies Oy",
+                     *       "status": "arrived_at_warehouse",
+                     *       "products": [
+                     *         {
+                     *           "product": {
+                     *             "id": "569c9d3ab7e4f1a2c3d4e5f7",
+                     *             "merchants_id": "SKU-1001",
+                     *             "name": "Blue T-shirt M",
+                     *             "gtin": "6410405082657"
+                     *           },
+                     *           "qty": 10,
+                     *           "arrivedQty": 0,
+                     *           "arrivals": []
+                     *         }
+                     *       ],
+                     *       "expected_at_wh": "2016-01-20",
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "updated_at": "2016-01-20T08:55:00+00:00",
+                     *       "problems": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["InboundShipment"];
                 };
             };

@@ -21,6 +21,12 @@ const ops: [string, string, Operation][] = Object.entries(doc.paths as Record<st
 );
 const IMPLEMENTED = new Set(Object.keys(handlers));
 
+interface MediaType {
+  example?: unknown;
+  examples?: Record<string, { value?: unknown }>;
+}
+const hasExample = (m: MediaType) => m.example !== undefined || Object.values(m.examples ?? {}).some((e) => e.value !== undefined);
+
 describe("spec/openapi.yaml", () => {
   it("is OpenAPI 3.1 with the versioned base path and HTTP Basic", () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
@@ -58,6 +64,18 @@ describe("spec/openapi.yaml", () => {
     for (const s of statuses.filter((x) => Number(x) >= 400)) {
       const ref = op.responses[s]!.$ref ?? op.responses[s]!.content?.["application/json"]?.schema?.$ref;
       expect(ref, `${op.operationId} ${s} uses the shared error`).toMatch(/^#\/components\/(responses\/\w+|schemas\/Error)$/);
+    }
+  });
+
+  it.each(ops)("%s %s has a summary, and an example of its request and of every response", (_path, _method, op) => {
+    const o = op as Operation & { summary?: string; requestBody?: { content?: Record<string, MediaType> } };
+    expect(o.summary?.length ?? 0, `${op.operationId} summary`).toBeGreaterThan(5);
+    for (const [type, media] of Object.entries(o.requestBody?.content ?? {})) expect(hasExample(media), `${op.operationId} request ${type}`).toBe(true);
+    for (const [status, response] of Object.entries(op.responses)) {
+      const resolved = (response.$ref ? doc.components.responses[response.$ref.split("/").pop()!] : response) as { content?: Record<string, MediaType> };
+      const media = resolved.content?.["application/json"];
+      // Every answer with a body shows one: partners build against these examples (Prism's mock serves them).
+      if (media) expect(hasExample(media), `${op.operationId} ${status}`).toBe(true);
     }
   });
 

@@ -1,0 +1,117 @@
+// npm run mock, as a partner without credentials uses it: every operation answers with the spec's
+// realistic examples (no "string" fillers), the examples tell one story, and documented errors are
+// reachable with Prism's `Prefer: code=...` header.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadSpec, type Operation } from "../fuzz/spec-model.ts";
+import { freePort, run, type Proc } from "../process/helpers.ts";
+
+const { operations, doc } = loadSpec();
+const AUTH = { authorization: `Basic ${Buffer.from("M-shop.example.com:any-secret").toString("base64")}` };
+let mock: Proc;
+let origin: string;
+
+beforeAll(async () => {
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  mock = run("scripts/mock.ts", ["--port", String(port)], {});
+  const until = Date.now() + 30_000;
+  for (;;) {
+    if (mock.child.exitCode !== null) throw new Error(`mock exited:\n${mock.output()}`);
+    if (await fetch(`${origin}/events`, { headers: AUTH }).then((r) => r.ok, () => false)) break;
+    if (Date.now() > until) throw new Error(`mock not ready:\n${mock.output()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}, 40_000);
+afterAll(async () => {
+  mock?.child.kill("SIGTERM");
+  await mock?.exited;
+});
+
+/** A value Prism accepts for a parameter: the schema's example, enum or an id of the spec's story. */
+function sample(name: string, schema: Record<string, any>): string {
+  if (schema.examples?.[0] !== undefined) return String(schema.examples[0]);
+  if (schema.example !== undefined) return String(schema.example);
+  if (schema.enum) return String(schema.enum[0]);
+  if (schema.pattern === "^[0-9a-f]{24}$") return "569c9d3ab7e4f1a2c3d4e5f6";
+  if (name === "postalcode") return "20780";
+  if (name === "country") return "FI";
+  if (schema.type === "number" || schema.type === "integer") return String(schema.minimum ?? 1);
+  return "x";
+}
+
+function request(op: Operation, headers: Record<string, string> = {}) {
+  let path = op.path;
+  const query = new URLSearchParams();
+  for (const p of op.params) {
+    if (p.in === "path") path = path.replace(`{${p.name}}`, sample(p.name, p.schema));
+    else if (p.in === "query" && p.required) query.set(p.name, sample(p.name, p.schema.type === "array" ? p.schema.items : p.schema));
+  }
+  const body = op.bodyExamples[0];
+  return fetch(`${origin}${path}${query.size ? `?${query}` : ""}`, {
+    method: op.method.toUpperCase(),
+    headers: { ...AUTH, ...(body !== undefined && { "content-type": "application/json" }), ...headers },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+}
+
+function fillers(value: unknown, at = ""): string[] {
+  if (value === "string") return [at];
+  if (Array.isArray(value)) return value.flatMap((v, i) => fillers(v, `${at}/${i}`));
+  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => fillers(v, `${at}/${k}`));
+  return [];
+}
+
+describe("npm run mock", () => {
+  it.each(operations.map((o) => [o.operationId, o] as const))("%s answers its documented success example", async (_id, op) => {
+    const res = await request(op);
+    const success = [...op.responses.keys()].filter((s) => s >= 200 && s < 300);
+    expect(success, op.operationId).toContain(res.status);
+    expect(res.headers.get("idempotent-replayed") ?? "false").toBe("false");
+    const text = await res.text();
+    if (!text) return;
+    const body = JSON.parse(text);
+    expect(fillers(body)).toEqual([]);
+    for (const [name, value] of res.headers) expect(value, name).not.toBe("string");
+  });
+
+  it("tells one story: what a create returns is what the reads show", async () => {
+    const get = async (path: string) => (await fetch(`${origin}${path}`, { headers: AUTH })).json();
+    const post = async (path: string, body: unknown) => (await fetch(`${origin}${path}`, { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify(body) })).json();
+    const op = (id: string) => operations.find((o) => o.operationId === id)!;
+
+    const shipment = await post("/inbound_shipments/_create", op("createInboundShipment").bodyExamples[0]);
+    expect((await get(`/inbound_shipments/${shipment.shipment_id}`)).id).toBe(shipment.shipment_id);
+    expect((await get("/inbound_shipments")).items[0].id).toBe(shipment.shipment_id);
+
+    const order = await post("/orders/_create", op("createOrder").bodyExamples[0]);
+    expect((await get(`/orders/${order.order_id}`)).id).toBe(order.order_id);
+
+    const endpoint = await post("/webhook_endpoints/_create", op("createWebhookEndpoint").bodyExamples[0]);
+    expect((await get(`/webhook_endpoints/${endpoint.id}`)).id).toBe(endpoint.id);
+    const test = await post(`/webhook_endpoints/${endpoint.id}/_test`, undefined);
+    const deliveries = await get(`/webhook_endpoints/${endpoint.id}/deliveries`);
+    expect(deliveries.items.map((d: { id: string }) => d.id)).toContain(test.delivery_id);
+    // The example deliveries, and the example events, belong to the example endpoint.
+    for (const d of deliveries.items) expect(d.webhook_id).toBe(endpoint.id);
+    for (const [type, hook] of Object.entries(doc.webhooks as Record<string, any>)) {
+      const example = hook.post.requestBody.content["application/json"].example;
+      for (const e of Array.isArray(example) ? example : [example]) expect(e.webhook_id, type).toBe(endpoint.id);
+    }
+  });
+
+  it("answers the documented error examples with Prefer: code=...", async () => {
+    const notFound = doc.components.responses.NotFound.content["application/json"].example;
+    const checked: string[] = [];
+    for (const op of operations.filter((o) => o.responses.has(404))) {
+      const res = await request(op, { prefer: "code=404" });
+      expect(res.status, op.operationId).toBe(404);
+      expect(await res.json(), op.operationId).toEqual(notFound);
+      checked.push(op.operationId);
+    }
+    expect(checked.length).toBeGreaterThan(10);
+    const limited = await request(operations.find((o) => o.operationId === "listInboundShipments")!, { prefer: "code=429" });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toMatchObject({ success: false, code: "rate_limited" });
+    expect(limited.headers.get("retry-after")).toBe("12");
+  });
+});
