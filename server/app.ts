@@ -14,6 +14,7 @@ import { requestLog } from "./http/request-log.ts";
 import { metricsHandler } from "./metrics/http.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 import { specRoutes } from "./http/spec-routes.ts";
+import { docsRoutes } from "./docs/routes.ts";
 import { dispatch, type Handlers } from "./http/registry.ts";
 import type { Res } from "./http/types.ts";
 import { validator } from "./http/validator.ts";
@@ -65,6 +66,7 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
     }
   });
   app.use(specRoutes(SPEC_PATH, BASE_PATH));
+  app.use(docsRoutes(BASE_PATH));
   if (metrics && metricsToken) app.get("/metrics", metricsHandler(metrics, metricsToken));
 
   const api = express.Router();

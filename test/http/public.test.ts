@@ -48,7 +48,18 @@ describe("public endpoints need no credentials", () => {
     const r = await raw("/docs", {}, { origin: true });
     expect(r.response.status).toBe(200);
     expect(r.response.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(r.text).toContain("createInboundShipment");
+    expect(r.text).toContain('<redoc spec-url="/2015-01-01/openapi.json"');
+    expect(r.response.headers.get("content-security-policy")).toMatch(/^default-src 'self';/);
+    const bundle = await raw("/docs/assets/redoc.standalone.js", {}, { origin: true });
+    expect(bundle.response.status).toBe(200);
+    expect(bundle.response.headers.get("content-type")).toMatch(/javascript/);
+  });
+
+  it("GET /docs/guide", async () => {
+    const r = await raw("/docs/guide", {}, { origin: true });
+    expect(r.response.status).toBe(200);
+    expect(r.response.headers.get("content-type")).toMatch(/^text\/html/);
+    for (const heading of ["Getting started", "Authentication", "Idempotency", "Pagination", "Webhooks", "The events feed"]) expect(r.text).toContain(`>${heading}</h2>`);
   });
 
   it("the public endpoints also work with wrong credentials (they do not check them)", async () => {
