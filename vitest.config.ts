@@ -35,7 +35,7 @@ export default defineConfig({
               name: "postgres",
               // Database-independent checks (spec, generation, contract through Prism) run once, on PGlite.
               // start-and-cli and the packed client's run exercise the embedded default that `npm start` uses.
-              exclude: ["test/unit/**", "test/contract/**", "test/process/start-and-cli.test.ts", "test/client/package.test.ts", "test/browser/**"],
+              exclude: ["test/unit/**", "test/contract/**", "test/process/start-and-cli.test.ts", "test/client/package.test.ts", "test/browser/**", "test/readme/**"],
               env: { TEST_DB: "postgres", TEST_PG_URL: pgUrl ?? "" },
               globalSetup: ["test/helpers/global-setup.ts"],
             },
