@@ -666,6 +666,7 @@ export interface paths {
          *     authenticated and retried like any other delivery, so you can check that your URL is
          *     reachable and your signature check works. Follow the result with
          *     `GET /webhook_endpoints/{webhook_id}/deliveries`. A disabled endpoint is `409 conflict`.
+         *     At most 10 test events a minute per endpoint: more are `429 rate_limited` with `Retry-After`.
          *     Takes no request body.
          */
         post: operations["sendTestWebhook"];

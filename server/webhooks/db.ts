@@ -102,6 +102,16 @@ export async function feedEvents(db: Executor, merchantId: string, types: readon
   return q.orderBy("txid").orderBy("id").limit(limit).execute();
 }
 
+/** Test events queued to an endpoint within the last `seconds`, and when the oldest of them was. */
+export async function recentTestEvents(db: Executor, endpointId: string, seconds: number): Promise<{ count: number; oldest: Date | null }> {
+  const r = await sql<{ count: string; oldest: Date | null }>`
+    select count(*) as count, min(d.created_at) as oldest
+    from webhook_deliveries d join webhook_events ev on ev.id = d.event_id
+    where d.endpoint_id = ${endpointId} and ev.event_type = 'webhook.test'
+      and d.created_at > now() - make_interval(secs => ${seconds})`.execute(db);
+  return { count: Number(r.rows[0]?.count ?? 0), oldest: r.rows[0]?.oldest ?? null };
+}
+
 /** The merchant's enabled endpoints subscribed to `type`. */
 export async function subscribedEndpoints(db: Executor, merchantId: string, type: EventType): Promise<string[]> {
   const rows = await db

@@ -13,6 +13,9 @@ import { deliveryToWire } from "./wire.ts";
 type S = components["schemas"];
 
 export const TEST_MESSAGE = "This is a test event from the logistics API.";
+/** Test events are for checking a receiver, not for load: a few a minute per endpoint. */
+export const TEST_EVENTS_PER_WINDOW = 10;
+const TEST_EVENT_WINDOW_SECONDS = 60;
 
 export async function listDeliveries(db: Executor, merchant: Principal, endpointId: string, query: QueryOf<"listWebhookDeliveries">): Promise<S["WebhookDeliveryList"]> {
   if (!(await q.findEndpoint(db, merchant.id, endpointId))) throw notFound("Webhook endpoint");
@@ -30,6 +33,12 @@ export async function sendTestEvent(trx: Tx, merchant: Principal, endpointId: st
   const endpoint = await q.findEndpoint(trx, merchant.id, endpointId, true);
   if (!endpoint) throw notFound("Webhook endpoint");
   if (!endpoint.enabled) throw new AppError("conflict", "The endpoint is disabled: enable it to send a test event.");
+  // Serialized by the endpoint's lock above, so two requests cannot both take the last one.
+  const recent = await q.recentTestEvents(trx, endpointId, TEST_EVENT_WINDOW_SECONDS);
+  if (recent.count >= TEST_EVENTS_PER_WINDOW) {
+    const wait = Math.max(1, Math.ceil(TEST_EVENT_WINDOW_SECONDS - (Date.now() - recent.oldest!.getTime()) / 1000));
+    throw new AppError("rate_limited", `At most ${TEST_EVENTS_PER_WINDOW} test events a minute per endpoint. Retry in ${wait} s.`, [], { "Retry-After": String(wait) });
+  }
   const { eventId, deliveryId } = await recordEventFor(trx, "webhook.test", merchant.id, endpointId, new Date(), { message: TEST_MESSAGE });
   return { success: true, event_id: eventId, delivery_id: deliveryId };
 }

@@ -6,17 +6,19 @@
 //   ends, then any dispatcher takes them again (on PGlite, the next start does at once).
 // - Wake-up: a commit that queued deliveries notifies (LISTEN/NOTIFY on PostgreSQL, PGlite's in-process
 //   notification); retries wake a timer; a slow poll is the safety net.
-// - Limits: `concurrency` requests at once, `perEndpoint` of them to one endpoint (one slow receiver
-//   cannot hold up the others). Up to `perEndpoint` more claimed rows wait here for a free slot of their
-//   endpoint: each starts within one attempt's timeout, well inside its lease. Beyond that, claimed rows
-//   are given back unattempted and the endpoint is left out of claims until it has room.
+// - Limits: `concurrency` requests at once, `perMerchant` of them (sent or waiting) for one merchant, and
+//   `perEndpoint` to one endpoint: a merchant whose receivers hang uses up its own share, never another
+//   merchant's. Claims take merchants in turns (claimSingles). Up to `perEndpoint` more claimed rows wait
+//   here for a free slot of their endpoint: each starts within one attempt's timeout, well inside its
+//   lease. Beyond that, claimed rows are given back unattempted and the endpoint (or merchant) is left out
+//   of claims until it has room.
 // - Outcomes are written by a group committer: one UPDATE for every outcome that is ready.
 import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/database.ts";
 import { newId } from "../shared/ids.ts";
 import { nextAttemptAt } from "./backoff.ts";
 import { batchJson, envelopeJson, signedHeaders, type EnvelopeParts } from "./envelope.ts";
-import { batchCandidates, claimBatch, claimSingles, finish, lockEndpoints, nextDueAt, recoverInFlight, release, type ClaimedRow, type Outcome } from "./queue.ts";
+import { batchCandidates, claimBatch, claimSingles, finish, lockEndpoints, nextDueAt, recoverInFlight, release, type ClaimedRow, type Exclusions, type Outcome } from "./queue.ts";
 import { sendWebhook, type SendWebhookResult } from "./sender.ts";
 import type { WebhookSettings } from "./settings.ts";
 
@@ -31,6 +33,8 @@ export interface DispatcherOptions {
   concurrency?: number;
   /** Requests in flight at once to one endpoint. */
   perEndpoint?: number;
+  /** Requests in flight or waiting here for one merchant (default a quarter of `concurrency`, at least `perEndpoint`). */
+  perMerchant?: number;
   /** Safety net: look for due deliveries this often even without a notification. */
   pollMs?: number;
   /** Told each attempt's outcome per delivery (for /metrics): retrying = failed with another attempt scheduled. */
@@ -44,6 +48,7 @@ export class Dispatcher {
   private readonly log: Logger;
   private readonly concurrency: number;
   private readonly perEndpointLimit: number;
+  private readonly perMerchantLimit: number;
   private readonly pollMs: number;
   /**
    * How long a claimed delivery stays ours: a wait for a slot (at most one attempt's timeout), the attempt
@@ -63,6 +68,8 @@ export class Dispatcher {
   /** Claimed deliveries waiting here for a slot of their endpoint. */
   private waiting = 0;
   private readonly perEndpoint = new Map<string, { sending: number; queue: ClaimedRow[] }>();
+  /** Requests sent or waiting here, per merchant. */
+  private readonly merchantLoad = new Map<string, number>();
   private readonly sends = new Set<Promise<void>>();
   private readonly committer: OutcomeCommitter;
   private unlisten?: () => Promise<void>;
@@ -76,6 +83,7 @@ export class Dispatcher {
     // Waiting sockets are cheap; a few receivers that time out must not hold up everyone else.
     this.concurrency = opts.concurrency ?? 256;
     this.perEndpointLimit = Math.min(opts.perEndpoint ?? 16, this.concurrency);
+    this.perMerchantLimit = Math.min(this.concurrency, opts.perMerchant ?? Math.max(this.perEndpointLimit, Math.floor(this.concurrency / 4)));
     this.pollMs = opts.pollMs ?? 5_000;
     this.leaseMs = 2 * opts.settings.timeoutMs + 5_000;
     this.claimChunk = Math.max(1, Math.min(16, Math.floor(this.concurrency / 4)));
@@ -105,6 +113,7 @@ export class Dispatcher {
     // Deliveries still waiting for a slot go back to the queue unattempted; the ones being sent finish.
     const waiting = [...this.perEndpoint.values()].flatMap((e) => e.queue.splice(0));
     this.waiting = 0;
+    for (const r of waiting) this.hold(r.merchant_id, -1);
     await release(this.db, waiting.map((r) => r.id)).catch((err) => this.log.warn({ err }, "giving back waiting webhook deliveries failed; their lease brings them back"));
     while (this.sends.size) await Promise.all([...this.sends]);
     await this.committer.drain();
@@ -174,15 +183,16 @@ export class Dispatcher {
   /** One claim of singles and batches; true when there may be more due right now. */
   private async claimOnce(): Promise<boolean> {
     const free = this.free();
-    const full = [...this.perEndpoint].filter(([, e]) => e.sending + e.queue.length >= 2 * this.perEndpointLimit).map(([id]) => id);
-    const rows = await claimSingles(this.db, free, this.leaseMs, full);
+    const rows = await claimSingles(this.db, free, this.perMerchantLimit, this.leaseMs, this.exclusions());
     const giveBack: string[] = [];
     for (const row of rows) {
       const e = this.endpoint(row.endpoint_id);
-      if (e.sending < this.perEndpointLimit) this.launch(row.endpoint_id, [row], false);
+      if (this.load(row.merchant_id) >= this.perMerchantLimit) giveBack.push(row.id);
+      else if (e.sending < this.perEndpointLimit) this.launch(row.endpoint_id, [row], false);
       else if (e.sending + e.queue.length < 2 * this.perEndpointLimit) {
         e.queue.push(row);
         this.waiting++;
+        this.hold(row.merchant_id, 1);
       } else giveBack.push(row.id);
     }
     if (giveBack.length) await release(this.db, giveBack);
@@ -191,7 +201,7 @@ export class Dispatcher {
     const room = this.free();
     if (room > 0) {
       // One batch at a time per batching endpoint: while it is sent, the next events gather.
-      const candidates = await batchCandidates(this.db, room, [...this.perEndpoint.keys()]);
+      const candidates = await batchCandidates(this.db, room, { endpoints: [...this.perEndpoint.keys()], merchants: this.exclusions().merchants });
       if (candidates.length) {
         const batches = await this.db.transaction().execute(async (trx) => {
           const out: ClaimedRow[][] = [];
@@ -209,6 +219,23 @@ export class Dispatcher {
     return more;
   }
 
+  private exclusions(): Exclusions {
+    return {
+      endpoints: [...this.perEndpoint].filter(([, e]) => e.sending + e.queue.length >= 2 * this.perEndpointLimit).map(([id]) => id),
+      merchants: [...this.merchantLoad].filter(([, n]) => n >= this.perMerchantLimit).map(([id]) => id),
+    };
+  }
+
+  private load(merchantId: string): number {
+    return this.merchantLoad.get(merchantId) ?? 0;
+  }
+
+  private hold(merchantId: string, delta: number): void {
+    const n = this.load(merchantId) + delta;
+    if (n > 0) this.merchantLoad.set(merchantId, n);
+    else this.merchantLoad.delete(merchantId);
+  }
+
   private endpoint(id: string) {
     let e = this.perEndpoint.get(id);
     if (!e) this.perEndpoint.set(id, (e = { sending: 0, queue: [] }));
@@ -217,20 +244,25 @@ export class Dispatcher {
 
   private launch(endpointId: string, rows: ClaimedRow[], asBatch: boolean): void {
     const e = this.endpoint(endpointId);
+    const merchantId = rows[0]!.merchant_id;
     this.inFlight++;
     e.sending++;
+    this.hold(merchantId, 1);
     const sending = this.attempt(rows, asBatch).finally(() => {
       this.inFlight--;
       e.sending--;
+      const merchantWasFull = this.load(merchantId) >= this.perMerchantLimit;
+      this.hold(merchantId, -1);
       this.sends.delete(sending);
       const wasFull = e.sending + 1 + e.queue.length >= 2 * this.perEndpointLimit;
       const next = e.queue.shift();
       if (next) {
         this.waiting--;
+        this.hold(next.merchant_id, -1); // held while waiting; launch holds it again
         this.launch(endpointId, [next], false);
       } else if (e.sending === 0) this.perEndpoint.delete(endpointId);
-      // Claims left this endpoint out while it was full (or busy with a batch): look again.
-      if (this.backlog || asBatch || wasFull) this.wake();
+      // Claims left this endpoint or merchant out while it was full (or busy with a batch): look again.
+      if (this.backlog || asBatch || wasFull || merchantWasFull) this.wake();
     });
     this.sends.add(sending);
   }

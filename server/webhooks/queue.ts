@@ -11,6 +11,7 @@ export interface ClaimedRow {
   id: string;
   event_id: string;
   endpoint_id: string;
+  merchant_id: string;
   /** Including the attempt being made. */
   attempts: number;
   retry_base: number;
@@ -37,7 +38,7 @@ const claimFrom = (picked: ReturnType<typeof sql>, leaseMs: number, batchId: str
         batch_id = coalesce(d.batch_id, ${batchId}::char(24))
     where d.id = any(array(select id from picked)) -- an index scan whatever the planner thinks of the table
     returning d.*)
-  select c.id, c.event_id, c.endpoint_id, c.attempts, c.retry_base, c.batch_id, e.url, e.secret,
+  select c.id, c.event_id, c.endpoint_id, c.merchant_id, c.attempts, c.retry_base, c.batch_id, e.url, e.secret,
          case when e.previous_secret_expires_at > now() then e.previous_secret end as previous_secret,
          e.basic_username, e.basic_password, ev.event_type, ev.created_at as event_at, ev.payload::text as payload
   from claimed c
@@ -45,26 +46,41 @@ const claimFrom = (picked: ReturnType<typeof sql>, leaseMs: number, batchId: str
   join webhook_events ev on ev.id = c.event_id
   order by ev.created_at, c.id`;
 
+/** Who is at a limit in this dispatcher, and so left out of its claims. */
+export interface Exclusions {
+  endpoints: string[];
+  merchants: string[];
+}
+
 /**
- * Claims up to `limit` due deliveries to endpoints without batching, oldest due first, skipping rows
- * another dispatcher holds (SKIP LOCKED) and the endpoints in `excluded` (at their concurrency limit here).
+ * Claims up to `limit` due deliveries to endpoints without batching, fairly: each merchant's oldest due
+ * first, taken in turns across merchants (at most `perMerchant` of one merchant per claim), so that one
+ * merchant's backlog never queues ahead of another's first delivery. Skips rows another dispatcher holds
+ * (SKIP LOCKED) and the endpoints and merchants at their limit here.
  */
-export async function claimSingles(db: Db, limit: number, leaseMs: number, excluded: string[]): Promise<ClaimedRow[]> {
+export async function claimSingles(db: Db, limit: number, perMerchant: number, leaseMs: number, excluded: Exclusions): Promise<ClaimedRow[]> {
   const picked = sql`
     select d.id from webhook_deliveries d
-    join webhook_endpoints e on e.id = d.endpoint_id
-    where d.due_at <= now() and e.enabled and not e.batching and d.endpoint_id <> all(${excluded}::char(24)[])
-    order by d.due_at
-    limit ${limit}
+    where d.id = any(array(
+      select x.id from (
+        select d.id, d.due_at, row_number() over (partition by d.merchant_id order by d.due_at, d.id) as turn
+        from webhook_deliveries d
+        join webhook_endpoints e on e.id = d.endpoint_id
+        where d.due_at <= now() and e.enabled and not e.batching
+          and d.endpoint_id <> all(${excluded.endpoints}::char(24)[]) and d.merchant_id <> all(${excluded.merchants}::text[])) x
+      where x.turn <= ${perMerchant}
+      order by x.turn, x.due_at
+      limit ${limit}))
+      and d.due_at <= now()
     for update of d skip locked`;
   return (await claimFrom(picked, leaseMs).execute(db)).rows;
 }
 
 /** Batching endpoints with something due (a hint: claimBatch decides under the endpoint's lock). */
-export async function batchCandidates(db: Executor, limit: number, excluded: string[]): Promise<string[]> {
+export async function batchCandidates(db: Executor, limit: number, excluded: Exclusions): Promise<string[]> {
   const r = await sql<{ id: string }>`
     select e.id from webhook_endpoints e
-    where e.batching and e.enabled and e.id <> all(${excluded}::char(24)[])
+    where e.batching and e.enabled and e.id <> all(${excluded.endpoints}::char(24)[]) and e.merchant_id <> all(${excluded.merchants}::text[])
       and exists (select 1 from webhook_deliveries d where d.endpoint_id = e.id and d.due_at <= now())
     limit ${limit}`.execute(db);
   return r.rows.map((x) => x.id);

@@ -42,12 +42,15 @@ const USER_AGENT = "logistics-api-webhooks/1";
 
 // One keep-alive pool per protocol and guard mode (a socket opened without the guard must never serve a
 // guarded delivery). Thousands of deliveries a second to one receiver ride on a few dozen connections.
+// No cap on sockets per host here: the dispatcher's limits (per endpoint, per merchant, in all) decide
+// how many requests run, and a per-host cap would queue one merchant's delivery behind another
+// merchant's hanging requests whenever both use the same receiving host (a shared platform).
 const agents = new Map<string, http.Agent>();
 function agentFor(protocol: "http:" | "https:", allowPrivateNetworks: boolean): http.Agent {
   const key = `${protocol}${allowPrivateNetworks}`;
   let agent = agents.get(key);
   if (!agent) {
-    const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, lookup: createGuardedLookup({ allowPrivateNetworks }) };
+    const options = { keepAlive: true, maxFreeSockets: 64, lookup: createGuardedLookup({ allowPrivateNetworks }) };
     agent = protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
     agents.set(key, agent);
   }
