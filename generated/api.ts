@@ -1491,6 +1491,11 @@ export interface components {
              */
             amount: number;
         };
+        /**
+         * @description A price list is evaluated on every shipping-options call, so its size is bounded as a whole
+         *     too: at most 2,000 criterion values over all its rules (an `in` list counts each value) and
+         *     128 KB of JSON; a larger one is `400 validation_failed` with the detail code `too_large`.
+         */
         PriceListInput: {
             name: string;
             method: components["schemas"]["ShippingMethodType"];

@@ -9,7 +9,7 @@ import { authenticate } from "./http/auth.ts";
 import { checkQuery, readJsonBody } from "./http/body-checks.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import { strictQueryNumbers } from "./http/query-numbers.ts";
-import { perCallerRateLimit } from "./http/rate-limit.ts";
+import { perCallerBodyBytes, perCallerConcurrency, perCallerRateLimit } from "./http/rate-limit.ts";
 import { requestLog } from "./http/request-log.ts";
 import { metricsHandler } from "./metrics/http.ts";
 import type { Metrics } from "./metrics/metrics.ts";
@@ -32,6 +32,10 @@ export interface AppOptions {
   isAccepting?: () => boolean;
   /** Requests a minute per caller; 0 or absent: no limit. */
   rateLimitPerMinute?: number;
+  /** Requests in progress at once per caller; 0 or absent: no limit. */
+  concurrentRequestsPerCaller?: number;
+  /** Request body bytes a minute per caller; 0 or absent: no limit. */
+  bodyBytesPerMinute?: number;
   /** The implemented operations; tests may pass a subset. */
   handlers?: Handlers;
   /** Checked webhook settings (config.ts); absent: the defaults. */
@@ -43,7 +47,7 @@ export interface AppOptions {
   metricsToken?: string;
 }
 
-export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, handlers = allHandlers, webhooks = readWebhookSettings({}).settings, loginLimits, metrics, metricsToken }: AppOptions) {
+export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, concurrentRequestsPerCaller = 0, bodyBytesPerMinute = 0, handlers = allHandlers, webhooks = readWebhookSettings({}).settings, loginLimits, metrics, metricsToken }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
@@ -74,6 +78,8 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
   const { match, validate } = validator(SPEC_PATH);
   api.use(authenticate(new Authenticator(db, new LoginThrottle(loginLimits))));
   if (rateLimitPerMinute > 0) api.use(perCallerRateLimit(rateLimitPerMinute));
+  if (concurrentRequestsPerCaller > 0) api.use(perCallerConcurrency(concurrentRequestsPerCaller));
+  if (bodyBytesPerMinute > 0) api.use(perCallerBodyBytes(bodyBytesPerMinute));
   api.use(headAsGet);
   api.use(match);
   api.use(readJsonBody());

@@ -10,6 +10,9 @@ export interface Config {
   logLevel: string;
   seedDemo: boolean;
   rateLimitPerMinute: number;
+  /** Per caller (merchant or operator) in each process: requests in progress at once, and body bytes a minute; 0: no limit. */
+  concurrentRequestsPerCaller: number;
+  bodyBytesPerMinute: number;
   webhooks: WebhookSettings;
   /** Failed sign-ins per client address, and per account at one address, in 15 minutes; 0: no limit. */
   loginFailuresPerAddress: number;
@@ -56,6 +59,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return n;
   };
   const loginFailuresPerAddress = count("LOGIN_FAILURES_PER_ADDRESS", 200);
+  const concurrentRequestsPerCaller = count("CONCURRENT_REQUESTS_PER_CALLER", 64);
+  const bodyBytesPerMinute = count("BODY_BYTES_PER_MINUTE", 32 * 1024 * 1024);
   const loginFailuresPerAccount = count("LOGIN_FAILURES_PER_ACCOUNT", 10);
   const cacheSeconds = env.PICKUP_POINTS_CACHE_SECONDS === undefined || env.PICKUP_POINTS_CACHE_SECONDS === "" ? 60 : Number(env.PICKUP_POINTS_CACHE_SECONDS);
   if (!Number.isInteger(cacheSeconds) || cacheSeconds < 0 || cacheSeconds > 86400) {
@@ -85,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     seedDemo: seed === "true" || seed === "1",
     rateLimitPerMinute: rateLimit,
+    concurrentRequestsPerCaller,
+    bodyBytesPerMinute,
     webhooks: webhooks.settings,
     loginFailuresPerAddress,
     loginFailuresPerAccount,

@@ -21,3 +21,58 @@ export function perCallerRateLimit(perMinute: number) {
     },
   });
 }
+
+function tooMany(message: string, seconds: number): AppError {
+  return new AppError("rate_limited", message, [], { "Retry-After": String(Math.max(1, Math.ceil(seconds))) });
+}
+
+/**
+ * At most `limit` requests of one caller in progress at once in this process: a caller that opens many
+ * slow or heavy requests waits for its own, and other callers keep the rest of the server.
+ */
+export function perCallerConcurrency(limit: number) {
+  const running = new Map<string, number>();
+  return (_req: Request, res: Res, next: NextFunction) => {
+    const key = res.locals.principal.name;
+    const n = running.get(key) ?? 0;
+    if (n >= limit) return next(tooMany(`Too many requests in progress: at most ${limit} at once per caller. Retry in 1 s.`, 1));
+    running.set(key, n + 1);
+    let done = false;
+    // "close" comes for every response, answered or aborted.
+    res.on("close", () => {
+      if (done) return;
+      done = true;
+      const left = (running.get(key) ?? 1) - 1;
+      if (left > 0) running.set(key, left);
+      else running.delete(key);
+    });
+    next();
+  };
+}
+
+/**
+ * At most `bytesPerMinute` of request bodies per caller in a fixed minute window, counted from
+ * Content-Length before the body is read, so that one caller's heavy writes cannot take the CPU that
+ * parsing and validating them costs from everyone else.
+ */
+export function perCallerBodyBytes(bytesPerMinute: number, now = () => Date.now()) {
+  const windows = new Map<string, { start: number; bytes: number }>();
+  return (req: Request, res: Res, next: NextFunction) => {
+    const size = Number(req.headers["content-length"] ?? 0);
+    if (!Number.isFinite(size) || size <= 0) return next();
+    const key = res.locals.principal.name;
+    const t = now();
+    let w = windows.get(key);
+    if (!w || t - w.start >= 60_000) {
+      // Expired windows of other callers go with the first new one: the map never outgrows the active callers.
+      for (const [k, v] of windows) if (t - v.start >= 60_000) windows.delete(k);
+      windows.set(key, (w = { start: t, bytes: 0 }));
+    }
+    if (w.bytes + size > bytesPerMinute) {
+      const wait = (w.start + 60_000 - t) / 1000;
+      return next(tooMany(`Too many request bytes: at most ${bytesPerMinute} a minute per caller. Retry in ${Math.max(1, Math.ceil(wait))} s.`, wait));
+    }
+    w.bytes += size;
+    next();
+  };
+}

@@ -66,6 +66,28 @@ function criterionProblems(c: RuleCriterion, at: string): ErrorDetail[] {
   return [];
 }
 
+/**
+ * A price list is evaluated on every shipping-options call: its size is its cost to every checkout of
+ * the merchant. The schema bounds each part; these bound the whole (a few hundred rules with short lists
+ * of postal codes stay far below).
+ */
+export const MAX_PRICE_LIST_VALUES = 2_000;
+export const MAX_PRICE_LIST_BYTES = 128 * 1024;
+
+function sizeProblems(input: PriceListInput, pointer: string): ErrorDetail[] {
+  const rules = [...(input.pricing_rules ?? []), ...(input.modification_rules ?? [])];
+  const values = rules.reduce((n, r) => n + (r.criteria ?? []).reduce((m, c) => m + (Array.isArray(c.value) ? c.value.length : 1), 0), 0);
+  const bytes = new TextEncoder().encode(JSON.stringify(input)).length;
+  const problems: ErrorDetail[] = [];
+  if (values > MAX_PRICE_LIST_VALUES) {
+    problems.push({ path: pointer || "/", code: "too_large", message: `a price list holds at most ${MAX_PRICE_LIST_VALUES} criterion values in all; this one has ${values}` });
+  }
+  if (bytes > MAX_PRICE_LIST_BYTES) {
+    problems.push({ path: pointer || "/", code: "too_large", message: `a price list is at most ${MAX_PRICE_LIST_BYTES} bytes of JSON; this one has ${bytes}` });
+  }
+  return problems;
+}
+
 const decimals = (path: string): ErrorDetail => ({ path, code: "decimals", message: "must have at most two decimals" });
 
 /**
@@ -75,7 +97,7 @@ const decimals = (path: string): ErrorDetail => ({ path, code: "decimals", messa
  * decimals, `set` below zero or a negative `multiply` factor. Empty when the list is valid.
  */
 export function validatePriceList(input: PriceListInput, pointer = ""): ErrorDetail[] {
-  const problems: ErrorDetail[] = [];
+  const problems: ErrorDetail[] = [...sizeProblems(input, pointer)];
   // VAT is copied into every price: 25.5 or 14.25, not 25.123456789.
   if (typeof input.tax === "number" && !hasAtMostTwoDecimals(input.tax)) problems.push(decimals(`${pointer}/tax`));
   if (typeof input.fallback_price === "number" && !hasAtMostTwoDecimals(input.fallback_price)) {

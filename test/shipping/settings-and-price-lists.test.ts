@@ -165,4 +165,19 @@ describe("price lists", () => {
     } as never) });
     expectError(r, 400, "validation_failed", ["/body/pricing_rules/0/criteria/0/op", "/body/pricing_rules/1/criteria/0/op", "/body/modification_rules/0/amount"]);
   });
+
+  it("is bounded as a whole: more than 2,000 criterion values, on create or replace, is 400 too_large and stores nothing", async () => {
+    const m = await srv.merchant();
+    // 21 rules x 1 criterion x 100 postal codes = 2,100 values, each part within the schema's bounds.
+    const codes = (r: number) => Array.from({ length: 100 }, (_, i) => String(10000 + r * 100 + i));
+    const big = list("home", { pricing_rules: Array.from({ length: 21 }, (_, r) => ({ criteria: [{ fact: "customer.postalcode", op: "in", value: codes(r) }], price: 4.9 })) } as never);
+    const r = await expectUnchanged(srv, () => m.POST("/merchant/price_lists/_create", { body: big }));
+    const error = expectError(r, 400, "validation_failed", ["/body"]);
+    expect(error.details.find((d) => d.path === "/body")).toMatchObject({ code: "too_large", message: expect.stringContaining("2100") });
+    // 20 rules (2,000 values) are fine; growing it past the bound by a replace is refused the same way.
+    const ok = await m.POST("/merchant/price_lists/_create", { body: { ...big, pricing_rules: big.pricing_rules!.slice(0, 20) } });
+    expect(ok.response.status).toBe(201);
+    const replaced = await expectUnchanged(srv, () => m.PUT("/merchant/price_lists/{price_list_id}", { ...id(ok.data!.id), body: big }));
+    expectError(replaced, 400, "validation_failed", ["/body"]);
+  });
 });
