@@ -5,6 +5,7 @@ describe("configuration", () => {
   it("defaults to the embedded database on loopback port 3000", () => {
     expect(loadConfig({})).toEqual({
       port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true, rateLimitPerMinute: 6000,
+      concurrentRequestsPerCaller: 64, bodyBytesPerMinute: 32 * 1024 * 1024,
       webhooks: { retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000], timeoutMs: 10_000, allowPrivateNetworks: false },
       loginFailuresPerAddress: 200, loginFailuresPerAccount: 10, pickupPointsCacheSeconds: 60,
       dbConnectTimeoutMs: 3000, dbStatementTimeoutMs: 5000, metricsToken: undefined, metricsPort: undefined, metricsHost: "127.0.0.1",
@@ -22,6 +23,11 @@ describe("configuration", () => {
       expect((err as ConfigError).problems).toHaveLength(5);
       expect((err as Error).message).toMatch(/DB_CONNECT_TIMEOUT_MS[\s\S]*DB_STATEMENT_TIMEOUT_MS[\s\S]*METRICS_TOKEN[\s\S]*METRICS_PORT/);
     }
+  });
+  it("reads the per-caller limits, 0 turning one off", () => {
+    expect(loadConfig({ CONCURRENT_REQUESTS_PER_CALLER: "0", BODY_BYTES_PER_MINUTE: "1048576" })).toMatchObject({ concurrentRequestsPerCaller: 0, bodyBytesPerMinute: 1048576 });
+    expect(() => loadConfig({ CONCURRENT_REQUESTS_PER_CALLER: "many" })).toThrow(/CONCURRENT_REQUESTS_PER_CALLER/);
+    expect(() => loadConfig({ BODY_BYTES_PER_MINUTE: "-5" })).toThrow(/BODY_BYTES_PER_MINUTE/);
   });
   it("reads the login throttle's limits, 0 turning one off", () => {
     expect(loadConfig({ LOGIN_FAILURES_PER_ADDRESS: "0", LOGIN_FAILURES_PER_ACCOUNT: "3" })).toMatchObject({ loginFailuresPerAddress: 0, loginFailuresPerAccount: 3 });
