@@ -8,6 +8,7 @@ import { provisionAccount } from "../../server/accounts/domain.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { requestFor, type FuzzRequest } from "./generate.ts";
 import { Oracle } from "./oracle.ts";
+import { ruleCasesFor } from "./rules.ts";
 import { loadSpec } from "./spec-model.ts";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
@@ -52,11 +53,25 @@ describe("fuzzing every implemented operation from the spec", () => {
     }
   });
 
+  it("refuses every odd query number, non-ISO country or currency and over-precise VAT, naming the place", async () => {
+    const cases = operations.flatMap(ruleCasesFor);
+    const covered = new Set(cases.map((c) => c.operationId));
+    // The operations with number parameters or code fields in their examples, as the spec has them today.
+    for (const id of ["getShippingOptions", "listInboundShipments", "createOrder", "createPriceList", "replaceShippingSettings"]) expect(covered, id).toContain(id);
+    expect(cases.length).toBeGreaterThan(150);
+    for (const c of cases) await oracle.check(c);
+  });
+
   it(`${RUNS} requests: no 5xx, declared statuses, error shape, valid 2xx bodies, refusals change nothing`, { timeout: RUNS * 500 + 120_000 }, async () => {
     const started = Date.now();
     const seen = new Map<string, number>();
     const perOperation = new Map(operations.map((op) => [op, requestFor(op)]));
-    const arb = fc.constantFrom(...operations).chain((op) => perOperation.get(op)!);
+    const ruleCases = operations.flatMap(ruleCasesFor);
+    // One in ten breaks exactly one value rule, and must be refused for it.
+    const arb = fc.oneof(
+      { weight: 9, arbitrary: fc.constantFrom(...operations).chain((op) => perOperation.get(op)!) },
+      { weight: 1, arbitrary: fc.constantFrom(...ruleCases) as fc.Arbitrary<FuzzRequest> },
+    );
     const property = fc.asyncProperty(arb, async (r: FuzzRequest) => {
       seen.set(r.operationId, (seen.get(r.operationId) ?? 0) + 1);
       await oracle.check(r);

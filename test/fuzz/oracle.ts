@@ -9,6 +9,7 @@ import { basicAuth } from "../helpers/fixtures.ts";
 import type { TestServer } from "../helpers/server.ts";
 import fc from "fast-check";
 import { valid, type FuzzRequest, type Who } from "./generate.ts";
+import type { RuleRequest } from "./rules.ts";
 import { operationAt, type Operation, type Schema, type SpecModel } from "./spec-model.ts";
 
 export interface Principals { merchant: [string, string]; otherMerchant: [string, string]; operator: [string, string] }
@@ -187,6 +188,13 @@ export class Oracle {
         const schema = target.responses.get(res.status);
         if (schema) this.validate(schema, json, fail, `the ${res.status} schema of ${target.operationId}`);
       }
+    }
+    // A request that breaks exactly one value rule (rules.ts) must be refused for that rule.
+    const expected = (r as Partial<RuleRequest>).expect;
+    if (expected && method !== "HEAD") {
+      const body = json as { code?: string; details?: { path: string }[] };
+      if (res.status !== expected.status || body.code !== expected.code) fail(`breaking one rule must be ${expected.status} ${expected.code}`);
+      if (!body.details?.some((d) => d.path === expected.path)) fail(`the details must name ${expected.path}`);
     }
     const ft = performance.now();
     this.lastFingerprint = await this.fingerprint();
