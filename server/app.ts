@@ -32,8 +32,9 @@ export interface AppOptions {
   isAccepting?: () => boolean;
   /** Requests a minute per caller; 0 or absent: no limit. */
   rateLimitPerMinute?: number;
-  /** Requests in progress at once per caller; 0 or absent: no limit. */
+  /** Requests in progress at once per caller, and of them with a large body; 0 or absent: no limit. */
   concurrentRequestsPerCaller?: number;
+  heavyRequestsPerCaller?: number;
   /** Request body bytes a minute per caller; 0 or absent: no limit. */
   bodyBytesPerMinute?: number;
   /** The implemented operations; tests may pass a subset. */
@@ -47,7 +48,7 @@ export interface AppOptions {
   metricsToken?: string;
 }
 
-export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, concurrentRequestsPerCaller = 0, bodyBytesPerMinute = 0, handlers = allHandlers, webhooks = readWebhookSettings({}).settings, loginLimits, metrics, metricsToken }: AppOptions) {
+export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, concurrentRequestsPerCaller = 0, heavyRequestsPerCaller = 0, bodyBytesPerMinute = 0, handlers = allHandlers, webhooks = readWebhookSettings({}).settings, loginLimits, metrics, metricsToken }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
@@ -78,7 +79,7 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
   const { match, validate } = validator(SPEC_PATH);
   api.use(authenticate(new Authenticator(db, new LoginThrottle(loginLimits))));
   if (rateLimitPerMinute > 0) api.use(perCallerRateLimit(rateLimitPerMinute));
-  if (concurrentRequestsPerCaller > 0) api.use(perCallerConcurrency(concurrentRequestsPerCaller));
+  if (concurrentRequestsPerCaller > 0 || heavyRequestsPerCaller > 0) api.use(perCallerConcurrency(concurrentRequestsPerCaller, heavyRequestsPerCaller));
   if (bodyBytesPerMinute > 0) api.use(perCallerBodyBytes(bodyBytesPerMinute));
   api.use(headAsGet);
   api.use(match);

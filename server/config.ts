@@ -12,6 +12,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Per caller (merchant or operator) in each process: requests in progress at once, and body bytes a minute; 0: no limit. */
   concurrentRequestsPerCaller: number;
+  /** Of those, requests with a body over 16 KB. */
+  heavyRequestsPerCaller: number;
   bodyBytesPerMinute: number;
   webhooks: WebhookSettings;
   /** Failed sign-ins per client address, and per account at one address, in 15 minutes; 0: no limit. */
@@ -60,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   const loginFailuresPerAddress = count("LOGIN_FAILURES_PER_ADDRESS", 200);
   const concurrentRequestsPerCaller = count("CONCURRENT_REQUESTS_PER_CALLER", 64);
+  const heavyRequestsPerCaller = count("HEAVY_REQUESTS_PER_CALLER", 4);
   const bodyBytesPerMinute = count("BODY_BYTES_PER_MINUTE", 32 * 1024 * 1024);
   const loginFailuresPerAccount = count("LOGIN_FAILURES_PER_ACCOUNT", 10);
   const cacheSeconds = env.PICKUP_POINTS_CACHE_SECONDS === undefined || env.PICKUP_POINTS_CACHE_SECONDS === "" ? 60 : Number(env.PICKUP_POINTS_CACHE_SECONDS);
@@ -91,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: seed === "true" || seed === "1",
     rateLimitPerMinute: rateLimit,
     concurrentRequestsPerCaller,
+    heavyRequestsPerCaller,
     bodyBytesPerMinute,
     webhooks: webhooks.settings,
     loginFailuresPerAddress,

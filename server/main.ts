@@ -51,7 +51,7 @@ async function main() {
   const app = createApp({
     metrics, metricsToken: config.metricsToken,
     db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute, webhooks: config.webhooks,
-    concurrentRequestsPerCaller: config.concurrentRequestsPerCaller, bodyBytesPerMinute: config.bodyBytesPerMinute,
+    concurrentRequestsPerCaller: config.concurrentRequestsPerCaller, heavyRequestsPerCaller: config.heavyRequestsPerCaller, bodyBytesPerMinute: config.bodyBytesPerMinute,
     loginLimits: { ...DEFAULT_LOGIN_LIMITS, perAddress: config.loginFailuresPerAddress, perAccount: config.loginFailuresPerAccount },
   });
   const dispatcher = new Dispatcher({ handle, settings: config.webhooks, logger, onAttempt: metrics.deliveryAttempt });

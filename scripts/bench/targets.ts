@@ -20,7 +20,7 @@ export interface Target {
 
 // The server's configuration variables: unset, so the server runs on its defaults whatever the caller's shell
 // exports. BENCH_SERVER_<VAR>=value sets one on purpose, over the benchmark's own (e.g. BENCH_SERVER_LOG_LEVEL=warn).
-const CONFIG_VARS = ["PORT", "HOST", "DATABASE_URL", "PGLITE_DIR", "LOG_LEVEL", "SEED_DEMO", "RATE_LIMIT_PER_MINUTE"];
+const CONFIG_VARS = ["PORT", "HOST", "DATABASE_URL", "PGLITE_DIR", "LOG_LEVEL", "SEED_DEMO", "RATE_LIMIT_PER_MINUTE", "CONCURRENT_REQUESTS_PER_CALLER", "HEAVY_REQUESTS_PER_CALLER", "BODY_BYTES_PER_MINUTE"];
 
 function serverEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...settings };

@@ -32,6 +32,7 @@ let seq = 0;
 export interface TestServerOptions {
   rateLimitPerMinute?: number;
   concurrentRequestsPerCaller?: number;
+  heavyRequestsPerCaller?: number;
   bodyBytesPerMinute?: number;
   /** The implemented operations (default: the registry). */
   handlers?: AppOptions["handlers"];
@@ -50,7 +51,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const webhooks = { ...readWebhookSettings({}).settings, ...opts.webhooks };
   const metrics = createMetrics(handle);
-  const app = createApp({ db: handle.db, logger, rateLimitPerMinute: opts.rateLimitPerMinute, concurrentRequestsPerCaller: opts.concurrentRequestsPerCaller, bodyBytesPerMinute: opts.bodyBytesPerMinute, webhooks, handlers: opts.handlers, loginLimits: opts.loginLimits, metrics, metricsToken: opts.metricsToken });
+  const app = createApp({ db: handle.db, logger, rateLimitPerMinute: opts.rateLimitPerMinute, concurrentRequestsPerCaller: opts.concurrentRequestsPerCaller, heavyRequestsPerCaller: opts.heavyRequestsPerCaller, bodyBytesPerMinute: opts.bodyBytesPerMinute, webhooks, handlers: opts.handlers, loginLimits: opts.loginLimits, metrics, metricsToken: opts.metricsToken });
   let dispatcher: Dispatcher | undefined;
   if (opts.dispatcher) {
     dispatcher = new Dispatcher({ handle, settings: webhooks, logger, onAttempt: metrics.deliveryAttempt, ...(typeof opts.dispatcher === "object" && opts.dispatcher) });

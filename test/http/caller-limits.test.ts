@@ -12,11 +12,11 @@ afterEach(async () => {
 });
 
 /** A POST whose body never finishes arriving: a request in progress until the socket closes. */
-function hangingPost(origin: string, path: string, authorization: string): Promise<net.Socket> {
+function hangingPost(origin: string, path: string, authorization: string, length = 1000): Promise<net.Socket> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"merchants_ref":`);
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"merchants_ref":`);
       resolve(socket);
     });
     socket.on("error", reject);
@@ -42,6 +42,26 @@ describe("per-caller limits", () => {
     expect((await busy.GET("/inbound_shipments", {})).response.status).toBe(200);
     // Finished requests free their slot too: more than 4 in a row all pass.
     for (let i = 0; i < 6; i++) expect((await busy.GET("/inbound_shipments", {})).response.status).toBe(200);
+  });
+
+  it("lets a caller have only a few large requests in progress at once; small ones and other callers pass", async () => {
+    srv = await startTestServer({ concurrentRequestsPerCaller: 64, heavyRequestsPerCaller: 2 });
+    const heavy = await srv.merchant("bulk.example.com");
+    const other = await srv.merchant("other-bulk.example.com");
+    const auth = basicAuth("M-bulk.example.com", "secret-bulk.example.com");
+    const sockets = await Promise.all([0, 1].map(() => hangingPost(srv!.origin, "/2015-01-01/orders/_create", auth, 100_000)));
+    await new Promise((r) => setTimeout(r, 200));
+    const big = { merchants_ref: "BULK", customer: { postalcode: "00100", country: "FI" as const }, products: Array.from({ length: 200 }, (_, i) => ({ merchants_id: `SKU-${i}`, name: `Product ${i} ${"y".repeat(80)}`, qty: 1, unit_price: 1, weight_g: 100 })) };
+    expect(Buffer.byteLength(JSON.stringify(big))).toBeGreaterThan(16 * 1024);
+    const refused = await heavy.POST("/orders/_create", { body: big });
+    expectError(refused, 429, "rate_limited");
+    expect(refused.response.headers.get("retry-after")).toBe("1");
+    // A small write of the same caller, and a large one of another, go through.
+    expect((await heavy.POST("/inbound_shipments/_create", { body: announcement() })).response.status).toBe(201);
+    expect((await other.POST("/orders/_create", { body: big })).response.status).toBe(201);
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await heavy.POST("/orders/_create", { body: big })).response.status).toBe(201);
   });
 
   it("refuses a caller's body bytes beyond its minute's allowance with 429, storing nothing, never another caller's", async () => {

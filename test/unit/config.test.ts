@@ -5,7 +5,7 @@ describe("configuration", () => {
   it("defaults to the embedded database on loopback port 3000", () => {
     expect(loadConfig({})).toEqual({
       port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true, rateLimitPerMinute: 6000,
-      concurrentRequestsPerCaller: 64, bodyBytesPerMinute: 32 * 1024 * 1024,
+      concurrentRequestsPerCaller: 64, heavyRequestsPerCaller: 4, bodyBytesPerMinute: 32 * 1024 * 1024,
       webhooks: { retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000], timeoutMs: 10_000, allowPrivateNetworks: false },
       loginFailuresPerAddress: 200, loginFailuresPerAccount: 10, pickupPointsCacheSeconds: 60,
       dbConnectTimeoutMs: 3000, dbStatementTimeoutMs: 5000, metricsToken: undefined, metricsPort: undefined, metricsHost: "127.0.0.1",
