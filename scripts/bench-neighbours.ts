@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { readdirSync } from "node:fs";
+import { formatSummary, summarise } from "./bench/profile.ts";
 import { ROOT, startServer } from "./bench/targets.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -20,13 +22,16 @@ const NOISY = auth("M-noisy.example.com", "noisy-secret-for-the-bench");
 const dir = mkdtempSync(path.join(tmpdir(), "bench-neighbours-"));
 const database = process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : { PGLITE_DIR: path.join(dir, "db") };
 const kind = process.env.DATABASE_URL ? "postgres" : "pglite";
+// BENCH_PROFILE=1: a CPU profile of the server during the flood, summarised at the end (what bounds it).
+const profileDir = process.env.BENCH_PROFILE ? path.join(dir, "profile") : undefined;
 
 // The first start seeds the demo merchant; the noisy one is added by the operator CLI while no server runs (PGlite).
 let server = await startServer(kind, { database, stdout: "ignore" });
 await server.child.stop();
 execFileSync(process.execPath, ["--import", "tsx", "server/cli.ts", "merchant", "create", "noisy.example.com", "--secret", "noisy-secret-for-the-bench"], { cwd: ROOT, env: { ...process.env, ...database }, stdio: "ignore" });
-server = await startServer(kind, { database, stdout: "ignore" });
+server = await startServer(kind, { database, stdout: "ignore", ...(profileDir && { profileDir }) });
 
+let floodWindow: [number, number] = [0, 0];
 try {
   const base = `${server.origin}/2015-01-01`;
   const created = await fetch(`${base}/inbound_shipments/_create`, {
@@ -46,11 +51,13 @@ try {
   // Warm-up, then the quiet merchant alone, then with the flood.
   await quiet(2);
   const alone = await quiet(SECONDS);
+  const floodStart = Number(process.hrtime.bigint() / 1000n);
   const [together, flood] = await Promise.all([
     quiet(SECONDS),
     autocannon({ url: `${base}/orders/_create`, method: "POST", headers: { authorization: NOISY, "content-type": "application/json" }, body: heavyOrder, connections: NOISY_CONNECTIONS, duration: SECONDS }),
   ]);
 
+  floodWindow = [floodStart, Number(process.hrtime.bigint() / 1000n)];
   const statuses = (r: autocannon.Result) => Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, v.count]));
   console.log(`bench:neighbours on ${kind}, ${SECONDS} s per phase, node ${process.version}`);
   console.log(`quiet merchant GET one shipment, ${QUIET_CONNECTIONS} connections:`);
@@ -60,5 +67,10 @@ try {
   console.log(`noisy merchant POST ${(heavyOrder.length / 1024).toFixed(0)} KB orders, ${NOISY_CONNECTIONS} connections: ${flood.requests.total} requests, statuses ${JSON.stringify(statuses(flood))}`);
 } finally {
   await server.child.stop();
+  if (profileDir) {
+    for (const f of readdirSync(profileDir).filter((x) => x.endsWith(".cpuprofile"))) {
+      console.log(formatSummary(`server CPU profile (${kind}) during the flood`, summarise(path.join(profileDir, f), [floodWindow], 25)));
+    }
+  }
   rmSync(dir, { recursive: true, force: true });
 }
