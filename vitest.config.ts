@@ -34,8 +34,8 @@ export default defineConfig({
               ...shared,
               name: "postgres",
               // Database-independent checks (spec, generation, contract through Prism) run once, on PGlite.
-              // start-and-cli and the packed client's run exercise the embedded default that `npm start` uses.
-              exclude: ["test/unit/**", "test/contract/**", "test/process/start-and-cli.test.ts", "test/client/package.test.ts", "test/browser/**", "test/readme/**"],
+              // start-and-cli, graceful-stop and the packed client's run exercise the embedded default that `npm start` uses.
+              exclude: ["test/unit/**", "test/contract/**", "test/process/start-and-cli.test.ts", "test/process/graceful-stop.test.ts", "test/client/package.test.ts", "test/browser/**", "test/readme/**"],
               env: { TEST_DB: "postgres", TEST_PG_URL: pgUrl ?? "" },
               globalSetup: ["test/helpers/global-setup.ts"],
             },

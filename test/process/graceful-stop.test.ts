@@ -1,0 +1,73 @@
+// SIGTERM drains: the server stops taking connections at once, finishes the request and the webhook
+// delivery in flight, closes the database and exits 0 within its grace period; after a restart both are
+// there, nothing half-done.
+import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { createLogisticsClient } from "../../client/index.ts";
+import { DEMO } from "../../server/demo.ts";
+import { basicAuth } from "../helpers/fixtures.ts";
+import { startReceiver, type Receiver } from "../helpers/receiver.ts";
+import { freePort, run, waitReady } from "./helpers.ts";
+
+const dir = mkdtempSync(path.join(tmpdir(), "logistics-drain-"));
+let rx: Receiver | undefined;
+afterAll(async () => {
+  await rx?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it("SIGTERM: no new connections, the in-flight request and webhook delivery finish, exit 0, nothing lost", async () => {
+  rx = await startReceiver();
+  // The receiver takes 2 s to answer: the delivery is in flight when the signal comes.
+  rx.respond = () => ({ status: 204, delayMs: 2_000 });
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env = { PORT: String(port), PGLITE_DIR: path.join(dir, "db"), DATABASE_URL: "", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" };
+  const server = run("server/main.ts", [], env);
+  await waitReady(origin, server, 90_000);
+  const m = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
+  const ep = await m.POST("/webhook_endpoints/_create", { body: { url: rx.url("/drain"), event_types: ["inbound_shipment.status_changed"] } });
+  expect(ep.response.status).toBe(201);
+  expect((await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.data!.id } } })).response.status).toBe(202);
+  await rx.waitFor(1, { path: "/drain" });
+
+  // A create whose body is still arriving.
+  const body = JSON.stringify({ merchants_ref: "DRAIN-1", sender_name: "Acme Supplies Oy", products: [{ merchants_id: "SKU-1", name: "Mug", qty: 3 }] });
+  const socket = net.connect(port, "127.0.0.1");
+  await new Promise((r) => socket.once("connect", r));
+  let answer = "";
+  socket.on("data", (d) => (answer += d));
+  socket.write(`POST /2015-01-01/inbound_shipments/_create HTTP/1.1\r\nHost: x\r\nAuthorization: ${basicAuth(`M-${DEMO.merchantId}`, DEMO.merchantSecret)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`);
+  await new Promise((r) => setTimeout(r, 200));
+
+  const signalled = Date.now();
+  server.child.kill("SIGTERM");
+  // No new connection is taken.
+  await expect.poll(async () => fetch(`${origin}/healthz`).then(() => "answered", () => "refused"), { timeout: 3_000 }).toBe("refused");
+  // The request in flight is finished and answered.
+  socket.write(body.slice(20));
+  await expect.poll(() => answer, { timeout: 5_000 }).toMatch(/^HTTP\/1\.1 201 /);
+  socket.end();
+  expect(await server.exited).toBe(0);
+  const tookMs = Date.now() - signalled;
+  expect(tookMs).toBeGreaterThanOrEqual(1_500); // it waited for the receiver's answer...
+  expect(tookMs).toBeLessThan(10_000); // ...within the grace period
+  expect(server.output()).toContain("stopped");
+
+  // After a restart: the shipment is there, and the delivery was recorded as done, not left in flight.
+  const again = run("server/main.ts", [], env);
+  try {
+    await waitReady(origin, again, 90_000);
+    const list = await m.GET("/inbound_shipments", { params: { query: { limit: 100 } } });
+    expect(list.data!.items.filter((s) => s.merchants_ref === "DRAIN-1")).toHaveLength(1);
+    const deliveries = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.data!.id } } });
+    expect(deliveries.data!.items.map((d) => [d.status, d.attempts, d.last_response_status])).toEqual([["succeeded", 1, 204]]);
+    expect(rx.received.filter((x) => x.path === "/drain")).toHaveLength(1);
+  } finally {
+    again.child.kill("SIGTERM");
+    await again.exited;
+  }
+}, 180_000);
