@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import type { Logger } from "pino";
 import { Authenticator } from "./accounts/domain.ts";
 import { LoginThrottle, type LoginThrottleLimits } from "./accounts/throttle.ts";
+import { SharedWindowLimit, WindowCounter } from "./db/counters.ts";
 import type { Db } from "./db/database.ts";
 import { authenticate } from "./http/auth.ts";
 import { checkQuery, readJsonBody } from "./http/body-checks.ts";
@@ -77,10 +78,19 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
   const api = express.Router();
   if (metrics) api.use(metrics.observeRequests);
   const { match, validate } = validator(SPEC_PATH);
-  api.use(authenticate(new Authenticator(db, new LoginThrottle(loginLimits))));
-  if (rateLimitPerMinute > 0) api.use(perCallerRateLimit(rateLimitPerMinute));
+  api.use(authenticate(new Authenticator(db, new LoginThrottle(db, loginLimits))));
+  // Counts shared by every instance on the database; while it is away requests answer 503 anyway.
+  let warnedAt = 0;
+  const shared = (name: string, limit: number) =>
+    new SharedWindowLimit(new WindowCounter(db, name, limit, 60), (err) => {
+      // Once in a while, not every 100 ms of an outage: the connection errors are logged already.
+      if (Date.now() - warnedAt < 10_000) return;
+      warnedAt = Date.now();
+      logger.warn({ err }, `could not share the ${name} count; this instance counts alone meanwhile`);
+    });
+  if (rateLimitPerMinute > 0) api.use(perCallerRateLimit(shared("requests", rateLimitPerMinute)));
   if (concurrentRequestsPerCaller > 0 || heavyRequestsPerCaller > 0) api.use(perCallerConcurrency(concurrentRequestsPerCaller, heavyRequestsPerCaller));
-  if (bodyBytesPerMinute > 0) api.use(perCallerBodyBytes(bodyBytesPerMinute));
+  if (bodyBytesPerMinute > 0) api.use(perCallerBodyBytes(shared("body-bytes", bodyBytesPerMinute)));
   api.use(headAsGet);
   api.use(match);
   api.use(readJsonBody());

@@ -51,13 +51,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const seed = (env.SEED_DEMO ?? "true").toLowerCase();
   if (!["true", "false", "1", "0"].includes(seed)) problems.push(`SEED_DEMO must be true or false, got "${env.SEED_DEMO}"`);
   const rateLimit = env.RATE_LIMIT_PER_MINUTE === undefined || env.RATE_LIMIT_PER_MINUTE === "" ? 6000 : Number(env.RATE_LIMIT_PER_MINUTE);
-  if (!Number.isInteger(rateLimit) || rateLimit < 0) problems.push(`RATE_LIMIT_PER_MINUTE must be a whole number (0 = no limit), got "${env.RATE_LIMIT_PER_MINUTE}"`);
+  if (!Number.isInteger(rateLimit) || rateLimit < 0 || rateLimit > 2 ** 31 - 1) problems.push(`RATE_LIMIT_PER_MINUTE must be a whole number 0-2147483647 (0 = no limit), got "${env.RATE_LIMIT_PER_MINUTE}"`);
   const webhooks = readWebhookSettings(env);
   problems.push(...webhooks.problems);
   const count = (name: string, fallback: number) => {
     const raw = env[name];
     const n = raw === undefined || raw === "" ? fallback : Number(raw);
-    if (!Number.isInteger(n) || n < 0) problems.push(`${name} must be a whole number (0 = no limit), got "${raw}"`);
+    // The shared counters are 32-bit integers in the database.
+    if (!Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) problems.push(`${name} must be a whole number 0-2147483647 (0 = no limit), got "${raw}"`);
     return n;
   };
   const loginFailuresPerAddress = count("LOGIN_FAILURES_PER_ADDRESS", 200);

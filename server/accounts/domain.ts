@@ -32,30 +32,36 @@ const nameOf = (p: { role: Role; id: string }) => `${p.role === "merchant" ? "M"
 export class Authenticator {
   private cache = new Map<string, { principal: Principal; until: number }>();
   private inFlight = new Map<string, Promise<Principal | undefined>>();
+  private throttle: LoginThrottle;
   constructor(
     private db: Db,
-    private throttle = new LoginThrottle(),
+    throttle?: LoginThrottle,
     private ttlMs = 60_000,
     private maxEntries = 10_000,
-  ) {}
+  ) {
+    this.throttle = throttle ?? new LoginThrottle(db);
+  }
 
   /** The principal, or undefined for wrong credentials; throws rate_limited while `address` is throttled. */
   async verify(username: string, secret: string, address: string): Promise<Principal | undefined> {
     const parsed = parseUsername(username);
     const name = parsed ? nameOf(parsed) : username;
-    const wait = await this.throttle.blockedFor(address, name);
+    const key = createHash("sha256").update(name).update("\0").update(secret).digest("base64");
+    const hit = this.cache.get(key);
+    // Credentials verified moments ago skip the shared counts (a round trip on every request); any
+    // other attempt reads them before the costly check.
+    const fresh = hit !== undefined && hit.until > Date.now();
+    const wait = fresh ? this.throttle.knownBlockedFor(address, name) : await this.throttle.blockedFor(address, name);
     if (wait > 0) {
       throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], { "Retry-After": String(wait) });
     }
-    const principal = parsed && secret.length > 0 && secret.length <= 256 ? await this.check(parsed, name, secret) : undefined;
+    if (fresh) return hit.principal;
+    const principal = parsed && secret.length > 0 && secret.length <= 256 ? await this.check(key, parsed, name, secret) : undefined;
     if (!principal) await this.throttle.failed(address, name);
     return principal;
   }
 
-  private async check(parsed: { role: Role; id: string }, name: string, secret: string): Promise<Principal | undefined> {
-    const key = createHash("sha256").update(name).update("\0").update(secret).digest("base64");
-    const hit = this.cache.get(key);
-    if (hit && hit.until > Date.now()) return hit.principal;
+  private async check(key: string, parsed: { role: Role; id: string }, name: string, secret: string): Promise<Principal | undefined> {
     // A burst of requests with the same new credentials shares one scrypt run.
     let pending = this.inFlight.get(key);
     if (!pending) {

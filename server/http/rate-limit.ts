@@ -1,25 +1,19 @@
 import type { NextFunction, Request } from "express";
-import { rateLimit } from "express-rate-limit";
+import type { SharedWindowLimit } from "../db/counters.ts";
 import { AppError } from "../shared/errors.ts";
 import type { Res } from "./types.ts";
 
 /**
- * A fixed window per authenticated caller (not per IP: many merchants share proxies), kept in this
- * process's memory. Behind several instances each counts its own share.
+ * At most `perMinute` requests per authenticated caller (not per IP: many merchants share proxies) in
+ * a fixed minute window, counted in the database for all instances together (SharedWindowLimit).
  */
-export function perCallerRateLimit(perMinute: number) {
-  return rateLimit({
-    windowMs: 60_000,
-    limit: perMinute,
-    standardHeaders: false,
-    legacyHeaders: false,
-    keyGenerator: (_req: Request, res: Res) => res.locals.principal.name,
-    handler: (req: Request, _res: Res, next: NextFunction) => {
-      const resetTime = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const seconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
-      next(new AppError("rate_limited", `Too many requests: at most ${perMinute} a minute. Retry in ${seconds} s.`, [], { "Retry-After": String(seconds) }));
-    },
-  });
+export function perCallerRateLimit(limit: SharedWindowLimit) {
+  return (_req: Request, res: Res, next: NextFunction) => {
+    limit.take(res.locals.principal.name).then((wait) => {
+      if (wait > 0) return next(tooMany(`Too many requests: at most ${limit.limit} a minute. Retry in ${wait} s.`, wait));
+      next();
+    }, next);
+  };
 }
 
 function tooMany(message: string, seconds: number): AppError {
@@ -67,28 +61,17 @@ export function perCallerConcurrency(limit: number, heavyLimit = 0) {
 }
 
 /**
- * At most `bytesPerMinute` of request bodies per caller in a fixed minute window, counted from
- * Content-Length before the body is read, so that one caller's heavy writes cannot take the CPU that
- * parsing and validating them costs from everyone else.
+ * At most `limit` bytes of request bodies per caller in a fixed minute window, counted from
+ * Content-Length before the body is read (for all instances together), so that one caller's heavy
+ * writes cannot take the CPU that parsing and validating them costs from everyone else.
  */
-export function perCallerBodyBytes(bytesPerMinute: number, now = () => Date.now()) {
-  const windows = new Map<string, { start: number; bytes: number }>();
+export function perCallerBodyBytes(limit: SharedWindowLimit) {
   return (req: Request, res: Res, next: NextFunction) => {
     const size = Number(req.headers["content-length"] ?? 0);
     if (!Number.isFinite(size) || size <= 0) return next();
-    const key = res.locals.principal.name;
-    const t = now();
-    let w = windows.get(key);
-    if (!w || t - w.start >= 60_000) {
-      // Expired windows of other callers go with the first new one: the map never outgrows the active callers.
-      for (const [k, v] of windows) if (t - v.start >= 60_000) windows.delete(k);
-      windows.set(key, (w = { start: t, bytes: 0 }));
-    }
-    if (w.bytes + size > bytesPerMinute) {
-      const wait = (w.start + 60_000 - t) / 1000;
-      return next(tooMany(`Too many request bytes: at most ${bytesPerMinute} a minute per caller. Retry in ${Math.max(1, Math.ceil(wait))} s.`, wait));
-    }
-    w.bytes += size;
-    next();
+    limit.take(res.locals.principal.name, size).then((wait) => {
+      if (wait > 0) return next(tooMany(`Too many request bytes: at most ${limit.limit} a minute per caller. Retry in ${wait} s.`, wait));
+      next();
+    }, next);
   };
 }

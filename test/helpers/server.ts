@@ -42,12 +42,14 @@ export interface TestServerOptions {
   webhooks?: Partial<WebhookSettings>;
   /** Serve /metrics behind this bearer token. */
   metricsToken?: string;
+  /** A second instance: serve another test server's database (left open by close()). */
+  database?: DatabaseHandle;
   /** Start a webhook dispatcher with the server (stopped by close()). */
   dispatcher?: boolean | Omit<DispatcherOptions, "handle" | "settings" | "logger">;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
-  const handle = await createTestDatabase();
+  const handle = opts.database ?? (await createTestDatabase());
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const webhooks = { ...readWebhookSettings({}).settings, ...opts.webhooks };
   const metrics = createMetrics(handle);
@@ -83,6 +85,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       const tables = await sql<{ name: string }>`
         select table_name as name from information_schema.tables
         where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_%'
+          and table_name <> 'rate_limit_counters'
         order by 1`.execute(handle.db);
       const out: Record<string, unknown[]> = {};
       for (const { name } of tables.rows) out[name] = (await sql`select * from ${sql.table(name)} order by 1, 2`.execute(handle.db)).rows;
@@ -92,7 +95,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
       await dispatcher?.stop();
-      await handle.close();
+      if (!opts.database) await handle.close();
     },
   };
 }

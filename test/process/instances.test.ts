@@ -9,19 +9,22 @@ describe("two instances on one PostgreSQL", () => {
   let handle: Awaited<ReturnType<typeof createTestDatabase>>;
   const servers: Proc[] = [];
   const clients: { m: LogisticsClient; w: LogisticsClient }[] = [];
+  const baseUrls: string[] = [];
 
   beforeAll(async () => {
     handle = await createTestDatabase();
     const url = handle.url!;
     await provisionAccount(handle.db, "merchant", "multi.example.com", "multi-secret-1");
     await provisionAccount(handle.db, "operator", "multi-dock", "multi-secret-2");
+    await provisionAccount(handle.db, "merchant", "guessed.example.com", "guessed-secret-1");
     for (let i = 0; i < 2; i++) {
       const port = await freePort();
-      const p = run("server/main.ts", [], { DATABASE_URL: url, PORT: String(port), SEED_DEMO: "false", LOG_LEVEL: "warn" });
+      const p = run("server/main.ts", [], { DATABASE_URL: url, PORT: String(port), SEED_DEMO: "false", LOG_LEVEL: "warn", LOGIN_FAILURES_PER_ACCOUNT: "6" });
       servers.push(p);
       const origin = `http://127.0.0.1:${port}`;
       await waitReady(origin, p);
       const baseUrl = `${origin}/2015-01-01`;
+      baseUrls.push(baseUrl);
       clients.push({
         m: createLogisticsClient({ baseUrl, username: "M-multi.example.com", secret: "multi-secret-1" }),
         w: createLogisticsClient({ baseUrl, username: "W-multi-dock", secret: "multi-secret-2" }),
@@ -55,5 +58,15 @@ describe("two instances on one PostgreSQL", () => {
     expect(a!.data!.shipment_id).toBe(b!.data!.shipment_id);
     const list = await clients[0]!.m.GET("/inbound_shipments", { params: { query: { merchants_ref: "PO-I" } } });
     expect(list.data!.items).toHaveLength(1);
+  });
+
+  it("failed sign-ins are counted for both together: 3 wrong secrets on each reach LOGIN_FAILURES_PER_ACCOUNT=6, then both refuse the right one", async () => {
+    const as = (i: number, secret: string) => createLogisticsClient({ baseUrl: baseUrls[i]!, username: "M-guessed.example.com", secret }).GET("/inbound_shipments");
+    for (const i of [0, 1, 0, 1, 0, 1]) expect((await as(i, "wrong-secret")).response.status).toBe(401);
+    for (const i of [0, 1]) {
+      const r = await as(i, "guessed-secret-1");
+      expect(r.response.status).toBe(429);
+      expect(r.error).toMatchObject({ code: "rate_limited" });
+    }
   });
 });

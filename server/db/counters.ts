@@ -1,0 +1,152 @@
+// Window counters kept in the database, so that every instance on one PostgreSQL counts against the same
+// limit: adding instances does not multiply what a caller may do. The store is rate-limiter-flexible's
+// Postgres limiter, given the service's own connections (so its statements get the pool's timeouts).
+import { CompiledQuery } from "kysely";
+import { RateLimiterPostgres } from "rate-limiter-flexible";
+import type { Db } from "./database.ts";
+
+export const COUNTERS_TABLE = "rate_limit_counters";
+
+export interface Counted {
+  /** Points in the key's current window, this addition included. */
+  consumed: number;
+  /** When the window ends (epoch ms). */
+  resetsAt: number;
+}
+
+/** A fixed window of `windowSeconds` per key; `name` keeps different limits apart in the one table. */
+export class WindowCounter {
+  private store: RateLimiterPostgres;
+  constructor(db: Db, name: string, readonly limit: number, readonly windowSeconds: number) {
+    const storeClient = {
+      query: async ({ text, values }: { text: string; values?: unknown[] }) => {
+        const r = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
+        return { rows: r.rows, rowCount: r.rows.length || Number(r.numAffectedRows ?? 0) };
+      },
+    };
+    // Expired rows go with the service's housekeeping (clearExpired), not with a timer per counter.
+    this.store = new RateLimiterPostgres({
+      storeClient, storeType: "pool", tableName: COUNTERS_TABLE, tableCreated: true, clearExpiredByTimeout: false,
+      keyPrefix: name, points: limit, duration: windowSeconds,
+    });
+  }
+
+  /** Adds `points` to the key's window; never refuses (the caller compares with `limit`). */
+  async add(key: string, points = 1): Promise<Counted> {
+    const r = await this.store.penalty(key, points);
+    return { consumed: r.consumedPoints, resetsAt: Date.now() + Math.max(0, r.msBeforeNext) };
+  }
+
+  async read(key: string): Promise<Counted | undefined> {
+    const r = await this.store.get(key);
+    return r ? { consumed: r.consumedPoints, resetsAt: Date.now() + Math.max(0, r.msBeforeNext) } : undefined;
+  }
+}
+
+/** Deletes windows that ended before `before` (epoch ms); returns how many. */
+export async function deleteExpiredCounters(db: Db, before = Date.now()): Promise<number> {
+  const r = await db.executeQuery(CompiledQuery.raw(`delete from ${COUNTERS_TABLE} where expire < $1`, [before]));
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/**
+ * A WindowCounter for every request without a round trip for each: an instance adds its callers' points
+ * locally and sends the sums every `flushMs`, learning the total of all instances in return; a caller
+ * whose total is older than that (idle here, or new) waits for one read of it first (at most 200 ms). So across N
+ * instances a caller overshoots the limit by at most what it sends within one interval to each of them
+ * after another instance's spending, never by N times the limit.
+ */
+const READ_WAIT_MS = 200;
+
+export class SharedWindowLimit {
+  /** Taken here, not yet sent; being sent; the totals of all instances as last read, with when. */
+  private pending = new Map<string, number>();
+  private sending = new Map<string, number>();
+  private known = new Map<string, Counted & { at: number }>();
+  private reading = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private counter: WindowCounter, private onError: (err: unknown) => void = () => {}, private flushMs = 100) {}
+
+  get limit(): number {
+    return this.counter.limit;
+  }
+
+  /** Seconds until `key` may add `points` again, or 0 after adding them. */
+  async take(key: string, points = 1): Promise<number> {
+    let now = Date.now();
+    let k = this.known.get(key);
+    if (!k || k.resetsAt <= now || now - k.at > this.flushMs) {
+      // A healthy database answers in a millisecond; one that is away must not add its connection
+      // timeout to every request's own (the request answers 503 by itself), so the wait is short.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.refresh(key), new Promise((r) => (timer = setTimeout(r, READ_WAIT_MS)))]);
+      clearTimeout(timer);
+      now = Date.now();
+      k = this.known.get(key);
+    }
+    const local = (this.pending.get(key) ?? 0) + (this.sending.get(key) ?? 0);
+    if ((k?.consumed ?? 0) + local + points > this.counter.limit) {
+      const resetsAt = k?.resetsAt ?? now + this.counter.windowSeconds * 1000;
+      return Math.max(1, Math.ceil((resetsAt - now) / 1000));
+    }
+    this.pending.set(key, (this.pending.get(key) ?? 0) + points);
+    this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
+    return 0;
+  }
+
+  /** One read per key at a time, however many requests wait for it. */
+  private refresh(key: string): Promise<void> {
+    let reading = this.reading.get(key);
+    if (!reading) {
+      reading = this.counter.read(key).then(
+        (c) => void this.learn(key, c ?? { consumed: 0, resetsAt: Date.now() + this.counter.windowSeconds * 1000 }),
+        // The database is away: the request itself answers 503; the count is not worth failing it for.
+        (err) => this.onError(err),
+      ).finally(() => this.reading.delete(key));
+      this.reading.set(key, reading);
+    }
+    return reading;
+  }
+
+  private learn(key: string, total: Counted) {
+    const before = this.known.get(key);
+    const now = Date.now();
+    // Two answers for one key may arrive out of order: keep the larger total of the same window.
+    const sameWindow = before && before.resetsAt > now && Math.abs(total.resetsAt - before.resetsAt) <= 1000;
+    if (sameWindow && before.consumed > total.consumed) before.at = now;
+    else this.known.set(key, { ...total, at: now });
+  }
+
+  /** Sends what was taken since the last flush; the tests call it to skip the wait. */
+  async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.pending;
+    this.pending = new Map();
+    // Totals are kept only for callers seen in this window: the map never outgrows the active callers.
+    const now = Date.now();
+    for (const [key, k] of this.known) if (k.resetsAt <= now) this.known.delete(key);
+    const shift = (key: string, points: number) => {
+      const left = (this.sending.get(key) ?? 0) + points;
+      if (left > 0) this.sending.set(key, left);
+      else this.sending.delete(key);
+    };
+    await Promise.all(
+      [...batch].map(async ([key, points]) => {
+        shift(key, points);
+        try {
+          this.learn(key, await this.counter.add(key, points));
+        } catch (err) {
+          // The database is away: this instance keeps counting alone until its window ends.
+          const k = this.known.get(key);
+          if (k) k.consumed += points;
+          else this.known.set(key, { consumed: points, resetsAt: Date.now() + this.counter.windowSeconds * 1000, at: Date.now() });
+          this.onError(err);
+        } finally {
+          shift(key, -points);
+        }
+      }),
+    );
+  }
+}
