@@ -1662,8 +1662,9 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
         };
         /**
-         * @description Why the service disabled the endpoint (it answered `410 Gone`: the receiver says it is gone for good);
-         *     `null` when it is enabled or you disabled it. Deliveries already queued wait and go out once you
+         * @description Why the service disabled the endpoint: it answered `410 Gone` (the receiver says it is gone for good),
+         *     or every attempt to it has failed for 5 days (a failure streak; a success ends it); `null` when it is
+         *     enabled or you disabled it. Deliveries already queued wait and go out once you
          *     enable it again (`"enabled": true` in an update); events meanwhile are not queued for it
          *     (catch up with the delivery log).
          */

@@ -9,7 +9,7 @@ import type { DeliveryState, EventType } from "./tables.ts";
 type Endpoints = Database["webhook_endpoints"];
 export type EndpointRow = Selectable<Endpoints>;
 /** What list and get read: never the secrets or the Basic credentials themselves. */
-export type EndpointView = Omit<EndpointRow, "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password"> & {
+export type EndpointView = Omit<EndpointRow, "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password" | "failing_since"> & {
   has_basic_auth: boolean;
 };
 export type DeliveryRow = Selectable<Database["webhook_deliveries"]>;
@@ -48,7 +48,7 @@ export async function insertEndpoint(db: Executor, row: Insertable<Endpoints>): 
 export async function updateEndpoint(
   db: Executor,
   id: string,
-  changes: Partial<Pick<Insertable<Endpoints>, "url" | "event_types" | "description" | "enabled" | "disabled_reason" | "batching" | "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password">> & { updated_at: Date },
+  changes: Partial<Pick<Insertable<Endpoints>, "url" | "event_types" | "description" | "enabled" | "disabled_reason" | "failing_since" | "batching" | "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password">> & { updated_at: Date },
 ): Promise<void> {
   await db.updateTable("webhook_endpoints").set(changes).where("id", "=", id).execute();
 }

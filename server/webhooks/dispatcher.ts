@@ -87,7 +87,7 @@ export class Dispatcher {
     this.pollMs = opts.pollMs ?? 5_000;
     this.leaseMs = 2 * opts.settings.timeoutMs + 5_000;
     this.claimChunk = Math.max(1, Math.min(16, Math.floor(this.concurrency / 4)));
-    this.committer = new OutcomeCommitter(this.db, this.log, (ms) => this.wakeIn(ms));
+    this.committer = new OutcomeCommitter(this.db, this.log, (ms) => this.wakeIn(ms), this.opts.settings.disableAfterFailingDays);
   }
 
   async start(): Promise<void> {
@@ -304,6 +304,7 @@ export class Dispatcher {
     // disabled (deliveries queued for it wait until the merchant enables it again) and this one fails now.
     const gone = result.status === 410;
     const common = {
+      endpoint_id: rows[0]!.endpoint_id,
       started_at: started.toISOString(),
       response_status: result.status ?? null,
       error: result.ok ? null : `${result.error ?? "failed"}${gone ? "; the endpoint is now disabled" : ""}`.slice(0, 1000),
@@ -357,6 +358,7 @@ class OutcomeCommitter {
     private readonly log: Logger,
     /** Called after a write with the shortest wait until a retry it scheduled. */
     private readonly retryIn: (ms: number) => void,
+    private readonly disableAfterFailingDays: number,
   ) {}
 
   add(outcomes: Outcome[]): void {
@@ -373,7 +375,7 @@ class OutcomeCommitter {
     while (this.queue.length) {
       const batch = this.queue.splice(0, 1000);
       try {
-        await finish(this.db, batch);
+        await finish(this.db, batch, this.disableAfterFailingDays);
         failures = 0;
         const waits = batch.filter((o) => o.wait_ms !== null).map((o) => o.wait_ms!);
         // A little after the due time by the database's clock, which the write just started from.

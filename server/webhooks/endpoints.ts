@@ -73,7 +73,7 @@ export async function updateEndpoint(trx: Tx, merchant: Principal, id: string, i
   await q.updateEndpoint(trx, id, {
     ...plain,
     // The merchant decides now: a reason the service gave for disabling it no longer applies.
-    ...(input.enabled !== undefined && { disabled_reason: null }),
+    ...(input.enabled !== undefined && { disabled_reason: null, failing_since: null }),
     ...(basic_auth !== undefined && { basic_username: basic_auth?.username ?? null, basic_password: basic_auth?.password ?? null }),
     updated_at: new Date(),
   });

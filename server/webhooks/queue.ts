@@ -120,6 +120,7 @@ export async function claimBatch(trx: Tx, endpointId: string, max: number, lease
 /** The outcome of one attempt of one delivery. */
 export interface Outcome {
   id: string;
+  endpoint_id: string;
   /** As claimed: a stale outcome (the lease ran out and another attempt began) changes nothing. */
   attempts: number;
   status: "pending" | "succeeded" | "failed";
@@ -138,8 +139,12 @@ export interface Outcome {
   disable_endpoint: { id: string; reason: string } | null;
 }
 
-/** Records many outcomes in one statement. */
-export async function finish(db: Db, outcomes: Outcome[]): Promise<void> {
+/**
+ * Records many outcomes in one statement, then each endpoint's failure streak: a success ends it; an
+ * endpoint whose attempts have all failed for `disableAfterFailingDays` (0: never) is disabled, and the
+ * attempt that did it says so in the delivery log.
+ */
+export async function finish(db: Db, outcomes: Outcome[], disableAfterFailingDays = 0): Promise<void> {
   await sql`
     update webhook_deliveries d
     set status = v.status,
@@ -151,7 +156,7 @@ export async function finish(db: Db, outcomes: Outcome[]): Promise<void> {
         last_duration_ms = v.duration_ms,
         last_failure_class = v.failure_class,
         last_response_excerpt = v.response_excerpt
-    from json_to_recordset(${JSON.stringify(outcomes.map(({ disable_endpoint: _, ...o }) => o))}::json) as v(
+    from json_to_recordset(${JSON.stringify(outcomes.map(({ disable_endpoint: _, endpoint_id: __, ...o }) => o))}::json) as v(
       id char(24), attempts int, status text, wait_ms double precision, keep_batch boolean,
       started_at timestamptz, response_status int, error text, duration_ms int, failure_class text, response_excerpt text)
     where d.id = any(${outcomes.map((o) => o.id)}::char(24)[]) and d.id = v.id and d.attempts = v.attempts and d.status = 'in_flight'`.execute(db);
@@ -159,6 +164,40 @@ export async function finish(db: Db, outcomes: Outcome[]): Promise<void> {
   for (const [id, reason] of gone) {
     await sql`update webhook_endpoints set enabled = false, disabled_reason = ${reason}, updated_at = now() where id = ${id} and enabled`.execute(db);
   }
+  await recordStreaks(db, outcomes, disableAfterFailingDays);
+}
+
+async function recordStreaks(db: Db, outcomes: Outcome[], days: number): Promise<void> {
+  const succeeded = new Set(outcomes.filter((o) => o.status === "succeeded").map((o) => o.endpoint_id));
+  const failedSince = new Map<string, string>();
+  for (const o of outcomes) {
+    if (o.status === "succeeded" || succeeded.has(o.endpoint_id)) continue;
+    const first = failedSince.get(o.endpoint_id);
+    if (!first || o.started_at < first) failedSince.set(o.endpoint_id, o.started_at);
+  }
+  if (succeeded.size) {
+    await sql`update webhook_endpoints set failing_since = null where id = any(${[...succeeded]}::char(24)[]) and failing_since is not null`.execute(db);
+  }
+  if (!failedSince.size) return;
+  const ids = [...failedSince.keys()];
+  const starts = ids.map((id) => failedSince.get(id)!);
+  await sql`
+    update webhook_endpoints e set failing_since = v.started_at
+    from unnest(${ids}::char(24)[], ${starts}::timestamptz[]) as v(id, started_at)
+    where e.id = v.id and e.failing_since is null`.execute(db);
+  if (days <= 0) return;
+  const disabled = await sql<{ id: string }>`
+    update webhook_endpoints
+    set enabled = false, updated_at = now(),
+        disabled_reason = 'Every delivery attempt has failed since ' || to_char(failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ' (' || ${days}::int || ' days); enable it again when it receives events.'
+    where id = any(${ids}::char(24)[]) and enabled and failing_since < now() - make_interval(days => ${days}::int)
+    returning id`.execute(db);
+  if (!disabled.rows.length) return;
+  const disabledIds = new Set(disabled.rows.map((r) => r.id));
+  const noted = outcomes.filter((o) => disabledIds.has(o.endpoint_id)).map((o) => o.id);
+  await sql`
+    update webhook_deliveries set last_error = left(coalesce(last_error, 'failed') || '; the endpoint is now disabled after a failure streak', 1000)
+    where id = any(${noted}::char(24)[])`.execute(db);
 }
 
 /** Gives back claimed deliveries that were not attempted (their endpoint was at its limit here). */

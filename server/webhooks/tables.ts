@@ -35,8 +35,10 @@ export interface WebhooksTables {
     /** Write-only on the wire: never selected for list or get. */
     basic_username: ColumnType<string | null, string | null | undefined, string | null>;
     basic_password: ColumnType<string | null, string | null | undefined, string | null>;
-    /** Set when the service disabled the endpoint (a 410 answer); cleared when the merchant changes `enabled`. */
+    /** Set when the service disabled the endpoint (a 410 answer, a failure streak); cleared when the merchant changes `enabled`. */
     disabled_reason: ColumnType<string | null, string | null | undefined, string | null>;
+    /** The first failed attempt since the last success (or since the merchant last changed `enabled`). */
+    failing_since: NullableTimestamp;
     created_at: CreatedAt;
     updated_at: UpdatedAt;
   };

@@ -6,7 +6,7 @@ describe("configuration", () => {
     expect(loadConfig({})).toEqual({
       port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true, rateLimitPerMinute: 6000,
       concurrentRequestsPerCaller: 64, heavyRequestsPerCaller: 4, bodyBytesPerMinute: 32 * 1024 * 1024,
-      webhooks: { retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000], timeoutMs: 10_000, allowPrivateNetworks: false },
+      webhooks: { retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000], timeoutMs: 10_000, allowPrivateNetworks: false, disableAfterFailingDays: 5 },
       loginFailuresPerAddress: 200, loginFailuresPerAccount: 10, pickupPointsCacheSeconds: 60,
       dbConnectTimeoutMs: 3000, dbStatementTimeoutMs: 5000, metricsToken: undefined, metricsPort: undefined, metricsHost: "127.0.0.1",
       deliveryRetentionDays: 30,
@@ -45,6 +45,6 @@ describe("configuration", () => {
   });
   it("reads the webhook settings", () => {
     expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: "0.05,0.1", WEBHOOK_TIMEOUT_MS: "500", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" }).webhooks)
-      .toEqual({ retrySchedule: [0.05, 0.1], timeoutMs: 500, allowPrivateNetworks: true });
+      .toEqual({ retrySchedule: [0.05, 0.1], timeoutMs: 500, allowPrivateNetworks: true, disableAfterFailingDays: 5 });
   });
 });

@@ -63,7 +63,7 @@ describe("nextAttemptAt", () => {
 describe("readWebhookSettings", () => {
   it("has working defaults", () => {
     expect(readWebhookSettings({})).toEqual({
-      settings: { retrySchedule: DEFAULT_RETRY_SCHEDULE, timeoutMs: 10_000, allowPrivateNetworks: false },
+      settings: { retrySchedule: DEFAULT_RETRY_SCHEDULE, timeoutMs: 10_000, allowPrivateNetworks: false, disableAfterFailingDays: 5 },
       problems: [],
     });
   });
@@ -71,7 +71,7 @@ describe("readWebhookSettings", () => {
   it("reads the three variables", () => {
     const { settings, problems } = readWebhookSettings({ WEBHOOK_RETRY_SCHEDULE: "1,2", WEBHOOK_TIMEOUT_MS: "2500", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" });
     expect(problems).toEqual([]);
-    expect(settings).toEqual({ retrySchedule: [1, 2], timeoutMs: 2500, allowPrivateNetworks: true });
+    expect(settings).toEqual({ retrySchedule: [1, 2], timeoutMs: 2500, allowPrivateNetworks: true, disableAfterFailingDays: 5 });
   });
 
   it("reports one problem per bad value", () => {

@@ -2,6 +2,7 @@
 // of the answer; 410 Gone disables the endpoint; redirects are not followed; huge answers are cut; one
 // hanging endpoint does not hold up another's deliveries.
 import { createServer } from "node:net";
+import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { freePort } from "../../scripts/bench/processes.ts";
@@ -74,6 +75,47 @@ describe("receivers that misbehave", () => {
     expect(test.response.status).toBe(409);
     const enabled = await m.POST("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } }, body: { enabled: true } });
     expect(enabled.data).toMatchObject({ enabled: true, disabled_reason: null });
+  });
+
+  it("a failure streak of 5 days disables the endpoint and says so in the delivery log; a success or enabling it again ends the streak", async () => {
+    rx.respond = () => ({ status: 500, body: "down" });
+    const ep = await endpointAt(rx.url(`/streak-${seq}`));
+    /** The latest delivery, once this many have been attempted. */
+    const attemptNo = async (n: number) => {
+      await sendTest(ep.id);
+      let latest: S["WebhookDelivery"] | undefined;
+      await expect.poll(async () => {
+        const r = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id } } });
+        latest = r.data!.items[0];
+        return r.data!.items.filter((d) => d.last_attempt_at !== null).length;
+      }, { timeout: 10_000, interval: 50 }).toBe(n);
+      return latest!;
+    };
+    // Time passes: the streak began 6 days ago.
+    const backdate = async () =>
+      Number((await sql`update webhook_endpoints set failing_since = now() - interval '6 days' where id = ${ep.id} and failing_since is not null`.execute(srv.handle.db)).numAffectedRows);
+    const endpoint = async () => (await m.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } } })).data!;
+
+    expect((await attemptNo(1)).status).toBe("pending");
+    rx.respond = () => 200;
+    expect((await attemptNo(2)).status).toBe("succeeded");
+    expect(await backdate()).toBe(0); // the success ended the streak
+    rx.respond = () => ({ status: 500, body: "down" });
+    await attemptNo(3);
+    expect(await endpoint()).toMatchObject({ enabled: true, disabled_reason: null });
+
+    expect(await backdate()).toBe(1);
+    const last = await attemptNo(4);
+    expect(last).toMatchObject({ status: "pending", failure_class: "http_5xx" });
+    // The note follows the attempt's record in a second statement.
+    await expect.poll(async () => (await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id } } })).data!.items.find((d) => d.id === last.id)?.last_error)
+      .toBe("HTTP 500 from endpoint; the endpoint is now disabled after a failure streak");
+    expect(await endpoint()).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/^Every delivery attempt has failed since \d{4}-\d\d-\d\dT[\d:]+Z \(5 days\); enable it again/) });
+
+    // Enabled again by the merchant: a new failure starts a new streak instead of disabling it at once.
+    expect((await m.POST("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } }, body: { enabled: true } })).data).toMatchObject({ enabled: true, disabled_reason: null });
+    await attemptNo(5);
+    expect(await endpoint()).toMatchObject({ enabled: true });
   });
 
   it("a redirect is recorded, not followed", async () => {
