@@ -9,16 +9,14 @@ import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
-import { forgetExpiredKeys } from "./idempotency/index.ts";
+import { Housekeeping } from "./housekeeping.ts";
 import { setDirectoryCacheTtl } from "./pickup-points/cache.ts";
-import { pruneOlderThan } from "./webhooks/db.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 import { metricsHandler } from "./metrics/http.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { closeWebhookAgents } from "./webhooks/sender.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
-const HOUSEKEEPING_MS = 60 * 60_000;
 
 async function main() {
   let config;
@@ -78,23 +76,14 @@ async function main() {
     if (seeded) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
   });
 
-  const housekeeping = setInterval(() => {
-    forgetExpiredKeys(handle.db).then(
-      (n) => n && logger.info({ deleted: n }, "forgot expired idempotency keys"),
-      (err) => logger.warn({ err }, "idempotency key cleanup failed"),
-    );
-    pruneOlderThan(handle.db, config.deliveryRetentionDays).then(
-      (n) => n && logger.info({ deleted: n }, "deleted webhook deliveries older than the retention"),
-      (err) => logger.warn({ err }, "webhook delivery cleanup failed"),
-    );
-  }, HOUSEKEEPING_MS);
-  housekeeping.unref();
+  const housekeeping = new Housekeeping({ db: handle.db, logger, deliveryRetentionDays: config.deliveryRetentionDays });
+  housekeeping.start();
 
   const shutdown = (signal: string) => {
     if (!accepting) return;
     accepting = false;
-    clearInterval(housekeeping);
     logger.info({ signal }, "shutting down: finishing in-flight requests and webhook deliveries");
+    const housekeepingDone = housekeeping.stop();
     // Deliveries not yet claimed stay queued for the next start (or another instance).
     const deliveriesDone = dispatcher.stop().catch((err) => logger.error({ err }, "stopping the webhook dispatcher failed"));
     setTimeout(() => {
@@ -104,6 +93,7 @@ async function main() {
     metricsServer?.close();
     server.close(async () => {
       await deliveriesDone;
+      await housekeepingDone;
       closeWebhookAgents();
       await handle.close();
       logger.info("stopped");
