@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync, writeSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
@@ -76,11 +76,22 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
   // Extensions the migrations create; PostgreSQL has them in contrib.
   const { cube } = await import("@electric-sql/pglite/contrib/cube");
   const dir = path.resolve(opts.pgliteDir);
-  mkdirSync(path.dirname(dir), { recursive: true });
-  const unlock = lockDirectory(dir);
+  let unlock: () => void;
+  try {
+    mkdirSync(path.dirname(dir), { recursive: true });
+    unlock = lockDirectory(dir);
+  } catch (err) {
+    throw explainStartFailure(dir, err);
+  }
+  try {
+    checkFreeSpace(dir);
+  } catch (err) {
+    unlock();
+    throw explainStartFailure(dir, err);
+  }
   const pglite = await PGlite.create(dir, { extensions: { cube } }).catch((err) => {
     unlock();
-    throw err;
+    throw explainStartFailure(dir, err);
   });
   const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
   handleConnectionErrors(pool, opts.onConnectionError);
@@ -165,6 +176,37 @@ async function listenPostgres(url: string, channel: string, onNotify: () => void
  * PGlite is one process's database: a second process opening the same directory corrupts it.
  * A pid file beside the directory refuses that with a clear message; a dead owner's file is taken over.
  */
+/** Below this, PGlite cannot create its files, or a start's migrations and first writes fail mid-way. */
+const MIN_FREE_BYTES = 32 * 1024 * 1024;
+
+function checkFreeSpace(dir: string) {
+  const fs = statfsSync(path.dirname(dir));
+  const free = fs.bavail * fs.bsize;
+  if (free < MIN_FREE_BYTES) {
+    throw Object.assign(new Error(`only ${(free / 1024 / 1024).toFixed(1)} MB free`), { code: "ENOSPC" });
+  }
+}
+
+// PGlite's file system errors carry Emscripten's numbers, not Node's codes.
+const EMSCRIPTEN_ERRNO: Record<number, string> = { 2: "EACCES", 19: "EDQUOT", 51: "ENOSPC", 63: "EPERM", 69: "EROFS" };
+const WHY: Record<string, string> = {
+  EROFS: "its file system is read-only",
+  EACCES: "this user may not write there",
+  EPERM: "this user may not write there",
+  ENOSPC: "its file system is full",
+  EDQUOT: "the disk quota is used up",
+};
+
+/** One line an operator can act on, instead of a stack trace or `ErrnoError { errno: 51 }`. */
+function explainStartFailure(dir: string, err: unknown): Error {
+  const e = err as { code?: string; errno?: number; message?: string };
+  const code = e.code ?? (typeof e.errno === "number" ? EMSCRIPTEN_ERRNO[e.errno] : undefined);
+  const why = code ? WHY[code] : undefined;
+  if (!why) return err instanceof Error ? err : new Error(`Cannot open the embedded database in ${dir}: ${String(err)}`);
+  const detail = code === "ENOSPC" && e.message?.startsWith("only ") ? ` (${e.message}; at least ${MIN_FREE_BYTES / 1024 / 1024} MB needed)` : ` (${code})`;
+  return new Error(`Cannot open the embedded database in ${dir}: ${why}${detail}. Set PGLITE_DIR to a writable directory with free space, or DATABASE_URL to use PostgreSQL.`);
+}
+
 function lockDirectory(dir: string): () => void {
   const lockPath = `${dir}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {

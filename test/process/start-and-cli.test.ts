@@ -1,6 +1,6 @@
 // `npm start` and the operator CLI as an operator uses them, on the embedded database.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,5 +90,41 @@ describe("npm start and the CLI (PGlite)", () => {
     const bad = run("server/main.ts", [], { ...env, PORT: "eighty", LOG_LEVEL: "loud" });
     expect(await bad.exited).toBe(2);
     expect(bad.output()).toMatch(/PORT must be an integer[\s\S]*LOG_LEVEL must be one of/);
+  }, PROCESS_TEST_TIMEOUT);
+
+  // The test runs as root (chmod would not stop it), so read-only and full file systems are tmpfs mounts.
+  it("a read-only, full or locked data directory: one clear line and a non-zero exit, never a stack trace", async () => {
+    const mounts: string[] = [];
+    const mount = (name: string, options: string) => {
+      const at = path.join(dir, name);
+      mkdirSync(at);
+      execFileSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", at]);
+      mounts.push(at);
+      return at;
+    };
+    const locked = path.join(dir, "locked");
+    // Another live process holds it: this test runner's own pid.
+    cpSync(inject("pgliteTemplate"), locked, { recursive: true });
+    writeFileSync(`${locked}.lock`, String(process.pid));
+    try {
+      const cases: [string, RegExp][] = [
+        [path.join(mount("ro", "size=4m,ro"), "db"), /: its file system is read-only \(EROFS\)\. Set PGLITE_DIR/],
+        // Less than the 32 MB a start needs: refused before PGlite writes anything.
+        [path.join(mount("small", "size=8m"), "db"), /: its file system is full \(only \d+\.\d MB free; at least 32 MB needed\)\./],
+        // Enough to pass that check, too little for a new database (about 40 MB): PGlite's own error, explained.
+        [path.join(mount("full", "size=36m"), "db"), /: its file system is full \(ENOSPC\)\./],
+        [locked, /is in use by process \d+\. Stop it first, or set DATABASE_URL/],
+      ];
+      for (const [pgliteDir, message] of cases) {
+        const p = run("server/main.ts", [], { ...env, PGLITE_DIR: pgliteDir, PORT: "0", SEED_DEMO: "false" });
+        expect(await p.exited, p.output()).toBe(1);
+        const lines = p.output().trim().split("\n");
+        expect(lines, p.output()).toHaveLength(1);
+        expect(lines[0]).toMatch(/^(Cannot open the embedded database in |The embedded database )/);
+        expect(lines[0]).toMatch(message);
+      }
+    } finally {
+      for (const at of mounts) execFileSync("umount", [at]);
+    }
   }, PROCESS_TEST_TIMEOUT);
 });
