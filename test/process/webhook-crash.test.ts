@@ -1,5 +1,5 @@
-// `kill -9` of the server while it delivers webhooks: after a restart every acknowledged arrival is
-// delivered. The real `npm start` entry point as a child process, on the engine this project runs on.
+// `kill -9` of the server while it writes and delivers webhooks: after a restart every acknowledged write
+// is there and every committed arrival is delivered. The real `npm start` entry point as a child process, on the engine this project runs on.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -62,8 +62,8 @@ async function startServer() {
   };
 }
 
-describe("kill -9 during deliveries", () => {
-  it("delivers every acknowledged arrival after a restart", async () => {
+describe("kill -9 during writes and deliveries", () => {
+  it("every acknowledged write is there after a restart, and every committed arrival is delivered", async () => {
     const a = await startServer();
     const ep = await a.m.POST("/webhook_endpoints/_create", { body: { url: rx.url("/crash"), event_types: ["inbound_shipment.items_arrived"] } });
     expect(ep.response.status).toBe(201);
@@ -79,9 +79,23 @@ describe("kill -9 during deliveries", () => {
       const r = await a.w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: shipmentId } }, body: { arrivals: [{ merchants_id: "S", change: 1 }] } });
       if (r.response.status === 200) acknowledged.push(i);
     });
+    // New shipments written at the same time: each one answered 201 must be there after the restart.
+    // Four writers that go on until the process dies, so that writes are in flight at the kill.
+    const createdIds: string[] = [];
+    let sent = 0;
+    let killed = false;
+    const creates = Array.from({ length: 4 }, async () => {
+      while (!killed) {
+        const n = sent++;
+        const r = await a.m.POST("/inbound_shipments/_create", { body: { merchants_ref: `CRASH-${n}`, sender_name: "A", products: [{ merchants_id: `S-${n}`, qty: n + 1 }] } }).catch(() => undefined);
+        if (r?.response.status === 201) createdIds.push(r.data!.shipment_id);
+      }
+    });
     await rx.waitFor(1, { path: "/crash" });
+    await expect.poll(() => createdIds.length).toBeGreaterThanOrEqual(10);
     a.proc.child.kill("SIGKILL");
-    await Promise.allSettled(arrivals);
+    killed = true;
+    await Promise.allSettled([...arrivals, ...creates]);
     await a.proc.exited;
     expect(acknowledged.length).toBeGreaterThan(0);
 
@@ -91,6 +105,17 @@ describe("kill -9 during deliveries", () => {
       return 200;
     };
     const b = await startServer();
+    for (const id of createdIds) expect((await b.m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } } })).response.status).toBe(200);
+    const crashRefs: { merchants_ref: string }[] = [];
+    for (let cursor: string | undefined; ; ) {
+      const page = await b.m.GET("/inbound_shipments", { params: { query: { limit: 100, ...(cursor && { cursor }) } } });
+      crashRefs.push(...page.data!.items.filter((s) => s.merchants_ref.startsWith("CRASH-")));
+      if (!page.data!.next_cursor) break;
+      cursor = page.data!.next_cursor;
+    }
+    // A few more may have committed unanswered; none answered is missing, none is there twice.
+    expect(crashRefs.length).toBeGreaterThanOrEqual(createdIds.length);
+    expect(new Set(crashRefs.map((s) => s.merchants_ref)).size).toBe(crashRefs.length);
     const shipment = await b.m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: shipmentId } } });
     // Committed arrivals: at least the acknowledged ones (a few more may have committed unanswered).
     const recorded = shipment.data!.products[0]!.arrivedQty;
