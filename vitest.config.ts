@@ -23,7 +23,7 @@ export default defineConfig({
           ...shared,
           name: "pglite",
           // Several instances need a server database: PGlite belongs to one process.
-          exclude: ["test/process/instances.test.ts", "test/process/webhook-instances.test.ts", "test/process/database-outage.test.ts"],
+          exclude: ["test/process/instances.test.ts", "test/process/webhook-instances.test.ts", "test/process/database-outage.test.ts", "test/process/soak.test.ts"],
           env: { TEST_DB: "pglite" },
           globalSetup: ["test/helpers/global-setup.ts"],
         },
