@@ -47,9 +47,11 @@ export interface AppOptions {
   /** Counts requests; served at /metrics on this port only with `metricsToken` (else on a port of its own, or not at all). */
   metrics?: Metrics;
   metricsToken?: string;
+  /** False for a worker process (SERVER_ROLE=worker): health, readiness and metrics only; the API is 404. */
+  serveApi?: boolean;
 }
 
-export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, concurrentRequestsPerCaller = 0, heavyRequestsPerCaller = 0, bodyBytesPerMinute = 0, handlers = allHandlers, webhooks = readWebhookSettings({}).settings, loginLimits, metrics, metricsToken }: AppOptions) {
+export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, concurrentRequestsPerCaller = 0, heavyRequestsPerCaller = 0, bodyBytesPerMinute = 0, handlers = allHandlers, webhooks = readWebhookSettings({}).settings, loginLimits, metrics, metricsToken, serveApi = true }: AppOptions) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
@@ -71,9 +73,14 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
       sendError(res, new AppError("unavailable", "Not ready to serve requests."));
     }
   });
+  if (metrics && metricsToken) app.get("/metrics", metricsHandler(metrics, metricsToken));
+  if (!serveApi) {
+    app.use(notFoundHandler);
+    app.use(errorHandler);
+    return app;
+  }
   app.use(specRoutes(SPEC_PATH, BASE_PATH));
   app.use(docsRoutes(BASE_PATH));
-  if (metrics && metricsToken) app.get("/metrics", metricsHandler(metrics, metricsToken));
 
   const api = express.Router();
   if (metrics) api.use(metrics.observeRequests);

@@ -30,7 +30,12 @@ export interface Config {
   metricsHost: string;
   /** Finished webhook deliveries (and their events) are deleted after this many days. */
   deliveryRetentionDays: number;
+  /** What this process runs: the API, the worker (webhook dispatcher and housekeeping), or both. */
+  role: Role;
 }
+
+export const ROLES = ["both", "api", "worker"] as const;
+export type Role = (typeof ROLES)[number];
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
@@ -84,6 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (metricsToken !== undefined && metricsToken.length < 16) problems.push("METRICS_TOKEN must be at least 16 characters");
   const metricsPort = env.METRICS_PORT === undefined || env.METRICS_PORT === "" ? undefined : Number(env.METRICS_PORT);
   if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535)) problems.push(`METRICS_PORT must be an integer 0-65535, got "${env.METRICS_PORT}"`);
+  const role = (env.SERVER_ROLE || "both").trim().toLowerCase() as Role;
+  if (!ROLES.includes(role)) problems.push(`SERVER_ROLE must be one of ${ROLES.join(", ")}, got "${env.SERVER_ROLE}"`);
+  if (role === "worker" && databaseUrl === undefined) problems.push("SERVER_ROLE=worker needs DATABASE_URL: the embedded database belongs to one process, which runs both");
   if (problems.length) throw new ConfigError(problems);
   return {
     port,
@@ -107,5 +115,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort,
     metricsHost: env.METRICS_HOST || "127.0.0.1",
     deliveryRetentionDays: retention,
+    role,
   };
 }

@@ -46,25 +46,29 @@ async function main() {
 
   const metrics = createMetrics(handle, { defaultMetrics: true });
   let accepting = true;
+  // SERVER_ROLE: the API and the worker (webhook deliveries, housekeeping) scale apart on PostgreSQL.
+  const servesApi = config.role !== "worker";
+  const runsWorker = config.role !== "api";
   const app = createApp({
+    serveApi: servesApi,
     metrics, metricsToken: config.metricsToken,
     db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute, webhooks: config.webhooks,
     concurrentRequestsPerCaller: config.concurrentRequestsPerCaller, heavyRequestsPerCaller: config.heavyRequestsPerCaller, bodyBytesPerMinute: config.bodyBytesPerMinute,
     loginLimits: { ...DEFAULT_LOGIN_LIMITS, perAddress: config.loginFailuresPerAddress, perAccount: config.loginFailuresPerAccount },
   });
-  const dispatcher = new Dispatcher({ handle, settings: config.webhooks, logger, onAttempt: metrics.deliveryAttempt });
+  const dispatcher = runsWorker ? new Dispatcher({ handle, settings: config.webhooks, logger, onAttempt: metrics.deliveryAttempt }) : undefined;
   const metricsServer = config.metricsPort === undefined ? undefined : express().get("/metrics", metricsHandler(metrics)).listen(config.metricsPort, config.metricsHost);
   metricsServer?.on("error", (err) => {
     logger.fatal({ err }, "cannot listen for metrics");
     process.exit(1);
   });
   metricsServer?.on("listening", () => logger.info({ port: (metricsServer.address() as AddressInfo).port, host: config.metricsHost }, "metrics listening"));
-  await dispatcher.start();
+  await dispatcher?.start();
   const server = app.listen(config.port, config.host);
   answerClientErrors(server);
   server.on("error", async (err) => {
     logger.fatal({ err }, "cannot listen");
-    await dispatcher.stop();
+    await dispatcher?.stop();
     await handle.close();
     process.exit(1);
   });
@@ -72,20 +76,21 @@ async function main() {
     const { port } = server.address() as AddressInfo;
     const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
     const baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}${BASE_PATH}`;
-    logger.info({ url: baseUrl, database: handle.kind }, "listening");
-    if (seeded) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
+    logger.info({ url: baseUrl, database: handle.kind, role: config.role }, "listening");
+    if (!runsWorker) logger.info("API only (SERVER_ROLE=api): webhooks are delivered by a worker process");
+    if (seeded && servesApi) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
   });
 
-  const housekeeping = new Housekeeping({ db: handle.db, logger, deliveryRetentionDays: config.deliveryRetentionDays });
-  housekeeping.start();
+  const housekeeping = runsWorker ? new Housekeeping({ db: handle.db, logger, deliveryRetentionDays: config.deliveryRetentionDays }) : undefined;
+  housekeeping?.start();
 
   const shutdown = (signal: string) => {
     if (!accepting) return;
     accepting = false;
     logger.info({ signal }, "shutting down: finishing in-flight requests and webhook deliveries");
-    const housekeepingDone = housekeeping.stop();
+    const housekeepingDone = housekeeping?.stop();
     // Deliveries not yet claimed stay queued for the next start (or another instance).
-    const deliveriesDone = dispatcher.stop().catch((err) => logger.error({ err }, "stopping the webhook dispatcher failed"));
+    const deliveriesDone = dispatcher?.stop().catch((err) => logger.error({ err }, "stopping the webhook dispatcher failed"));
     setTimeout(() => {
       logger.warn("grace period over, closing remaining connections");
       server.closeAllConnections();

@@ -12,14 +12,14 @@
 //   here for a free slot of their endpoint: each starts within one attempt's timeout, well inside its
 //   lease. Beyond that, claimed rows are given back unattempted and the endpoint (or merchant) is left out
 //   of claims until it has room.
-// - Outcomes are written by a group committer: one UPDATE for every outcome that is ready.
+// - One attempt (attempt.ts) prepares, sends and classifies; outcomes.ts records the outcomes with a group
+//   committer: one UPDATE for every outcome that is ready. Retention is housekeeping.ts's.
 import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/database.ts";
 import { newId } from "../shared/ids.ts";
-import { nextAttemptAt } from "./backoff.ts";
-import { batchJson, envelopeJson, signedHeaders, type EnvelopeParts } from "./envelope.ts";
-import { batchCandidates, claimBatch, claimSingles, finish, lockEndpoints, nextDueAt, recoverInFlight, release, type ClaimedRow, type Exclusions, type Outcome } from "./queue.ts";
-import { sendWebhook, type SendWebhookResult } from "./sender.ts";
+import { attemptDelivery } from "./attempt.ts";
+import { OutcomeCommitter } from "./outcomes.ts";
+import { batchCandidates, claimBatch, claimSingles, lockEndpoints, nextDueAt, recoverInFlight, release, type ClaimedRow, type Exclusions } from "./queue.ts";
 import type { WebhookSettings } from "./settings.ts";
 
 export const WAKE_CHANNEL = "webhook_deliveries";
@@ -267,28 +267,9 @@ export class Dispatcher {
     this.sends.add(sending);
   }
 
+  /** One attempt, then its outcomes to the committer (attempt.ts: prepare, send, classify). */
   private async attempt(rows: ClaimedRow[], asBatch: boolean): Promise<void> {
-    const first = rows[0]!;
-    const batchId = asBatch ? first.batch_id! : undefined;
-    const started = new Date();
-    let result: SendWebhookResult;
-    try {
-      const parts = rows.map(partsOf);
-      const body = batchId ? batchJson(parts) : envelopeJson(parts[0]!);
-      result = await sendWebhook({
-        url: first.url,
-        headers: signedHeaders({ secret: first.secret, previousSecret: first.previous_secret }, batchId ?? first.event_id, body, started),
-        body,
-        timeoutMs: this.opts.settings.timeoutMs,
-        allowPrivateNetworks: this.opts.settings.allowPrivateNetworks,
-        ...(first.basic_username !== null && { basicAuth: { username: first.basic_username, password: first.basic_password ?? "" } }),
-      });
-    } catch (err) {
-      // Not the receiver's doing (sendWebhook itself never throws): log it, count it as a failed attempt.
-      this.log.error({ err, delivery: first.id }, "preparing a webhook request failed");
-      result = { ok: false, durationMs: 0, error: "internal error preparing the request" };
-    }
-    const outcomes = this.outcomes(rows, result, started);
+    const outcomes = await attemptDelivery(rows, asBatch, this.opts.settings, this.log);
     if (this.opts.onAttempt) {
       for (const status of ["succeeded", "pending", "failed"] as const) {
         const n = outcomes.filter((o) => o.status === status).length;
@@ -296,100 +277,5 @@ export class Dispatcher {
       }
     }
     this.committer.add(outcomes);
-  }
-
-  /** What each delivery of the request becomes; the members of a batch stay together while retried. */
-  private outcomes(rows: ClaimedRow[], result: SendWebhookResult, started: Date): Outcome[] {
-    // 410 Gone: the receiver says it is gone for good. As Stripe and Svix do, stop sending: the endpoint is
-    // disabled (deliveries queued for it wait until the merchant enables it again) and this one fails now.
-    const gone = result.status === 410;
-    const common = {
-      endpoint_id: rows[0]!.endpoint_id,
-      started_at: started.toISOString(),
-      response_status: result.status ?? null,
-      error: result.ok ? null : `${result.error ?? "failed"}${gone ? "; the endpoint is now disabled" : ""}`.slice(0, 1000),
-      duration_ms: result.durationMs,
-      failure_class: result.ok ? null : (result.failureClass ?? null),
-      response_excerpt: result.responseExcerpt || null,
-      disable_endpoint: gone ? { id: rows[0]!.endpoint_id, reason: "The endpoint answered 410 Gone; enable it again when it receives events." } : null,
-    };
-    if (result.ok) {
-      this.log.debug({ deliveries: rows.map((r) => r.id), status: result.status, ms: result.durationMs }, "webhook delivered");
-      return rows.map((r) => ({ ...common, id: r.id, attempts: r.attempts, status: "succeeded", wait_ms: null, keep_batch: true }));
-    }
-    // One draw of jitter for the whole request, from its least-tried member.
-    const lead = Math.min(...rows.map((r) => r.attempts));
-    const next = nextAttemptAt(lead, started, this.opts.settings.retrySchedule);
-    const wait = next ? next.getTime() - started.getTime() : null;
-    const exhausted = (r: ClaimedRow) => gone || wait === null || r.attempts > this.opts.settings.retrySchedule.length;
-    const anyDone = rows.some(exhausted);
-    return rows.map((r) => {
-      if (exhausted(r)) {
-        this.log.warn({ delivery: r.id, endpoint: r.endpoint_id, attempts: r.attempts, error: common.error }, "webhook delivery failed for good");
-        return { ...common, id: r.id, attempts: r.attempts, status: "failed", wait_ms: null, keep_batch: true };
-      }
-      this.log.debug({ delivery: r.id, attempts: r.attempts, error: common.error }, "webhook attempt failed; will retry");
-      return { ...common, id: r.id, attempts: r.attempts, status: "pending", wait_ms: wait, keep_batch: !anyDone };
-    });
-  }
-}
-
-function partsOf(r: ClaimedRow): EnvelopeParts {
-  return {
-    eventId: r.event_id,
-    eventType: r.event_type,
-    endpointId: r.endpoint_id,
-    eventAt: r.event_at,
-    retryCount: r.retry_base + r.attempts - 1,
-    payloadJson: r.payload,
-  };
-}
-
-/**
- * Writes outcomes as they come, in one statement for all that are ready: while one write runs, the next
- * ones gather. A failed write is retried; if the process dies first, the leases bring the deliveries back.
- */
-class OutcomeCommitter {
-  private queue: Outcome[] = [];
-  private running?: Promise<void>;
-
-  constructor(
-    private readonly db: DatabaseHandle["db"],
-    private readonly log: Logger,
-    /** Called after a write with the shortest wait until a retry it scheduled. */
-    private readonly retryIn: (ms: number) => void,
-    private readonly disableAfterFailingDays: number,
-  ) {}
-
-  add(outcomes: Outcome[]): void {
-    this.queue.push(...outcomes);
-    this.running ??= this.run().finally(() => (this.running = undefined));
-  }
-
-  async drain(): Promise<void> {
-    while (this.running) await this.running;
-  }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (this.queue.length) {
-      const batch = this.queue.splice(0, 1000);
-      try {
-        await finish(this.db, batch, this.disableAfterFailingDays);
-        failures = 0;
-        const waits = batch.filter((o) => o.wait_ms !== null).map((o) => o.wait_ms!);
-        // A little after the due time by the database's clock, which the write just started from.
-        if (waits.length) this.retryIn(Math.min(...waits) + 5);
-      } catch (err) {
-        this.queue.unshift(...batch);
-        if (++failures > 20) {
-          this.log.error({ err, outcomes: this.queue.length }, "giving up recording webhook outcomes; the deliveries will be retried after their lease");
-          this.queue = [];
-          return;
-        }
-        this.log.warn({ err }, "recording webhook outcomes failed; retrying");
-        await new Promise((r) => setTimeout(r, RETRY_AFTER_ERROR_MS));
-      }
-    }
   }
 }

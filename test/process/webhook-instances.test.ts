@@ -69,3 +69,56 @@ describe("two dispatchers on one PostgreSQL", () => {
     expect(delivered[0]! + delivered[1]!, `delivered by each instance: ${delivered.join(", ")}`).toBe(63);
   });
 });
+
+describe("SERVER_ROLE: an API process and a worker process on one PostgreSQL", () => {
+  let handle: Awaited<ReturnType<typeof createTestDatabase>>;
+  let rx: Receiver;
+  const procs: Proc[] = [];
+  const origins: Record<"api" | "worker", string> = { api: "", worker: "" };
+
+  beforeAll(async () => {
+    rx = await startReceiver();
+    handle = await createTestDatabase();
+    await provisionAccount(handle.db, "merchant", "roles.example.com", "roles-secret-1");
+    await provisionAccount(handle.db, "operator", "roles-dock", "roles-secret-2");
+    for (const role of ["api", "worker"] as const) {
+      const port = await freePort();
+      const p = run("server/main.ts", [], {
+        DATABASE_URL: handle.url!, PORT: String(port), SEED_DEMO: "false", LOG_LEVEL: "debug", SERVER_ROLE: role,
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_RETRY_SCHEDULE: "0.05,0.1", WEBHOOK_TIMEOUT_MS: "2000",
+      });
+      procs.push(p);
+      origins[role] = `http://127.0.0.1:${port}`;
+      await waitReady(origins[role], p);
+    }
+  });
+  afterAll(async () => {
+    for (const p of procs) p.child.kill("SIGTERM");
+    await Promise.all(procs.map((p) => p.exited));
+    await rx?.close();
+    await handle?.close();
+  });
+
+  it("the API process records, the worker delivers; the worker serves no API", async () => {
+    const baseUrl = `${origins.api}/2015-01-01`;
+    const m = createLogisticsClient({ baseUrl, username: "M-roles.example.com", secret: "roles-secret-1" });
+    const w = createLogisticsClient({ baseUrl, username: "W-roles-dock", secret: "roles-secret-2" });
+    const ep = await m.POST("/webhook_endpoints/_create", { body: { url: rx.url("/roles"), event_types: ["inbound_shipment.items_arrived"] } });
+    const created = await m.POST("/inbound_shipments/_create", { body: { merchants_ref: "PO-ROLES", sender_name: "A", products: [{ merchants_id: "S", qty: 3 }] } });
+    for (let i = 0; i < 3; i++) {
+      expect((await w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: created.data!.shipment_id } }, body: { arrivals: [{ merchants_id: "S", change: 1 }] } })).response.status).toBe(200);
+    }
+    const got = await rx.waitFor(3, { path: "/roles" });
+    for (const r of got) expect(verifyWebhook(ep.data!.secret, r.headers, r.body)).toMatchObject({ event_type: "inbound_shipment.items_arrived" });
+    const [api, worker] = procs.map((p) => p.output());
+    expect(api).not.toContain('"webhook delivered"');
+    expect(api).toContain("API only (SERVER_ROLE=api)");
+    expect(worker!.split("\n").filter((l) => l.includes('"webhook delivered"'))).toHaveLength(3);
+
+    // The worker answers health and readiness, and nothing of the API.
+    expect((await fetch(`${origins.worker}/readyz`)).status).toBe(200);
+    const notApi = await fetch(`${origins.worker}/2015-01-01/inbound_shipments`, { headers: { authorization: `Basic ${btoa("M-roles.example.com:roles-secret-1")}` } });
+    expect(notApi.status).toBe(404);
+    expect(await notApi.json()).toMatchObject({ success: false, code: "not_found" });
+  });
+});

@@ -9,8 +9,14 @@ describe("configuration", () => {
       webhooks: { retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000], timeoutMs: 10_000, allowPrivateNetworks: false, disableAfterFailingDays: 5 },
       loginFailuresPerAddress: 200, loginFailuresPerAccount: 10, pickupPointsCacheSeconds: 60,
       dbConnectTimeoutMs: 3000, dbStatementTimeoutMs: 5000, metricsToken: undefined, metricsPort: undefined, metricsHost: "127.0.0.1",
-      deliveryRetentionDays: 30,
+      deliveryRetentionDays: 30, role: "both",
     });
+  });
+  it("reads the process role; a worker needs PostgreSQL", () => {
+    expect(loadConfig({ SERVER_ROLE: "api" }).role).toBe("api");
+    expect(loadConfig({ SERVER_ROLE: "Worker", DATABASE_URL: "postgres://db/x" }).role).toBe("worker");
+    expect(() => loadConfig({ SERVER_ROLE: "worker" })).toThrow(/SERVER_ROLE=worker needs DATABASE_URL/);
+    expect(() => loadConfig({ SERVER_ROLE: "cron" })).toThrow(/SERVER_ROLE must be one of both, api, worker, got "cron"/);
   });
   it("reads the database timeouts and the metrics settings, refusing bad ones", () => {
     expect(loadConfig({ DELIVERY_RETENTION_DAYS: "7" }).deliveryRetentionDays).toBe(7);

@@ -1,0 +1,84 @@
+// One attempt of one request (a delivery, or a batch of them): prepare the signed bytes, send them, and
+// classify the answer into an outcome per delivery. Typed hand-offs: ClaimedRow[] -> SendWebhookRequest ->
+// SendWebhookResult -> Outcome[]. Never throws: a failure to prepare is a failed attempt.
+import type { Logger } from "pino";
+import { nextAttemptAt } from "./backoff.ts";
+import { batchJson, envelopeJson, signedHeaders, type EnvelopeParts } from "./envelope.ts";
+import type { ClaimedRow, Outcome } from "./queue.ts";
+import { sendWebhook, type SendWebhookRequest, type SendWebhookResult } from "./sender.ts";
+import type { WebhookSettings } from "./settings.ts";
+
+export async function attemptDelivery(rows: ClaimedRow[], asBatch: boolean, settings: WebhookSettings, log: Logger): Promise<Outcome[]> {
+  const started = new Date();
+  let result: SendWebhookResult;
+  try {
+    result = await sendWebhook(prepare(rows, asBatch, settings, started));
+  } catch (err) {
+    // Not the receiver's doing (sendWebhook itself never throws): log it, count it as a failed attempt.
+    log.error({ err, delivery: rows[0]!.id }, "preparing a webhook request failed");
+    result = { ok: false, durationMs: 0, error: "internal error preparing the request" };
+  }
+  return classify(rows, result, started, settings, log);
+}
+
+/** The request: the envelope (or a batch of them) and the headers signing exactly those bytes. */
+export function prepare(rows: ClaimedRow[], asBatch: boolean, settings: WebhookSettings, started: Date): SendWebhookRequest {
+  const first = rows[0]!;
+  const batchId = asBatch ? first.batch_id! : undefined;
+  const parts = rows.map(partsOf);
+  const body = batchId ? batchJson(parts) : envelopeJson(parts[0]!);
+  return {
+    url: first.url,
+    headers: signedHeaders({ secret: first.secret, previousSecret: first.previous_secret }, batchId ?? first.event_id, body, started),
+    body,
+    timeoutMs: settings.timeoutMs,
+    allowPrivateNetworks: settings.allowPrivateNetworks,
+    ...(first.basic_username !== null && { basicAuth: { username: first.basic_username, password: first.basic_password ?? "" } }),
+  };
+}
+
+/** What each delivery of the request becomes; the members of a batch stay together while retried. */
+export function classify(rows: ClaimedRow[], result: SendWebhookResult, started: Date, settings: WebhookSettings, log: Logger): Outcome[] {
+  // 410 Gone: the receiver says it is gone for good. As Stripe and Svix do, stop sending: the endpoint is
+  // disabled (deliveries queued for it wait until the merchant enables it again) and this one fails now.
+  const gone = result.status === 410;
+  const common = {
+    endpoint_id: rows[0]!.endpoint_id,
+    started_at: started.toISOString(),
+    response_status: result.status ?? null,
+    error: result.ok ? null : `${result.error ?? "failed"}${gone ? "; the endpoint is now disabled" : ""}`.slice(0, 1000),
+    duration_ms: result.durationMs,
+    failure_class: result.ok ? null : (result.failureClass ?? null),
+    response_excerpt: result.responseExcerpt || null,
+    disable_endpoint: gone ? { id: rows[0]!.endpoint_id, reason: "The endpoint answered 410 Gone; enable it again when it receives events." } : null,
+  };
+  if (result.ok) {
+    log.debug({ deliveries: rows.map((r) => r.id), status: result.status, ms: result.durationMs }, "webhook delivered");
+    return rows.map((r) => ({ ...common, id: r.id, attempts: r.attempts, status: "succeeded", wait_ms: null, keep_batch: true }));
+  }
+  // One draw of jitter for the whole request, from its least-tried member.
+  const lead = Math.min(...rows.map((r) => r.attempts));
+  const next = nextAttemptAt(lead, started, settings.retrySchedule);
+  const wait = next ? next.getTime() - started.getTime() : null;
+  const exhausted = (r: ClaimedRow) => gone || wait === null || r.attempts > settings.retrySchedule.length;
+  const anyDone = rows.some(exhausted);
+  return rows.map((r) => {
+    if (exhausted(r)) {
+      log.warn({ delivery: r.id, endpoint: r.endpoint_id, attempts: r.attempts, error: common.error }, "webhook delivery failed for good");
+      return { ...common, id: r.id, attempts: r.attempts, status: "failed", wait_ms: null, keep_batch: true };
+    }
+    log.debug({ delivery: r.id, attempts: r.attempts, error: common.error }, "webhook attempt failed; will retry");
+    return { ...common, id: r.id, attempts: r.attempts, status: "pending", wait_ms: wait, keep_batch: !anyDone };
+  });
+}
+
+function partsOf(r: ClaimedRow): EnvelopeParts {
+  return {
+    eventId: r.event_id,
+    eventType: r.event_type,
+    endpointId: r.endpoint_id,
+    eventAt: r.event_at,
+    retryCount: r.retry_base + r.attempts - 1,
+    payloadJson: r.payload,
+  };
+}
