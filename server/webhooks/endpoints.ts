@@ -1,5 +1,5 @@
 // The merchant's webhook endpoints: register, change, rotate the secret, remove.
-import { generateWebhookSecret } from "../../client/webhooks.ts";
+import { generateWebhookSecret } from "./signing.ts";
 import type { components } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";

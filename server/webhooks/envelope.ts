@@ -1,6 +1,6 @@
 // The bytes of one request: the spec's envelope around the stored payload, or an array of them for a
 // batching endpoint, and the Standard Webhooks headers signing exactly those bytes.
-import { webhookHeaders } from "../../client/webhooks.ts";
+import { webhookHeaders } from "./signing.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import type { EventType } from "./tables.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generateWebhookSecret, signWebhook, verifyWebhook, verifyWebhookEvents, webhookHeaders, WebhookVerificationError } from "../../client/webhooks.ts";
+import * as server from "../../server/webhooks/signing.ts";
 
 const secret = "whsec_" + Buffer.from("0123456789abcdef0123456789abcdef").toString("base64");
 const body = JSON.stringify({ event_id: "569c9d3ab7e4f1a2c3d4e5f6", event_type: "inbound_shipment.items_arrived" });
@@ -114,5 +115,14 @@ describe("webhook signing shared by server and client", () => {
     expect(() => verifyWebhook("", h, raw, { now })).toThrow(TypeError);
     expect(() => verifyWebhook("whsec_", h, raw, { now })).toThrow(TypeError);
     expect(() => verifyWebhook([], h, raw, { now })).toThrow(TypeError);
+  });
+
+  it("the server's signing (the standardwebhooks package) and the client's agree, byte for byte, during a rotation too", () => {
+    const other = server.generateWebhookSecret();
+    expect(other).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const h = server.webhookHeaders([newSecret, other], event.event_id, raw, now);
+    expect(h).toEqual(webhookHeaders([newSecret, other], event.event_id, raw, now));
+    expect(verifyWebhook(other, h, raw, { now })).toEqual(event);
+    expect(verifyWebhook(newSecret, h, raw, { now })).toEqual(event);
   });
 });
