@@ -1,5 +1,5 @@
 // The merchant's side: announce, modify, confirm and delete inbound shipments.
-import type { components } from "../../generated/api.ts";
+import type { InboundShipmentCreate, InboundShipmentModify, InboundShipmentWriteResult, ProductLineInput } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import { upsertProducts } from "../catalogue/db.ts";
 import type { Tx } from "../db/transaction.ts";
@@ -13,14 +13,13 @@ import { arrivedByProduct, loadOne, lockShipment, setStatus } from "./shipment.t
 import { MODIFIABLE, assertIn, assertMerchantMove } from "./states.ts";
 import type { Shipment } from "./wire.ts";
 
-type S = components["schemas"];
-type WriteResult = S["InboundShipmentWriteResult"];
-type LineInput = S["ProductLineInput"];
+type WriteResult = InboundShipmentWriteResult;
+type LineInput = ProductLineInput;
 
 const MAX_LINES = 500;
 const centsOrNull = (price: number | undefined) => (price === undefined ? null : toCents(price));
 
-export async function createShipment(trx: Tx, merchant: Principal, input: S["InboundShipmentCreate"]): Promise<WriteResult> {
+export async function createShipment(trx: Tx, merchant: Principal, input: InboundShipmentCreate): Promise<WriteResult> {
   const details: ErrorDetail[] = [];
   checkLines(input.products, "/body/products", details);
   checkDate(input.expected_at_wh, "/body/expected_at_wh", details);
@@ -40,7 +39,7 @@ export async function createShipment(trx: Tx, merchant: Principal, input: S["Inb
   return { success: true, shipment_id: id, status: "initial" };
 }
 
-export async function modifyShipment(trx: Tx, merchant: Principal, id: string, input: S["InboundShipmentModify"]): Promise<WriteResult> {
+export async function modifyShipment(trx: Tx, merchant: Principal, id: string, input: InboundShipmentModify): Promise<WriteResult> {
   const details: ErrorDetail[] = [];
   if (input.products && input.products_all) {
     details.push({ path: "/body/products_all", message: "send either products (merge) or products_all (replace), not both", code: "oneOf" });

@@ -1,13 +1,12 @@
 // Input rules the schema cannot express: duplicates, GTIN check digits, cents, real calendar dates.
-import type { components } from "../../generated/api.ts";
+import type { ArrivalLineInput, ProductLineInput } from "../../generated/api.ts";
 import { invalid, type ErrorDetail } from "../shared/errors.ts";
 import { isValidGtin } from "../shared/gtin.ts";
 import { hasAtMostTwoDecimals } from "../shared/money.ts";
 import { isCalendarDate } from "../shared/time.ts";
 
-type S = components["schemas"];
 
-export function checkLines(lines: S["ProductLineInput"][] | S["ArrivalLineInput"][], pointer: string, details: ErrorDetail[]): void {
+export function checkLines(lines: ProductLineInput[] | ArrivalLineInput[], pointer: string, details: ErrorDetail[]): void {
   const seen = new Set<string>();
   lines.forEach((l, i) => {
     if (seen.has(l.merchants_id)) {

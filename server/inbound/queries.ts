@@ -1,5 +1,5 @@
 // Reading shipments: one by id, or the merchant's list for polling.
-import type { components } from "../../generated/api.ts";
+import type { InboundShipment, InboundShipmentList } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor } from "../db/transaction.ts";
 import type { QueryOf } from "../shared/contract.ts";
@@ -9,15 +9,14 @@ import * as q from "./db.ts";
 import { scopeOf } from "./shipment.ts";
 import { toWire } from "./wire.ts";
 
-type S = components["schemas"];
 
-export async function getShipment(db: Executor, actor: Principal, id: string): Promise<S["InboundShipment"]> {
+export async function getShipment(db: Executor, actor: Principal, id: string): Promise<InboundShipment> {
   const s = await q.findShipmentDetailed(db, id, scopeOf(actor));
   if (!s) throw notFound("Inbound shipment");
   return toWire(s);
 }
 
-export async function listShipments(db: Executor, merchant: Principal, query: QueryOf<"listInboundShipments">): Promise<S["InboundShipmentList"]> {
+export async function listShipments(db: Executor, merchant: Principal, query: QueryOf<"listInboundShipments">): Promise<InboundShipmentList> {
   const limit = query.limit ?? 50;
   const rows = await q.listShipments(db, {
     merchantId: merchant.id,

@@ -1,5 +1,5 @@
 // The warehouse's side: record arrivals and move shipments through the warehouse states.
-import type { components } from "../../generated/api.ts";
+import type { ArrivalsRecord, InboundShipment, InboundStatusChange } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import { upsertProducts } from "../catalogue/db.ts";
 import type { Tx } from "../db/transaction.ts";
@@ -14,7 +14,6 @@ import { arrivedByProduct, loadOne, lockShipment, setStatus } from "./shipment.t
 import { BEFORE_PROCESSING, RECEIVING, assertIn, assertWarehouseMove } from "./states.ts";
 import { toWire } from "./wire.ts";
 
-type S = components["schemas"];
 
 // An arrival's ts lies between this date and 5 minutes ahead of our clock (skew of the warehouse's clocks).
 const EARLIEST_TS = Date.UTC(2000, 0, 1);
@@ -22,7 +21,7 @@ const FUTURE_SKEW_MS = 5 * 60_000;
 /** Like `qty`, a line's arrived total stays within what a line can announce, so that it can be reconciled. */
 const MAX_ARRIVED = 1_000_000;
 
-export async function recordArrivals(trx: Tx, operator: Principal, id: string, input: S["ArrivalsRecord"]): Promise<S["InboundShipment"]> {
+export async function recordArrivals(trx: Tx, operator: Principal, id: string, input: ArrivalsRecord): Promise<InboundShipment> {
   const details: ErrorDetail[] = [];
   checkLines(input.arrivals, "/body/arrivals", details);
   const ts = input.ts === undefined ? undefined : new Date(input.ts);
@@ -63,7 +62,7 @@ export async function recordArrivals(trx: Tx, operator: Principal, id: string, i
   return toWire(after);
 }
 
-export async function changeStatus(trx: Tx, operator: Principal, id: string, input: S["InboundStatusChange"]): Promise<S["InboundShipment"]> {
+export async function changeStatus(trx: Tx, operator: Principal, id: string, input: InboundStatusChange): Promise<InboundShipment> {
   if (input.status === "problem" && !input.problems) {
     throw invalid([{ path: "/body/problems", message: "at least one problem is required when moving to problem", code: "required" }]);
   }

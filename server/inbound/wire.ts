@@ -1,13 +1,12 @@
-import type { components } from "../../generated/api.ts";
+import type { InboundShipment } from "../../generated/api.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import type { Details, ShipmentRow } from "./db.ts";
 
-type S = components["schemas"];
 
 export type Shipment = { row: ShipmentRow } & Details;
 
 /** The retrieval shape of docs/SEED.md 2.1-2.3 plus our additive fields. arrivedQty is derived, never stored. */
-export function toWire(s: Shipment): S["InboundShipment"] {
+export function toWire(s: Shipment): InboundShipment {
   return {
     id: s.row.id,
     merchants_ref: s.row.merchants_ref,

@@ -1,6 +1,6 @@
 // Customer orders: stored so that shipping options can be asked per order. Lines share the merchant's catalogue
 // with inbound shipments; the destination is home, letter or a pickup point of the directory.
-import type { components } from "../../generated/api.ts";
+import type { Order, OrderCreate, OrderLine, OrderModify, OrderWriteResult } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import { upsertProducts } from "../catalogue/db.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
@@ -12,9 +12,8 @@ import { postalCodeProblem } from "../shared/postal-codes.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
 
-type S = components["schemas"];
-export type Order = S["Order"];
-type Line = S["OrderLine"];
+export type { Order };
+type Line = OrderLine;
 
 function toWire(o: q.OrderRow & { lines: q.LineRow[] }): Order {
   return {
@@ -38,7 +37,7 @@ function toWire(o: q.OrderRow & { lines: q.LineRow[] }): Order {
 }
 
 /** What the schema cannot say: one line per product, cents, the country's postal code shape, a known pickup point. */
-async function check(db: Executor, input: S["OrderModify"]): Promise<void> {
+async function check(db: Executor, input: OrderModify): Promise<void> {
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
   input.products?.forEach((l, i) => {
@@ -67,7 +66,7 @@ async function lineRows(trx: Tx, merchant: Principal, orderId: string, lines: Li
   }));
 }
 
-export async function createOrder(trx: Tx, merchant: Principal, input: S["OrderCreate"]): Promise<S["OrderWriteResult"]> {
+export async function createOrder(trx: Tx, merchant: Principal, input: OrderCreate): Promise<OrderWriteResult> {
   await check(trx, input);
   const now = new Date();
   const id = newId(now.getTime());
@@ -79,7 +78,7 @@ export async function createOrder(trx: Tx, merchant: Principal, input: S["OrderC
   return { success: true, order_id: id };
 }
 
-export async function modifyOrder(trx: Tx, merchant: Principal, id: string, input: S["OrderModify"]): Promise<S["OrderWriteResult"]> {
+export async function modifyOrder(trx: Tx, merchant: Principal, id: string, input: OrderModify): Promise<OrderWriteResult> {
   await check(trx, input);
   if (!(await q.lockOrder(trx, merchant.id, id))) throw notFound("Order");
   const now = new Date();

@@ -1,8 +1,7 @@
 import type { ColumnType } from "kysely";
-import type { components } from "../../generated/api.ts";
+import type { OrderCustomer } from "../../generated/api.ts";
 import type { CreatedAt, UpdatedAt } from "../db/columns.ts";
 
-type S = components["schemas"];
 /** jsonb: written as JSON text (node-postgres would turn a JS array into a PostgreSQL array), read as a value. */
 type Json<T> = ColumnType<T, string, string>;
 
@@ -12,7 +11,7 @@ export interface OrdersTables {
     id: string;
     merchant_id: string;
     merchants_ref: string;
-    customer: Json<S["OrderCustomer"]>;
+    customer: Json<OrderCustomer>;
     tags: Json<string[]>;
     /** `home`, `letter`, a pickup point id, or null. */
     destination: string | null;

@@ -1,5 +1,5 @@
 // Reading the directory: one pickup point, and the points nearest to a customer's postal code.
-import type { components } from "../../generated/api.ts";
+import type { CountryCode, PickupPoint, PickupPointLookupResult, PickupPointSearchOrigin, PickupPointWithDistance } from "../../generated/api.ts";
 import type { Executor } from "../db/transaction.ts";
 import { invalid, notFound } from "../shared/errors.ts";
 import { distanceM, type Coordinates } from "../shared/geo.ts";
@@ -7,14 +7,13 @@ import { postalCodeProblem } from "../shared/postal-codes.ts";
 import { cached } from "./cache.ts";
 import * as q from "./db.ts";
 
-type S = components["schemas"];
-export type PickupPoint = S["PickupPoint"];
-export type PickupPointWithDistance = S["PickupPointWithDistance"];
-export type Origin = S["PickupPointSearchOrigin"];
+export type { PickupPoint };
+export type { PickupPointWithDistance };
+export type Origin = PickupPointSearchOrigin;
 
 export interface NearestQuery {
   postalcode: string;
-  country: S["CountryCode"];
+  country: CountryCode;
   limit: number;
 }
 
@@ -90,7 +89,7 @@ async function findNearest(db: Executor, query: NearestQuery): Promise<Nearest> 
   return { origin: { coordinates, source: "nearest_postal_code" }, points };
 }
 
-export async function lookupPickupPoints(db: Executor, query: NearestQuery): Promise<S["PickupPointLookupResult"]> {
+export async function lookupPickupPoints(db: Executor, query: NearestQuery): Promise<PickupPointLookupResult> {
   const { origin, points } = await nearestPickupPoints(db, query);
   return { postalcode: query.postalcode, country: query.country, origin, pickup_points: points };
 }

@@ -1,14 +1,13 @@
 // The demo merchant's shipping settings and price lists (prices include Finnish VAT, 25.5 % since 2024-09).
-import type { components } from "../../generated/api.ts";
+import type { PriceListInput, ShippingSettingsInput } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Tx } from "../db/transaction.ts";
 import * as q from "./db.ts";
 import { createPriceList, replacePriceList } from "./price-lists.ts";
 import { replaceSettings } from "./settings.ts";
 
-type S = components["schemas"];
 
-export const DEMO_SETTINGS: S["ShippingSettingsInput"] = {
+export const DEMO_SETTINGS: ShippingSettingsInput = {
   letter: { enabled: true, max_weight_g: 2000 },
   home: { enabled: true, max_weight_g: 30000 },
   pickup: { enabled: true, max_weight_g: 35000 },
@@ -20,7 +19,7 @@ const VAT = 25.5;
 const weightOver = (grams: number) => ({ fact: "order.total_weight" as const, op: ">" as const, value: grams });
 const freeFrom100 = { description: "Free delivery for orders of 100 EUR or more", criteria: [{ fact: "order.total_eur" as const, op: ">=" as const, value: 100 }], adjust: "set" as const, amount: 0 };
 
-export const DEMO_PRICE_LISTS: S["PriceListInput"][] = [
+export const DEMO_PRICE_LISTS: PriceListInput[] = [
   {
     name: "Letter", method: "letter", currency: "EUR", tax: VAT, fallback_price: 2.9,
     pricing_rules: [{ description: "Over 500 g", criteria: [weightOver(500)], price: 3.9 }],

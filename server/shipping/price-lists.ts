@@ -1,6 +1,6 @@
 // A merchant's price lists, at most one per shipping method. Rules are checked on write (validatePriceList), so a
 // stored list can always be evaluated.
-import type { components } from "../../generated/api.ts";
+import type { DeletedResult, PriceList, PriceListInput, PriceListList } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import { AppError, invalid, notFound } from "../shared/errors.ts";
@@ -11,8 +11,7 @@ import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
 import { validatePriceList } from "./rules-validation.ts";
 
-type S = components["schemas"];
-export type PriceList = S["PriceList"];
+export type { PriceList };
 
 export function priceListToWire(r: q.PriceListRow): PriceList {
   return {
@@ -22,7 +21,7 @@ export function priceListToWire(r: q.PriceListRow): PriceList {
   };
 }
 
-function checked(input: S["PriceListInput"]) {
+function checked(input: PriceListInput) {
   const problems = validatePriceList(input, "/body");
   if (problems.length) throw invalid(problems, "The price list is not valid.");
   return {
@@ -36,7 +35,7 @@ function checked(input: S["PriceListInput"]) {
 const taken = (method: string) =>
   new AppError("conflict", `You already have a price list for ${method}: replace or delete it.`, [{ path: "/body/method", message: `${method} already has a price list`, code: "unique" }]);
 
-export async function listPriceLists(db: Executor, merchant: Principal): Promise<S["PriceListList"]> {
+export async function listPriceLists(db: Executor, merchant: Principal): Promise<PriceListList> {
   return { items: (await q.listPriceLists(db, merchant.id)).map(priceListToWire) };
 }
 
@@ -46,7 +45,7 @@ export async function getPriceList(db: Executor, merchant: Principal, id: string
   return priceListToWire(row);
 }
 
-export async function createPriceList(trx: Tx, merchant: Principal, input: S["PriceListInput"]): Promise<PriceList> {
+export async function createPriceList(trx: Tx, merchant: Principal, input: PriceListInput): Promise<PriceList> {
   const values = checked(input);
   const now = new Date();
   const id = newId(now.getTime());
@@ -55,7 +54,7 @@ export async function createPriceList(trx: Tx, merchant: Principal, input: S["Pr
 }
 
 /** `ifMatch`: the If-Match condition as sent (see entity-tags.ts); checked against the locked current version. */
-export async function replacePriceList(trx: Tx, merchant: Principal, id: string, input: S["PriceListInput"], ifMatch?: string): Promise<PriceList> {
+export async function replacePriceList(trx: Tx, merchant: Principal, id: string, input: PriceListInput, ifMatch?: string): Promise<PriceList> {
   const values = checked(input);
   const current = await q.findPriceList(trx, merchant.id, id, true);
   if (!current) throw notFound("Price list");
@@ -64,7 +63,7 @@ export async function replacePriceList(trx: Tx, merchant: Principal, id: string,
   return getPriceList(trx, merchant, id);
 }
 
-export async function deletePriceList(trx: Tx, merchant: Principal, id: string): Promise<S["DeletedResult"]> {
+export async function deletePriceList(trx: Tx, merchant: Principal, id: string): Promise<DeletedResult> {
   if (!(await q.deletePriceList(trx, merchant.id, id))) throw notFound("Price list");
   return { success: true, id };
 }

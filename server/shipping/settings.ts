@@ -1,13 +1,12 @@
 // A merchant's shipping settings: which methods, their weight limits, countries served, pickup points offered.
-import type { components } from "../../generated/api.ts";
+import type { ShippingSettings, ShippingSettingsInput } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import { checkIfMatch, entityTag } from "../shared/entity-tags.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
 
-type S = components["schemas"];
-export type ShippingSettings = S["ShippingSettings"];
+export type { ShippingSettings };
 
 /** What applies until the merchant replaces the settings (the spec's getShippingSettings says so). */
 export const DEFAULT_SETTINGS: ShippingSettings = {
@@ -38,7 +37,7 @@ export async function getSettings(db: Executor, merchant: Principal): Promise<Sh
 }
 
 /** `ifMatch`: the If-Match condition as sent (see entity-tags.ts), checked under the merchant's settings lock. */
-export async function replaceSettings(trx: Tx, merchant: Principal, input: S["ShippingSettingsInput"], ifMatch?: string): Promise<ShippingSettings> {
+export async function replaceSettings(trx: Tx, merchant: Principal, input: ShippingSettingsInput, ifMatch?: string): Promise<ShippingSettings> {
   if (ifMatch !== undefined) {
     await q.lockSettings(trx, merchant.id);
     checkIfMatch(ifMatch, entityTag(await getSettings(trx, merchant)), "shipping settings");

@@ -1,6 +1,6 @@
 // GET /shipping_options and GET /orders/{id}/shipping_options: facts, then each method's availability and fee,
 // with the nearest pickup points priced one by one.
-import type { components } from "../../generated/api.ts";
+import type { CountryCode, OrderShippingOptionsResult, ShippingOptionsByMethod, ShippingOptionsResult } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor } from "../db/transaction.ts";
 import { orderForShipping } from "../orders/orders.ts";
@@ -10,16 +10,15 @@ import { shippingConfig, type ShippingConfig } from "./config.ts";
 import { genericFacts, orderFacts, type ShippingFacts } from "./facts.ts";
 import { buildShippingOptions, unavailableReason } from "./options.ts";
 
-type S = components["schemas"];
 
 export interface GenericQuery {
   postalcode: string;
-  country: S["CountryCode"];
+  country: CountryCode;
   /** Grams; absent when unknown. */
   weight?: number;
 }
 
-async function options(db: Executor, config: ShippingConfig, facts: ShippingFacts): Promise<S["ShippingOptionsByMethod"]> {
+async function options(db: Executor, config: ShippingConfig, facts: ShippingFacts): Promise<ShippingOptionsByMethod> {
   const { settings, priceLists } = config;
   const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit };
   // The directory is asked only when the points are all pickup lacks (no_pickup_points is the last reason checked).
@@ -29,14 +28,14 @@ async function options(db: Executor, config: ShippingConfig, facts: ShippingFact
   return buildShippingOptions({ ...input, pickupPoints });
 }
 
-export async function genericShippingOptions(db: Db, merchant: Principal, query: GenericQuery): Promise<S["ShippingOptionsResult"]> {
+export async function genericShippingOptions(db: Db, merchant: Principal, query: GenericQuery): Promise<ShippingOptionsResult> {
   checkPostalCode(query.country, query.postalcode);
   const config = await shippingConfig(db, merchant.id);
   const facts = genericFacts(query, config.settings.letter);
   return { facts, options: await options(db, config, facts) };
 }
 
-export async function orderShippingOptions(db: Db, merchant: Principal, orderId: string): Promise<S["OrderShippingOptionsResult"]> {
+export async function orderShippingOptions(db: Db, merchant: Principal, orderId: string): Promise<OrderShippingOptionsResult> {
   const [order, config] = await Promise.all([orderForShipping(db, merchant, orderId), shippingConfig(db, merchant.id)]);
   const destination = order.destination;
   const branch = destination && destination !== "home" && destination !== "letter" ? ((await pickupPointBranch(db, destination)) ?? null) : null;

@@ -1,8 +1,7 @@
 import type { ColumnType } from "kysely";
-import type { components } from "../../generated/api.ts";
+import type { CountryCode, CurrencyCode, ModificationRule, PricingRule, ShippingMethodType } from "../../generated/api.ts";
 import type { CreatedAt, UpdatedAt } from "../db/columns.ts";
 
-type S = components["schemas"];
 /** jsonb: written as JSON text (node-postgres would turn a JS array into a PostgreSQL array), read as a value. */
 type Json<T> = ColumnType<T, string, string>;
 
@@ -16,7 +15,7 @@ export interface ShippingTables {
     home_max_weight_g: number | null;
     pickup_enabled: boolean;
     pickup_max_weight_g: number | null;
-    countries: S["CountryCode"][];
+    countries: CountryCode[];
     pickup_points_limit: number;
     updated_at: UpdatedAt;
   };
@@ -24,12 +23,12 @@ export interface ShippingTables {
     id: string;
     merchant_id: string;
     name: string;
-    method: S["ShippingMethodType"];
-    currency: S["CurrencyCode"];
+    method: ShippingMethodType;
+    currency: CurrencyCode;
     tax: number;
     fallback_price_cents: number;
-    pricing_rules: Json<S["PricingRule"][]>;
-    modification_rules: Json<S["ModificationRule"][]>;
+    pricing_rules: Json<PricingRule[]>;
+    modification_rules: Json<ModificationRule[]>;
     created_at: CreatedAt;
     updated_at: UpdatedAt;
   };

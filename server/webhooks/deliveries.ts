@@ -1,5 +1,5 @@
 // What merchants see of deliveries, and the two ways they queue one: a test event and a re-delivery.
-import type { components } from "../../generated/api.ts";
+import type { WebhookDeliveryAccepted, WebhookDeliveryList } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import type { QueryOf } from "../shared/contract.ts";
@@ -10,14 +10,13 @@ import * as q from "./db.ts";
 import { recordEventFor } from "./outbox.ts";
 import { deliveryToWire } from "./wire.ts";
 
-type S = components["schemas"];
 
 export const TEST_MESSAGE = "This is a test event from the logistics API.";
 /** Test events are for checking a receiver, not for load: a few a minute per endpoint. */
 export const TEST_EVENTS_PER_WINDOW = 10;
 const TEST_EVENT_WINDOW_SECONDS = 60;
 
-export async function listDeliveries(db: Executor, merchant: Principal, endpointId: string, query: QueryOf<"listWebhookDeliveries">): Promise<S["WebhookDeliveryList"]> {
+export async function listDeliveries(db: Executor, merchant: Principal, endpointId: string, query: QueryOf<"listWebhookDeliveries">): Promise<WebhookDeliveryList> {
   if (!(await q.findEndpoint(db, merchant.id, endpointId))) throw notFound("Webhook endpoint");
   const limit = query.limit ?? 50;
   const rows = await q.listDeliveries(db, {
@@ -29,7 +28,7 @@ export async function listDeliveries(db: Executor, merchant: Principal, endpoint
   return toPage(rows, limit, (d) => ({ at: d.created_at, id: d.id }), deliveryToWire);
 }
 
-export async function sendTestEvent(trx: Tx, merchant: Principal, endpointId: string): Promise<S["WebhookDeliveryAccepted"]> {
+export async function sendTestEvent(trx: Tx, merchant: Principal, endpointId: string): Promise<WebhookDeliveryAccepted> {
   const endpoint = await q.findEndpoint(trx, merchant.id, endpointId, true);
   if (!endpoint) throw notFound("Webhook endpoint");
   if (!endpoint.enabled) throw new AppError("conflict", "The endpoint is disabled: enable it to send a test event.");
@@ -44,7 +43,7 @@ export async function sendTestEvent(trx: Tx, merchant: Principal, endpointId: st
 }
 
 /** A new delivery of the same event to the same endpoint, with a fresh retry schedule. */
-export async function redeliver(trx: Tx, merchant: Principal, deliveryId: string): Promise<S["WebhookDeliveryAccepted"]> {
+export async function redeliver(trx: Tx, merchant: Principal, deliveryId: string): Promise<WebhookDeliveryAccepted> {
   const earlier = await q.findDelivery(trx, merchant.id, deliveryId);
   if (!earlier) throw notFound("Webhook delivery");
   // The endpoint's row lock serializes re-deliveries of its events: one open delivery per event at most.

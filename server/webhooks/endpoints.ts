@@ -1,6 +1,6 @@
 // The merchant's webhook endpoints: register, change, rotate the secret, remove.
 import { generateWebhookSecret } from "./signing.ts";
-import type { components } from "../../generated/api.ts";
+import type { DeletedResult, WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointList, WebhookEndpointUpdate, WebhookEndpointWithSecret } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import type { QueryOf } from "../shared/contract.ts";
@@ -11,7 +11,6 @@ import * as q from "./db.ts";
 import { checkWebhookUrl } from "./url-safety.ts";
 import { endpointToWire } from "./wire.ts";
 
-type S = components["schemas"];
 
 export const MAX_ENDPOINTS = 20;
 /** How long the secret before a rotation keeps signing beside the new one. */
@@ -26,7 +25,7 @@ function checkUrl(url: string, settings: EndpointSettings): void {
   if (problems.length) throw invalid(problems, "The webhook URL is not allowed.");
 }
 
-export async function createEndpoint(trx: Tx, merchant: Principal, input: S["WebhookEndpointCreate"], settings: EndpointSettings): Promise<S["WebhookEndpointWithSecret"]> {
+export async function createEndpoint(trx: Tx, merchant: Principal, input: WebhookEndpointCreate, settings: EndpointSettings): Promise<WebhookEndpointWithSecret> {
   checkUrl(input.url, settings);
   await q.lockMerchantEndpoints(trx, merchant.id);
   if ((await q.countEndpoints(trx, merchant.id)) >= MAX_ENDPOINTS) {
@@ -52,20 +51,20 @@ export async function createEndpoint(trx: Tx, merchant: Principal, input: S["Web
   return { ...endpointToWire((await q.findEndpoint(trx, merchant.id, id))!), secret };
 }
 
-export async function getEndpoint(db: Executor, merchant: Principal, id: string): Promise<S["WebhookEndpoint"]> {
+export async function getEndpoint(db: Executor, merchant: Principal, id: string): Promise<WebhookEndpoint> {
   const e = await q.findEndpoint(db, merchant.id, id);
   if (!e) throw notFound("Webhook endpoint");
   return endpointToWire(e);
 }
 
-export async function listEndpoints(db: Executor, merchant: Principal, query: QueryOf<"listWebhookEndpoints">): Promise<S["WebhookEndpointList"]> {
+export async function listEndpoints(db: Executor, merchant: Principal, query: QueryOf<"listWebhookEndpoints">): Promise<WebhookEndpointList> {
   const limit = query.limit ?? 50;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const rows = await q.listEndpoints(db, merchant.id, after, limit + 1);
   return toPage(rows, limit, (e) => ({ at: e.created_at, id: e.id }), endpointToWire);
 }
 
-export async function updateEndpoint(trx: Tx, merchant: Principal, id: string, input: S["WebhookEndpointUpdate"], settings: EndpointSettings): Promise<S["WebhookEndpoint"]> {
+export async function updateEndpoint(trx: Tx, merchant: Principal, id: string, input: WebhookEndpointUpdate, settings: EndpointSettings): Promise<WebhookEndpoint> {
   if (input.url !== undefined) checkUrl(input.url, settings);
   const current = await q.findEndpoint(trx, merchant.id, id, true);
   if (!current) throw notFound("Webhook endpoint");
@@ -82,7 +81,7 @@ export async function updateEndpoint(trx: Tx, merchant: Principal, id: string, i
   return endpointToWire((await q.findEndpoint(trx, merchant.id, id))!);
 }
 
-export async function deleteEndpoint(trx: Tx, merchant: Principal, id: string): Promise<S["DeletedResult"]> {
+export async function deleteEndpoint(trx: Tx, merchant: Principal, id: string): Promise<DeletedResult> {
   if (!(await q.deleteEndpoint(trx, merchant.id, id))) throw notFound("Webhook endpoint");
   return { success: true, id };
 }
@@ -91,7 +90,7 @@ export async function deleteEndpoint(trx: Tx, merchant: Principal, id: string): 
  * A new secret; the current one keeps signing beside it for 24 hours. A second rotation within them
  * keeps only the secret current just before it: two signatures at most.
  */
-export async function rotateSecret(trx: Tx, merchant: Principal, id: string): Promise<S["WebhookEndpointWithSecret"]> {
+export async function rotateSecret(trx: Tx, merchant: Principal, id: string): Promise<WebhookEndpointWithSecret> {
   const current = await q.findEndpoint(trx, merchant.id, id, true);
   if (!current) throw notFound("Webhook endpoint");
   const now = new Date();

@@ -1,11 +1,10 @@
 // Stored rows to the spec's wire shapes.
-import type { components } from "../../generated/api.ts";
+import type { WebhookDelivery, WebhookEndpoint } from "../../generated/api.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import type { DeliveryView, EndpointView } from "./db.ts";
 
-type S = components["schemas"];
 
-export function endpointToWire(e: EndpointView): S["WebhookEndpoint"] {
+export function endpointToWire(e: EndpointView): WebhookEndpoint {
   return {
     id: e.id,
     url: e.url,
@@ -22,7 +21,7 @@ export function endpointToWire(e: EndpointView): S["WebhookEndpoint"] {
 
 const orNull = (d: Date | null) => (d ? formatTimestamp(d) : null);
 
-export function deliveryToWire(d: DeliveryView): S["WebhookDelivery"] {
+export function deliveryToWire(d: DeliveryView): WebhookDelivery {
   const open = d.status === "pending" || d.status === "in_flight";
   return {
     id: d.id,
