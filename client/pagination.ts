@@ -1,9 +1,11 @@
 // Every page, or every item, of a list operation: follows `next_cursor` (and, for the events feed,
 // stops when `has_more` is false). A page that fails throws ApiError: an iterator has no `error` to return.
-import type { MaybeOptionalInit } from "openapi-fetch";
+import type { Client, MaybeOptionalInit } from "openapi-fetch";
 import type { paths } from "../generated/api.ts";
 import { ApiError, isErrorBody } from "./errors.ts";
-import type { LogisticsClient } from "./index.ts";
+
+/** The same type as index.ts's LogisticsClient, said here so that the two files do not import each other. */
+type LogisticsClient = Client<paths, "application/json">;
 
 type GetPath = { [P in keyof paths]: paths[P] extends { get: object } ? P : never }[keyof paths];
 type PageBody<P extends GetPath> = paths[P]["get"] extends { responses: { 200: { content: { "application/json": infer B } } } } ? B : never;

@@ -1,7 +1,7 @@
-// `npm run soak`: the soak of scripts/soak/soak.ts against two instances on the PostgreSQL of DATABASE_URL
+// `npm run soak`: the soak of tools/soak.ts against two instances on the PostgreSQL of DATABASE_URL
 // (a throw-away database beside it). SOAK_SECONDS (default 180) and SOAK_RATE (requests a second, default
 // 50) bound it; exits 1 when a check fails. A short form runs in the test suite (test/process/soak.test.ts).
-import { formatReport, runSoak } from "./soak/soak.ts";
+import { formatReport, runSoak } from "../tools/soak.ts";
 
 const adminUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const seconds = Number(process.env.SOAK_SECONDS ?? 180);

@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { freePort } from "../../scripts/bench/processes.ts";
+import { freePort } from "../../tools/processes.ts";
 export { freePort };
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

@@ -5,7 +5,7 @@ import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { inject } from "vitest";
-import { dropDatabase } from "../../scripts/bench/postgres.ts";
+import { dropDatabase } from "../../tools/postgres.ts";
 
 /** A private, migrated database for one test file, on the engine this project runs on. */
 export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {

@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort } from "../../scripts/bench/processes.ts";
+import { freePort } from "../../tools/processes.ts";
 
 const BIN = "/usr/lib/postgresql/15/bin";
 

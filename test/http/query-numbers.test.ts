@@ -53,7 +53,7 @@ describe("strict country codes in queries", () => {
 
 describe("the code lists", () => {
   it("the spec's country and currency enums are the ISO lists of today (npm run generate:codes)", async () => {
-    const { withCodes } = await import("../../scripts/spec-codes.ts");
+    const { withCodes } = await import("../../tools/spec-codes.ts");
     const { readFileSync } = await import("node:fs");
     const spec = readFileSync("spec/openapi.yaml", "utf8");
     expect(withCodes(spec) === spec, "run npm run generate:codes").toBe(true);

@@ -1,6 +1,6 @@
 // Runs the real entry points (server/main.ts, server/cli.ts) as child processes.
 import { spawn, type ChildProcess } from "node:child_process";
-export { freePort } from "../../scripts/bench/processes.ts";
+export { freePort } from "../../tools/processes.ts";
 
 export interface Proc {
   child: ChildProcess;

@@ -1,7 +1,7 @@
 // The short form of `npm run soak`: two instances on PostgreSQL under the realistic mix at a fixed rate;
 // zero 5xx, every acknowledged write stored once, every webhook delivered, memory flat.
 import { expect, it } from "vitest";
-import { formatReport, runSoak } from "../../scripts/soak/soak.ts";
+import { formatReport, runSoak } from "../../tools/soak.ts";
 
 it("15 s of the soak's mix through two instances: no 5xx, nothing lost or doubled, every webhook delivered, RSS flat", async () => {
   const report = await runSoak({ adminUrl: process.env.TEST_PG_URL!, seconds: 15, rate: 40 });

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { parseGeoNamesPostalCodes } from "../../server/pickup-points/geonames-format.ts";
 import { parsePickupPointsCsv, parsePickupPointsJson } from "../../server/pickup-points/import-format.ts";
 import { distanceM } from "../../server/shared/geo.ts";
-import { demoPointsText, demoPostalCodesText } from "../../scripts/demo-pickup-points.ts";
-import { generateDirectory, pointsAsCsv, pointsAsJson } from "../../scripts/generate-pickup-points.ts";
+import { demoPointsText, demoPostalCodesText } from "../../tools/demo-pickup-points.ts";
+import { generateDirectory, pointsAsCsv, pointsAsJson } from "../../tools/generate-pickup-points.ts";
 
 const demoDir = new URL("../../server/pickup-points/demo/", import.meta.url);
 const pointsText = readFileSync(new URL("pickup-points.json", demoDir), "utf8");
@@ -24,7 +24,7 @@ describe("demo directory", () => {
     expect(codes.merged).toBe(0);
   });
 
-  it("is what scripts/demo-pickup-points.ts builds (run `npm run build:demo-pickup-points` after editing it)", () => {
+  it("is what tools/demo-pickup-points.ts builds (run `npm run build:demo-pickup-points` after editing it)", () => {
     expect(pointsText).toBe(demoPointsText());
     expect(postalText).toBe(demoPostalCodesText());
   });

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
-import { freePort } from "../../scripts/bench/processes.ts";
+import { freePort } from "../../tools/processes.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 

@@ -15,12 +15,12 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { createLogisticsClient, type LogisticsClient } from "../client/index.ts";
-import { BASE_PATH } from "../server/app.ts";
-import { openDatabase } from "../server/db/database.ts";
-import { DEMO } from "../server/demo.ts";
-import { newId } from "../server/shared/ids.ts";
-import { recordEvent } from "../server/webhooks/outbox.ts";
+import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
+import { BASE_PATH } from "../../server/app.ts";
+import { openDatabase } from "../../server/db/database.ts";
+import { DEMO } from "../../server/demo.ts";
+import { newId } from "../../server/shared/ids.ts";
+import { recordEvent } from "../../server/webhooks/outbox.ts";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 5_000);
@@ -84,7 +84,7 @@ const operator = createLogisticsClient({ baseUrl, username: `W-${DEMO.operatorId
 /** Epoch milliseconds, sub-millisecond: comparable with the receiver process's times. */
 const now = () => performance.timeOrigin + performance.now();
 let receipts: { key: string; at: number }[] = [];
-const receiver = fork(path.join(import.meta.dirname, "bench-webhooks-receiver.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
+const receiver = fork(path.join(import.meta.dirname, "webhooks-receiver.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
 const receiverPort = await new Promise<number>((resolve) => {
   receiver.on("message", (m: { port?: number; receipts?: [string, number][] }) => {
     if (m.port) resolve(m.port);

@@ -3,12 +3,12 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { BASE_PATH } from "../../server/app.ts";
+import { BASE_PATH } from "../server/app.ts";
 import type { CapturedResponse } from "./baseline-server.ts";
 import type { ServerTarget, TargetName } from "./cases.ts";
-import { freePort, startChild, waitForHttp, type Child } from "./processes.ts";
+import { freePort, startChild, waitForHttp, type Child } from "../tools/processes.ts";
 
-export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 export interface Target {
   name: TargetName;
@@ -56,7 +56,7 @@ export async function startBaseline(responses: CapturedResponse[], scratchDir: s
   const file = path.join(scratchDir, "baseline-responses.json");
   writeFileSync(file, JSON.stringify(responses));
   const port = await freePort();
-  const child = startChild("baseline", ["--import", "tsx", path.join(ROOT, "scripts/bench/baseline-server.ts"), file, String(port)], { stdout: "ignore", cwd: ROOT });
+  const child = startChild("baseline", ["--import", "tsx", path.join(ROOT, "bench/baseline-server.ts"), file, String(port)], { stdout: "ignore", cwd: ROOT });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(child, `${origin}/`);
   return { name: "baseline", origin, pathFor: (p) => p, child };

@@ -1,6 +1,6 @@
 // The baseline: a bare Express app that answers each measured request with the bytes, status and
 // content-type the real server gave, so a ratio to it shows what the server's own work costs.
-// Run as its own process: `node --import tsx scripts/bench/baseline-server.ts <responses.json> <port>`.
+// Run as its own process: `node --import tsx bench/baseline-server.ts <responses.json> <port>`.
 import { readFileSync } from "node:fs";
 import express from "express";
 

@@ -1,6 +1,6 @@
 // Summarises a V8 `.cpuprofile` (from `node --cpu-prof`): self time per function and per package or
 // project file, counted from the samples that fall inside the measured windows (not start-up or idle gaps).
-// Alone: `npx tsx scripts/bench/profile.ts <file.cpuprofile>` summarises the whole profile.
+// Alone: `npx tsx bench/profile.ts <file.cpuprofile>` summarises the whole profile.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -28,7 +28,7 @@ export interface ProfileSummary {
   functions: (Share & { group: string; location: string })[];
 }
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** node_modules/<package>, a project file, a file of node itself, PGlite's wasm or V8's pseudo-frames. */
 export function groupOf(url: string, functionName: string): string {

@@ -1,6 +1,6 @@
 // `npm run bench:shipping`: GET /shipping_options on a generated 50,000-point directory, on PostgreSQL and PGlite,
 // beside a bare Express app serving the same bytes, in interleaved rounds (each ratio uses its own round's baseline).
-// Uses the building blocks of `npm run bench` (scripts/bench/), into which it is meant to be folded.
+// Uses the building blocks of `npm run bench` (bench/).
 //   env: BENCH_POINTS (50000) BENCH_SECONDS (8) BENCH_WARMUP_SECONDS (2) BENCH_CONNECTIONS (50) BENCH_ROUNDS (2)
 //        BENCH_STDOUT=pipe|null, DATABASE_URL (admin URL; a scratch database is created there),
 //        --target postgres,pglite  --profile (CPU profile of each server, summarised over the measured runs)
@@ -8,20 +8,20 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BASE_PATH } from "../server/app.ts";
-import { openDatabase } from "../server/db/database.ts";
-import { migrateToLatest } from "../server/db/migrate.ts";
-import { inTransaction } from "../server/db/transaction.ts";
-import { seedDemo } from "../server/demo.ts";
-import { analyzeDirectory, upsertPoints, upsertPostalCodes } from "../server/pickup-points/db.ts";
-import type { CapturedResponse } from "./bench/baseline-server.ts";
-import { MERCHANT_AUTH, type BenchRequest } from "./bench/cases.ts";
-import { measure } from "./bench/measure.ts";
-import { createScratchDatabase } from "./bench/postgres.ts";
-import { formatSummary as formatProfile, summarise as summariseProfile } from "./bench/profile.ts";
-import { banner, failures, formatSummary, summarise, tableHeader, tableRow, type Row } from "./bench/report.ts";
-import { startBaseline, startServer, type Target } from "./bench/targets.ts";
-import { generateDirectory } from "./generate-pickup-points.ts";
+import { BASE_PATH } from "../../server/app.ts";
+import { openDatabase } from "../../server/db/database.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
+import { inTransaction } from "../../server/db/transaction.ts";
+import { seedDemo } from "../../server/demo.ts";
+import { analyzeDirectory, upsertPoints, upsertPostalCodes } from "../../server/pickup-points/db.ts";
+import type { CapturedResponse } from "../baseline-server.ts";
+import { MERCHANT_AUTH, type BenchRequest } from "../cases.ts";
+import { measure } from "../measure.ts";
+import { createScratchDatabase } from "../../tools/postgres.ts";
+import { formatSummary as formatProfile, summarise as summariseProfile } from "../profile.ts";
+import { banner, failures, formatSummary, summarise, tableHeader, tableRow, type Row } from "../report.ts";
+import { startBaseline, startServer, type Target } from "../targets.ts";
+import { generateDirectory } from "../../tools/generate-pickup-points.ts";
 
 const num = (name: string, fallback: number) => {
   const n = Number(process.env[name] || fallback);

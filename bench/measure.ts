@@ -1,6 +1,13 @@
 // One load run with autocannon against one target, reduced to the figures the report needs.
 import autocannon from "autocannon";
-import type { BenchRequest } from "./cases.ts";
+
+export interface BenchRequest {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** From the origin, with BASE_PATH for API operations (Prism gets it without). */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
 
 export interface Figures {
   /** Mean of autocannon's per-second samples. */

@@ -6,16 +6,18 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
-import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
-import { provisionAccount } from "../../server/accounts/domain.ts";
-import { BASE_PATH } from "../../server/app.ts";
-import { openDatabase } from "../../server/db/database.ts";
-import { DEMO } from "../../server/demo.ts";
-import { createScratchDatabase } from "../bench/postgres.ts";
-import { freePort, startChild, waitForHttp, type Child } from "../bench/processes.ts";
-import { ROOT } from "../bench/targets.ts";
+import { createLogisticsClient, type LogisticsClient } from "../client/index.ts";
+import { provisionAccount } from "../server/accounts/domain.ts";
+import { BASE_PATH } from "../server/app.ts";
+import { openDatabase } from "../server/db/database.ts";
+import { DEMO } from "../server/demo.ts";
+import { createScratchDatabase } from "./postgres.ts";
+import { freePort, startChild, waitForHttp, type Child } from "./processes.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 export interface SoakOptions {
   adminUrl: string;

@@ -4,17 +4,17 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { createLogisticsClient } from "../client/index.ts";
-import { BASE_PATH } from "../server/app.ts";
-import { DEMO } from "../server/demo.ts";
-import type { CapturedResponse } from "./bench/baseline-server.ts";
-import { SERVER_TARGETS, type BenchCase, type BenchRequest, type ServerTarget, type TargetName } from "./bench/cases.ts";
-import { measure, type Figures } from "./bench/measure.ts";
-import { parseOptions } from "./bench/options.ts";
-import { createScratchDatabase } from "./bench/postgres.ts";
-import { formatSummary as formatProfile, summarise as summariseProfile, type ProfileSummary } from "./bench/profile.ts";
-import { banner, failures, formatSummary, summarise, tableHeader, tableRow, type Row } from "./bench/report.ts";
-import { ROOT, startBaseline, startPrism, startServer, type Target } from "./bench/targets.ts";
+import { createLogisticsClient } from "../../client/index.ts";
+import { BASE_PATH } from "../../server/app.ts";
+import { DEMO } from "../../server/demo.ts";
+import type { CapturedResponse } from "../baseline-server.ts";
+import { SERVER_TARGETS, type BenchCase, type BenchRequest, type ServerTarget, type TargetName } from "../cases.ts";
+import { measure, type Figures } from "../measure.ts";
+import { parseOptions } from "../options.ts";
+import { createScratchDatabase } from "../../tools/postgres.ts";
+import { formatSummary as formatProfile, summarise as summariseProfile, type ProfileSummary } from "../profile.ts";
+import { banner, failures, formatSummary, summarise, tableHeader, tableRow, type Row } from "../report.ts";
+import { ROOT, startBaseline, startPrism, startServer, type Target } from "../targets.ts";
 
 const opts = parseOptions();
 

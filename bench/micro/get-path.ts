@@ -2,7 +2,7 @@
 // hardening, extracted with `git archive`), same PGlite database, requests one at a time over one
 // keep-alive connection, rounds interleaved so that machine noise hits both alike. Not a benchmark of
 // throughput: it tells whether per-request work was added.
-//   npx tsx scripts/measure-get-path.ts /tmp/other-tree [rounds] [requests-per-round]
+//   npm run bench -- get-path /tmp/other-tree [rounds] [requests-per-round]
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -10,10 +10,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { pino } from "pino";
-import { provisionAccount } from "../server/accounts/domain.ts";
-import { createApp } from "../server/app.ts";
-import { openDatabase } from "../server/db/database.ts";
-import { migrateToLatest } from "../server/db/migrate.ts";
+import { provisionAccount } from "../../server/accounts/domain.ts";
+import { createApp } from "../../server/app.ts";
+import { openDatabase } from "../../server/db/database.ts";
+import { migrateToLatest } from "../../server/db/migrate.ts";
 
 const other = process.argv[2];
 const rounds = Number(process.argv[3] ?? 10);

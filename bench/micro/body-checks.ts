@@ -1,8 +1,8 @@
 // Micro-costs of the JSON body checks (issue 6): JSON.parse alone against JSON.parse plus the one
 // iterative walk (depth, NUL, surrogates, key count) and the colon count that decides whether the
-// duplicate-key scan runs; and the scan itself when it does. `npx tsx scripts/measure-body-checks.ts`
+// duplicate-key scan runs; and the scan itself when it does. `npm run bench -- body-checks`
 import { performance } from "node:perf_hooks";
-import { checkParsed, findDuplicateKeys, mayHaveDuplicateKeys } from "../server/http/json-text.ts";
+import { checkParsed, findDuplicateKeys, mayHaveDuplicateKeys } from "../../server/http/json-text.ts";
 
 const small = JSON.stringify({
   merchants_ref: "PO-2016-0042", sender_name: "Acme Supplies Oy",

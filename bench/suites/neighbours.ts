@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { readdirSync } from "node:fs";
-import { formatSummary, summarise } from "./bench/profile.ts";
-import { ROOT, startServer } from "./bench/targets.ts";
+import { formatSummary, summarise } from "../profile.ts";
+import { ROOT, startServer } from "../targets.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const QUIET_CONNECTIONS = 4;

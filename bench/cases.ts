@@ -1,23 +1,17 @@
 // What `npm run bench` measures: one entry per case. A case says which targets it applies to, what it needs
 // on a real server (seeded through the API, once per server) and the request it measures from that state.
-import type { LogisticsClient, components } from "../../client/index.ts";
-import { BASE_PATH } from "../../server/app.ts";
-import { DEMO } from "../../server/demo.ts";
-import type { Figures, LoadOptions } from "./measure.ts";
+import type { LogisticsClient, components } from "../client/index.ts";
+import { BASE_PATH } from "../server/app.ts";
+import { DEMO } from "../server/demo.ts";
+import type { BenchRequest, Figures, LoadOptions } from "./measure.ts";
+
+export type { BenchRequest };
 
 export const TARGETS = ["baseline", "prism", "postgres", "pglite"] as const;
 export type TargetName = (typeof TARGETS)[number];
 export const SERVER_TARGETS = ["postgres", "pglite"] as const satisfies readonly TargetName[];
 export type ServerTarget = (typeof SERVER_TARGETS)[number];
 const EVERY_TARGET = TARGETS;
-
-export interface BenchRequest {
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** From the origin, with BASE_PATH for API operations (Prism gets it without). */
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
 
 export interface BenchCase<S = unknown> {
   /** For `--case`. */

@@ -1,0 +1,36 @@
+// `npm run bench [-- SUITE...] [OPTIONS]`: the one entry point of the benchmarks. Without a suite it runs
+// inbound, shipping and webhooks in turn; OPTIONS go to each suite (inbound: --case, --target, --profile).
+// Each suite runs in a process of its own, so one's servers and timers never disturb the next.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+
+const SUITES: Record<string, { file: string; what: string }> = {
+  inbound: { file: "suites/inbound.ts", what: "inbound shipments: baseline, Prism, PostgreSQL, PGlite" },
+  shipping: { file: "suites/shipping.ts", what: "GET /shipping_options on 50,000 pickup points" },
+  webhooks: { file: "suites/webhooks.ts", what: "webhook deliveries a second and commit-to-receipt latency" },
+  neighbours: { file: "suites/neighbours.ts", what: "one merchant's reads while another floods the server with 135 KB orders" },
+  "body-checks": { file: "micro/body-checks.ts", what: "micro-cost of the JSON body checks" },
+  "get-path": { file: "micro/get-path.ts", what: "the GET path in process, against another tree (argument: its path)" },
+};
+const DEFAULT = ["inbound", "shipping", "webhooks"];
+
+const args = process.argv.slice(2);
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(`npm run bench [-- SUITE...] [OPTIONS]\n\n${Object.entries(SUITES).map(([n, s]) => `  ${n.padEnd(12)} ${s.what}`).join("\n")}\n\nWithout a suite: ${DEFAULT.join(", ")}.`);
+  process.exit(0);
+}
+const chosen: string[] = [];
+while (args.length && !args[0]!.startsWith("-") && SUITES[args[0]!]) chosen.push(args.shift()!);
+if (args.length && !args[0]!.startsWith("-") && chosen.length === 0 && !SUITES[args[0]!]) {
+  console.error(`unknown suite "${args[0]}"; one of ${Object.keys(SUITES).join(", ")}`);
+  process.exit(2);
+}
+let failed = 0;
+for (const name of chosen.length ? chosen : DEFAULT) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, SUITES[name]!.file), ...args], { stdio: "inherit" });
+  if (r.status !== 0) {
+    failed++;
+    console.error(`bench ${name}: ${r.signal ? `signal ${r.signal}` : `exit code ${r.status}`}`);
+  }
+}
+process.exit(failed ? 1 : 0);
