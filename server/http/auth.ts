@@ -1,7 +1,7 @@
 import type { NextFunction, Request } from "express";
 import type { Authenticator } from "../accounts/domain.ts";
 import { AppError, invalid } from "../shared/errors.ts";
-import type { Res } from "./types.ts";
+import type { Res } from "./express.ts";
 
 const ROLE_OF_SCOPE = { merchant: "merchant", warehouse: "operator" } as const;
 

@@ -4,7 +4,7 @@ import { isUtf8 } from "node:buffer";
 import express, { type NextFunction, type Request, type RequestHandler } from "express";
 import { AppError, invalid, type ErrorDetail } from "../shared/errors.ts";
 import { checkParsed, findDuplicateKeys, mayHaveDuplicateKeys } from "./json-text.ts";
-import { matchedOperation, type Res } from "./types.ts";
+import { matchedOperation, type Res } from "./express.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 // us-ascii is a subset of UTF-8; every other charset (utf-16, latin1, ...) would be decoded into other text.

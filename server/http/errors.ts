@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { components } from "../../generated/api.ts";
 import { isDatabaseUnavailable } from "../db/availability.ts";
 import { AppError, type ErrorCode, type ErrorDetail } from "../shared/errors.ts";
-import type { Res } from "./types.ts";
+import type { Res } from "./express.ts";
 
 type WireError = components["schemas"]["Error"];
 

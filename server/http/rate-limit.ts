@@ -1,7 +1,7 @@
 import type { NextFunction, Request } from "express";
 import type { SharedWindowLimit } from "../db/counters.ts";
 import { AppError } from "../shared/errors.ts";
-import type { Res } from "./types.ts";
+import type { Res } from "./express.ts";
 
 /**
  * At most `perMinute` requests per authenticated caller (not per IP: many merchants share proxies) in

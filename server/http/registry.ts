@@ -11,7 +11,7 @@ import { AppError } from "../shared/errors.ts";
 import { idempotent } from "../idempotency/index.ts";
 import type { WebhookSettings } from "../webhooks/settings.ts";
 export type { OperationId } from "../shared/contract.ts";
-import { matchedOperation, pathParams, type Res } from "./types.ts";
+import { matchedOperation, pathParams, type Res } from "./express.ts";
 
 type Op<Id extends OperationId> = operations[Id];
 

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request } from "express";
 import type { Logger } from "pino";
-import type { Res } from "./types.ts";
+import type { Res } from "./express.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

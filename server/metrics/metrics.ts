@@ -5,7 +5,7 @@ import type { NextFunction, Request } from "express";
 import { sql } from "kysely";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { DatabaseHandle } from "../db/database.ts";
-import { matchedOperation, type Res } from "../http/types.ts";
+import { matchedOperation, type Res } from "../http/express.ts";
 
 export type DeliveryOutcome = "succeeded" | "retrying" | "failed";
 

@@ -2,7 +2,7 @@
 import type { Db } from "../db/database.ts";
 import type { Handlers } from "../http/registry.ts";
 import { entityTag } from "../shared/entity-tags.ts";
-import { forgetConfig } from "./config.ts";
+import { forgetConfig } from "./merchant-config.ts";
 import * as lists from "./price-lists.ts";
 import * as settings from "./settings.ts";
 import { genericShippingOptions, orderShippingOptions } from "./shipping-options.ts";

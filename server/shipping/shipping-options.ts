@@ -6,9 +6,9 @@ import type { Executor } from "../db/transaction.ts";
 import { orderForShipping } from "../orders/orders.ts";
 import { checkPostalCode, nearestPickupPoints, pickupPointBranch } from "../pickup-points/lookup.ts";
 import type { Db } from "../db/database.ts";
-import { shippingConfig, type ShippingConfig } from "./config.ts";
+import { shippingConfig, type ShippingConfig } from "./merchant-config.ts";
 import { genericFacts, orderFacts, type ShippingFacts } from "./facts.ts";
-import { buildShippingOptions, unavailableReason } from "./options.ts";
+import { buildShippingOptions, unavailableReason } from "./methods.ts";
 
 
 export interface GenericQuery {

@@ -2,7 +2,7 @@
 // their parameters, bodies, examples, roles and declared responses, with every $ref resolved.
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { handlers } from "../../server/operations.ts";
+import { handlers } from "../../server/handlers.ts";
 
 export type Schema = Record<string, any>;
 

@@ -1,7 +1,7 @@
 // The spec's operations as data, for tests that must hold for every operation.
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { handlers } from "../../server/operations.ts";
+import { handlers } from "../../server/handlers.ts";
 
 export interface SpecOp {
   operationId: string;

@@ -5,7 +5,7 @@ import type { components } from "../../generated/api.ts";
 import { genericFacts, orderFacts } from "../../server/shipping/facts.ts";
 import {
   buildShippingOptions, unavailableReason, type MethodPriceList, type MethodSettings, type PickupPoint, type ShippingOptionsInput,
-} from "../../server/shipping/options.ts";
+} from "../../server/shipping/methods.ts";
 import { specValidator } from "../../server/shared/spec-schemas.ts";
 
 type PickupPointWithDistance = components["schemas"]["PickupPointWithDistance"];

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { handlers } from "../../server/operations.ts";
+import { handlers } from "../../server/handlers.ts";
 
 interface Operation {
   operationId?: string;
