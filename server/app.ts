@@ -2,10 +2,7 @@
 import express, { type NextFunction, type Request } from "express";
 import { sql } from "kysely";
 import type { Logger } from "pino";
-import { Authenticator } from "./accounts/domain.ts";
-import { LoginThrottle, type LoginThrottleLimits } from "./accounts/throttle.ts";
 import { SharedWindowLimit, WindowCounter } from "./db/counters.ts";
-import type { Db } from "./db/database.ts";
 import { authenticate } from "./http/auth.ts";
 import { checkQuery, readJsonBody } from "./http/body-checks.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
@@ -19,15 +16,15 @@ import { docsRoutes } from "./docs/routes.ts";
 import { dispatch, type Handlers } from "./http/registry.ts";
 import type { Res } from "./http/express.ts";
 import { validator } from "./http/validator.ts";
-import { handlers as allHandlers } from "./handlers.ts";
 import { AppError } from "./shared/errors.ts";
 import { SPEC_PATH } from "./shared/paths.ts";
-import { readWebhookSettings, type WebhookSettings } from "./webhooks/settings.ts";
+import type { Services } from "./services.ts";
 
 export const BASE_PATH = "/2015-01-01";
 
 export interface AppOptions {
-  db: Db;
+  /** What the instance owns (services.ts): the database, handlers, caches, authenticator. */
+  services: Services;
   logger: Logger;
   /** False while starting or draining: /readyz answers 503 so a balancer stops sending traffic. */
   isAccepting?: () => boolean;
@@ -38,12 +35,8 @@ export interface AppOptions {
   heavyRequestsPerCaller?: number;
   /** Request body bytes a minute per caller; 0 or absent: no limit. */
   bodyBytesPerMinute?: number;
-  /** The implemented operations; tests may pass a subset. */
+  /** The implemented operations, when not the services' own: tests may pass a subset. */
   handlers?: Handlers;
-  /** Checked webhook settings (config.ts); absent: the defaults. */
-  webhooks?: WebhookSettings;
-  /** Failed sign-ins allowed per address and per account+address; tests may lower them. */
-  loginLimits?: LoginThrottleLimits;
   /** Counts requests; served at /metrics on this port only with `metricsToken` (else on a port of its own, or not at all). */
   metrics?: Metrics;
   metricsToken?: string;
@@ -51,7 +44,8 @@ export interface AppOptions {
   serveApi?: boolean;
 }
 
-export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMinute = 0, concurrentRequestsPerCaller = 0, heavyRequestsPerCaller = 0, bodyBytesPerMinute = 0, handlers = allHandlers, webhooks = readWebhookSettings({}).settings, loginLimits, metrics, metricsToken, serveApi = true }: AppOptions) {
+export function createApp({ services, logger, isAccepting = () => true, rateLimitPerMinute = 0, concurrentRequestsPerCaller = 0, heavyRequestsPerCaller = 0, bodyBytesPerMinute = 0, handlers = services.handlers, metrics, metricsToken, serveApi = true }: AppOptions) {
+  const { db } = services;
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", false);
@@ -85,7 +79,7 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
   const api = express.Router();
   if (metrics) api.use(metrics.observeRequests);
   const { match, validate } = validator(SPEC_PATH);
-  api.use(authenticate(new Authenticator(db, new LoginThrottle(db, loginLimits))));
+  api.use(authenticate(services.authenticator));
   // Counts shared by every instance on the database; while it is away requests answer 503 anyway.
   let warnedAt = 0;
   const shared = (name: string, limit: number) =>
@@ -104,7 +98,7 @@ export function createApp({ db, logger, isAccepting = () => true, rateLimitPerMi
   api.use(checkQuery);
   api.use(strictQueryNumbers());
   api.use(validate);
-  api.use(dispatch(db, handlers, { webhooks }));
+  api.use(dispatch(db, handlers));
   app.use(BASE_PATH, api);
 
   app.use(notFoundHandler);

@@ -9,11 +9,9 @@ import { openDatabase } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
-import { Housekeeping } from "./housekeeping.ts";
-import { setDirectoryCacheTtl } from "./pickup-points/cache.ts";
-import { Dispatcher } from "./webhooks/dispatcher.ts";
 import { metricsHandler } from "./metrics/http.ts";
 import { createMetrics } from "./metrics/metrics.ts";
+import { createServices } from "./services.ts";
 import { closeWebhookAgents } from "./webhooks/sender.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -39,7 +37,6 @@ async function main() {
     statementTimeoutMs: config.dbStatementTimeoutMs,
     onConnectionError: (err) => logger.warn({ err }, "a database connection failed; requests answer 503 until it is back"),
   });
-  setDirectoryCacheTtl(handle.db, config.pickupPointsCacheSeconds * 1000);
   const applied = await migrateToLatest(handle.db);
   logger.info({ database: handle.kind, migrations: applied }, "database ready");
   const seeded = config.seedDemo && (await seedDemoIfEmpty(handle.db));
@@ -49,26 +46,29 @@ async function main() {
   // SERVER_ROLE: the API and the worker (webhook deliveries, housekeeping) scale apart on PostgreSQL.
   const servesApi = config.role !== "worker";
   const runsWorker = config.role !== "api";
-  const app = createApp({
-    serveApi: servesApi,
-    metrics, metricsToken: config.metricsToken,
-    db: handle.db, logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute, webhooks: config.webhooks,
-    concurrentRequestsPerCaller: config.concurrentRequestsPerCaller, heavyRequestsPerCaller: config.heavyRequestsPerCaller, bodyBytesPerMinute: config.bodyBytesPerMinute,
+  const services = createServices({
+    handle, logger, webhooks: config.webhooks, pickupPointsCacheSeconds: config.pickupPointsCacheSeconds,
     loginLimits: { ...DEFAULT_LOGIN_LIMITS, perAddress: config.loginFailuresPerAddress, perAccount: config.loginFailuresPerAccount },
+    worker: runsWorker && { deliveryRetentionDays: config.deliveryRetentionDays, dispatcher: { onAttempt: metrics.deliveryAttempt } },
   });
-  const dispatcher = runsWorker ? new Dispatcher({ handle, settings: config.webhooks, logger, onAttempt: metrics.deliveryAttempt }) : undefined;
+  const app = createApp({
+    services, serveApi: servesApi,
+    metrics, metricsToken: config.metricsToken,
+    logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute,
+    concurrentRequestsPerCaller: config.concurrentRequestsPerCaller, heavyRequestsPerCaller: config.heavyRequestsPerCaller, bodyBytesPerMinute: config.bodyBytesPerMinute,
+  });
   const metricsServer = config.metricsPort === undefined ? undefined : express().get("/metrics", metricsHandler(metrics)).listen(config.metricsPort, config.metricsHost);
   metricsServer?.on("error", (err) => {
     logger.fatal({ err }, "cannot listen for metrics");
     process.exit(1);
   });
   metricsServer?.on("listening", () => logger.info({ port: (metricsServer.address() as AddressInfo).port, host: config.metricsHost }, "metrics listening"));
-  await dispatcher?.start();
+  await services.start();
   const server = app.listen(config.port, config.host);
   answerClientErrors(server);
   server.on("error", async (err) => {
     logger.fatal({ err }, "cannot listen");
-    await dispatcher?.stop();
+    await services.stop();
     await handle.close();
     process.exit(1);
   });
@@ -81,24 +81,19 @@ async function main() {
     if (seeded && servesApi) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
   });
 
-  const housekeeping = runsWorker ? new Housekeeping({ db: handle.db, logger, deliveryRetentionDays: config.deliveryRetentionDays }) : undefined;
-  housekeeping?.start();
-
   const shutdown = (signal: string) => {
     if (!accepting) return;
     accepting = false;
     logger.info({ signal }, "shutting down: finishing in-flight requests and webhook deliveries");
-    const housekeepingDone = housekeeping?.stop();
     // Deliveries not yet claimed stay queued for the next start (or another instance).
-    const deliveriesDone = dispatcher?.stop().catch((err) => logger.error({ err }, "stopping the webhook dispatcher failed"));
+    const workerDone = services.stop().catch((err) => logger.error({ err }, "stopping the webhook dispatcher failed"));
     setTimeout(() => {
       logger.warn("grace period over, closing remaining connections");
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS).unref();
     metricsServer?.close();
     server.close(async () => {
-      await deliveriesDone;
-      await housekeepingDone;
+      await workerDone;
       closeWebhookAgents();
       await handle.close();
       logger.info("stopped");

@@ -12,6 +12,8 @@ import { pathToFileURL } from "node:url";
 import { pino } from "pino";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { createApp } from "../../server/app.ts";
+import { createServices } from "../../server/services.ts";
+import { readWebhookSettings } from "../../server/webhooks/settings.ts";
 import { openDatabase } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 
@@ -25,8 +27,10 @@ const handle = await openDatabase({ pgliteDir: path.join(dir, "db") });
 await migrateToLatest(handle.db);
 await provisionAccount(handle.db, "merchant", "bench.example.com", "bench-secret-1");
 const logger = pino({ level: "silent" });
-const otherApp = (await import(pathToFileURL(path.join(other, "server/app.ts")).href)) as { createApp: typeof createApp };
-const apps = { this: createApp({ db: handle.db, logger }), other: otherApp.createApp({ db: handle.db, logger }) };
+// The other tree may predate services.ts: its createApp is called the way its own signature takes.
+const otherApp = (await import(pathToFileURL(path.join(other, "server/app.ts")).href)) as { createApp: (opts: object) => ReturnType<typeof createApp> };
+const services = createServices({ handle, logger, webhooks: readWebhookSettings({}).settings });
+const apps = { this: createApp({ services, logger }), other: otherApp.createApp({ db: handle.db, services, logger }) };
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 const auth = `Basic ${Buffer.from("M-bench.example.com:bench-secret-1").toString("base64")}`;

@@ -9,7 +9,6 @@ import { inTransaction, type Tx } from "../db/transaction.ts";
 import type { JsonOf, OperationId, ParamsOf as Params, RequestBody } from "../shared/contract.ts";
 import { AppError } from "../shared/errors.ts";
 import { idempotent } from "../idempotency/index.ts";
-import type { WebhookSettings } from "../webhooks/settings.ts";
 export type { OperationId } from "../shared/contract.ts";
 import { matchedOperation, pathParams, type Res } from "./express.ts";
 
@@ -23,14 +22,8 @@ export type Reply<Id extends OperationId> =
   /** A replayed idempotent answer: the first response's JSON text, byte for byte. */
   | { status: number; replayJson: string };
 
-/** Operator settings a handler may need (checked at start by config.ts). */
-export interface Settings {
-  webhooks: WebhookSettings;
-}
-
 export interface Context<Id extends OperationId> {
   db: Db;
-  settings: Settings;
   principal: Principal;
   path: Params<Id, "path">;
   query: Params<Id, "query">;
@@ -47,7 +40,7 @@ export type Handler<Id extends OperationId> = (ctx: Context<Id>) => Promise<Repl
 export type Handlers = { [Id in OperationId]?: Handler<Id> };
 
 /** Dispatches a validated request to its handler. */
-export function dispatch(db: Db, handlers: Handlers, settings: Settings) {
+export function dispatch(db: Db, handlers: Handlers) {
   return async (req: Request, res: Res, _next: NextFunction) => {
     const op = matchedOperation(req);
     if (!op?.operationId) throw new AppError("not_found", "No such resource.");
@@ -58,7 +51,6 @@ export function dispatch(db: Db, handlers: Handlers, settings: Settings) {
     const path = pathParams(req);
     const ctx: Context<OperationId> = {
       db,
-      settings,
       principal,
       path: path as never,
       query: req.query as never,

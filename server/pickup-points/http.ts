@@ -1,14 +1,15 @@
 // Pickup point directory operations, keyed by operationId. The validator has checked the query against the spec
 // (and filled in `country` FI and `limit` 10).
 import type { Handlers } from "../http/registry.ts";
-import { getPickupPoint, lookupPickupPoints } from "./lookup.ts";
+import type { TtlCache } from "../shared/ttl-cache.ts";
+import { getPickupPoint, lookupPickupPoints, type Nearest } from "./lookup.ts";
 
-export const pickupPointHandlers = {
+export const pickupPointHandlers = (directory: TtlCache<Nearest>) => ({
   lookupPickupPoints: async (c) => ({
-    status: 200, body: await lookupPickupPoints(c.db, { postalcode: c.query.postalcode, country: c.query.country ?? "FI", limit: c.query.limit ?? 10 }),
+    status: 200, body: await lookupPickupPoints(c.db, directory, { postalcode: c.query.postalcode, country: c.query.country ?? "FI", limit: c.query.limit ?? 10 }),
   }),
   listNearestPickupPoints: async (c) => ({
-    status: 200, body: await lookupPickupPoints(c.db, { postalcode: c.query.postalcode, country: c.query.country ?? "FI", limit: c.query.limit ?? 10 }),
+    status: 200, body: await lookupPickupPoints(c.db, directory, { postalcode: c.query.postalcode, country: c.query.country ?? "FI", limit: c.query.limit ?? 10 }),
   }),
   getPickupPoint: async (c) => ({ status: 200, body: await getPickupPoint(c.db, c.path.pickup_point_id) }),
-} satisfies Handlers;
+}) satisfies Handlers;

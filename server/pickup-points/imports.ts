@@ -1,7 +1,7 @@
 // Directory imports for the CLI: parse, validate every record, then upsert all of them in the caller's
 // transaction, or nothing when any record is bad.
 import type { Tx } from "../db/transaction.ts";
-import { directoryChanged } from "./cache.ts";
+import { announceCacheChange } from "../db/cache-signal.ts";
 import * as q from "./db.ts";
 import { parseGeoNamesPostalCodes } from "./geonames-format.ts";
 import { detectFormat, parsePickupPoints, type ImportError, type PickupPointFormat } from "./import-format.ts";
@@ -24,7 +24,7 @@ export async function importPickupPoints(trx: Tx, text: string, opts: { fileName
   if (errors.length > 0) return { read: records.length, inserted: 0, updated: 0, unchanged: 0, errors };
   const counts = await q.upsertPoints(trx, records, new Date());
   if (counts.inserted + counts.updated > 0) await q.analyzeDirectory(trx);
-  directoryChanged();
+  await announceCacheChange(trx);
   return { read: records.length, ...counts, unchanged: records.length - counts.inserted - counts.updated, errors };
 }
 
@@ -33,7 +33,7 @@ export async function importPostalCodes(trx: Tx, text: string): Promise<ImportRe
   if (errors.length > 0) return { read: records.length, inserted: 0, updated: 0, unchanged: 0, errors, merged };
   const counts = await q.upsertPostalCodes(trx, records, new Date());
   if (counts.inserted + counts.updated > 0) await q.analyzeDirectory(trx);
-  directoryChanged();
+  await announceCacheChange(trx);
   return { read: records.length, ...counts, unchanged: records.length - counts.inserted - counts.updated, errors, merged };
 }
 

@@ -4,7 +4,7 @@ import type { Executor } from "../db/transaction.ts";
 import { invalid, notFound } from "../shared/errors.ts";
 import { distanceM, type Coordinates } from "../shared/geo.ts";
 import { postalCodeProblem } from "../shared/postal-codes.ts";
-import { cached } from "./cache.ts";
+import type { TtlCache } from "../shared/ttl-cache.ts";
 import * as q from "./db.ts";
 
 export type { PickupPoint };
@@ -64,12 +64,12 @@ function withDistances(origin: Coordinates, rows: q.PointRow[], limit: number): 
  * The customer's location and the `limit` points of the country nearest to it, nearest first by great-circle
  * distance, with `distance_m`. The location is the postal code's own; else the centre of the directory's points
  * in that postal code; else the nearest known postal code of the country (`nearestCode`); else none (no points).
- * The first two cases, the usual ones, take one round trip; answers are cached (cache.ts). The result is shared:
+ * The first two cases, the usual ones, take one round trip; answers are cached in `directory`. The result is shared:
  * callers must not change it.
  */
-export async function nearestPickupPoints(db: Executor, query: NearestQuery): Promise<Nearest> {
+export async function nearestPickupPoints(db: Executor, directory: TtlCache<Nearest>, query: NearestQuery): Promise<Nearest> {
   checkPostalCode(query.country, query.postalcode);
-  return cached(db, `${query.country}\0${query.postalcode}\0${query.limit}`, () => findNearest(db, query));
+  return directory.get(`${query.country}\0${query.postalcode}\0${query.limit}`, () => findNearest(db, query));
 }
 
 async function findNearest(db: Executor, query: NearestQuery): Promise<Nearest> {
@@ -89,8 +89,8 @@ async function findNearest(db: Executor, query: NearestQuery): Promise<Nearest> 
   return { origin: { coordinates, source: "nearest_postal_code" }, points };
 }
 
-export async function lookupPickupPoints(db: Executor, query: NearestQuery): Promise<PickupPointLookupResult> {
-  const { origin, points } = await nearestPickupPoints(db, query);
+export async function lookupPickupPoints(db: Executor, directory: TtlCache<Nearest>, query: NearestQuery): Promise<PickupPointLookupResult> {
+  const { origin, points } = await nearestPickupPoints(db, directory, query);
   return { postalcode: query.postalcode, country: query.country, origin, pickup_points: points };
 }
 

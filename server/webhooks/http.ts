@@ -4,14 +4,16 @@ import type { Handlers } from "../http/registry.ts";
 import * as deliveries from "./deliveries.ts";
 import * as endpoints from "./endpoints.ts";
 import * as feed from "./feed.ts";
+import type { WebhookSettings } from "./settings.ts";
 
-export const webhookHandlers = {
+/** The operator's webhook settings decide which endpoint URLs are allowed. */
+export const webhookHandlers = (settings: WebhookSettings) => ({
   createWebhookEndpoint: (c) =>
-    c.idempotent(async (trx) => ({ status: 201, body: await endpoints.createEndpoint(trx, c.principal, c.body, c.settings.webhooks) })),
+    c.idempotent(async (trx) => ({ status: 201, body: await endpoints.createEndpoint(trx, c.principal, c.body, settings) })),
   listWebhookEndpoints: async (c) => ({ status: 200, body: await endpoints.listEndpoints(c.db, c.principal, c.query) }),
   getWebhookEndpoint: async (c) => ({ status: 200, body: await endpoints.getEndpoint(c.db, c.principal, c.path.webhook_id) }),
   updateWebhookEndpoint: async (c) => ({
-    status: 200, body: await c.transaction((trx) => endpoints.updateEndpoint(trx, c.principal, c.path.webhook_id, c.body, c.settings.webhooks)),
+    status: 200, body: await c.transaction((trx) => endpoints.updateEndpoint(trx, c.principal, c.path.webhook_id, c.body, settings)),
   }),
   deleteWebhookEndpoint: async (c) => ({
     status: 200, body: await c.transaction((trx) => endpoints.deleteEndpoint(trx, c.principal, c.path.webhook_id)),
@@ -27,4 +29,4 @@ export const webhookHandlers = {
     status: 202, body: await c.transaction((trx) => deliveries.redeliver(trx, c.principal, c.path.delivery_id)),
   }),
   listEvents: async (c) => ({ status: 200, body: await feed.listEvents(c.db, c.principal, c.query) }),
-} satisfies Handlers;
+}) satisfies Handlers;

@@ -5,11 +5,13 @@ import { sql } from "kysely";
 import { pino } from "pino";
 import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
+import type { LoginThrottleLimits } from "../../server/accounts/throttle.ts";
 import { BASE_PATH, createApp, type AppOptions } from "../../server/app.ts";
 import { answerClientErrors } from "../../server/http/client-errors.ts";
 import type { DatabaseHandle } from "../../server/db/database.ts";
 import { createMetrics } from "../../server/metrics/metrics.ts";
-import { Dispatcher, type DispatcherOptions } from "../../server/webhooks/dispatcher.ts";
+import { createServices } from "../../server/services.ts";
+import type { Dispatcher, DispatcherOptions } from "../../server/webhooks/dispatcher.ts";
 import { readWebhookSettings, type WebhookSettings } from "../../server/webhooks/settings.ts";
 import { createTestDatabase } from "./database.ts";
 
@@ -37,7 +39,7 @@ export interface TestServerOptions {
   /** The implemented operations (default: the registry). */
   handlers?: AppOptions["handlers"];
   /** Login throttle limits (default: the server's). */
-  loginLimits?: AppOptions["loginLimits"];
+  loginLimits?: LoginThrottleLimits;
   /** Webhook settings over the defaults (e.g. allowPrivateNetworks for a loopback receiver). */
   webhooks?: Partial<WebhookSettings>;
   /** Serve /metrics behind this bearer token. */
@@ -53,12 +55,14 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const webhooks = { ...readWebhookSettings({}).settings, ...opts.webhooks };
   const metrics = createMetrics(handle);
-  const app = createApp({ db: handle.db, logger, rateLimitPerMinute: opts.rateLimitPerMinute, concurrentRequestsPerCaller: opts.concurrentRequestsPerCaller, heavyRequestsPerCaller: opts.heavyRequestsPerCaller, bodyBytesPerMinute: opts.bodyBytesPerMinute, webhooks, handlers: opts.handlers, loginLimits: opts.loginLimits, metrics, metricsToken: opts.metricsToken });
-  let dispatcher: Dispatcher | undefined;
-  if (opts.dispatcher) {
-    dispatcher = new Dispatcher({ handle, settings: webhooks, logger, onAttempt: metrics.deliveryAttempt, ...(typeof opts.dispatcher === "object" && opts.dispatcher) });
-    await dispatcher.start();
-  }
+  // The same composition root as `npm start`; the housekeeping's first sweep is seconds away, past most tests.
+  const services = createServices({
+    handle, logger, webhooks, loginLimits: opts.loginLimits,
+    worker: opts.dispatcher ? { deliveryRetentionDays: 30, dispatcher: { onAttempt: metrics.deliveryAttempt, ...(typeof opts.dispatcher === "object" && opts.dispatcher) } } : false,
+  });
+  await services.start();
+  const dispatcher = services.dispatcher;
+  const app = createApp({ services, logger, rateLimitPerMinute: opts.rateLimitPerMinute, concurrentRequestsPerCaller: opts.concurrentRequestsPerCaller, heavyRequestsPerCaller: opts.heavyRequestsPerCaller, bodyBytesPerMinute: opts.bodyBytesPerMinute, handlers: opts.handlers, metrics, metricsToken: opts.metricsToken });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -94,7 +98,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     close: async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      await dispatcher?.stop();
+      await services.stop();
       if (!opts.database) await handle.close();
     },
   };

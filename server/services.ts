@@ -1,0 +1,78 @@
+// The composition root: everything one app instance owns, built in one place for `npm start` and the tests.
+// The caches are invalidated across instances: a change committed anywhere on the database (another
+// instance, the CLI's import) sends NOTIFY caches_changed in its transaction, and every instance listening
+// forgets what it kept; the writing instance also forgets at once, not waiting for its own notification.
+import type { Logger } from "pino";
+import { Authenticator } from "./accounts/domain.ts";
+import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginThrottleLimits } from "./accounts/throttle.ts";
+import type { DatabaseHandle, Db } from "./db/database.ts";
+import { CACHES_CHANNEL } from "./db/cache-signal.ts";
+import { createHandlers, type Caches } from "./handlers.ts";
+import type { Handlers } from "./http/registry.ts";
+import { Housekeeping } from "./housekeeping.ts";
+import type { Nearest } from "./pickup-points/lookup.ts";
+import { TtlCache } from "./shared/ttl-cache.ts";
+import type { ShippingConfig } from "./shipping/merchant-config.ts";
+import { Dispatcher, type DispatcherOptions } from "./webhooks/dispatcher.ts";
+import type { WebhookSettings } from "./webhooks/settings.ts";
+
+export type { Caches };
+
+export interface ServicesOptions {
+  handle: Pick<DatabaseHandle, "db" | "kind" | "listen">;
+  logger: Logger;
+  webhooks: WebhookSettings;
+  /** How long nearest-pickup-point answers are kept; 0: never. */
+  pickupPointsCacheSeconds?: number;
+  loginLimits?: LoginThrottleLimits;
+  /** Run the worker: the webhook dispatcher and the housekeeping. */
+  worker?: false | { deliveryRetentionDays: number; dispatcher?: Omit<DispatcherOptions, "handle" | "settings" | "logger"> };
+}
+
+export interface Services {
+  db: Db;
+  caches: Caches;
+  handlers: Handlers;
+  authenticator: Authenticator;
+  dispatcher?: Dispatcher;
+  housekeeping?: Housekeeping;
+  /** Listens for cache changes and starts the worker, if any. */
+  start(): Promise<void>;
+  /** Stops the worker (finishing deliveries in flight) and the listening; the database stays open. */
+  stop(): Promise<void>;
+}
+
+const SHIPPING_CONFIG_TTL_MS = 1000;
+
+export function createServices(opts: ServicesOptions): Services {
+  const { db } = opts.handle;
+  const caches: Caches = {
+    directory: new TtlCache<Nearest>((opts.pickupPointsCacheSeconds ?? 60) * 1000, 5_000),
+    shippingConfig: new TtlCache<ShippingConfig>(SHIPPING_CONFIG_TTL_MS),
+  };
+  const worker = opts.worker || undefined;
+  const dispatcher = worker ? new Dispatcher({ handle: opts.handle, settings: opts.webhooks, logger: opts.logger, ...worker.dispatcher }) : undefined;
+  const housekeeping = worker ? new Housekeeping({ db, logger: opts.logger, deliveryRetentionDays: worker.deliveryRetentionDays }) : undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  return {
+    db,
+    caches,
+    handlers: createHandlers({ webhooks: opts.webhooks, caches }),
+    authenticator: new Authenticator(db, new LoginThrottle(db, opts.loginLimits ?? DEFAULT_LOGIN_LIMITS)),
+    dispatcher,
+    housekeeping,
+    async start() {
+      // Also called after the listener reconnects: anything may have changed meanwhile.
+      unlisten = await opts.handle.listen(CACHES_CHANNEL, () => {
+        caches.directory.clear();
+        caches.shippingConfig.clear();
+      }, (err) => opts.logger.warn({ err }, "listening for cache changes failed; reconnecting (cached answers expire by themselves meanwhile)"));
+      await dispatcher?.start();
+      housekeeping?.start();
+    },
+    async stop() {
+      await Promise.all([dispatcher?.stop(), housekeeping?.stop()]);
+      await unlisten?.();
+    },
+  };
+}
