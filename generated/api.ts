@@ -1720,86 +1720,48 @@ export interface components {
         WebhookTestPayload: {
             message: string;
         };
-        InboundItemsArrivedEvent: {
+        /** @description What every webhook delivery carries around its event's payload; each event type narrows `event_type` and `payload`. */
+        WebhookEnvelope: {
             /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
             event_id: components["schemas"]["Id"];
+            event_type: components["schemas"]["WebhookEventType"];
+            /** @description The endpoint this delivery is for. */
+            webhook_id: components["schemas"]["Id"];
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            /**
+             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
+             *     made before it.
+             */
+            retry_count: number;
+            /** @description The event's data; its schema depends on `event_type`. */
+            payload: unknown;
+        };
+        InboundItemsArrivedEvent: {
             /** @constant */
             event_type: "inbound_shipment.items_arrived";
-            /** @description The endpoint this delivery is for. */
-            webhook_id: components["schemas"]["Id"];
-            /** @description When the event happened. */
-            ts: components["schemas"]["Timestamp"];
-            /**
-             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
-             *     made before it.
-             */
-            retry_count: number;
             payload: components["schemas"]["InboundItemsArrivedPayload"];
-        };
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
         InboundArrivedAtWarehouseEvent: {
-            /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
-            event_id: components["schemas"]["Id"];
             /** @constant */
             event_type: "inbound_shipment.arrived_at_warehouse";
-            /** @description The endpoint this delivery is for. */
-            webhook_id: components["schemas"]["Id"];
-            /** @description When the event happened. */
-            ts: components["schemas"]["Timestamp"];
-            /**
-             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
-             *     made before it.
-             */
-            retry_count: number;
             payload: components["schemas"]["InboundShipmentSnapshotPayload"];
-        };
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
         InboundProcessedEvent: {
-            /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
-            event_id: components["schemas"]["Id"];
             /** @constant */
             event_type: "inbound_shipment.processed";
-            /** @description The endpoint this delivery is for. */
-            webhook_id: components["schemas"]["Id"];
-            /** @description When the event happened. */
-            ts: components["schemas"]["Timestamp"];
-            /**
-             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
-             *     made before it.
-             */
-            retry_count: number;
             payload: components["schemas"]["InboundShipmentSnapshotPayload"];
-        };
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
         InboundStatusChangedEvent: {
-            /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
-            event_id: components["schemas"]["Id"];
             /** @constant */
             event_type: "inbound_shipment.status_changed";
-            /** @description The endpoint this delivery is for. */
-            webhook_id: components["schemas"]["Id"];
-            /** @description When the event happened. */
-            ts: components["schemas"]["Timestamp"];
-            /**
-             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
-             *     made before it.
-             */
-            retry_count: number;
             payload: components["schemas"]["InboundStatusChangedPayload"];
-        };
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
         WebhookTestEvent: {
-            /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
-            event_id: components["schemas"]["Id"];
             /** @constant */
             event_type: "webhook.test";
-            /** @description The endpoint this delivery is for. */
-            webhook_id: components["schemas"]["Id"];
-            /** @description When the event happened. */
-            ts: components["schemas"]["Timestamp"];
-            /**
-             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
-             *     made before it.
-             */
-            retry_count: number;
             payload: components["schemas"]["WebhookTestPayload"];
-        };
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
         /** @description Any event; `event_type` tells which. */
         WebhookEvent: components["schemas"]["InboundItemsArrivedEvent"] | components["schemas"]["InboundArrivedAtWarehouseEvent"] | components["schemas"]["InboundProcessedEvent"] | components["schemas"]["InboundStatusChangedEvent"] | components["schemas"]["WebhookTestEvent"];
         /**
@@ -2306,6 +2268,7 @@ export type InboundItemsArrivedPayload = components['schemas']['InboundItemsArri
 export type InboundStatusChangedPayload = components['schemas']['InboundStatusChangedPayload'];
 export type InboundShipmentSnapshotPayload = components['schemas']['InboundShipmentSnapshotPayload'];
 export type WebhookTestPayload = components['schemas']['WebhookTestPayload'];
+export type WebhookEnvelope = components['schemas']['WebhookEnvelope'];
 export type InboundItemsArrivedEvent = components['schemas']['InboundItemsArrivedEvent'];
 export type InboundArrivedAtWarehouseEvent = components['schemas']['InboundArrivedAtWarehouseEvent'];
 export type InboundProcessedEvent = components['schemas']['InboundProcessedEvent'];
@@ -4663,3 +4626,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

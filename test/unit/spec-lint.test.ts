@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { IMPLEMENTED } from "../../server/handlers.ts";
+import { webhookBodyProblems } from "../helpers/webhook-schemas.ts";
 
 interface Operation {
   operationId?: string;
@@ -87,10 +88,30 @@ describe("spec/openapi.yaml", () => {
   });
 
   it("has no request object that silently accepts unknown properties", () => {
+    type Schema = { type?: string; additionalProperties?: unknown; unevaluatedProperties?: unknown; properties?: unknown; allOf?: { $ref?: string }[] };
+    const schemas = doc.components.schemas as Record<string, Schema>;
+    // A base written once (the webhook envelope) is closed by every schema built on it (unevaluatedProperties: false).
+    const closedBases = new Set(Object.values(schemas).filter((s) => s.unevaluatedProperties === false).flatMap((s) => (s.allOf ?? []).map((a) => a.$ref?.split("/").pop())));
     const open: string[] = [];
-    for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, { type?: string; additionalProperties?: unknown; properties?: unknown }>)) {
-      if (schema.type === "object" && schema.properties && schema.additionalProperties === undefined) open.push(name);
+    for (const [name, schema] of Object.entries(schemas)) {
+      if (schema.type === "object" && schema.properties && schema.additionalProperties === undefined && schema.unevaluatedProperties === undefined && !closedBases.has(name)) open.push(name);
     }
     expect(open).toEqual([]);
+    expect(closedBases).toEqual(new Set(["WebhookEnvelope"]));
+    // Built on it, every event still refuses a property the spec does not name.
+    const users = Object.entries(schemas).filter(([, s]) => s.allOf?.some((a) => a.$ref === "#/components/schemas/WebhookEnvelope"));
+    expect(users.map(([n]) => n).sort()).toEqual(["InboundArrivedAtWarehouseEvent", "InboundItemsArrivedEvent", "InboundProcessedEvent", "InboundStatusChangedEvent", "WebhookTestEvent"]);
+  });
+});
+
+describe("the webhook envelope, written once", () => {
+  const event = { event_id: "5a41e2f3a4b5c6d7e8f9a0b1", event_type: "webhook.test", webhook_id: "5a41e2f3a4b5c6d7e8f9a0b2", ts: "2026-11-24T10:00:00.000Z", retry_count: 0, payload: { message: "hi" } };
+  it("accepts an event as the spec writes it, and refuses an unknown property, a wrong type or payload, a missing field", () => {
+    expect(webhookBodyProblems("webhook.test", event)).toEqual([]);
+    expect(webhookBodyProblems("webhook.test", { ...event, extra: 1 })).not.toEqual([]);
+    expect(webhookBodyProblems("webhook.test", { ...event, event_type: "inbound_shipment.processed" })).not.toEqual([]);
+    expect(webhookBodyProblems("webhook.test", { ...event, payload: { message: "hi", more: true } })).not.toEqual([]);
+    const { retry_count: _, ...withoutCount } = event;
+    expect(webhookBodyProblems("webhook.test", withoutCount)).not.toEqual([]);
   });
 });
