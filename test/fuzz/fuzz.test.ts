@@ -3,9 +3,9 @@
 // bounded form; `FUZZ_RUNS=100000 npm run fuzz` the long one. FUZZ_SEED (and FUZZ_PATH, printed on a
 // failure) replay a run.
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { provisionAccount } from "../../server/accounts/domain.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { requestFor, type FuzzRequest } from "./generate.ts";
 import { Oracle } from "./oracle.ts";
 import { ruleCasesFor } from "./rules.ts";
@@ -22,9 +22,9 @@ let oracle: Oracle;
 const model = loadSpec();
 const operations = model.operations.filter((o) => o.implemented);
 
-beforeAll(async () => {
-  // The fuzzer sends wrong credentials on purpose: the login throttle would soon answer only 429.
-  srv = await startTestServer({ loginLimits: { perAddress: 0, perAccount: 0, windowMs: 60_000 } });
+// The fuzzer sends wrong credentials on purpose: the login throttle would soon answer only 429.
+useTestServer(async (s) => {
+  srv = s;
   const principals = {
     merchant: ["M-fuzz-a.example.com", "fuzz-secret-a"],
     otherMerchant: ["M-fuzz-b.example.com", "fuzz-secret-b"],
@@ -35,8 +35,7 @@ beforeAll(async () => {
   }
   oracle = new Oracle(srv, model, { merchant: [...principals.merchant], otherMerchant: [...principals.otherMerchant], operator: [...principals.operator] });
   await oracle.seed();
-});
-afterAll(async () => { await srv?.close(); });
+}, { loginLimits: { perAddress: 0, perAccount: 0, windowMs: 60_000 } });
 
 describe("fuzzing every implemented operation from the spec", () => {
   it("covers the registry", () => {

@@ -2,6 +2,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "kysely";
+import { afterAll, beforeAll } from "vitest";
 import { pino } from "pino";
 import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
@@ -14,6 +15,7 @@ import { createServices } from "../../server/services.ts";
 import type { Dispatcher, DispatcherOptions } from "../../server/webhooks/dispatcher.ts";
 import { readWebhookSettings, type WebhookSettings } from "../../server/webhooks/settings.ts";
 import { createTestDatabase } from "./database.ts";
+import { startReceiver, type Receiver } from "./receiver.ts";
 
 export interface TestServer {
   origin: string;
@@ -102,4 +104,40 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       if (!opts.database) await handle.close();
     },
   };
+}
+
+/**
+ * The one preamble of a test file: a server on a private database, started before the file's tests and
+ * closed after them. `setup` receives it first, to keep it and to add what the file needs:
+ * `useTestServer(async (s) => { srv = s; m = await s.merchant(); })`.
+ */
+export function useTestServer(setup: (srv: TestServer) => void | Promise<void>, opts: TestServerOptions = {}): void {
+  let srv: TestServer | undefined;
+  beforeAll(async () => {
+    srv = await startTestServer(opts);
+    await setup(srv);
+  });
+  afterAll(async () => {
+    await srv?.close();
+  });
+}
+
+/** useTestServer with a merchant and a warehouse operator of the file's own. */
+export function useTestAccounts(set: (s: { srv: TestServer; m: LogisticsClient; w: LogisticsClient }) => void, opts: TestServerOptions = {}): void {
+  useTestServer(async (srv) => set({ srv, m: await srv.merchant(), w: await srv.operator() }), opts);
+}
+
+/**
+ * useTestServer with a webhook dispatcher sending to a loopback receiver of the file's own. No safety poll
+ * within a test's time: every delivery is woken by its commit's notification or a retry timer.
+ */
+export function useWebhookServer(setup: (srv: TestServer, rx: Receiver) => void | Promise<void>, webhooks: Partial<WebhookSettings>): void {
+  let rx: Receiver | undefined;
+  useTestServer(async (srv) => {
+    rx = await startReceiver();
+    await setup(srv, rx);
+  }, { webhooks: { allowPrivateNetworks: true, ...webhooks }, dispatcher: { pollMs: 600_000 } });
+  afterAll(async () => {
+    await rx?.close();
+  });
 }

@@ -1,11 +1,11 @@
 // Regression tests of issue 6 (findings 1, 2, 3, 5 and 6): each hostile input gets its exact status
 // and error code, and a refused request leaves every stored row as it was.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { announcement, arrive, basicAuth, createShipment, expectError, expectUnchanged, getShipment, moveTo } from "../helpers/fixtures.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { shipmentIn } from "../helpers/statuses.ts";
 
 type S = components["schemas"];
@@ -19,15 +19,14 @@ const mAuth = basicAuth(MERCHANT, "merchant-secret-1");
 const wAuth = basicAuth(OPERATOR, "operator-secret-1");
 let shipmentId: string;
 
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   await provisionAccount(srv.handle.db, "merchant", "hostile.example.com", "merchant-secret-1");
   await provisionAccount(srv.handle.db, "operator", "hostile-wh.example.com", "operator-secret-1");
   m = srv.client(MERCHANT, "merchant-secret-1");
   w = srv.client(OPERATOR, "operator-secret-1");
   shipmentId = await createShipment(m);
 });
-afterAll(async () => { await srv?.close(); });
 
 const unchanged = <R>(request: () => Promise<R>) => expectUnchanged(srv, request);
 

@@ -2,14 +2,15 @@
 // 24 hours and ended rate-limit windows, and keeps everything still in use.
 import { sql } from "kysely";
 import { pino } from "pino";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { Housekeeping } from "../../server/housekeeping.ts";
 import { announcement } from "../helpers/fixtures.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startTestServer({ rateLimitPerMinute: 1000 }); });
-afterAll(async () => { await srv?.close(); });
+useTestServer((s) => {
+  srv = s;
+}, { rateLimitPerMinute: 1000 });
 
 it("deletes what is past its time, in every table it looks after, and keeps the rest", async () => {
   const db = srv.handle.db;

@@ -2,20 +2,19 @@
 // account+address (429 rate_limited with Retry-After), never locks the owner out from elsewhere,
 // costs the same for unknown accounts, and cannot queue key derivations without bound.
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { basicAuth, expectUnchanged } from "../helpers/fixtures.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { startTestServer, useTestServer, type TestServer } from "../helpers/server.ts";
 
 let srv: TestServer;
 const SECRET = "the-right-secret-1";
 const LIMITS = { perAddress: 30, perAccount: 5, windowMs: 60_000 };
 
-beforeAll(async () => {
-  srv = await startTestServer({ loginLimits: LIMITS });
+useTestServer(async (s) => {
+  srv = s;
   for (const id of ["victim.example.com", "victim2.example.com", "bystander.example.com"]) await provisionAccount(srv.handle.db, "merchant", id, SECRET);
-});
-afterAll(async () => { await srv?.close(); });
+}, { loginLimits: LIMITS });
 
 interface Answer { status: number; retryAfter?: string; body: { code?: string; details?: unknown[] } }
 

@@ -1,10 +1,11 @@
 // Public endpoints: health, readiness, the contract and the docs need no credentials.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { describe, expect, it } from "vitest";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startTestServer(); });
-afterAll(async () => { await srv?.close(); });
+useTestServer((s) => {
+  srv = s;
+});
 
 async function raw(path: string, headers: Record<string, string>, init: { origin?: boolean } = {}) {
   const response = await fetch((init.origin ? srv.origin : srv.baseUrl) + path, { headers });

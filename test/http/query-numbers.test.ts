@@ -1,16 +1,15 @@
 // Numeric query parameters take decimal literals only: nothing is reinterpreted as another number.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 
 let srv: TestServer;
 let m: LogisticsClient;
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   m = await srv.merchant();
 });
-afterAll(async () => { await srv?.close(); });
 
 // The raw query string reaches the server as written: the typed client's types would refuse these values.
 const get = (_path: "/shipping_options", query: string) => m.GET("/shipping_options", { params: { query: { postalcode: "20780" } }, querySerializer: () => query });

@@ -1,8 +1,8 @@
 // Authentication and roles: who may call what, and what a refused caller sees.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { announcement, arrive, createShipment, expectError, getShipment, moveTo, expectUnchanged, basicAuth } from "../helpers/fixtures.ts";
 
 type S = components["schemas"];
@@ -19,20 +19,17 @@ const OPERATOR = "auth-wh.example.com";
 const OPERATOR_SECRET = "operator-secret-auth";
 const basic = basicAuth;
 
-beforeAll(async () => {
-  // Many failed sign-ins come from one address here; the login throttle has its own tests (test/http/password-guessing.test.ts).
-  srv = await startTestServer({ loginLimits: { perAddress: 0, perAccount: 0, windowMs: 60_000 } });
+// Many failed sign-ins come from one address here; the login throttle has its own tests (test/http/password-guessing.test.ts).
+useTestServer(async (s) => {
+  srv = s;
   await provisionAccount(srv.handle.db, "merchant", MERCHANT, MERCHANT_SECRET);
   await provisionAccount(srv.handle.db, "operator", OPERATOR, OPERATOR_SECRET);
   m = srv.client(`M-${MERCHANT}`, MERCHANT_SECRET);
   w = srv.client(`W-${OPERATOR}`, OPERATOR_SECRET);
   shipmentId = await createShipment(m);
-});
-afterAll(async () => { await srv?.close(); });
-
+}, { loginLimits: { perAddress: 0, perAccount: 0, windowMs: 60_000 } });
 
 const unchanged = <R>(request: () => Promise<R>) => expectUnchanged(srv, request);
-
 
 /** 401 with a Basic challenge naming a realm. */
 function expectUnauthorized(result: Result): void {

@@ -1,9 +1,9 @@
 // Bad input to every inbound shipment operation: each is refused with the exact status, error code
 // and offending field, carries a request id, and leaves every stored row as it was.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { startTestServer, useTestServer, type TestServer } from "../helpers/server.ts";
 import { announcement, arrive, createShipment, expectError, getShipment, expectUnchanged, basicAuth } from "../helpers/fixtures.ts";
 
 type S = components["schemas"];
@@ -21,8 +21,8 @@ let receivingId: string;
 
 const basic = basicAuth;
 
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   const merchantId = "bad-input-shop.example.com";
   const operatorId = "bad-input-wh.example.com";
   await provisionAccount(srv.handle.db, "merchant", merchantId, "merchant-secret-1");
@@ -35,8 +35,6 @@ beforeAll(async () => {
   receivingId = await createShipment(m, announcement({ merchants_ref: "PO-RECEIVING" }));
   expect((await arrive(w, receivingId, [{ merchants_id: "SKU-1001", change: 1 }])).response.status).toBe(200);
 });
-afterAll(async () => { await srv?.close(); });
-
 
 /** Runs a request that must be refused and asserts that no stored row changed because of it. */
 const unchanged = <R>(request: () => Promise<R>) => expectUnchanged(srv, request);

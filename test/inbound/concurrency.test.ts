@@ -1,7 +1,7 @@
 // Concurrent writers on one shipment never lose an update.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestAccounts, type TestServer } from "../helpers/server.ts";
 import { announcement, arrive, createShipment, getShipment } from "../helpers/fixtures.ts";
 
 type S = components["schemas"];
@@ -9,14 +9,7 @@ type S = components["schemas"];
 let srv: TestServer;
 let m: LogisticsClient;
 let w: LogisticsClient;
-
-beforeAll(async () => {
-  srv = await startTestServer();
-  m = await srv.merchant();
-  w = await srv.operator();
-});
-afterAll(async () => { await srv?.close(); });
-
+useTestAccounts((s) => ({ srv, m, w } = s));
 
 const lineOf = (s: S["InboundShipment"], sku: string) => {
   const l = s.products.find((p) => p.product.merchants_id === sku);

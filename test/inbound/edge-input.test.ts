@@ -1,19 +1,18 @@
 // Inputs found by trying the API as a new user would: never a 500, never a silently ignored field.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { basicAuth, createShipment, expectUnchanged, getShipment } from "../helpers/fixtures.ts";
 
 let srv: TestServer;
 let m: LogisticsClient;
 let auth: string;
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   await (await import("../../server/accounts/domain.ts")).provisionAccount(srv.handle.db, "merchant", "edge.example.com", "edge-secret-1");
   m = srv.client("M-edge.example.com", "edge-secret-1");
   auth = basicAuth("M-edge.example.com", "edge-secret-1");
 });
-afterAll(async () => { await srv?.close(); });
 
 async function send(path: string, init: { method?: string; body?: string } = {}) {
   const res = await fetch(srv.baseUrl + path, {

@@ -1,9 +1,9 @@
 // Idempotency-Key on the POSTs that create something: a retry returns the first response without a
 // second effect; the same key with another body is 422; keys are scoped to the caller.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { announcement, createShipment, expectError, getShipment, expectUnchanged } from "../helpers/fixtures.ts";
 
 type S = components["schemas"];
@@ -11,12 +11,10 @@ type S = components["schemas"];
 let srv: TestServer;
 let w: LogisticsClient;
 
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   w = await srv.operator();
 });
-afterAll(async () => { await srv?.close(); });
-
 
 const unchanged = <R>(request: () => Promise<R>) => expectUnchanged(srv, request);
 

@@ -1,7 +1,7 @@
 // Listing: filters and a stable cursor, the polling fallback to webhooks.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LogisticsClient, operations } from "../../client/index.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { announcement, createShipment, expectError } from "../helpers/fixtures.ts";
 
 type Query = NonNullable<operations["listInboundShipments"]["parameters"]["query"]>;
@@ -9,8 +9,8 @@ type Query = NonNullable<operations["listInboundShipments"]["parameters"]["query
 let srv: TestServer;
 let m: LogisticsClient;
 let ids: string[];
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   m = await srv.merchant();
   ids = [];
   for (let i = 0; i < 5; i++) {
@@ -18,7 +18,6 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 5)); // distinct updated_at for a readable order
   }
 });
-afterAll(async () => { await srv?.close(); });
 
 const list = (query: Query) => m.GET("/inbound_shipments", { params: { query } });
 

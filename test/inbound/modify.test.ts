@@ -1,18 +1,13 @@
 // Modification: products merges, products_all replaces, arrived items can never be dropped.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestAccounts, type TestServer } from "../helpers/server.ts";
 import { announcement, arrive, createShipment, expectError, getShipment } from "../helpers/fixtures.ts";
 
 let srv: TestServer;
 let m: LogisticsClient;
 let w: LogisticsClient;
-beforeAll(async () => {
-  srv = await startTestServer();
-  m = await srv.merchant();
-  w = await srv.operator();
-});
-afterAll(async () => { await srv?.close(); });
+useTestAccounts((s) => ({ srv, m, w } = s));
 
 const modify = (id: string, body: components["schemas"]["InboundShipmentModify"]) =>
   m.POST("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } }, body });

@@ -1,13 +1,14 @@
 // Protections an operator relies on: the per-caller rate limit and the lifetime of idempotency keys.
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { forgetExpiredKeys } from "../../server/idempotency/index.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { announcement, expectError } from "../helpers/fixtures.ts";
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startTestServer({ rateLimitPerMinute: 3 }); });
-afterAll(async () => { await srv?.close(); });
+useTestServer((s) => {
+  srv = s;
+}, { rateLimitPerMinute: 3 });
 
 describe("rate limit", () => {
   it("answers 429 rate_limited with Retry-After past the limit, per caller", async () => {

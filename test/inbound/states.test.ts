@@ -1,19 +1,14 @@
 // Every status x every move: legal moves succeed, every illegal one is 409 invalid_state naming the status.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestAccounts, type TestServer } from "../helpers/server.ts";
 import { arrive, expectError, getShipment, moveTo } from "../helpers/fixtures.ts";
 import { ALL_STATUSES, shipmentIn, type Status } from "../helpers/statuses.ts";
 
 let srv: TestServer;
 let m: LogisticsClient;
 let w: LogisticsClient;
-beforeAll(async () => {
-  srv = await startTestServer();
-  m = await srv.merchant();
-  w = await srv.operator();
-});
-afterAll(async () => { await srv?.close(); });
+useTestAccounts((s) => ({ srv, m, w } = s));
 
 // The contract's table (spec: changeInboundShipmentStatus, DESIGN.md "Statuses").
 const WAREHOUSE: Record<string, Status[]> = {

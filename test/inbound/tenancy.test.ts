@@ -1,7 +1,7 @@
 // Tenancy: a merchant never sees, changes or learns of another merchant's shipments and products.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { announcement, arrive, createShipment, expectError, getShipment, expectUnchanged } from "../helpers/fixtures.ts";
 
 type S = components["schemas"];
@@ -15,8 +15,8 @@ let aId: string;
 let aConfirmedId: string;
 let bId: string;
 
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   a = await srv.merchant("tenant-a.example.com");
   b = await srv.merchant("tenant-b.example.com");
   w = await srv.operator();
@@ -25,8 +25,6 @@ beforeAll(async () => {
   expect((await a.POST("/inbound_shipments/{shipment_id}/_confirm", { params: { path: { shipment_id: aConfirmedId } } })).response.status).toBe(200);
   bId = await createShipment(b, announcement({ merchants_ref: "PO-B-1" }));
 });
-afterAll(async () => { await srv?.close(); });
-
 
 const unchanged = <R>(request: () => Promise<R>) => expectUnchanged(srv, request);
 

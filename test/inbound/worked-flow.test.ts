@@ -1,12 +1,13 @@
 // SEED.md's worked flow: create -> modify with expected_at_wh -> the warehouse records arrivals ->
 // the merchant reads arrivedQty as the sum of the arrival entries.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { describe, expect, it } from "vitest";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { announcement, arrive, getShipment } from "../helpers/fixtures.ts";
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startTestServer(); });
-afterAll(async () => { await srv?.close(); });
+useTestServer((s) => {
+  srv = s;
+});
 
 describe("inbound shipment worked flow", () => {
   it("announces, modifies, receives and reports arrivals in the SEED.md shape", async () => {

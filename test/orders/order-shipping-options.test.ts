@@ -1,9 +1,9 @@
 // GET /orders/{id}/shipping_options: facts from the stored order, its chosen destination, letters, rules on order facts.
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { components, LogisticsClient } from "../../client/index.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { SETTINGS, configure, createOrder, list, loadDemo, order, orderLine, pickupPoints } from "../helpers/shipping.ts";
 
 type S = components["schemas"];
@@ -15,11 +15,10 @@ const KAARINA_POSTI = "8712b5457606ca2e4ba6f518";
 const KAARINA_MATKAHUOLTO = "d7cad6002ff96859c30c5c20";
 
 let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   await loadDemo(srv);
 });
-afterAll(async () => { await srv?.close(); });
 
 async function options(m: LogisticsClient, id: string) {
   const r = await m.GET("/orders/{order_id}/shipping_options", { params: { path: { order_id: id } } });

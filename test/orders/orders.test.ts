@@ -1,10 +1,10 @@
 // Orders: create, read, modify, idempotency, tenant isolation, the shared catalogue, and strict input checks.
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { announcement, expectError, expectUnchanged } from "../helpers/fixtures.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { createOrder, loadDemo, order, orderLine } from "../helpers/shipping.ts";
 
 type S = components["schemas"];
@@ -14,12 +14,11 @@ const KAARINA_POINT = "8712b5457606ca2e4ba6f518"; // demo directory, fi.posti
 
 let srv: TestServer;
 let m: LogisticsClient;
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   await loadDemo(srv);
   m = await srv.merchant();
 });
-afterAll(async () => { await srv?.close(); });
 
 const path = (order_id: string) => ({ params: { path: { order_id } } });
 async function get(c: LogisticsClient, id: string) {

@@ -1,10 +1,10 @@
 // Nearest pickup points, the customer's location, one point by id: on the demo directory and on generated points.
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient, operations } from "../../client/index.ts";
 import { distanceM } from "../../server/shared/geo.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { geonames, importCodes, importPoints, loadDemo, point } from "../helpers/shipping.ts";
 
 type S = components["schemas"];
@@ -15,12 +15,11 @@ let srv: TestServer;
 let m: LogisticsClient;
 let w: LogisticsClient;
 
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   await loadDemo(srv);
   [m, w] = await Promise.all([srv.merchant(), srv.operator()]);
 });
-afterAll(async () => { await srv?.close(); });
 
 async function lookup(c: LogisticsClient, query: operations["lookupPickupPoints"]["parameters"]["query"]) {
   const r = await c.GET("/pickup_points/lookup", { params: { query } });

@@ -1,6 +1,8 @@
 // Runs the real entry points (server/main.ts, server/cli.ts) as child processes.
 import { spawn, type ChildProcess } from "node:child_process";
-export { freePort } from "../../tools/processes.ts";
+import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
+import { freePort } from "../../tools/processes.ts";
+export { freePort };
 
 export interface Proc {
   child: ChildProcess;
@@ -36,4 +38,30 @@ export async function waitReady(origin: string, proc: Proc, timeoutMs = 30_000):
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server not ready in time:\n${proc.output()}`);
+}
+
+export interface ServerProcess {
+  proc: Proc;
+  origin: string;
+  /** A client of the generated contract on this process, signed in as `username`. */
+  client(username: string, secret: string): LogisticsClient;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** `server/main.ts` as a child process on a free port, once it answers /readyz. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const proc = run("server/main.ts", [], { SEED_DEMO: "false", LOG_LEVEL: "warn", ...env, PORT: String(port) });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitReady(origin, proc);
+  return {
+    proc,
+    origin,
+    client: (username, secret) => createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username, secret }),
+    stop: async () => {
+      if (proc.child.exitCode === null) proc.child.kill("SIGTERM");
+      return proc.exited;
+    },
+  };
 }

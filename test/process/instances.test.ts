@@ -1,15 +1,14 @@
 // Several server processes on one PostgreSQL share the work without losing an update.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
+import type { LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { createTestDatabase } from "../helpers/database.ts";
-import { freePort, run, waitReady, type Proc } from "./helpers.ts";
+import { startServerProcess, type ServerProcess } from "./helpers.ts";
 
 describe("two instances on one PostgreSQL", () => {
   let handle: Awaited<ReturnType<typeof createTestDatabase>>;
-  const servers: Proc[] = [];
+  let servers: ServerProcess[] = [];
   const clients: { m: LogisticsClient; w: LogisticsClient }[] = [];
-  const baseUrls: string[] = [];
 
   beforeAll(async () => {
     handle = await createTestDatabase();
@@ -17,23 +16,11 @@ describe("two instances on one PostgreSQL", () => {
     await provisionAccount(handle.db, "merchant", "multi.example.com", "multi-secret-1");
     await provisionAccount(handle.db, "operator", "multi-dock", "multi-secret-2");
     await provisionAccount(handle.db, "merchant", "guessed.example.com", "guessed-secret-1");
-    for (let i = 0; i < 2; i++) {
-      const port = await freePort();
-      const p = run("server/main.ts", [], { DATABASE_URL: url, PORT: String(port), SEED_DEMO: "false", LOG_LEVEL: "warn", LOGIN_FAILURES_PER_ACCOUNT: "6" });
-      servers.push(p);
-      const origin = `http://127.0.0.1:${port}`;
-      await waitReady(origin, p);
-      const baseUrl = `${origin}/2015-01-01`;
-      baseUrls.push(baseUrl);
-      clients.push({
-        m: createLogisticsClient({ baseUrl, username: "M-multi.example.com", secret: "multi-secret-1" }),
-        w: createLogisticsClient({ baseUrl, username: "W-multi-dock", secret: "multi-secret-2" }),
-      });
-    }
+    servers = await Promise.all([0, 1].map(() => startServerProcess({ DATABASE_URL: url, LOGIN_FAILURES_PER_ACCOUNT: "6" })));
+    for (const s of servers) clients.push({ m: s.client("M-multi.example.com", "multi-secret-1"), w: s.client("W-multi-dock", "multi-secret-2") });
   });
   afterAll(async () => {
-    for (const s of servers) s.child.kill("SIGTERM");
-    await Promise.all(servers.map((s) => s.exited));
+    await Promise.all(servers.map((s) => s.stop()));
     await handle?.close();
   });
 
@@ -61,7 +48,7 @@ describe("two instances on one PostgreSQL", () => {
   });
 
   it("failed sign-ins are counted for both together: 3 wrong secrets on each reach LOGIN_FAILURES_PER_ACCOUNT=6, then both refuse the right one", async () => {
-    const as = (i: number, secret: string) => createLogisticsClient({ baseUrl: baseUrls[i]!, username: "M-guessed.example.com", secret }).GET("/inbound_shipments");
+    const as = (i: number, secret: string) => servers[i]!.client("M-guessed.example.com", secret).GET("/inbound_shipments");
     for (const i of [0, 1, 0, 1, 0, 1]) expect((await as(i, "wrong-secret")).response.status).toBe(401);
     for (const i of [0, 1]) {
       const r = await as(i, "guessed-secret-1");

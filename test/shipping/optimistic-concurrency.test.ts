@@ -1,15 +1,16 @@
 // Resources replaced whole carry an ETag; a write with a stale If-Match is 412 and changes nothing, so two
 // clients that read, change and write back at once never silently lose one change.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { list, SETTINGS } from "../helpers/shipping.ts";
 
 let srv: TestServer;
 let m: LogisticsClient;
-beforeAll(async () => { srv = await startTestServer(); });
-afterAll(async () => { await srv?.close(); });
+useTestServer((s) => {
+  srv = s;
+});
 beforeEach(async () => { m = await srv.merchant(); });
 
 const TAG = /^"[A-Za-z0-9_-]{27}"$/;

@@ -1,16 +1,17 @@
 // Merchant shipping settings and price lists through the API: defaults, replace, CRUD, rule validation on write,
 // conflicts, tenant isolation, idempotent create; every refusal changes nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { SETTINGS, list } from "../helpers/shipping.ts";
 
 type S = components["schemas"];
 
 let srv: TestServer;
-beforeAll(async () => { srv = await startTestServer(); });
-afterAll(async () => { await srv?.close(); });
+useTestServer((s) => {
+  srv = s;
+});
 
 const id = (price_list_id: string) => ({ params: { path: { price_list_id } } });
 

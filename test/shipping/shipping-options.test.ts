@@ -1,11 +1,11 @@
 // GET /shipping_options: SEED.md's worked query, every reason code, fees from the merchant's rules, bad input.
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { distanceM } from "../../server/shared/geo.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { SETTINGS, configure, list, loadDemo, pickupPoints, shippingOptions } from "../helpers/shipping.ts";
 
 type S = components["schemas"];
@@ -21,11 +21,10 @@ const ALL = [list("letter"), list("home"), list("pickup", {
 })];
 
 let srv: TestServer;
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   await loadDemo(srv);
 });
-afterAll(async () => { await srv?.close(); });
 
 async function merchant(settings: S["ShippingSettingsInput"] = SETTINGS, lists: S["PriceListInput"][] = ALL): Promise<LogisticsClient> {
   const m = await srv.merchant();

@@ -6,7 +6,7 @@ import { verifyWebhook, verifyWebhookEvents, WebhookVerificationError } from "..
 import { recordEvent } from "../../server/webhooks/outbox.ts";
 import { arrive, createShipment, expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { startTestServer, useWebhookServer, type TestServer } from "../helpers/server.ts";
 import { webhookBodyProblems } from "../helpers/webhook-schemas.ts";
 
 type S = components["schemas"];
@@ -21,16 +21,10 @@ let seq = 0;
 
 const SCHEDULE = [0.05, 0.1];
 
-beforeAll(async () => {
-  rx = await startReceiver();
-  // No safety poll within a test's time: every delivery here is woken by the commit's notification or a retry timer.
-  srv = await startTestServer({ webhooks: { retrySchedule: SCHEDULE, timeoutMs: 2000, allowPrivateNetworks: true }, dispatcher: { pollMs: 600_000 } });
+useWebhookServer(async (s, r) => {
+  [srv, rx] = [s, r];
   w = await srv.operator();
-});
-afterAll(async () => {
-  await srv?.close();
-  await rx?.close();
-});
+}, { retrySchedule: SCHEDULE, timeoutMs: 2000 });
 beforeEach(async () => {
   // A merchant and a receiver path per test: nothing of one test reaches another.
   merchantId = `hooks-${++seq}.example.com`;

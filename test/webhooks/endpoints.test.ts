@@ -1,13 +1,13 @@
 // The webhook endpoints API: every operation's success, its bad input (exact status, code and field, and
 // nothing stored changed), tenancy, limits, and the destinations refused at registration and at connect time.
 import { sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { pruneOlderThan } from "../../server/webhooks/db.ts";
 import { MAX_ENDPOINTS } from "../../server/webhooks/endpoints.ts";
 import { basicAuth, expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { startReceiver } from "../helpers/receiver.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { startTestServer, useTestServer, type TestServer } from "../helpers/server.ts";
 
 type S = components["schemas"];
 
@@ -17,12 +17,11 @@ let other: LogisticsClient;
 let seq = 0;
 
 // No dispatcher here: queued deliveries stay pending, and nothing is sent to these made-up hosts.
-beforeAll(async () => {
-  srv = await startTestServer();
+useTestServer(async (s) => {
+  srv = s;
   m = await srv.merchant("ep.example.com");
   other = await srv.merchant("ep-other.example.com");
 });
-afterAll(async () => { await srv?.close(); });
 
 /** A merchant without endpoints, for the tests that count them. */
 const fresh = () => srv.merchant(`ep-${++seq}.example.com`);

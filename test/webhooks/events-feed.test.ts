@@ -1,12 +1,12 @@
 // GET /events: the merchant's events by cursor, oldest first, the same ids and payloads as webhooks.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { type components, type LogisticsClient, type WebhookEvent } from "../../client/index.ts";
 import { verifyWebhook } from "../../client/webhooks.ts";
 import { inTransaction } from "../../server/db/transaction.ts";
 import { recordEvent } from "../../server/webhooks/outbox.ts";
 import { arrive, createShipment, expectError, expectUnchanged, moveTo } from "../helpers/fixtures.ts";
-import { startReceiver, type Receiver } from "../helpers/receiver.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { Receiver } from "../helpers/receiver.ts";
+import { useWebhookServer, type TestServer } from "../helpers/server.ts";
 
 type S = components["schemas"];
 
@@ -17,15 +17,10 @@ let w: LogisticsClient;
 let merchantId: string;
 let seq = 0;
 
-beforeAll(async () => {
-  rx = await startReceiver();
-  srv = await startTestServer({ webhooks: { retrySchedule: [0.05, 0.1], timeoutMs: 2000, allowPrivateNetworks: true }, dispatcher: { pollMs: 600_000 } });
+useWebhookServer(async (s, r) => {
+  [srv, rx] = [s, r];
   w = await srv.operator();
-});
-afterAll(async () => {
-  await srv?.close();
-  await rx?.close();
-});
+}, { retrySchedule: [0.05, 0.1], timeoutMs: 2000 });
 beforeEach(async () => {
   merchantId = `feed-${++seq}.example.com`;
   m = await srv.merchant(merchantId);

@@ -3,11 +3,11 @@
 // hanging endpoint does not hold up another's deliveries.
 import { createServer } from "node:net";
 import { sql } from "kysely";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { freePort } from "../../tools/processes.ts";
-import { startReceiver, type Receiver } from "../helpers/receiver.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { Receiver } from "../helpers/receiver.ts";
+import { useWebhookServer, type TestServer } from "../helpers/server.ts";
 
 type S = components["schemas"];
 
@@ -16,14 +16,9 @@ let rx: Receiver;
 let m: LogisticsClient;
 let seq = 0;
 
-beforeAll(async () => {
-  rx = await startReceiver();
-  srv = await startTestServer({ webhooks: { retrySchedule: [30], timeoutMs: 800, allowPrivateNetworks: true }, dispatcher: { pollMs: 600_000 } });
-});
-afterAll(async () => {
-  await srv?.close();
-  await rx?.close();
-});
+useWebhookServer((s, r) => {
+  [srv, rx] = [s, r];
+}, { retrySchedule: [30], timeoutMs: 800 });
 beforeEach(async () => {
   m = await srv.merchant(`misbehave-${++seq}.example.com`);
   rx.respond = () => 200;
