@@ -1,10 +1,9 @@
 // Validates delivered webhook bodies against the spec's `webhooks` section (JSON Schema 2020-12).
-import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { parse } from "yaml";
+import { spec } from "./spec.ts";
 
-const doc = parse(readFileSync(new URL("../../spec/openapi.yaml", import.meta.url), "utf8")) as {
+const doc = spec as {
   components: unknown;
   webhooks: Record<string, { post: { requestBody: { content: { "application/json": { schema: { $ref: string } } } } } }>;
 };

@@ -1,13 +1,11 @@
 // GET /orders/{id}/shipping_options: facts from the stored order, its chosen destination, letters, rules on order facts.
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { SETTINGS, configure, createOrder, list, loadDemo, order, orderLine, pickupPoints } from "../helpers/shipping.ts";
+import { spec } from "../helpers/spec.ts";
 
 type S = components["schemas"];
-const spec = parse(readFileSync("spec/openapi.yaml", "utf8"));
 const homeOrder: S["OrderCreate"] = spec.paths["/orders/_create"].post.requestBody.content["application/json"].examples.home.value;
 const orderExample = spec.paths["/orders/{order_id}/shipping_options"].get.responses["200"].content["application/json"].examples.order.value;
 const homeListExample = spec.paths["/merchant/price_lists"].get.responses["200"].content["application/json"].example.items[0];

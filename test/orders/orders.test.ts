@@ -1,14 +1,12 @@
 // Orders: create, read, modify, idempotency, tenant isolation, the shared catalogue, and strict input checks.
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { announcement, expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { createOrder, loadDemo, order, orderLine } from "../helpers/shipping.ts";
+import { spec } from "../helpers/spec.ts";
 
 type S = components["schemas"];
-const spec = parse(readFileSync("spec/openapi.yaml", "utf8"));
 const homeExample: S["OrderCreate"] = spec.paths["/orders/_create"].post.requestBody.content["application/json"].examples.home.value;
 const KAARINA_POINT = "8712b5457606ca2e4ba6f518"; // demo directory, fi.posti
 

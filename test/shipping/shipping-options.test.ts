@@ -1,15 +1,14 @@
 // GET /shipping_options: SEED.md's worked query, every reason code, fees from the merchant's rules, bad input.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { distanceM } from "../../server/shared/geo.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { SETTINGS, configure, list, loadDemo, pickupPoints, shippingOptions } from "../helpers/shipping.ts";
+import { spec } from "../helpers/spec.ts";
 
 type S = components["schemas"];
-const spec = parse(readFileSync("spec/openapi.yaml", "utf8"));
 const workedFacts = spec.paths["/shipping_options"].get.responses["200"].content["application/json"].examples.worked.value.facts;
 const demoPoints: S["PickupPoint"][] = JSON.parse(readFileSync("server/pickup-points/demo/pickup-points.json", "utf8"));
 const KAARINA: [number, number] = [60.407, 22.369];

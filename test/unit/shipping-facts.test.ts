@@ -1,11 +1,9 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import {
   fitsLetter, genericFacts, orderFacts, shippingTypeOf, type LetterLimits, type OrderFactsInput, type OrderFactsLine,
 } from "../../server/shipping/facts.ts";
+import { spec } from "../helpers/spec.ts";
 
-const spec = parse(readFileSync(new URL("../../spec/openapi.yaml", import.meta.url), "utf8"));
 const example = (path: string, status: string, name: string) =>
   spec.paths[path].get.responses[status].content["application/json"].examples[name].value;
 

@@ -1,15 +1,13 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import type { components } from "../../generated/api.ts";
 import { genericFacts, orderFacts } from "../../server/shipping/facts.ts";
 import {
   buildShippingOptions, unavailableReason, type MethodPriceList, type MethodSettings, type PickupPoint, type ShippingOptionsInput,
 } from "../../server/shipping/methods.ts";
 import { specValidator } from "../../server/shared/spec-schemas.ts";
+import { spec } from "../helpers/spec.ts";
 
 type PickupPointWithDistance = components["schemas"]["PickupPointWithDistance"];
-const spec = parse(readFileSync(new URL("../../spec/openapi.yaml", import.meta.url), "utf8"));
 const workedExample = spec.paths["/shipping_options"].get.responses["200"].content["application/json"].examples.worked.value;
 const orderExample = spec.paths["/orders/{order_id}/shipping_options"].get.responses["200"].content["application/json"].examples.order.value;
 const lookupExample = spec.paths["/pickup_points/lookup"].get.responses["200"].content["application/json"].examples.helsinki.value;
