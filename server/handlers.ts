@@ -1,9 +1,8 @@
 // Every implemented operation of the spec, by operationId: the one list the app and the tests read. A
 // resource whose handlers need operator settings takes them here, so the HTTP pipeline knows none.
 import type { Handlers } from "./http/registry.ts";
-import type { Nearest } from "./pickup-points/lookup.ts";
 import { TtlCache } from "./shared/ttl-cache.ts";
-import type { ShippingConfig } from "./shipping/merchant-config.ts";
+import type { Caches } from "./shipping/shipping-options.ts";
 import { inboundHandlers } from "./inbound/http.ts";
 import { orderHandlers } from "./orders/http.ts";
 import { pickupPointHandlers } from "./pickup-points/http.ts";
@@ -11,13 +10,7 @@ import { shippingHandlers } from "./shipping/http.ts";
 import { webhookHandlers } from "./webhooks/http.ts";
 import { readWebhookSettings, type WebhookSettings } from "./webhooks/settings.ts";
 
-/** The caches an instance keeps (services.ts makes them and invalidates them across instances). */
-export interface Caches {
-  /** Nearest pickup points by country, postal code and limit: shared by every merchant. */
-  directory: TtlCache<Nearest>;
-  /** Each merchant's shipping settings and price lists, by merchant id. */
-  shippingConfig: TtlCache<ShippingConfig>;
-}
+export type { Caches };
 
 export interface HandlerSettings {
   webhooks: WebhookSettings;

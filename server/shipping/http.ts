@@ -1,12 +1,11 @@
 // Shipping options, and the merchant's shipping settings and price lists, keyed by operationId.
 import { announceCacheChange } from "../db/cache-signal.ts";
 import type { Tx } from "../db/transaction.ts";
-import type { Caches } from "../handlers.ts";
 import type { Handlers } from "../http/registry.ts";
 import { entityTag } from "../shared/entity-tags.ts";
 import * as lists from "./price-lists.ts";
 import * as settings from "./settings.ts";
-import { genericShippingOptions, orderShippingOptions } from "./shipping-options.ts";
+import { genericShippingOptions, orderShippingOptions, type Caches } from "./shipping-options.ts";
 
 /**
  * A change to settings or price lists: announced to the other instances in its transaction, and the

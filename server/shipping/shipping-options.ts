@@ -6,13 +6,20 @@ import type { Executor } from "../db/transaction.ts";
 import { orderForShipping } from "../orders/orders.ts";
 import { checkPostalCode, nearestPickupPoints, pickupPointBranch } from "../pickup-points/lookup.ts";
 import type { Db } from "../db/database.ts";
-import type { Caches } from "../handlers.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import type { Nearest } from "../pickup-points/lookup.ts";
 import { shippingConfig, type ShippingConfig } from "./merchant-config.ts";
 import { genericFacts, orderFacts, type ShippingFacts } from "./facts.ts";
 import { buildShippingOptions, unavailableReason } from "./methods.ts";
 
+
+/** What a shipping options answer may reuse (services.ts makes them and invalidates them across instances). */
+export interface Caches {
+  /** Nearest pickup points by country, postal code and limit: shared by every merchant. */
+  directory: TtlCache<Nearest>;
+  /** Each merchant's shipping settings and price lists, by merchant id. */
+  shippingConfig: TtlCache<ShippingConfig>;
+}
 
 export interface GenericQuery {
   postalcode: string;
