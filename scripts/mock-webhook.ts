@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { webhookHeaders } from "../client/webhooks.ts";
-import { specDocument } from "../server/shared/spec-schemas.ts";
+import { specDocument } from "../server/shared/spec-document.ts";
 
 interface Spec {
   webhooks: Record<string, { post: { requestBody: { content: { "application/json": { example: { event_id: string } | { event_id: string }[] } } } } }>;

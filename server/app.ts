@@ -17,7 +17,6 @@ import { dispatch, type Handlers } from "./http/registry.ts";
 import type { Res } from "./http/express.ts";
 import { validator } from "./http/validator.ts";
 import { AppError } from "./shared/errors.ts";
-import { SPEC_PATH } from "./shared/paths.ts";
 import type { Services } from "./services.ts";
 
 export const BASE_PATH = "/2015-01-01";
@@ -73,12 +72,12 @@ export function createApp({ services, logger, isAccepting = () => true, rateLimi
     app.use(errorHandler);
     return app;
   }
-  app.use(specRoutes(SPEC_PATH, BASE_PATH));
+  app.use(specRoutes(BASE_PATH));
   app.use(docsRoutes(BASE_PATH));
 
   const api = express.Router();
   if (metrics) api.use(metrics.observeRequests);
-  const { match, validate } = validator(SPEC_PATH);
+  const { match, validate } = validator();
   api.use(authenticate(services.authenticator));
   // Counts shared by every instance on the database; while it is away requests answer 503 anyway.
   let warnedAt = 0;

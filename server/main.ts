@@ -17,6 +17,10 @@ import { closeWebhookAgents } from "./webhooks/sender.ts";
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
+  // Where start-up time goes, in the "listening" line: an operator sees what a slow start waited for.
+  const startup: Record<string, number> = { modules_ms: Math.round(performance.now()) };
+  const phase = (name: string, since: number) => (startup[`${name}_ms`] = Math.round(performance.now() - since));
+  let since = performance.now();
   let config;
   try {
     config = loadConfig();
@@ -37,10 +41,14 @@ async function main() {
     statementTimeoutMs: config.dbStatementTimeoutMs,
     onConnectionError: (err) => logger.warn({ err }, "a database connection failed; requests answer 503 until it is back"),
   });
+  phase("database", since);
+  since = performance.now();
   const applied = await migrateToLatest(handle.db);
   logger.info({ database: handle.kind, migrations: applied }, "database ready");
   const seeded = config.seedDemo && (await seedDemoIfEmpty(handle.db));
 
+  phase("migrations", since);
+  since = performance.now();
   const metrics = createMetrics(handle, { defaultMetrics: true });
   let accepting = true;
   // SERVER_ROLE: the API and the worker (webhook deliveries, housekeeping) scale apart on PostgreSQL.
@@ -64,6 +72,7 @@ async function main() {
   });
   metricsServer?.on("listening", () => logger.info({ port: (metricsServer.address() as AddressInfo).port, host: config.metricsHost }, "metrics listening"));
   await services.start();
+  phase("app", since);
   const server = app.listen(config.port, config.host);
   answerClientErrors(server);
   server.on("error", async (err) => {
@@ -76,7 +85,7 @@ async function main() {
     const { port } = server.address() as AddressInfo;
     const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
     const baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}${BASE_PATH}`;
-    logger.info({ url: baseUrl, database: handle.kind, role: config.role }, "listening");
+    logger.info({ url: baseUrl, database: handle.kind, role: config.role, startup: { ...startup, total_ms: Math.round(performance.now()) } }, "listening");
     if (!runsWorker) logger.info("API only (SERVER_ROLE=api): webhooks are delivered by a worker process");
     if (seeded && servesApi) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
   });

@@ -29,10 +29,12 @@ function send(res: Response, html: string): void {
 }
 
 export function docsRoutes(basePath: string): Router {
-  const guideHtml = marked.parse(readFileSync(fromRoot("docs/guide.md"), "utf8"), { async: false });
-  const bundle = readFileSync(REDOC_BUNDLE, "utf8").replaceAll(REDOC_LOGO_URL, "/docs/assets/logo-mini.svg");
+  // Read on the first page view, not at start: most instances never serve the docs.
+  let bundle: string | undefined;
+  let guideHtml: string | undefined;
   const r = Router();
   r.get("/docs/assets/redoc.standalone.js", (_req, res) => {
+    bundle ??= readFileSync(REDOC_BUNDLE, "utf8").replaceAll(REDOC_LOGO_URL, "/docs/assets/logo-mini.svg");
     res.set("Cache-Control", "public, max-age=86400").type("text/javascript").send(bundle);
   });
   r.get("/docs/assets/logo-mini.svg", (_req, res) => {
@@ -46,6 +48,7 @@ export function docsRoutes(basePath: string): Router {
 <script src="/docs/assets/redoc.standalone.js"></script></body></html>`);
   });
   r.get("/docs/guide", (_req, res) => {
+    guideHtml ??= marked.parse(readFileSync(fromRoot("docs/guide.md"), "utf8"), { async: false });
     send(res, `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Logistics API guide</title><style>body{margin:0}${NAV_STYLE}
   main{max-width:52rem;margin:0 auto;padding:1rem 1.5rem 4rem;font:16px/1.6 system-ui,sans-serif;color:#1f2d3d}

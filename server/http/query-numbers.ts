@@ -4,7 +4,7 @@
 import type { NextFunction, Request } from "express";
 import type { ErrorDetail } from "../shared/errors.ts";
 import { invalid } from "../shared/errors.ts";
-import { specDocument } from "../shared/spec-schemas.ts";
+import { specDocument } from "../shared/spec-document.ts";
 import { matchedOperation, type Res } from "./express.ts";
 
 const DECIMAL = /^-?(0|[1-9][0-9]{0,14})(\.[0-9]{1,15})?$/;

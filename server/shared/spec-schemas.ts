@@ -1,20 +1,12 @@
 // Validators compiled from the spec's own component schemas, for input that does not arrive through HTTP
 // (CLI imports, demo data, price-list rule values), so that one definition decides what is valid.
-import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { parse } from "yaml";
 import type { components } from "../../generated/api.ts";
-import { SPEC_PATH } from "./paths.ts";
+import { specDocument } from "./spec-document.ts";
 
 export type SchemaName = keyof components["schemas"];
 
 let ajv: Ajv2020 | undefined;
-let doc: unknown;
-
-/** The spec, parsed once per process (read-only: callers must not change it). */
-export function specDocument(): unknown {
-  return (doc ??= parse(readFileSync(SPEC_PATH, "utf8")));
-}
 const cache = new Map<string, ValidateFunction>();
 
 /** OpenAPI 3.1 schemas are JSON Schema 2020-12; their refs point at `#/components/schemas/X`, here `#/$defs/X`. */

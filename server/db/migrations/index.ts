@@ -1,0 +1,21 @@
+// Every migration, applied in name order. A shipped migration is never edited: a change is a new file, listed
+// here (a unit test fails when a file of this folder is missing from the list). Imported statically so the
+// bundled server (`npm start`) carries them; no directory is read at start.
+import type { Migration } from "kysely";
+import * as m0001 from "./0001_init.ts";
+import * as m0002 from "./0002_shipping.ts";
+import * as m0003 from "./0003_webhooks.ts";
+import * as m0004 from "./0004_webhook_outcomes.ts";
+import * as m0005 from "./0005_event_feed.ts";
+import * as m0006 from "./0006_shared_counters.ts";
+import * as m0007 from "./0007_endpoint_failure_streak.ts";
+
+export const MIGRATIONS: Record<string, Migration> = {
+  "0001_init": m0001,
+  "0002_shipping": m0002,
+  "0003_webhooks": m0003,
+  "0004_webhook_outcomes": m0004,
+  "0005_event_feed": m0005,
+  "0006_shared_counters": m0006,
+  "0007_endpoint_failure_streak": m0007,
+};

@@ -1,0 +1,27 @@
+// `npm run build` (run by `npm start`): the server as one ES module, dist/server/main.js, bundled by esbuild.
+// One file instead of ~600 modules saves ~250 ms of module resolution at every start. Plain JavaScript so
+// that node runs it without a TypeScript loader; type checking is `npm test`'s (tsc --noEmit).
+// PGlite stays a package: it finds its WebAssembly and data files beside its own modules.
+import { build } from "esbuild";
+import { rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+// The tsc build of earlier versions left a tree here; a stale module beside the bundle would only confuse.
+rmSync(new URL("../dist/server", import.meta.url), { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: ["server/main.ts"],
+  outfile: "dist/server/main.js",
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  // Packages shipped as UMD (jsonc-parser) resolve their relative requires only in their ES module form.
+  mainFields: ["module", "main"],
+  external: ["@electric-sql/pglite", "pg-native"],
+  // CommonJS dependencies bundled into an ES module still call require() for node's built-ins.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  sourcemap: true,
+  logLevel: "warning",
+});
