@@ -22,8 +22,8 @@ export default defineConfig({
         test: {
           ...shared,
           name: "pglite",
-          // Several instances need a server database: PGlite belongs to one process.
-          exclude: ["test/process/instances.test.ts", "test/process/webhook-instances.test.ts", "test/process/database-outage.test.ts", "test/process/soak.test.ts"],
+          // Several instances need a server database: PGlite belongs to one process. Query plans are PostgreSQL's.
+          exclude: ["test/inbound/query-plans.test.ts", "test/process/instances.test.ts", "test/process/webhook-instances.test.ts", "test/process/database-outage.test.ts", "test/process/soak.test.ts"],
           env: { TEST_DB: "pglite" },
           globalSetup: ["test/helpers/global-setup.ts"],
         },
