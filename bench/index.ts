@@ -7,12 +7,14 @@ import path from "node:path";
 const SUITES: Record<string, { file: string; what: string }> = {
   inbound: { file: "suites/inbound.ts", what: "inbound shipments: baseline, Prism, PostgreSQL, PGlite" },
   shipping: { file: "suites/shipping.ts", what: "GET /shipping_options on 50,000 pickup points" },
-  webhooks: { file: "suites/webhooks.ts", what: "webhook deliveries a second and commit-to-receipt latency" },
+  webhooks: { file: "suites/webhooks.ts", what: "webhook deliveries a second and commit-to-receipt latency, 1 to 100 endpoints" },
+  start: { file: "suites/start.ts", what: "start to ready on an existing database, and memory" },
+  scale: { file: "suites/scale.ts", what: "how cost grows: 10^4-10^6 shipments, 5,000-500,000 pickup points (PostgreSQL)" },
   neighbours: { file: "suites/neighbours.ts", what: "one merchant's reads while another floods the server with 135 KB orders" },
   "body-checks": { file: "micro/body-checks.ts", what: "micro-cost of the JSON body checks" },
   "get-path": { file: "micro/get-path.ts", what: "the GET path in process, against another tree (argument: its path)" },
 };
-const DEFAULT = ["inbound", "shipping", "webhooks"];
+const DEFAULT = ["start", "inbound", "shipping", "webhooks", "scale"];
 
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {

@@ -34,7 +34,7 @@ export function tableRow(r: Row): string {
   return line([String(r.round), r.case, r.target, r.rps.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), bad ? `${bad} !!` : "0", ratio(r.ratio), r.load.toFixed(1)]);
 }
 
-function median(xs: number[]): number {
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;

@@ -1,5 +1,6 @@
 // The four things measured side by side: the real server on PostgreSQL and on PGlite (started as `npm start`
 // starts it), the bare Express baseline and Prism's mock. Each runs in its own process.
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,10 +40,22 @@ export interface ServerOptions {
   profileDir?: string;
 }
 
+let built = false;
+/** `npm run build` once per process: the servers measured are what `npm start` runs. */
+export function buildServer(): string {
+  if (!built) {
+    execFileSync(process.execPath, [path.join(ROOT, "tools/build.mjs")], { stdio: "inherit" });
+    built = true;
+  }
+  return path.join(ROOT, "dist/server/main.js");
+}
+
 export async function startServer(name: ServerTarget, opts: ServerOptions): Promise<Target> {
   const port = await freePort();
-  const profile = opts.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`] : [];
-  const child = startChild(name, [...profile, "--import", "tsx", "server/main.ts"], {
+  // Profiled servers run the sources (through tsx) so that the profile names files and packages; the bundle
+  // would show one file.
+  const entry = opts.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`, "--import", "tsx", "server/main.ts"] : [buildServer()];
+  const child = startChild(name, entry, {
     env: serverEnv({ PORT: String(port), RATE_LIMIT_PER_MINUTE: "0", ...opts.database }),
     stdout: opts.stdout,
     cwd: ROOT,

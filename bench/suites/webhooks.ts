@@ -21,10 +21,13 @@ import { openDatabase } from "../../server/db/database.ts";
 import { DEMO } from "../../server/demo.ts";
 import { newId } from "../../server/shared/ids.ts";
 import { recordEvent } from "../../server/webhooks/outbox.ts";
+import { MAX_ENDPOINTS } from "../../server/webhooks/endpoints.ts";
+import { provisionAccount } from "../../server/accounts/domain.ts";
+import { meets, writeResults, type ResultRow } from "../results.ts";
+import { buildServer } from "../targets.ts";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
-const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 5_000);
-const BACKLOG_ENDPOINTS = 4;
+const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000);
 const PORT = Number(process.env.BENCH_PORT ?? 3918);
 const adminUrl = process.env.DATABASE_URL || undefined;
 
@@ -36,10 +39,18 @@ interface Scenario {
   workers: number;
 }
 
+// A merchant has at most 20 endpoints (MAX_ENDPOINTS): live fan-out goes to 20; drains reach 100 endpoints
+// with five merchants of 20.
 const SCENARIOS: Scenario[] = [
-  { name: "light: 1 endpoint, 4 workers", endpoints: 1, workers: 4 },
-  { name: "fan-out: 20 endpoints, 8 workers", endpoints: 20, workers: 8 },
+  { name: "live: 1 endpoint, 4 workers", endpoints: 1, workers: 4 },
+  { name: "live: 10 endpoints, 8 workers", endpoints: 10, workers: 8 },
+  { name: "live: 20 endpoints, 8 workers", endpoints: MAX_ENDPOINTS, workers: 8 },
 ];
+/** Drains (PostgreSQL only): about BACKLOG deliveries each, spread over 1, 10 and 100 endpoints. */
+const DRAINS = [1, 10, 100];
+const results: ResultRow[] = [];
+const problems: string[] = [];
+const startedAt = new Date();
 
 // ---------------------------------------------------------------------------------------------------
 // Database and server
@@ -47,6 +58,7 @@ const SCENARIOS: Scenario[] = [
 let dbName: string | undefined;
 let dir: string | undefined;
 let databaseEnv: Record<string, string>;
+const databaseName = adminUrl ? "postgres" : "pglite";
 if (adminUrl) {
   dbName = `logistics_bench_webhooks_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -61,7 +73,7 @@ if (adminUrl) {
   databaseEnv = { DATABASE_URL: "", PGLITE_DIR: path.join(dir, "db") };
 }
 
-const server: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+const server: ChildProcess = spawn(process.execPath, [buildServer()], {
   env: {
     ...process.env, ...databaseEnv, PORT: String(PORT), HOST: "127.0.0.1", LOG_LEVEL: "warn", SEED_DEMO: "true",
     RATE_LIMIT_PER_MINUTE: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
@@ -100,11 +112,11 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-async function setEndpoints(n: number): Promise<void> {
-  const { data } = await merchant.GET("/webhook_endpoints", { params: { query: { limit: 100 } } });
-  for (const e of data!.items) await merchant.DELETE("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: e.id } } });
+async function setEndpoints(n: number, api = merchant): Promise<void> {
+  const { data } = await api.GET("/webhook_endpoints", { params: { query: { limit: 100 } } });
+  for (const e of data!.items) await api.DELETE("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: e.id } } });
   for (let i = 0; i < n; i++) {
-    const r = await merchant.POST("/webhook_endpoints/_create", { body: { url: `${receiverUrl}/e${i}`, event_types: ["inbound_shipment.items_arrived"] } });
+    const r = await api.POST("/webhook_endpoints/_create", { body: { url: `${receiverUrl}/e${i}`, event_types: ["inbound_shipment.items_arrived"] } });
     if (r.response.status !== 201) throw new Error(`cannot create an endpoint: ${JSON.stringify(r.error)}`);
   }
 }
@@ -160,6 +172,13 @@ async function run(s: Scenario) {
       `latency p50 ${percentile(latencies, 50).toFixed(1)} ms  p99 ${percentile(latencies, 99).toFixed(1)} ms  max ${percentile(latencies, 100).toFixed(1)} ms` +
       `${complete ? "" : `  INCOMPLETE: ${mine.length}/${expected} delivered`}`,
   );
+  const p50 = percentile(latencies, 50);
+  const p99 = percentile(latencies, 99);
+  const rate = mine.length / seconds;
+  // Fan-out at saturation: arrivals recorded as fast as 8 workers can, each a delivery to every endpoint.
+  const goal = s.endpoints === MAX_ENDPOINTS ? { target_goal: ">= 1,000/s, p50 <= 50 ms, p99 <= 250 ms", met: meets(">= 1000", rate) && meets("<= 50", p50) && meets("<= 250", p99) } : {};
+  results.push({ case: `webhooks live, ${s.endpoints} endpoint${s.endpoints > 1 ? "s" : ""} (${s.workers} workers recording arrivals)`, target: databaseName, value: rate, unit: "deliveries/s", p50, p99, errors: expected - mine.length, note: `${(arrivals / DURATION_S).toFixed(0)} arrivals/s; latency = receipt minus the arrival's 200`, ...goal });
+  if (!complete) problems.push(`${s.name}: ${mine.length}/${expected} delivered`);
 }
 
 async function waitForReceipts(done: () => boolean, timeoutMs: number): Promise<void> {
@@ -183,30 +202,43 @@ async function waitQuiet(quietMs: number): Promise<void> {
  * The dispatcher alone (PostgreSQL only: this process writes to the server's database): BACKLOG events
  * committed in one transaction through the outbox, then drained to BACKLOG_ENDPOINTS endpoints.
  */
-async function backlog(): Promise<void> {
-  await setEndpoints(BACKLOG_ENDPOINTS);
+async function backlog(BACKLOG_ENDPOINTS: number): Promise<void> {
   const handle = await openDatabase({ databaseUrl: databaseEnv.DATABASE_URL!, pgliteDir: "" });
+  // Merchants of up to 20 endpoints each; the events are spread over them evenly.
+  const merchants: string[] = [];
+  for (let left = BACKLOG_ENDPOINTS, i = 0; left > 0; left -= MAX_ENDPOINTS, i++) {
+    const id = i === 0 ? DEMO.merchantId : `bench-${i}.example.com`;
+    if (i > 0) await provisionAccount(handle.db, "merchant", id, "bench-merchant-secret");
+    await setEndpoints(Math.min(left, MAX_ENDPOINTS), i === 0 ? merchant : createLogisticsClient({ baseUrl, username: `M-${id}`, secret: "bench-merchant-secret" }));
+    merchants.push(id);
+  }
+  const perEvent = BACKLOG_ENDPOINTS / merchants.length;
+  const events = Math.ceil(BACKLOG / perEvent);
   try {
     const shipment = newId();
     receipts = [];
     const trx = await handle.db.startTransaction().execute();
-    for (let i = 1; i <= BACKLOG; i++) {
-      await recordEvent(trx, "inbound_shipment.items_arrived", DEMO.merchantId, new Date(), {
+    for (let i = 1; i <= events; i++) {
+      await recordEvent(trx, "inbound_shipment.items_arrived", merchants[i % merchants.length]!, new Date(), {
         shipment_id: shipment, merchants_ref: "PO-BACKLOG", status: "processing",
         arrivals: [{ merchants_id: "S", product_id: shipment, ts: "2016-01-20T09:12:01+00:00", change: 1 }],
-        products: [{ merchants_id: "S", product_id: shipment, qty: BACKLOG, arrivedQty: i }],
+        products: [{ merchants_id: "S", product_id: shipment, qty: events, arrivedQty: i }],
       });
     }
     await trx.commit().execute();
     const committed = now();
-    const expected = BACKLOG * BACKLOG_ENDPOINTS;
+    const expected = events * perEvent;
     const complete = await waitForReceipts(() => receipts.length >= expected, 120_000).then(() => true, () => false);
     const last = Math.max(...receipts.map((r) => r.at));
     const latencies = receipts.map((r) => r.at - committed).sort((a, b) => a - b);
     console.log(
-      `${`backlog: ${BACKLOG} events x ${BACKLOG_ENDPOINTS} endpoints`.padEnd(34)}                 ${(receipts.length / ((last - committed) / 1000)).toFixed(0).padStart(5)} deliveries/s  ` +
+      `${`drain: ${events} events x ${BACKLOG_ENDPOINTS} endpoints`.padEnd(34)}                 ${(receipts.length / ((last - committed) / 1000)).toFixed(0).padStart(5)} deliveries/s  ` +
         `from commit: p50 ${percentile(latencies, 50).toFixed(0)} ms  p99 ${percentile(latencies, 99).toFixed(0)} ms${complete ? "" : `  INCOMPLETE: ${receipts.length}/${expected}`}`,
     );
+    const rate = receipts.length / ((last - committed) / 1000);
+    const goal = BACKLOG_ENDPOINTS === 1 ? { target_goal: ">= 1,000/s", met: meets(">= 1000", rate) } : {};
+    results.push({ case: `webhooks drain, ${BACKLOG_ENDPOINTS} endpoint${BACKLOG_ENDPOINTS > 1 ? "s" : ""} ${merchants.length > 1 ? ` of ${merchants.length} merchants` : ""} (${events} events committed at once, ${expected} deliveries)`, target: databaseName, value: rate, unit: "deliveries/s", p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: expected - receipts.length, note: "latency = receipt minus the commit of the whole backlog", ...goal });
+    if (!complete) problems.push(`drain to ${BACKLOG_ENDPOINTS} endpoints: ${receipts.length}/${expected} delivered`);
   } finally {
     await handle.close();
   }
@@ -215,7 +247,10 @@ async function backlog(): Promise<void> {
 console.log(`webhooks; database: ${adminUrl ? "postgres" : "pglite"}; ${DURATION_S} s per scenario; node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 try {
   for (const s of SCENARIOS) await run(s);
-  if (adminUrl) await backlog();
+  if (adminUrl) for (const n of DRAINS) await backlog(n);
+} catch (err) {
+  problems.push(`the run failed: ${err instanceof Error ? err.stack : err}`);
+  process.exitCode = 1;
 } finally {
   server.kill("SIGTERM");
   await new Promise((r) => server.once("exit", r));
@@ -228,3 +263,12 @@ try {
     await admin.end();
   }
 }
+writeResults({
+  suite: "webhooks",
+  title: "Webhook deliveries a second, and latency to the receiver",
+  startedAt: startedAt.toISOString(),
+  seconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+  rows: results,
+  notes: [`${DURATION_S} s per live scenario; the receiver answers 200 at once, in a process of its own`],
+  problems,
+});

@@ -1,0 +1,55 @@
+// What each suite hands to the report: its figures in one shape, written to .tmp/bench-results/<suite>.json.
+// `npm run bench` (all suites) then writes docs/benchmarks.md and docs/benchmarks.json from those files.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const RESULTS_DIR = fileURLToPath(new URL("../.tmp/bench-results", import.meta.url));
+
+export interface ResultRow {
+  /** The figure's name in the table, e.g. "GET shipment" or "GET shipment, 10^6 shipments". */
+  case: string;
+  /** What served it: postgres, pglite, prism, baseline. */
+  target: string;
+  rps?: number;
+  p50?: number;
+  p99?: number;
+  /** Non-2xx answers and connection errors during the measured runs. */
+  errors: number;
+  /** req/s over the bare Express app's in the same round (median over rounds). */
+  ratio?: number | null;
+  /** req/s over Prism's mock in the same round. */
+  ratioToPrism?: number | null;
+  /** A figure that is not a request rate: start-up time, RSS, deliveries a second. */
+  value?: number;
+  unit?: string;
+  /** The goal this figure is held to, as written in the issue (e.g. ">= 0.45x"), and whether it is met. */
+  target_goal?: string;
+  met?: boolean;
+  note?: string;
+}
+
+export interface SuiteResult {
+  suite: string;
+  title: string;
+  startedAt: string;
+  seconds: number;
+  rows: ResultRow[];
+  notes: string[];
+  problems: string[];
+}
+
+export function writeResults(result: SuiteResult): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${result.suite}.json`);
+  writeFileSync(file, JSON.stringify(result, null, 2));
+  return file;
+}
+
+/** A goal like ">= 0.45x" or "<= 25 ms" checked against a number. */
+export function meets(goal: string, value: number | null | undefined): boolean {
+  const m = /^(>=|<=)\s*([\d.,]+)/.exec(goal);
+  if (!m || value === null || value === undefined || Number.isNaN(value)) return false;
+  const bound = Number(m[2]!.replace(/,/g, ""));
+  return m[1] === ">=" ? value >= bound : value <= bound;
+}
