@@ -2,7 +2,10 @@
 // inbound, shipping and webhooks in turn; OPTIONS go to each suite (inbound: --case, --target, --profile).
 // Each suite runs in a process of its own, so one's servers and timers never disturb the next.
 import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { describeMachine, publish } from "./publish.ts";
+import { RESULTS_DIR, type SuiteResult } from "./results.ts";
 
 const SUITES: Record<string, { file: string; what: string }> = {
   inbound: { file: "suites/inbound.ts", what: "inbound shipments: baseline, Prism, PostgreSQL, PGlite" },
@@ -28,11 +31,27 @@ if (args.length && !args[0]!.startsWith("-") && chosen.length === 0 && !SUITES[a
   process.exit(2);
 }
 let failed = 0;
+const startedAt = new Date();
+// Results of an earlier run must not pass for this one's.
+rmSync(RESULTS_DIR, { recursive: true, force: true });
 for (const name of chosen.length ? chosen : DEFAULT) {
   const r = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, SUITES[name]!.file), ...args], { stdio: "inherit" });
   if (r.status !== 0) {
     failed++;
     console.error(`bench ${name}: ${r.signal ? `signal ${r.signal}` : `exit code ${r.status}`}`);
   }
+}
+if (chosen.length === 0) {
+  const results: SuiteResult[] = [];
+  const missing: string[] = [];
+  for (const name of DEFAULT) {
+    const file = path.join(RESULTS_DIR, `${name}.json`);
+    if (existsSync(file)) results.push(JSON.parse(readFileSync(file, "utf8")) as SuiteResult);
+    else missing.push(name);
+  }
+  const { md } = publish(path.join(import.meta.dirname, "..", "docs"), results, missing, describeMachine(process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test"), startedAt);
+  console.log(`\n${md}\nwritten: docs/benchmarks.md and docs/benchmarks.json`);
+} else {
+  console.log("\ndocs/benchmarks.md is left as it was: `npm run bench` without a suite name rewrites it from one full run.");
 }
 process.exit(failed ? 1 : 0);

@@ -48,7 +48,7 @@ async function point(target: Target, caseName: string, size: string, req: BenchR
   const f = await measure(target.origin, req, { seconds: SECONDS, connections });
   const first = rows.find((r) => r.case.startsWith(`${caseName},`));
   const ratio = first?.rps ? f.rps / first.rps : 1;
-  rows.push({ case: `${caseName}, ${size}`, target: "postgres", rps: f.rps, p50: f.p50, p99: f.p99, errors: f.non2xx + f.errors, ratio, note: `${connections} connections; ratio = req/s over the smallest size` });
+  rows.push({ case: `${caseName}, ${size}`, target: "postgres", rps: f.rps, p50: f.p50, p99: f.p99, errors: f.non2xx + f.errors, ratio });
   say(`${`${caseName}, ${size}`.padEnd(48)} ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms  x${ratio.toFixed(2)}${f.non2xx + f.errors ? `  ${f.non2xx + f.errors} errors!` : ""}`);
   if (f.non2xx + f.errors) problems.push(`${caseName} at ${size}: ${f.non2xx} non-2xx, ${f.errors} errors`);
   return f;
@@ -65,6 +65,7 @@ async function shipmentsCurve(): Promise<void> {
     await seedDemo(handle.db);
     server = await startServer("postgres", { database: { DATABASE_URL: scratch.url }, stdout: "ignore" });
     const connections = CONNECTIONS ?? 10;
+    notes.push(`shipments: ${connections} connections, ${SECONDS} s per figure after 1 s of warm-up; one server throughout, the table growing between steps`);
     for (const count of SHIPMENTS) {
       const t0 = Date.now();
       await generateShipments(handle.db, { merchantId: DEMO.merchantId, count });
@@ -95,6 +96,7 @@ async function shipmentsCurve(): Promise<void> {
 
 async function pointsCurve(): Promise<void> {
   const connections = CONNECTIONS ?? 50;
+  notes.push(`pickup points: ${connections} connections, ${SECONDS} s per figure; a database and a server per size`);
   for (const count of POINTS) {
     const scratch = await createScratchDatabase(databaseUrl);
     if ("unreachable" in scratch) throw new Error(`PostgreSQL unreachable: ${scratch.unreachable}`);

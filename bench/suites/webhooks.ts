@@ -73,19 +73,39 @@ if (adminUrl) {
   databaseEnv = { DATABASE_URL: "", PGLITE_DIR: path.join(dir, "db") };
 }
 
-const server: ChildProcess = spawn(process.execPath, [buildServer()], {
-  env: {
-    ...process.env, ...databaseEnv, PORT: String(PORT), HOST: "127.0.0.1", LOG_LEVEL: "warn", SEED_DEMO: "true",
-    RATE_LIMIT_PER_MINUTE: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
-  },
-  stdio: ["ignore", "ignore", "inherit"],
-});
-const origin = `http://127.0.0.1:${PORT}`;
-for (let i = 0; ; i++) {
-  if (await fetch(`${origin}/readyz`).then((r) => r.ok, () => false)) break;
-  if (i > 600) throw new Error("server did not start");
-  await new Promise((r) => setTimeout(r, 100));
+// One process serving the API and delivering (SERVER_ROLE=both, the default), or, on PostgreSQL, the design
+// that scales them apart: an API process and a worker process (SERVER_ROLE=api and worker).
+let servers: ChildProcess[] = [];
+let layout = "one process";
+async function startServers(split: boolean): Promise<void> {
+  await stopServers();
+  layout = split ? "API + worker process" : "one process";
+  const roles = split ? [["api", PORT], ["worker", PORT + 1]] as const : [["both", PORT]] as const;
+  for (const [role, port] of roles) {
+    const child = spawn(process.execPath, [buildServer()], {
+      env: {
+        ...process.env, ...databaseEnv, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", SEED_DEMO: "true",
+        RATE_LIMIT_PER_MINUTE: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", SERVER_ROLE: role,
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    servers.push(child);
+    for (let i = 0; ; i++) {
+      if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) break;
+      if (i > 600) throw new Error(`the ${role} server did not start`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
 }
+async function stopServers(): Promise<void> {
+  for (const child of servers) {
+    child.kill("SIGTERM");
+    if (child.exitCode === null) await new Promise((r) => child.once("exit", r));
+  }
+  servers = [];
+}
+await startServers(false);
+const origin = `http://127.0.0.1:${PORT}`;
 const baseUrl = origin + BASE_PATH;
 const merchant = createLogisticsClient({ baseUrl, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
 const operator = createLogisticsClient({ baseUrl, username: `W-${DEMO.operatorId}`, secret: DEMO.operatorSecret });
@@ -177,7 +197,7 @@ async function run(s: Scenario) {
   const rate = mine.length / seconds;
   // Fan-out at saturation: arrivals recorded as fast as 8 workers can, each a delivery to every endpoint.
   const goal = s.endpoints === MAX_ENDPOINTS ? { target_goal: ">= 1,000/s, p50 <= 50 ms, p99 <= 250 ms", met: meets(">= 1000", rate) && meets("<= 50", p50) && meets("<= 250", p99) } : {};
-  results.push({ case: `webhooks live, ${s.endpoints} endpoint${s.endpoints > 1 ? "s" : ""} (${s.workers} workers recording arrivals)`, target: databaseName, value: rate, unit: "deliveries/s", p50, p99, errors: expected - mine.length, note: `${(arrivals / DURATION_S).toFixed(0)} arrivals/s; latency = receipt minus the arrival's 200`, ...goal });
+  results.push({ case: `webhooks live, ${s.endpoints} endpoint${s.endpoints > 1 ? "s" : ""} (${s.workers} workers recording arrivals), ${layout}`, target: databaseName, value: rate, unit: "deliveries/s", p50, p99, errors: expected - mine.length, note: `${(arrivals / DURATION_S).toFixed(0)} arrivals/s; latency = receipt minus the arrival's 200`, ...goal });
   if (!complete) problems.push(`${s.name}: ${mine.length}/${expected} delivered`);
 }
 
@@ -237,7 +257,7 @@ async function backlog(BACKLOG_ENDPOINTS: number): Promise<void> {
     );
     const rate = receipts.length / ((last - committed) / 1000);
     const goal = BACKLOG_ENDPOINTS === 1 ? { target_goal: ">= 1,000/s", met: meets(">= 1000", rate) } : {};
-    results.push({ case: `webhooks drain, ${BACKLOG_ENDPOINTS} endpoint${BACKLOG_ENDPOINTS > 1 ? "s" : ""} ${merchants.length > 1 ? ` of ${merchants.length} merchants` : ""} (${events} events committed at once, ${expected} deliveries)`, target: databaseName, value: rate, unit: "deliveries/s", p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: expected - receipts.length, note: "latency = receipt minus the commit of the whole backlog", ...goal });
+    results.push({ case: `webhooks drain, ${BACKLOG_ENDPOINTS} endpoint${BACKLOG_ENDPOINTS > 1 ? "s" : ""} ${merchants.length > 1 ? ` of ${merchants.length} merchants` : ""} (${events} events committed at once, ${expected} deliveries), ${layout}`, target: databaseName, value: rate, unit: "deliveries/s", p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: expected - receipts.length, note: "latency = receipt minus the commit of the whole backlog", ...goal });
     if (!complete) problems.push(`drain to ${BACKLOG_ENDPOINTS} endpoints: ${receipts.length}/${expected} delivered`);
   } finally {
     await handle.close();
@@ -247,13 +267,19 @@ async function backlog(BACKLOG_ENDPOINTS: number): Promise<void> {
 console.log(`webhooks; database: ${adminUrl ? "postgres" : "pglite"}; ${DURATION_S} s per scenario; node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 try {
   for (const s of SCENARIOS) await run(s);
-  if (adminUrl) for (const n of DRAINS) await backlog(n);
+  if (adminUrl) {
+    for (const n of DRAINS) await backlog(n);
+    // The same saturated fan-out and drain with the worker in a process of its own.
+    await startServers(true);
+    console.log("API and worker in two processes (SERVER_ROLE=api, SERVER_ROLE=worker):");
+    await run(SCENARIOS[SCENARIOS.length - 1]!);
+    await backlog(1);
+  }
 } catch (err) {
   problems.push(`the run failed: ${err instanceof Error ? err.stack : err}`);
   process.exitCode = 1;
 } finally {
-  server.kill("SIGTERM");
-  await new Promise((r) => server.once("exit", r));
+  await stopServers();
   receiver.disconnect();
   if (dir) rmSync(dir, { recursive: true, force: true });
   if (dbName && adminUrl) {

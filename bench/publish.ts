@@ -1,0 +1,72 @@
+// docs/benchmarks.md and docs/benchmarks.json from one `npm run bench` run: every suite's figures, the
+// issue's goals with whether each is met, the date and the machine. Figures in notes come from this file.
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { cpus, loadavg, release, totalmem } from "node:os";
+import path from "node:path";
+import type { ResultRow, SuiteResult } from "./results.ts";
+
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGb: number;
+  kernel: string;
+  node: string;
+  postgres: string;
+  loadAtEnd: number[];
+}
+
+export function describeMachine(databaseUrl: string): Machine {
+  let postgres = "unreachable";
+  try {
+    postgres = execFileSync("psql", [databaseUrl, "-Atc", "show server_version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    // psql missing or server down: said as such
+  }
+  return {
+    cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30),
+    kernel: release(), node: process.version, postgres, loadAtEnd: loadavg().map((l) => Math.round(l * 10) / 10),
+  };
+}
+
+const num = (v: number | null | undefined, digits = 0) => (v === null || v === undefined || Number.isNaN(v) ? "-" : v.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const ratio = (v: number | null | undefined) => (v === null || v === undefined ? "-" : `${v.toFixed(2)}x`);
+const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+function figure(r: ResultRow): string {
+  if (r.value !== undefined) return `${num(r.value, r.unit === "ms" || r.unit === "MB" ? 0 : 0)} ${r.unit ?? ""}`.trim();
+  return `${num(r.rps)} req/s`;
+}
+
+export function publish(docsDir: string, results: SuiteResult[], missing: string[], machine: Machine, startedAt: Date): { md: string; json: string } {
+  const goals = results.flatMap((s) => s.rows.filter((r) => r.target_goal).map((r) => ({ suite: s.suite, ...r })));
+  const out: string[] = [
+    "# Benchmarks",
+    "",
+    `Measured ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC by \`npm run bench\` (all suites, one run, ${Math.round((Date.now() - startedAt.getTime()) / 60000)} min) on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GiB, Linux ${machine.kernel}, Node.js ${machine.node}, PostgreSQL ${machine.postgres}; 1-minute load at the end ${machine.loadAtEnd[0]}.`,
+    "",
+    "The machine is shared and noisy, so a figure is read against an anchor measured in the same run: **x baseline** is req/s over a bare Express app serving the same bytes (same round), **x Prism** over Prism's mock of the spec, and in the scale curves the ratio to the smallest size (1.00x is flat). p50/p99 are latencies in milliseconds at the stated connections. This file is rewritten by every full run; a figure quoted elsewhere comes from here.",
+    "",
+  ];
+  if (missing.length) out.push(`**Not in this run:** ${missing.join(", ")} (the suite failed or was not run; see its output).`, "");
+  out.push("## Goals", "", "| figure | on | goal | measured | met |", "|---|---|---|---|---|");
+  for (const g of goals) {
+    const measured = [figure(g), g.ratio !== undefined && g.ratio !== null && g.value === undefined ? ratio(g.ratio) : "", g.ratioToPrism ? `${ratio(g.ratioToPrism)} Prism` : "", g.p50 !== undefined ? `p50 ${num(g.p50, 1)} ms` : "", g.p99 !== undefined ? `p99 ${num(g.p99, 1)} ms` : ""].filter(Boolean).join(", ");
+    out.push(`| ${cell(g.case)} | ${g.target} | ${cell(g.target_goal!)} | ${measured} | ${g.met ? "yes" : "**no**"} |`);
+  }
+  for (const s of results) {
+    out.push("", `## ${s.title}`, "", `Suite \`${s.suite}\`, ${s.seconds} s.`, "", "| case | on | figure | p50 ms | p99 ms | errors | x baseline | x Prism |", "|---|---|---|---|---|---|---|---|");
+    for (const r of s.rows) {
+      out.push(`| ${cell(r.case)} | ${r.target} | ${figure(r)} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${r.errors} | ${ratio(r.ratio)} | ${ratio(r.ratioToPrism)} |`);
+    }
+    const rowNotes = s.rows.filter((r) => r.note).map((r) => `${r.case} (${r.target}): ${r.note}`);
+    const all = [...s.notes, ...rowNotes];
+    if (all.length) out.push("", ...all.map((n) => `- ${cell(n)}`));
+    if (s.problems.length) out.push("", "**Problems:**", "", ...s.problems.map((p) => `- ${cell(p.split("\n")[0]!)}`));
+  }
+  const md = out.join("\n") + "\n";
+  const json = JSON.stringify({ startedAt: startedAt.toISOString(), machine, missing, suites: results }, null, 2) + "\n";
+  writeFileSync(path.join(docsDir, "benchmarks.md"), md);
+  writeFileSync(path.join(docsDir, "benchmarks.json"), json);
+  return { md, json };
+}
