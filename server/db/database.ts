@@ -91,8 +91,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
   }
   // PostgreSQL's default 128 MB of shared buffers would be touched inside the process's WebAssembly memory
   // (RSS ~400 MB at start); 16 MB holds the hot pages of an embedded-sized service (RSS ~240 MB), and the
-  // files stay in the operating system's page cache either way: GET and shipping-option throughput on PGlite
-  // measured the same with 16, 32 and 128 MB (npm run bench). Larger data belongs on PostgreSQL.
+  // files stay in the operating system's page cache either way: shipping options on 50,000 points measured
+  // the same on PGlite with 16 and 32 MB (npm run bench:shipping). Larger data belongs on PostgreSQL.
   const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
   const pglite = await PGlite.create(dir, { extensions: { cube }, startParams }).catch((err) => {
     unlock();
