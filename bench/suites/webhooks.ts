@@ -37,6 +37,8 @@ interface Scenario {
   endpoints: number;
   /** Warehouse workers recording arrivals concurrently. */
   workers: number;
+  /** Arrivals a second for all workers together; absent: as fast as they can (the queue may grow without end). */
+  rate?: number;
 }
 
 // A merchant has at most 20 endpoints (MAX_ENDPOINTS): live fan-out goes to 20; drains reach 100 endpoints
@@ -45,6 +47,8 @@ const SCENARIOS: Scenario[] = [
   { name: "live: 1 endpoint, 4 workers", endpoints: 1, workers: 4 },
   { name: "live: 10 endpoints, 8 workers", endpoints: 10, workers: 8 },
   { name: "live: 20 endpoints, 8 workers", endpoints: MAX_ENDPOINTS, workers: 8 },
+  // The issue's goal: 1,000 deliveries a second or more, each within 50 ms (p50): offered, not saturated.
+  { name: "live: 20 endpoints, 60 arrivals/s", endpoints: MAX_ENDPOINTS, workers: 8, rate: 60 },
 ];
 /** Drains (PostgreSQL only): about BACKLOG deliveries each, spread over 1, 10 and 100 endpoints. */
 const DRAINS = [1, 10, 100];
@@ -154,10 +158,15 @@ async function newShipment(): Promise<string> {
  * Records arrivals until `deadline`, one item at a time on shipments of its own (a new one every
  * ARRIVALS_PER_SHIPMENT: a shipment's answer lists all its arrivals); notes when each was answered.
  */
-async function worker(w: LogisticsClient, deadline: number, answered: Map<string, number>): Promise<number> {
+async function worker(w: LogisticsClient, deadline: number, answered: Map<string, number>, everyMs = 0): Promise<number> {
   let id = await newShipment();
   let n = 0;
+  let next = now();
   while (now() < deadline) {
+    if (everyMs) {
+      next += everyMs;
+      if (next > now()) await new Promise((r) => setTimeout(r, next - now()));
+    }
     if (n > 0 && n % ARRIVALS_PER_SHIPMENT === 0) id = await newShipment();
     const r = await w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: id } }, body: { arrivals: [{ merchants_id: "S", change: 1 }] } });
     const at = now();
@@ -177,7 +186,8 @@ async function run(s: Scenario) {
 
   const answered = new Map<string, number>();
   const started = now();
-  const counts = await Promise.all(Array.from({ length: s.workers }, () => worker(operator, started + DURATION_S * 1000, answered)));
+  const everyMs = s.rate ? (s.workers / s.rate) * 1000 : 0;
+  const counts = await Promise.all(Array.from({ length: s.workers }, () => worker(operator, started + DURATION_S * 1000, answered, everyMs)));
   const arrivals = counts.reduce((a, b) => a + b, 0);
   const expected = arrivals * s.endpoints;
   const complete = await waitForReceipts(() => receipts.length >= expected, 60_000).then(() => true, () => false);
@@ -196,8 +206,8 @@ async function run(s: Scenario) {
   const p99 = percentile(latencies, 99);
   const rate = mine.length / seconds;
   // Fan-out at saturation: arrivals recorded as fast as 8 workers can, each a delivery to every endpoint.
-  const goal = s.endpoints === MAX_ENDPOINTS ? { target_goal: ">= 1,000/s, p50 <= 50 ms, p99 <= 250 ms", met: meets(">= 1000", rate) && meets("<= 50", p50) && meets("<= 250", p99) } : {};
-  results.push({ case: `webhooks live, ${s.endpoints} endpoint${s.endpoints > 1 ? "s" : ""} (${s.workers} workers recording arrivals), ${layout}`, target: databaseName, value: rate, unit: "deliveries/s", p50, p99, errors: expected - mine.length, note: `${(arrivals / DURATION_S).toFixed(0)} arrivals/s; latency = receipt minus the arrival's 200`, ...goal });
+  const goal = s.rate ? { target_goal: ">= 1,000/s, p50 <= 50 ms, p99 <= 250 ms", met: meets(">= 1000", rate) && meets("<= 50", p50) && meets("<= 250", p99) } : {};
+  results.push({ case: `webhooks live, ${s.endpoints} endpoint${s.endpoints > 1 ? "s" : ""} (${s.rate ? `${s.rate} arrivals/s offered` : `${s.workers} workers recording arrivals as fast as they can`}), ${layout}`, target: databaseName, value: rate, unit: "deliveries/s", p50, p99, errors: expected - mine.length, note: `${(arrivals / DURATION_S).toFixed(0)} arrivals/s; latency = receipt minus the arrival's 200`, ...goal });
   if (!complete) problems.push(`${s.name}: ${mine.length}/${expected} delivered`);
 }
 
@@ -272,7 +282,7 @@ try {
     // The same saturated fan-out and drain with the worker in a process of its own.
     await startServers(true);
     console.log("API and worker in two processes (SERVER_ROLE=api, SERVER_ROLE=worker):");
-    await run(SCENARIOS[SCENARIOS.length - 1]!);
+    for (const sc of SCENARIOS.slice(-2)) await run(sc);
     await backlog(1);
   }
 } catch (err) {
