@@ -14,7 +14,7 @@ export interface SpecValidator {
   validate: RequestHandler[];
 }
 
-/** Starts compiling at once (~0.4 s, asynchronously); requests wait for it. */
+/** Starts preparing at once (~0.15 s at start, asynchronously; each operation compiles on first use); requests wait for it. */
 export function validator(): SpecValidator {
   const all = OpenApiValidator.middleware({
     // A copy: the validator rewrites the document it is given, and others read the parsed spec too.
