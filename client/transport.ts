@@ -71,12 +71,21 @@ export function createTransport(o: TransportOptions): (input: Request) => Promis
 async function once(request: Request, o: TransportOptions): Promise<Response> {
   request.signal.throwIfAborted();
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), o.timeoutMs);
+  // The attempt also ends by this promise, not only by the abort: Node's fetch can lose the link from a signal
+  // to the request it was given once that request is garbage-collected (nodejs/undici#4068, #3644), and then
+  // an aborted attempt would wait for the server's answer however long it takes.
+  let stop!: (reason: unknown) => void;
+  const stopped = new Promise<never>((_, reject) => (stop = reject));
+  const end = (reason: unknown) => {
+    timeout.abort(reason);
+    stop(reason);
+  };
+  const timer = setTimeout(() => end(new DOMException(`no answer within ${o.timeoutMs} ms`, "TimeoutError")), o.timeoutMs);
   // The caller's own signal still cancels; the timeout cancels this attempt only.
-  const onAbort = () => timeout.abort(request.signal.reason);
+  const onAbort = () => end(request.signal.reason);
   request.signal.addEventListener("abort", onAbort, { once: true });
   try {
-    return await o.fetch(new Request(request, { signal: timeout.signal }));
+    return await Promise.race([o.fetch(new Request(request, { signal: timeout.signal })), stopped]);
   } catch (error) {
     if (request.signal.aborted) throw error;
     if (timeout.signal.aborted) throw new ApiTimeoutError(`${request.method} ${request.url}: no answer within ${o.timeoutMs} ms`, { cause: error });

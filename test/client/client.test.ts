@@ -134,6 +134,23 @@ describe("timeouts and cancellation", () => {
     }
   });
 
+  it("ends an attempt at timeoutMs even when the fetch underneath ignores its abort signal (nodejs/undici#4068)", async () => {
+    let calls = 0;
+    const deaf = () => {
+      calls++;
+      return new Promise<Response>((resolve) => setTimeout(() => resolve(new Response("{}", { status: 200 })), 5_000));
+    };
+    const started = Date.now();
+    await expect(createLogisticsClient({ baseUrl: "http://127.0.0.1:9/2015-01-01", timeoutMs: 100, fetch: deaf }).GET("/inbound_shipments", {})).rejects.toBeInstanceOf(ApiTimeoutError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(calls).toBe(1);
+    const abort = new AbortController();
+    const pending = createLogisticsClient({ baseUrl: "http://127.0.0.1:9/2015-01-01", fetch: deaf }).GET("/inbound_shipments", { signal: abort.signal });
+    setTimeout(() => abort.abort(), 50);
+    await expect(pending).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+
   it("retries a timed-out GET, and a caller's abort stops at once without retrying", async () => {
     const s = await scripted([{ status: 200, delayMs: 10_000 }, 200]);
     try {
