@@ -14,7 +14,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
 import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
 import { BASE_PATH } from "../../server/app.ts";
 import { openDatabase } from "../../server/db/database.ts";
@@ -25,6 +24,7 @@ import { MAX_ENDPOINTS } from "../../server/webhooks/endpoints.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { meets, writeResults, type ResultRow } from "../results.ts";
 import { buildServer } from "../targets.ts";
+import { createScratchDatabase, type ScratchDatabase } from "../../tools/postgres.ts";
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000);
@@ -59,19 +59,15 @@ const startedAt = new Date();
 // ---------------------------------------------------------------------------------------------------
 // Database and server
 
-let dbName: string | undefined;
+let scratch: ScratchDatabase | undefined;
 let dir: string | undefined;
 let databaseEnv: Record<string, string>;
 const databaseName = adminUrl ? "postgres" : "pglite";
 if (adminUrl) {
-  dbName = `logistics_bench_webhooks_${process.pid}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  databaseEnv = { DATABASE_URL: url.toString() };
+  const created = await createScratchDatabase(adminUrl);
+  if ("unreachable" in created) throw new Error(`PostgreSQL unreachable: ${created.unreachable}`);
+  scratch = created;
+  databaseEnv = { DATABASE_URL: created.url };
 } else {
   dir = mkdtempSync(path.join(tmpdir(), "logistics-bench-webhooks-"));
   databaseEnv = { DATABASE_URL: "", PGLITE_DIR: path.join(dir, "db") };
@@ -292,12 +288,7 @@ try {
   await stopServers();
   receiver.disconnect();
   if (dir) rmSync(dir, { recursive: true, force: true });
-  if (dbName && adminUrl) {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${dbName}`);
-    await admin.end();
-  }
+  await scratch?.drop();
 }
 writeResults({
   suite: "webhooks",
