@@ -1,5 +1,6 @@
 // `npm run bench [-- SUITE...] [OPTIONS]`: the one entry point of the benchmarks. Without a suite it runs
-// inbound, shipping and webhooks in turn; OPTIONS go to each suite (inbound: --case, --target, --profile).
+// start, inbound, shipping, webhooks and scale in turn and writes docs/benchmarks.md from their results;
+// OPTIONS go to each suite (inbound: --case, --target, --profile).
 // Each suite runs in a process of its own, so one's servers and timers never disturb the next.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";

@@ -34,12 +34,12 @@ const ratio = (v: number | null | undefined) => (v === null || v === undefined ?
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
 function figure(r: ResultRow): string {
-  if (r.value !== undefined) return `${num(r.value, r.unit === "ms" || r.unit === "MB" ? 0 : 0)} ${r.unit ?? ""}`.trim();
+  if (r.value !== undefined) return `${num(r.value)} ${r.unit ?? ""}`.trim();
   return `${num(r.rps)} req/s`;
 }
 
 export function publish(docsDir: string, results: SuiteResult[], missing: string[], machine: Machine, startedAt: Date): { md: string; json: string } {
-  const goals = results.flatMap((s) => s.rows.filter((r) => r.target_goal).map((r) => ({ suite: s.suite, ...r })));
+  const goals = results.flatMap((s) => s.rows.filter((r) => r.goal).map((r) => ({ suite: s.suite, ...r })));
   const out: string[] = [
     "# Benchmarks",
     "",
@@ -52,7 +52,7 @@ export function publish(docsDir: string, results: SuiteResult[], missing: string
   out.push("## Goals", "", "| figure | on | goal | measured | met |", "|---|---|---|---|---|");
   for (const g of goals) {
     const measured = [figure(g), g.ratio !== undefined && g.ratio !== null && g.value === undefined ? ratio(g.ratio) : "", g.ratioToPrism ? `${ratio(g.ratioToPrism)} Prism` : "", g.p50 !== undefined ? `p50 ${num(g.p50, 1)} ms` : "", g.p99 !== undefined ? `p99 ${num(g.p99, 1)} ms` : ""].filter(Boolean).join(", ");
-    out.push(`| ${cell(g.case)} | ${g.target} | ${cell(g.target_goal!)} | ${measured} | ${g.met ? "yes" : "**no**"} |`);
+    out.push(`| ${cell(g.case)} | ${g.target} | ${cell(g.goal!)} | ${measured} | ${g.met ? "yes" : "**no**"} |`);
   }
   for (const s of results) {
     out.push("", `## ${s.title}`, "", `Suite \`${s.suite}\`, ${s.seconds} s.`, "", "| case | on | figure | p50 ms | p99 ms | errors | x baseline | x Prism |", "|---|---|---|---|---|---|---|---|");

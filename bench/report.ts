@@ -18,6 +18,7 @@ export interface SummaryRow {
   medianRps: number;
   medianRatio: number | null;
   ratios: (number | null)[];
+  medianP50: number;
   medianP99: number;
   non2xxAndErrors: number;
 }
@@ -52,6 +53,7 @@ export function summarise(rows: Row[]): SummaryRow[] {
       medianRps: median(mine.map((r) => r.rps)),
       medianRatio: known.length ? median(known) : null,
       ratios,
+      medianP50: median(mine.map((r) => r.p50)),
       medianP99: median(mine.map((r) => r.p99)),
       non2xxAndErrors: mine.reduce((n, r) => n + r.non2xx + r.errors, 0),
     };

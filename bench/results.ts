@@ -24,7 +24,7 @@ export interface ResultRow {
   value?: number;
   unit?: string;
   /** The goal this figure is held to, as written in the issue (e.g. ">= 0.45x"), and whether it is met. */
-  target_goal?: string;
+  goal?: string;
   met?: boolean;
   note?: string;
 }
@@ -46,10 +46,13 @@ export function writeResults(result: SuiteResult): string {
   return file;
 }
 
-/** A goal like ">= 0.45x" or "<= 25 ms" checked against a number. */
-export function meets(goal: string, value: number | null | undefined): boolean {
-  const m = /^(>=|<=)\s*([\d.,]+)/.exec(goal);
-  if (!m || value === null || value === undefined || Number.isNaN(value)) return false;
-  const bound = Number(m[2]!.replace(/,/g, ""));
-  return m[1] === ">=" ? value >= bound : value <= bound;
+/** One bound of a goal: [">=" | "<=", bound, how it prints after the number, the measured value]. */
+export type Bound = [">=" | "<=", number, string, number | null | undefined];
+
+/** A goal from its bounds: the text the report shows (">= 0.45x, <= 25 ms p99") and whether every bound holds. */
+export function goal(...bounds: Bound[]): { goal: string; met: boolean } {
+  return {
+    goal: bounds.map(([op, bound, suffix]) => `${op} ${bound.toLocaleString("en")}${suffix}`).join(", "),
+    met: bounds.every(([op, bound, , value]) => value !== null && value !== undefined && !Number.isNaN(value) && (op === ">=" ? value >= bound : value <= bound)),
+  };
 }

@@ -14,7 +14,7 @@ import { parseOptions } from "../options.ts";
 import { createScratchDatabase } from "../../tools/postgres.ts";
 import { formatSummary as formatProfile, summarise as summariseProfile, type ProfileSummary } from "../profile.ts";
 import { banner, failures, formatSummary, median, summarise, tableHeader, tableRow, type Row, type SummaryRow } from "../report.ts";
-import { meets, writeResults } from "../results.ts";
+import { goal, writeResults } from "../results.ts";
 import { ROOT, startBaseline, startPrism, startServer, type Target } from "../targets.ts";
 
 const opts = parseOptions();
@@ -204,17 +204,17 @@ if (problems.length) {
 }
 
 // The issue's goals for this suite's figures (issue 14), checked in the report.
-const GOALS: Record<string, { text: string; met: (s: SummaryRow, prism: number | null) => boolean }> = {
-  "get-shipment/postgres": { text: ">= 0.45x, >= 1.5x Prism, p99 <= 25 ms", met: (s, prism) => meets(">= 0.45", s.medianRatio) && meets(">= 1.5", prism) && meets("<= 25", s.medianP99) },
-  "get-shipment/pglite": { text: ">= 0.25x", met: (s) => meets(">= 0.25", s.medianRatio) },
-  "create-shipment/postgres": { text: ">= 0.25x", met: (s) => meets(">= 0.25", s.medianRatio) },
+const GOALS: Record<string, (s: SummaryRow, prism: number | null) => ReturnType<typeof goal>> = {
+  "get-shipment/postgres": (s, prism) => goal([">=", 0.45, "x", s.medianRatio], [">=", 1.5, "x Prism", prism], ["<=", 25, " ms p99", s.medianP99]),
+  "get-shipment/pglite": (s) => goal([">=", 0.25, "x", s.medianRatio]),
+  "create-shipment/postgres": (s) => goal([">=", 0.25, "x", s.medianRatio]),
 };
 const prismRatio = (caseName: string, target: string): number | null => {
   const perRound = rows.filter((r) => r.case === caseName && r.target === target).flatMap((r) => {
     const prism = rows.find((p) => p.case === caseName && p.target === "prism" && p.round === r.round);
     return prism && prism.rps > 0 ? [r.rps / prism.rps] : [];
   });
-  return perRound.length ? perRound.sort((a, b) => a - b)[perRound.length >> 1]! : null;
+  return perRound.length ? median(perRound) : null;
 };
 const titles: Record<string, string> = { "get-shipment": "GET shipment", "create-shipment": `create shipment (${SHIPMENT.products.length} lines)`, healthz: "GET /healthz" };
 writeResults({
@@ -223,13 +223,11 @@ writeResults({
   startedAt: startedAt.toISOString(),
   seconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
   rows: summary.map((s) => {
-    const goal = GOALS[`${s.case}/${s.target}`];
     const toPrism = s.target === "postgres" || s.target === "pglite" ? prismRatio(s.case, s.target) : null;
     return {
-      case: titles[s.case] ?? s.case, target: s.target, rps: s.medianRps, p99: s.medianP99,
-      p50: median(rows.filter((r) => r.case === s.case && r.target === s.target).map((r) => r.p50)),
+      case: titles[s.case] ?? s.case, target: s.target, rps: s.medianRps, p50: s.medianP50, p99: s.medianP99,
       errors: s.non2xxAndErrors, ratio: s.medianRatio, ratioToPrism: toPrism,
-      ...(goal && { target_goal: goal.text, met: goal.met(s, toPrism) }),
+      ...GOALS[`${s.case}/${s.target}`]?.(s, toPrism),
     };
   }),
   notes: [...notes, ...opts.cases.filter((c) => c.note).map((c) => `${titles[c.name] ?? c.name}: ${c.note}`)],

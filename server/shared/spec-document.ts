@@ -19,23 +19,27 @@ export function specText(): string {
 
 /** The parsed spec (read-only: callers that change a document must clone it first). */
 export function specDocument(): unknown {
-  if (doc !== undefined) return doc;
-  const hash = createHash("sha256").update(specText()).digest("hex");
+  return (doc ??= parseCached(specText(), CACHE_FILE));
+}
+
+/** `yamlText` parsed, through the JSON kept in `cacheFile` when that was made from the same text. */
+export function parseCached(yamlText: string, cacheFile: string): unknown {
+  const hash = createHash("sha256").update(yamlText).digest("hex");
   try {
-    const cached = JSON.parse(readFileSync(CACHE_FILE, "utf8")) as { hash: string; spec: unknown };
-    if (cached.hash === hash) return (doc = cached.spec);
+    const cached = JSON.parse(readFileSync(cacheFile, "utf8")) as { hash: string; spec: unknown };
+    if (cached.hash === hash) return cached.spec;
   } catch {
     // missing or unreadable: parse the YAML below
   }
-  doc = parse(specText());
+  const parsed: unknown = parse(yamlText);
   try {
-    mkdirSync(path.dirname(CACHE_FILE), { recursive: true });
+    mkdirSync(path.dirname(cacheFile), { recursive: true });
     // Renamed into place, so a process starting meanwhile never reads half a file.
-    const tmp = `${CACHE_FILE}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ hash, spec: doc }));
-    renameSync(tmp, CACHE_FILE);
+    const tmp = `${cacheFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ hash, spec: parsed }));
+    renameSync(tmp, cacheFile);
   } catch {
     // read-only install: every start parses the YAML
   }
-  return doc;
+  return parsed;
 }
