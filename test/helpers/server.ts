@@ -11,7 +11,7 @@ import { BASE_PATH, createApp, type AppOptions } from "../../server/app.ts";
 import { answerClientErrors } from "../../server/http/client-errors.ts";
 import type { DatabaseHandle } from "../../server/db/database.ts";
 import { createMetrics } from "../../server/metrics/metrics.ts";
-import { createServices } from "../../server/services.ts";
+import { createServices, type Caches } from "../../server/services.ts";
 import type { Dispatcher, DispatcherOptions } from "../../server/webhooks/dispatcher.ts";
 import { readWebhookSettings, type WebhookSettings } from "../../server/webhooks/settings.ts";
 import { createTestDatabase } from "./database.ts";
@@ -23,6 +23,8 @@ export interface TestServer {
   handle: DatabaseHandle;
   /** Started only with the `dispatcher` option. */
   dispatcher?: Dispatcher;
+  /** The instance's caches (directory, shipping configuration). */
+  caches: Caches;
   merchant(id?: string): Promise<LogisticsClient>;
   operator(id?: string): Promise<LogisticsClient>;
   client(username?: string, secret?: string): LogisticsClient;
@@ -79,6 +81,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     return client(`${prefix}-${accountId}`, secret);
   };
   return {
+    caches: services.caches,
     origin,
     baseUrl,
     handle,

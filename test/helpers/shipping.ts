@@ -13,13 +13,25 @@ export async function loadDemo(srv: TestServer): Promise<void> {
   await inTransaction(srv.handle.db, (trx) => loadDemoDirectory(trx));
 }
 
+/**
+ * Imports here write to the database directly, as the CLI does from another process: the server hears of them
+ * by NOTIFY, a few milliseconds after the commit (tested in cache-invalidation.test.ts). A lookup sent at once
+ * could beat that notification, so the helpers forget the cached answers themselves.
+ */
+function settled(srv: TestServer): void {
+  srv.caches.directory.clear();
+  srv.caches.shippingConfig.clear();
+}
+
 export async function importPoints(srv: TestServer, points: S["PickupPoint"][]): Promise<void> {
   const r = await inTransaction(srv.handle.db, (trx) => importPickupPoints(trx, JSON.stringify(points), { format: "json" }));
+  settled(srv);
   expect(r.errors).toEqual([]);
 }
 
 export async function importCodes(srv: TestServer, lines: string[]): Promise<void> {
   const r = await inTransaction(srv.handle.db, (trx) => importPostalCodes(trx, lines.join("\n")));
+  settled(srv);
   expect(r.errors).toEqual([]);
 }
 
