@@ -9,8 +9,9 @@ import { createTransport, type RetryOptions } from "./transport.ts";
 export type { components, operations, paths, webhooks } from "../generated/api.ts";
 export { ApiConnectionError, ApiError, ApiTimeoutError, unwrap, type ErrorBody, type ErrorCode } from "./errors.ts";
 export { pages, paginate, type ItemOf, type ListPath, type PageOf } from "./pagination.ts";
+export { FACT_KINDS, OPERATORS_BY_KIND, type FactKind } from "./rules.ts";
 export type { RetryOptions } from "./transport.ts";
-export type { WebhookEvent, WebhookEventOf, WebhookEventType } from "./webhooks.ts";
+export type { WebhookEvent, WebhookEventOf, WebhookEventType } from "./webhook-events.ts";
 
 export type LogisticsClient = Client<paths, "application/json">;
 

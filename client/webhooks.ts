@@ -2,13 +2,8 @@
 // webhook-signature = "v1,<base64 HMAC-SHA256(key, `${webhook-id}.${webhook-timestamp}.${raw body}`)>",
 // key = base64-decoded secret without its `whsec_` prefix.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { components, webhooks } from "../generated/api.ts";
-
-export type WebhookEventType = components["schemas"]["WebhookEventType"];
-/** The delivered event of one type, as the spec's `webhooks` section declares it. */
-export type WebhookEventOf<E extends WebhookEventType> = webhooks[E]["post"]["requestBody"]["content"]["application/json"];
-/** Any delivered event; narrow it with `event.event_type`. */
-export type WebhookEvent = { [E in WebhookEventType]: WebhookEventOf<E> }[WebhookEventType];
+import type { WebhookEvent } from "./webhook-events.ts";
+export type { WebhookEvent, WebhookEventOf, WebhookEventType } from "./webhook-events.ts";
 
 export class WebhookVerificationError extends Error {
   override name = "WebhookVerificationError";
