@@ -95,6 +95,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/inbound_shipments/{shipment_id}/status_history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `shipment_id` returned when the shipment was created. */
+                shipment_id: components["parameters"]["ShipmentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Status timeline of an inbound shipment
+         * @description Every status the shipment has been in, oldest first: from which status, to which, when, and
+         *     who moved it (`merchant`, `warehouse`, or `service` for a change the service made itself).
+         *     Another merchant's shipment is `404`.
+         */
+        get: operations["getInboundStatusHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/inbound_shipments/{shipment_id}/_delete": {
         parameters: {
             query?: never;
@@ -245,6 +270,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shipping_options/_preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview shipping options with draft settings and price lists
+         * @description Shipping options exactly as `GET /shipping_options` computes them, for drafts of your
+         *     shipping settings and price lists that are not saved: try a change before you make it. Every
+         *     option and pickup point carries its `explanation` (as with `explain=true`). A draft is checked
+         *     as a save would check it: the same `400 validation_failed` details, with paths under
+         *     `/body/settings` and `/body/price_lists/<i>`; two drafts for one method are `400`. Nothing is
+         *     stored.
+         */
+        post: operations["previewShippingOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/orders/{order_id}/shipping_options": {
         parameters: {
             query?: never;
@@ -261,7 +311,8 @@ export interface paths {
          *     code, country and address, the items (total value, weight, volume, counts, whether every item
          *     may go as a letter), the order's `tags`, and its chosen destination (`order.shipping_type`,
          *     and `pup.branch` when a pickup point was chosen). The result carries the `order_id`.
-         *     Query it again after modifying the order; the answer is not stored.
+         *     Query it again after modifying the order; the answer is not stored. `explain=true` adds the
+         *     rule trace (see `GET /shipping_options`).
          */
         get: operations["getOrderShippingOptions"];
         put?: never;
@@ -764,6 +815,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal_sessions/_create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in to the portal
+         * @description Signs a portal user in with email and password. The answer sets the session cookie
+         *     (`portal_session`, see `cookieAuth`) and returns the session's `csrf_token`, which every
+         *     write made with the cookie sends in `X-CSRF-Token`. A wrong email or password is `401
+         *     unauthorized` (which of the two is not said); failed sign-ins count against the same
+         *     per-address limit as wrong API secrets (`429 rate_limited`).
+         */
+        post: operations["createPortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal_sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current portal session
+         * @description Who is signed in with this cookie, and the session's `csrf_token` (for a page that was reloaded).
+         */
+        get: operations["getPortalSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal_sessions/current/_delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the session on the server (the cookie no longer works anywhere) and clears the cookie.
+         */
+        post: operations["deletePortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal_users/_create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a portal user
+         * @description Creates a person who signs in to the portal for your merchant account. With HTTP Basic (the
+         *     merchant's API secret) or as a portal `admin`; a `staff` user gets `403 access_denied`. The
+         *     email is unique over the whole service (`409 conflict`); the password is 10 to 256 characters
+         *     and is stored hashed, never shown again. At most 100 users per merchant (`409 conflict`).
+         */
+        post: operations["createPortalUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal_users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List portal users
+         * @description Your merchant account's portal users, oldest first. Passwords are never returned.
+         */
+        get: operations["listPortalUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "inbound_shipment.items_arrived": {
@@ -1100,6 +1258,16 @@ export interface components {
             /** @description Problems the warehouse or the closing check recorded, oldest first. */
             problems: components["schemas"]["InboundProblem"][];
         };
+        InboundStatusHistory: {
+            items: {
+                /** @description `null` for the announcement. */
+                from: components["schemas"]["InboundShipmentStatus"] | null;
+                to: components["schemas"]["InboundShipmentStatus"];
+                at: components["schemas"]["Timestamp"];
+                /** @enum {string} */
+                by: "merchant" | "warehouse" | "service";
+            }[];
+        };
         InboundShipmentList: {
             items: components["schemas"]["InboundShipment"][];
             /** @description Pass as `cursor` for the next page; `null` on the last page. */
@@ -1197,10 +1365,12 @@ export interface components {
             /** @constant */
             available: true;
             price: components["schemas"]["Price"];
+            explanation?: components["schemas"]["PriceTrace"];
         } | {
             /** @constant */
             available: false;
             reason: components["schemas"]["ShippingUnavailableReason"];
+            explanation?: components["schemas"]["UnavailableTrace"];
         };
         /**
          * @description The `pickup` method. Available: carries `pickup_points` (no `price`; every pickup point carries
@@ -1220,6 +1390,7 @@ export interface components {
             /** @constant */
             available: false;
             reason: components["schemas"]["ShippingUnavailableReason"];
+            explanation?: components["schemas"]["UnavailableTrace"];
         };
         /** @description One property per shipping method. */
         ShippingOptionsByMethod: {
@@ -1233,6 +1404,68 @@ export interface components {
             order_id?: components["schemas"]["Id"];
             facts: components["schemas"]["ShippingFacts"];
             options: components["schemas"]["ShippingOptionsByMethod"];
+        };
+        /** @description A fact's value as rules see it (`order.tags` is a list). */
+        FactValue: string | number | boolean | null | string[];
+        /**
+         * @description One rule as it was tested: whether all its criteria matched, and if not the first that did not,
+         *     with the fact's actual value. For a modification rule that matched, the price after it.
+         */
+        RuleCheck: {
+            /** @description The rule's position in its list, from 0. */
+            index: number;
+            description?: string;
+            matched: boolean;
+            /** @description The first criterion that did not match; `null` when the rule matched. */
+            failed: {
+                criterion: components["schemas"]["RuleCriterion"];
+                actual: components["schemas"]["FactValue"];
+            } | null;
+            /** @description Modification rules that matched only; the price after this rule. */
+            gross_after?: number;
+        };
+        /**
+         * @description How a price was computed: the price list; the pricing rules tested in order up to the first that
+         *     matched (it set the base price), or all of them and the `fallback_price`; then every
+         *     modification rule, applied or not.
+         */
+        PriceTrace: {
+            price_list: {
+                /** @description `null` for a draft (`POST /shipping_options/_preview`). */
+                id: components["schemas"]["Id"] | null;
+                name: string;
+            };
+            base: {
+                /** @enum {string} */
+                source: "pricing_rule" | "fallback_price";
+                /** @description The pricing rule that set the base price; `null` for the fallback price. */
+                rule_index: number | null;
+                gross: number;
+            };
+            pricing_rules: components["schemas"]["RuleCheck"][];
+            modification_rules: components["schemas"]["RuleCheck"][];
+        };
+        /** @description Why a method is unavailable, in words, naming the setting or fact that decided it. */
+        UnavailableTrace: {
+            detail: string;
+        };
+        /**
+         * @description A customer (postal code, country, optionally weight, cart value and tags) and drafts of your
+         *     configuration to try: `settings` in place of your shipping settings, `price_lists` in place of
+         *     your price list of the same method (a method without a draft keeps its saved list). Nothing is saved.
+         */
+        ShippingOptionsPreview: {
+            postalcode: components["schemas"]["PostalCode"];
+            country?: components["schemas"]["CountryCode"];
+            /** @description Total weight in grams; absent, unknown (as in `GET /shipping_options`). */
+            weight?: number;
+            /** @description `order.total_eur`; default 0. */
+            cart_value?: number;
+            /** @description `order.tags`; default none. */
+            tags?: string[];
+            settings?: components["schemas"]["ShippingSettingsInput"];
+            /** @description At most one per method. */
+            price_lists?: components["schemas"]["PriceListInput"][];
         };
         /** @description Possible shipping methods for an order and the facts they were computed from. */
         OrderShippingOptionsResult: {
@@ -1300,6 +1533,7 @@ export interface components {
             location_info: string | null;
             carrier_info: components["schemas"]["CarrierInfoMap"];
             price: components["schemas"]["Price"];
+            explanation?: components["schemas"]["PriceTrace"];
         };
         /** @description A pickup point in a lookup, with its distance from the customer's location. */
         PickupPointWithDistance: {
@@ -1529,6 +1763,45 @@ export interface components {
             /** @constant */
             success: true;
             id: components["schemas"]["Id"];
+        };
+        /**
+         * Format: email
+         * @description Compared without regard to case.
+         */
+        PortalEmail: string;
+        PortalSignIn: {
+            email: components["schemas"]["PortalEmail"];
+            password: string;
+        };
+        /**
+         * @description `admin` may also create portal users; `staff` may do everything else.
+         * @enum {string}
+         */
+        PortalUserRole: "admin" | "staff";
+        PortalUserCreate: {
+            email: components["schemas"]["PortalEmail"];
+            password: string;
+            role: components["schemas"]["PortalUserRole"];
+        };
+        PortalUser: {
+            id: components["schemas"]["Id"];
+            email: components["schemas"]["PortalEmail"];
+            role: components["schemas"]["PortalUserRole"];
+            merchant_id: string;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        PortalUserList: {
+            items: components["schemas"]["PortalUser"][];
+        };
+        PortalSession: {
+            user: components["schemas"]["PortalUser"];
+            /** @description Send it in `X-CSRF-Token` with every write made with the session cookie. */
+            csrf_token: string;
+            expires_at: components["schemas"]["Timestamp"];
+        };
+        SignedOut: {
+            /** @constant */
+            success: true;
         };
         /**
          * @description - `inbound_shipment.items_arrived`: items of an inbound shipment were received.
@@ -2105,6 +2378,14 @@ export interface components {
         /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
         CountryQuery: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "XK" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
         /**
+         * @description `true` adds an `explanation` to every option and every pickup point: which price list and which
+         *     pricing rule set the base price (or the fallback price), each modification rule that applied and
+         *     the price after it, the first criterion of each rule that did not match with the fact's actual
+         *     value, and in words why a method is unavailable. For your checkout's debugging and the merchant
+         *     portal's "why this price"; leave it off in production checkouts (the answer is larger).
+         */
+        ExplainQuery: boolean;
+        /**
          * @description Total weight of the shipment in grams. When omitted the weight is unknown: `letter` is then
          *     not offered (`item_does_not_allow`) and weight rules see `order.total_weight` 0.
          *     Write it as a decimal literal (`350`, `12.5`): a blank, an exponent (`1e3`), hex (`0x10`), binary
@@ -2198,6 +2479,7 @@ export type InboundShipmentLine = components['schemas']['InboundShipmentLine'];
 export type ProblemType = components['schemas']['ProblemType'];
 export type InboundProblem = components['schemas']['InboundProblem'];
 export type InboundShipment = components['schemas']['InboundShipment'];
+export type InboundStatusHistory = components['schemas']['InboundStatusHistory'];
 export type InboundShipmentList = components['schemas']['InboundShipmentList'];
 export type ArrivalLineInput = components['schemas']['ArrivalLineInput'];
 export type ArrivalsRecord = components['schemas']['ArrivalsRecord'];
@@ -2211,6 +2493,11 @@ export type ShippingMethodOption = components['schemas']['ShippingMethodOption']
 export type PickupMethodOption = components['schemas']['PickupMethodOption'];
 export type ShippingOptionsByMethod = components['schemas']['ShippingOptionsByMethod'];
 export type ShippingOptionsResult = components['schemas']['ShippingOptionsResult'];
+export type FactValue = components['schemas']['FactValue'];
+export type RuleCheck = components['schemas']['RuleCheck'];
+export type PriceTrace = components['schemas']['PriceTrace'];
+export type UnavailableTrace = components['schemas']['UnavailableTrace'];
+export type ShippingOptionsPreview = components['schemas']['ShippingOptionsPreview'];
 export type OrderShippingOptionsResult = components['schemas']['OrderShippingOptionsResult'];
 export type Coordinates = components['schemas']['Coordinates'];
 export type PickupPointBranch = components['schemas']['PickupPointBranch'];
@@ -2245,6 +2532,14 @@ export type PriceListInput = components['schemas']['PriceListInput'];
 export type PriceList = components['schemas']['PriceList'];
 export type PriceListList = components['schemas']['PriceListList'];
 export type DeletedResult = components['schemas']['DeletedResult'];
+export type PortalEmail = components['schemas']['PortalEmail'];
+export type PortalSignIn = components['schemas']['PortalSignIn'];
+export type PortalUserRole = components['schemas']['PortalUserRole'];
+export type PortalUserCreate = components['schemas']['PortalUserCreate'];
+export type PortalUser = components['schemas']['PortalUser'];
+export type PortalUserList = components['schemas']['PortalUserList'];
+export type PortalSession = components['schemas']['PortalSession'];
+export type SignedOut = components['schemas']['SignedOut'];
 export type WebhookEventType = components['schemas']['WebhookEventType'];
 export type WebhookUrl = components['schemas']['WebhookUrl'];
 export type WebhookEventTypes = components['schemas']['WebhookEventTypes'];
@@ -2303,6 +2598,7 @@ export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterCursor = components['parameters']['Cursor'];
 export type ParameterPostalCodeQuery = components['parameters']['PostalCodeQuery'];
 export type ParameterCountryQuery = components['parameters']['CountryQuery'];
+export type ParameterExplainQuery = components['parameters']['ExplainQuery'];
 export type ParameterWeightQuery = components['parameters']['WeightQuery'];
 export type ParameterPickupPointLimit = components['parameters']['PickupPointLimit'];
 export type ParameterOrderId = components['parameters']['OrderId'];
@@ -2546,6 +2842,54 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getInboundStatusHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `shipment_id` returned when the shipment was created. */
+                shipment_id: components["parameters"]["ShipmentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The timeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "from": null,
+                     *           "to": "initial",
+                     *           "at": "2016-01-18T08:17:55+00:00",
+                     *           "by": "merchant"
+                     *         },
+                     *         {
+                     *           "from": "initial",
+                     *           "to": "processing",
+                     *           "at": "2016-01-20T08:55:00+00:00",
+                     *           "by": "warehouse"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InboundStatusHistory"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
@@ -2799,6 +3143,14 @@ export interface operations {
                  *     The same holds for every numeric query parameter (`limit`: whole numbers only).
                  */
                 weight?: components["parameters"]["WeightQuery"];
+                /**
+                 * @description `true` adds an `explanation` to every option and every pickup point: which price list and which
+                 *     pricing rule set the base price (or the fallback price), each modification rule that applied and
+                 *     the price after it, the first criterion of each rule that did not match with the fact's actual
+                 *     value, and in words why a method is unavailable. For your checkout's debugging and the merchant
+                 *     portal's "why this price"; leave it off in production checkouts (the answer is larger).
+                 */
+                explain?: components["parameters"]["ExplainQuery"];
             };
             header?: never;
             path?: never;
@@ -2824,9 +3176,140 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    getOrderShippingOptions: {
+    previewShippingOptions: {
         parameters: {
             query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "postalcode": "00100",
+                 *       "country": "FI",
+                 *       "weight": 1200,
+                 *       "price_lists": [
+                 *         {
+                 *           "name": "Home delivery",
+                 *           "method": "home",
+                 *           "currency": "EUR",
+                 *           "tax": 25.5,
+                 *           "fallback_price": 6.9,
+                 *           "pricing_rules": [
+                 *             {
+                 *               "criteria": [
+                 *                 {
+                 *                   "fact": "order.total_weight",
+                 *                   "op": "<=",
+                 *                   "value": 2000
+                 *                 }
+                 *               ],
+                 *               "price": 4.9
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShippingOptionsPreview"];
+            };
+        };
+        responses: {
+            /** @description The shipping options the drafts would give, explained. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "facts": {
+                     *         "pup.branch": null,
+                     *         "customer.country": "FI",
+                     *         "customer.postalcode": "00100",
+                     *         "customer.address": null,
+                     *         "order.shipping_type": null,
+                     *         "order.tags": [],
+                     *         "order.total_eur": 0,
+                     *         "order.letter_possible": true,
+                     *         "order.total_weight": 1200,
+                     *         "order.total_volume": 0,
+                     *         "order.item_count": 0,
+                     *         "order.item_article_count": 0
+                     *       },
+                     *       "options": {
+                     *         "letter": {
+                     *           "available": false,
+                     *           "reason": "merchant_disabled",
+                     *           "explanation": {
+                     *             "detail": "There is no price list for letter."
+                     *           }
+                     *         },
+                     *         "home": {
+                     *           "available": true,
+                     *           "price": {
+                     *             "gross": 4.9,
+                     *             "currency": "EUR",
+                     *             "tax": 25.5
+                     *           },
+                     *           "explanation": {
+                     *             "price_list": {
+                     *               "id": null,
+                     *               "name": "Home delivery"
+                     *             },
+                     *             "base": {
+                     *               "source": "pricing_rule",
+                     *               "rule_index": 0,
+                     *               "gross": 4.9
+                     *             },
+                     *             "pricing_rules": [
+                     *               {
+                     *                 "index": 0,
+                     *                 "matched": true,
+                     *                 "failed": null
+                     *               }
+                     *             ],
+                     *             "modification_rules": []
+                     *           }
+                     *         },
+                     *         "pickup": {
+                     *           "available": false,
+                     *           "reason": "merchant_disabled",
+                     *           "explanation": {
+                     *             "detail": "Pickup is switched off in your shipping settings."
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShippingOptionsResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOrderShippingOptions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `true` adds an `explanation` to every option and every pickup point: which price list and which
+                 *     pricing rule set the base price (or the fallback price), each modification rule that applied and
+                 *     the price after it, the first criterion of each rule that did not match with the fact's actual
+                 *     value, and in words why a method is unavailable. For your checkout's debugging and the merchant
+                 *     portal's "why this price"; leave it off in production checkouts (the answer is larger).
+                 */
+                explain?: components["parameters"]["ExplainQuery"];
+            };
             header?: never;
             path: {
                 /** @description The `order_id` returned when the order was created. */
@@ -4170,6 +4653,223 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "anna@shop.example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PortalSignIn"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            201: {
+                headers: {
+                    /** @description `portal_session=<token>; Path=/2015-01-01; HttpOnly; SameSite=Strict; Max-Age=43200` (and `Secure` over HTTPS). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "5a43a4b5c6d7e8f9a0b1c2d3",
+                     *         "email": "anna@shop.example.com",
+                     *         "role": "admin",
+                     *         "merchant_id": "shop.example.com",
+                     *         "created_at": "2016-01-18T08:17:55+00:00"
+                     *       },
+                     *       "csrf_token": "pE3mZ1v0yQ2qGk7Jx5Lb9wRt4Hc8Nd6A",
+                     *       "expires_at": "2016-01-18T20:17:55+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "5a43a4b5c6d7e8f9a0b1c2d3",
+                     *         "email": "anna@shop.example.com",
+                     *         "role": "admin",
+                     *         "merchant_id": "shop.example.com",
+                     *         "created_at": "2016-01-18T08:17:55+00:00"
+                     *       },
+                     *       "csrf_token": "pE3mZ1v0yQ2qGk7Jx5Lb9wRt4Hc8Nd6A",
+                     *       "expires_at": "2016-01-18T20:17:55+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePortalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    /** @description Clears `portal_session`. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignedOut"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPortalUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "anna@shop.example.com",
+                 *       "password": "correct horse battery staple",
+                 *       "role": "admin"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PortalUserCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a43a4b5c6d7e8f9a0b1c2d3",
+                     *       "email": "anna@shop.example.com",
+                     *       "role": "admin",
+                     *       "merchant_id": "shop.example.com",
+                     *       "created_at": "2016-01-18T08:17:55+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalUser"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPortalUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "5a43a4b5c6d7e8f9a0b1c2d3",
+                     *           "email": "anna@shop.example.com",
+                     *           "role": "admin",
+                     *           "merchant_id": "shop.example.com",
+                     *           "created_at": "2016-01-18T08:17:55+00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalUserList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];

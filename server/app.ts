@@ -4,6 +4,8 @@ import { sql } from "kysely";
 import type { Logger } from "pino";
 import { SharedWindowLimit, WindowCounter } from "./db/counters.ts";
 import { authenticate } from "./http/auth.ts";
+import { checkCsrf, sessionPrincipal } from "./portal/sessions.ts";
+import { portalSite } from "./portal/site.ts";
 import { checkQuery, readJsonBody } from "./http/body-checks.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import { strictQueryNumbers } from "./http/query-numbers.ts";
@@ -41,9 +43,11 @@ export interface AppOptions {
   metricsToken?: string;
   /** False for a worker process (SERVER_ROLE=worker): health, readiness and metrics only; the API is 404. */
   serveApi?: boolean;
+  /** The built portal's folder (default dist/portal); tests build their own. */
+  portalDir?: string;
 }
 
-export function createApp({ services, logger, isAccepting = () => true, rateLimitPerMinute = 0, concurrentRequestsPerCaller = 0, heavyRequestsPerCaller = 0, bodyBytesPerMinute = 0, handlers = services.handlers, metrics, metricsToken, serveApi = true }: AppOptions) {
+export function createApp({ services, logger, isAccepting = () => true, rateLimitPerMinute = 0, concurrentRequestsPerCaller = 0, heavyRequestsPerCaller = 0, bodyBytesPerMinute = 0, handlers = services.handlers, metrics, metricsToken, serveApi = true, portalDir }: AppOptions) {
   const { db } = services;
   const app = express();
   app.disable("x-powered-by");
@@ -74,11 +78,12 @@ export function createApp({ services, logger, isAccepting = () => true, rateLimi
   }
   app.use(specRoutes(BASE_PATH));
   app.use(docsRoutes(BASE_PATH));
+  app.use(portalSite(portalDir));
 
   const api = express.Router();
   if (metrics) api.use(metrics.observeRequests);
   const { match, validate } = validator();
-  api.use(authenticate(services.authenticator));
+  api.use(authenticate(services.authenticator, { principal: (token) => sessionPrincipal(db, token), checkCsrf }));
   // Counts shared by every instance on the database; while it is away requests answer 503 anyway.
   let warnedAt = 0;
   const shared = (name: string, limit: number) =>

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Command, Option } from "commander";
 import { provisionAccount } from "./accounts/domain.ts";
+import { provisionPortalUser } from "./portal/users.ts";
 import { loadConfig } from "./config.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
@@ -52,12 +53,25 @@ program
 accountCommand(program, "merchant", "merchant", "M");
 accountCommand(program, "operator", "operator", "W");
 program
+  .command("portal-user")
+  .description("manage the people who sign in to the merchant portal")
+  .command("create <merchant_id> <email>")
+  .description("create a portal user of a merchant (or give an existing one a new password and role, ending its sessions)")
+  .requiredOption("--password <password>", "the password, 10-256 characters")
+  .addOption(new Option("--role <role>", "admin may also create portal users").choices(["admin", "staff"]).default("admin"))
+  .action(async (merchantId: string, email: string, opts: { password: string; role: "admin" | "staff" }) =>
+    withDb(async ({ db }) => {
+      const r = await provisionPortalUser(db, merchantId, email, opts.password, opts.role);
+      console.log(`${r.created ? "Created" : "Updated"} portal user ${r.email} (${opts.role}) of merchant ${merchantId.toLowerCase()}.`);
+    }),
+  );
+program
   .command("seed-demo")
   .description("create (or reset) the demo merchant and warehouse operator, the demo pickup points and the demo prices")
   .action(() =>
     withDb(async ({ db }) => {
       await seedDemo(db);
-      console.log(`Demo merchant M-${DEMO.merchantId} / ${DEMO.merchantSecret}; operator W-${DEMO.operatorId} / ${DEMO.operatorSecret}`);
+      console.log(`Demo merchant M-${DEMO.merchantId} / ${DEMO.merchantSecret}; operator W-${DEMO.operatorId} / ${DEMO.operatorSecret}; portal user ${DEMO.portalEmail} / ${DEMO.portalPassword}`);
     }),
   );
 

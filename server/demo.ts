@@ -2,8 +2,10 @@ import type { Db } from "./db/database.ts";
 import { inTransaction } from "./db/transaction.ts";
 import { countMerchants } from "./accounts/db.ts";
 import { provisionAccount } from "./accounts/domain.ts";
+import { provisionPortalUser } from "./portal/users.ts";
 import { loadDemoDirectory } from "./pickup-points/demo.ts";
 import { seedDemoShipping } from "./shipping/demo.ts";
+import { seedDemoShipment } from "./inbound/demo.ts";
 
 // Public on purpose: the README's first request uses them. SEED_DEMO=false keeps them out.
 export const DEMO = {
@@ -11,15 +13,20 @@ export const DEMO = {
   merchantSecret: "demo-secret-change-me",
   operatorId: "demo-warehouse",
   operatorSecret: "demo-warehouse-secret",
+  portalEmail: "staff@demo.example.com",
+  portalPassword: "demo-portal-password",
 };
 
-/** The demo accounts, the demo pickup point directory and postal codes, and the demo merchant's shipping prices. */
+/** The demo accounts and portal user, the pickup point directory and postal codes, the demo merchant's prices and a shipment. */
 export async function seedDemo(db: Db): Promise<void> {
   await provisionAccount(db, "merchant", DEMO.merchantId, DEMO.merchantSecret);
   await provisionAccount(db, "operator", DEMO.operatorId, DEMO.operatorSecret);
+  await provisionPortalUser(db, DEMO.merchantId, DEMO.portalEmail, DEMO.portalPassword, "admin");
   await inTransaction(db, async (trx) => {
     await loadDemoDirectory(trx);
-    await seedDemoShipping(trx, { role: "merchant", id: DEMO.merchantId, name: `M-${DEMO.merchantId}` });
+    const merchant = { role: "merchant" as const, id: DEMO.merchantId, name: `M-${DEMO.merchantId}` };
+    await seedDemoShipping(trx, merchant);
+    await seedDemoShipment(trx, merchant, { role: "operator", id: DEMO.operatorId, name: `W-${DEMO.operatorId}` });
   });
 }
 
@@ -39,5 +46,6 @@ export function exampleRequest(baseUrl: string): string {
     `Shipping options with fees and the nearest pickup points for a customer in Kaarina:`,
     `  curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}' '${baseUrl}/shipping_options?postalcode=20780&country=FI'`,
     `Warehouse operator: W-${DEMO.operatorId} / ${DEMO.operatorSecret}. Docs: ${baseUrl.replace(/\/2015-01-01$/, "")}/docs`,
+    `Merchant portal: ${baseUrl.replace(/\/2015-01-01$/, "")}/portal (sign in as ${DEMO.portalEmail} / ${DEMO.portalPassword})`,
   ].join("\n");
 }

@@ -6,6 +6,8 @@ import type { Caches } from "./shipping/shipping-options.ts";
 import { inboundHandlers } from "./inbound/http.ts";
 import { orderHandlers } from "./orders/http.ts";
 import { pickupPointHandlers } from "./pickup-points/http.ts";
+import { portalHandlers } from "./portal/http.ts";
+import { LoginThrottle } from "./accounts/throttle.ts";
 import { shippingHandlers } from "./shipping/http.ts";
 import { webhookHandlers } from "./webhooks/http.ts";
 import { readWebhookSettings, type WebhookSettings } from "./webhooks/settings.ts";
@@ -15,6 +17,8 @@ export type { Caches };
 export interface HandlerSettings {
   webhooks: WebhookSettings;
   caches: Caches;
+  /** Failed portal sign-ins count here, with failed API secrets. */
+  loginThrottle: LoginThrottle;
 }
 
 export function createHandlers(settings: HandlerSettings): Handlers {
@@ -24,10 +28,11 @@ export function createHandlers(settings: HandlerSettings): Handlers {
     ...pickupPointHandlers(settings.caches.directory),
     ...shippingHandlers(settings.caches),
     ...webhookHandlers(settings.webhooks),
+    ...portalHandlers(settings.loginThrottle),
   };
 }
 
 /** The operationIds this server implements (the same whatever the settings). */
 export const IMPLEMENTED: ReadonlySet<string> = new Set(
-  Object.keys(createHandlers({ webhooks: readWebhookSettings({}).settings, caches: { directory: new TtlCache(0), shippingConfig: new TtlCache(0) } })),
+  Object.keys(createHandlers({ webhooks: readWebhookSettings({}).settings, caches: { directory: new TtlCache(0), shippingConfig: new TtlCache(0) }, loginThrottle: new LoginThrottle(undefined as never) })),
 );

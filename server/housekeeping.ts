@@ -6,6 +6,7 @@ import { deleteExpiredCounters } from "./db/counters.ts";
 import type { Db } from "./db/database.ts";
 import { forgetExpiredKeys } from "./idempotency/index.ts";
 import { pruneOlderThan } from "./webhooks/db.ts";
+import { forgetExpiredSessions } from "./portal/sessions.ts";
 
 export interface HousekeepingOptions {
   db: Db;
@@ -20,6 +21,7 @@ export interface Swept {
   deliveries: number;
   idempotencyKeys: number;
   counters: number;
+  sessions: number;
 }
 
 const FIRST_RUN_MS = 5_000;
@@ -66,6 +68,7 @@ export class Housekeeping {
       deliveries: await part("webhook deliveries past their retention", () => pruneOlderThan(db, this.opts.deliveryRetentionDays)),
       idempotencyKeys: await part("expired idempotency keys", () => forgetExpiredKeys(db)),
       counters: await part("ended rate-limit windows", () => deleteExpiredCounters(db)),
+      sessions: await part("expired portal sessions", () => forgetExpiredSessions(db)),
     };
   }
 }

@@ -54,11 +54,12 @@ export function createServices(opts: ServicesOptions): Services {
   const dispatcher = worker ? new Dispatcher({ handle: opts.handle, settings: opts.webhooks, logger: opts.logger, ...worker.dispatcher }) : undefined;
   const housekeeping = worker ? new Housekeeping({ db, logger: opts.logger, deliveryRetentionDays: worker.deliveryRetentionDays }) : undefined;
   let unlisten: (() => Promise<void>) | undefined;
+  const loginThrottle = new LoginThrottle(db, opts.loginLimits ?? DEFAULT_LOGIN_LIMITS);
   return {
     db,
     caches,
-    handlers: createHandlers({ webhooks: opts.webhooks, caches }),
-    authenticator: new Authenticator(db, new LoginThrottle(db, opts.loginLimits ?? DEFAULT_LOGIN_LIMITS)),
+    handlers: createHandlers({ webhooks: opts.webhooks, caches, loginThrottle }),
+    authenticator: new Authenticator(db, loginThrottle),
     dispatcher,
     housekeeping,
     async start() {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { components } from "../../generated/api.ts";
 import type { Db } from "../db/database.ts";
 import { AppError } from "../shared/errors.ts";
 import { findSecretHash, upsertAccount, type Role } from "./db.ts";
@@ -6,10 +7,22 @@ import { dummyHash, generateSecret, hashSecret, verifySecret } from "./secrets.t
 import { LoginThrottle } from "./throttle.ts";
 
 export interface Principal {
-  role: Role;
+  /** `visitor`: not signed in, on the one operation that allows it (portal sign-in); `id` is the address. */
+  role: Role | "visitor";
   id: string;
-  /** Scope for idempotency keys and logs: "M-shop.example.com". */
+  /** Scope for idempotency keys, limits and logs: "M-shop.example.com". */
   name: string;
+  /** Set when a portal session cookie authenticated the request (portal/sessions.ts). */
+  session?: PortalSessionOf;
+}
+
+/** What a request knows of the portal session that authenticated it. */
+export interface PortalSessionOf {
+  tokenHash: string;
+  csrfToken: string;
+  expiresAt: Date;
+  user: components["schemas"]["PortalUser"];
+  userRole: components["schemas"]["PortalUserRole"];
 }
 
 // Merchant ids look like domain names; operator ids follow the same rule.

@@ -6,8 +6,9 @@ import type { IdempotencyTables } from "../idempotency/tables.ts";
 import type { InboundTables } from "../inbound/tables.ts";
 import type { OrdersTables } from "../orders/tables.ts";
 import type { PickupPointsTables } from "../pickup-points/tables.ts";
+import type { PortalTables } from "../portal/tables.ts";
 import type { ShippingTables } from "../shipping/tables.ts";
 import type { WebhooksTables } from "../webhooks/tables.ts";
 
 export interface Database
-  extends AccountsTables, CatalogueTables, IdempotencyTables, InboundTables, OrdersTables, PickupPointsTables, ShippingTables, WebhooksTables {}
+  extends AccountsTables, CatalogueTables, IdempotencyTables, InboundTables, OrdersTables, PickupPointsTables, PortalTables, ShippingTables, WebhooksTables {}

@@ -23,6 +23,9 @@ const BY_STATUS: Record<number, ErrorCode> = {
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 export const REALM = 'Basic realm="logistics-api", charset="UTF-8"';
+/** For the portal's requests: a browser prompts for Basic credentials, never for this scheme. */
+export const SESSION_REALM = 'Session realm="logistics-portal"';
+const portalRequest = (res: Res) => res.req.headers.authorization === undefined && res.req.headers["x-csrf-token"] !== undefined;
 
 interface ValidatorError {
   status: number;
@@ -75,7 +78,7 @@ export function sendError(res: Res, err: AppError): void {
   };
   for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
   const status = STATUS_OF[err.code];
-  if (status === 401) res.setHeader("WWW-Authenticate", REALM);
+  if (status === 401) res.setHeader("WWW-Authenticate", portalRequest(res) ? SESSION_REALM : REALM);
   res.status(status).json(body);
 }
 

@@ -28,6 +28,8 @@ export interface Context<Id extends OperationId> {
   path: Params<Id, "path">;
   query: Params<Id, "query">;
   body: RequestBody<Id>;
+  /** Who is asking, as far as the connection tells: the peer's address (no proxy is trusted) and whether it came over TLS. */
+  client: { address: string; https: boolean };
   /** The If-Match header as sent (optimistic concurrency of whole-resource writes); absent: no condition. */
   ifMatch: string | undefined;
   /** Runs `work` in one transaction (a domain call may span several resources). */
@@ -55,6 +57,7 @@ export function dispatch(db: Db, handlers: Handlers) {
       path: path as never,
       query: req.query as never,
       body: req.body as never,
+      client: { address: req.socket.remoteAddress ?? "unknown", https: req.secure },
       ifMatch: req.header("if-match"),
       transaction: (work) => inTransaction(db, work),
       idempotent: (work) =>

@@ -147,6 +147,11 @@ export async function insertStatusHistory(db: Executor, shipmentId: string, from
   await db.insertInto("inbound_status_history").values({ shipment_id: shipmentId, from_status: from, to_status: to, actor, created_at: at }).execute();
 }
 
+/** A shipment's status changes, oldest first (the index on shipment_id, id keeps the order). */
+export async function listStatusHistory(db: Executor, shipmentId: string) {
+  return db.selectFrom("inbound_status_history").select(["from_status", "to_status", "actor", "created_at"]).where("shipment_id", "=", shipmentId).orderBy("id").execute();
+}
+
 export async function insertProblems(db: Executor, rows: Omit<ProblemRow, "resolved" | "resolved_at">[]): Promise<void> {
   if (rows.length === 0) return;
   await db.insertInto("inbound_problems").values(rows).execute();

@@ -10,6 +10,7 @@ export const inboundHandlers = {
     c.idempotent(async (trx) => ({ status: 201, body: await announcements.createShipment(trx, c.principal, c.body) })),
   listInboundShipments: async (c) => ({ status: 200, body: await queries.listShipments(c.db, c.principal, c.query) }),
   getInboundShipment: async (c) => ({ status: 200, body: await queries.getShipment(c.db, c.principal, c.path.shipment_id) }),
+  getInboundStatusHistory: async (c) => ({ status: 200, body: await queries.getStatusHistory(c.db, c.principal, c.path.shipment_id) }),
   modifyInboundShipment: async (c) => ({
     status: 200, body: await c.transaction((trx) => announcements.modifyShipment(trx, c.principal, c.path.shipment_id, c.body)),
   }),

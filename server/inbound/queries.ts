@@ -1,5 +1,6 @@
 // Reading shipments: one by id, or the merchant's list for polling.
-import type { InboundShipment, InboundShipmentList } from "../../generated/api.ts";
+import type { InboundShipment, InboundShipmentList, InboundStatusHistory } from "../../generated/api.ts";
+import { formatTimestamp } from "../shared/time.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor } from "../db/transaction.ts";
 import type { QueryOf } from "../shared/contract.ts";
@@ -14,6 +15,15 @@ export async function getShipment(db: Executor, actor: Principal, id: string): P
   const s = await q.findShipmentDetailed(db, id, scopeOf(actor));
   if (!s) throw notFound("Inbound shipment");
   return toWire(s);
+}
+
+/** Who moved it, by the kind of principal recorded (M-..., W-...); anything else is the service itself. */
+const byOf = (actor: string): InboundStatusHistory["items"][number]["by"] => (actor.startsWith("M-") ? "merchant" : actor.startsWith("W-") ? "warehouse" : "service");
+
+export async function getStatusHistory(db: Executor, actor: Principal, id: string): Promise<InboundStatusHistory> {
+  if (!(await q.findShipmentDetailed(db, id, scopeOf(actor)))) throw notFound("Inbound shipment");
+  const rows = await q.listStatusHistory(db, id);
+  return { items: rows.map((r) => ({ from: r.from_status, to: r.to_status, at: formatTimestamp(r.created_at), by: byOf(r.actor) })) };
 }
 
 export async function listShipments(db: Executor, merchant: Principal, query: QueryOf<"listInboundShipments">): Promise<InboundShipmentList> {

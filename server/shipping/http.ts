@@ -5,7 +5,7 @@ import type { Handlers } from "../http/registry.ts";
 import { entityTag } from "../shared/entity-tags.ts";
 import * as lists from "./price-lists.ts";
 import * as settings from "./settings.ts";
-import { genericShippingOptions, orderShippingOptions, type Caches } from "./shipping-options.ts";
+import { genericShippingOptions, orderShippingOptions, previewShippingOptions, type Caches } from "./shipping-options.ts";
 
 /**
  * A change to settings or price lists: announced to the other instances in its transaction, and the
@@ -31,9 +31,10 @@ export const shippingHandlers = (caches: Caches) => {
   return {
     getShippingOptions: async (c) => ({
       status: 200,
-      body: await genericShippingOptions(c.db, caches, c.principal, { postalcode: c.query.postalcode, country: c.query.country ?? "FI", weight: c.query.weight }),
+      body: await genericShippingOptions(c.db, caches, c.principal, { postalcode: c.query.postalcode, country: c.query.country ?? "FI", weight: c.query.weight, explain: c.query.explain }),
     }),
-    getOrderShippingOptions: async (c) => ({ status: 200, body: await orderShippingOptions(c.db, caches, c.principal, c.path.order_id) }),
+    getOrderShippingOptions: async (c) => ({ status: 200, body: await orderShippingOptions(c.db, caches, c.principal, c.path.order_id, c.query?.explain) }),
+    previewShippingOptions: async (c) => ({ status: 200, body: await previewShippingOptions(c.db, caches, c.principal, c.body) }),
 
     getShippingSettings: async (c) => tagged(await settings.getSettings(c.db, c.principal)),
     replaceShippingSettings: async (c) => tagged(await changing(c.principal.id, c.transaction(announcing((trx) => settings.replaceSettings(trx, c.principal, c.body, c.ifMatch))))),

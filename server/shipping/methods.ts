@@ -1,7 +1,7 @@
 // Assembles `options.letter|home|pickup` of a shipping options answer (SEED.md 4.4) from settings, price lists,
 // facts and the nearest pickup points already fetched. Pure: no I/O.
 import type { components } from "../../generated/api.ts";
-import { priceOf, type PricedList, type ShippingFacts } from "./rules.ts";
+import { explainedPriceOf, priceOf, type PricedList, type ShippingFacts } from "./rules.ts";
 
 type Schemas = components["schemas"];
 export type ShippingMethodType = Schemas["ShippingMethodType"];
@@ -11,8 +11,8 @@ export type PickupPoint = Schemas["PickupPoint"];
 export type PickupPointWithPrice = Schemas["PickupPointWithPrice"];
 /** What options need of settings: a stored `ShippingSettings` (its `updated_at` is ignored) fits. */
 export type MethodSettings = Pick<Schemas["ShippingSettings"], "letter" | "home" | "pickup" | "countries">;
-/** What options need of a price list: a stored `PriceList` fits. */
-export type MethodPriceList = PricedList & Pick<Schemas["PriceList"], "method">;
+/** What options need of a price list: a stored `PriceList` fits, and a draft `PriceListInput` (no id). */
+export type MethodPriceList = PricedList & Pick<Schemas["PriceList"], "method" | "name"> & { id?: string | null };
 
 export const DEFAULT_PICKUP_POINT_LIMIT = 10;
 export const MAX_PICKUP_POINT_LIMIT = 50; // PickupMethodOption.pickup_points maxProperties
@@ -26,6 +26,8 @@ export interface ShippingOptionsInput {
   pickupPoints: readonly PickupPoint[];
   /** How many pickup points to offer (default 10, at most 50). */
   limit?: number;
+  /** Add the `explanation` of every option and pickup point (`explain=true`, previews). */
+  explain?: boolean;
 }
 
 /**
@@ -47,6 +49,32 @@ export function unavailableReason(method: ShippingMethodType, input: ShippingOpt
   return null;
 }
 
+const METHOD_WORDS: Record<ShippingMethodType, string> = { letter: "Letter", home: "Home delivery", pickup: "Pickup" };
+
+/** `reason` in words, naming the setting or fact that decided it (the `explanation` of an unavailable method). */
+export function unavailableDetail(method: ShippingMethodType, reason: ShippingUnavailableReason, input: ShippingOptionsInput): string {
+  const { settings, facts } = input;
+  const weight = facts["order.total_weight"];
+  switch (reason) {
+    case "merchant_disabled":
+      return settings[method].enabled ? `There is no price list for ${method}.` : `${METHOD_WORDS[method]} is switched off in your shipping settings.`;
+    case "country_not_served": {
+      const countries = settings.countries.length > 12 ? `${settings.countries.slice(0, 12).join(", ")}, ...` : settings.countries.join(", ");
+      return `The customer's country ${facts["customer.country"]} is not among the countries of your shipping settings (${countries}).`;
+    }
+    case "item_does_not_allow":
+      if (weight > settings.letter.max_weight_g) return `The total weight ${weight} g is over letter.max_weight_g ${settings.letter.max_weight_g} g.`;
+      if (facts["order.item_count"] === 0) return "The weight is unknown (no weight was given), so a letter cannot be offered.";
+      return "An item may not go as a letter: its line says letter_allowed: false, or it is larger than a letter.";
+    case "weight_exceeded":
+      return `The total weight ${weight} g is over ${method}.max_weight_g ${(settings[method] as { max_weight_g?: number }).max_weight_g} g.`;
+    case "no_pickup_points":
+      return `No pickup point was found near ${facts["customer.postalcode"]} ${facts["customer.country"]}.`;
+    default:
+      return reason;
+  }
+}
+
 /** The spec's PickupPoint fields only, so that lookup extras (`distance_m`) never leak into shipping options. */
 function pointFields(p: PickupPoint): PickupPoint {
   return {
@@ -63,13 +91,16 @@ function pointFields(p: PickupPoint): PickupPoint {
  */
 export function buildShippingOptions(input: ShippingOptionsInput): ShippingOptionsByMethod {
   const listOf = (method: ShippingMethodType) => input.priceLists.find((list) => list.method === method)!;
+  const unavailable = (method: ShippingMethodType, reason: ShippingUnavailableReason) =>
+    input.explain ? { available: false as const, reason, explanation: { detail: unavailableDetail(method, reason, input) } } : { available: false as const, reason };
+  const priced = (list: MethodPriceList, facts: ShippingFacts) => (input.explain ? explainedPriceOf(list, facts) : { price: priceOf(list, facts) });
   const simple = (method: "letter" | "home") => {
     const reason = unavailableReason(method, input);
-    return reason ? { available: false as const, reason } : { available: true as const, price: priceOf(listOf(method), input.facts) };
+    return reason ? unavailable(method, reason) : { available: true as const, ...priced(listOf(method), input.facts) };
   };
   const pickup = (): ShippingOptionsByMethod["pickup"] => {
     const reason = unavailableReason("pickup", input);
-    if (reason) return { available: false, reason };
+    if (reason) return unavailable("pickup", reason);
     const list = listOf("pickup");
     const limit = Math.min(Math.max(1, Math.trunc(input.limit ?? DEFAULT_PICKUP_POINT_LIMIT)), MAX_PICKUP_POINT_LIMIT);
     const points: Record<string, PickupPointWithPrice> = {};
@@ -77,7 +108,7 @@ export function buildShippingOptions(input: ShippingOptionsInput): ShippingOptio
     for (const p of input.pickupPoints) {
       if (count >= limit) break;
       if (Object.hasOwn(points, p.id)) continue;
-      points[p.id] = { ...pointFields(p), price: priceOf(list, { ...input.facts, "pup.branch": p.branch }) };
+      points[p.id] = { ...pointFields(p), ...priced(list, { ...input.facts, "pup.branch": p.branch }) };
       count++;
     }
     return { available: true, pickup_points: points };

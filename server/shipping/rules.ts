@@ -9,6 +9,8 @@ export type RuleCriterion = Schemas["RuleCriterion"];
 export type RuleOperator = Schemas["RuleOperator"];
 export type ModificationRule = Schemas["ModificationRule"];
 export type Price = Schemas["Price"];
+export type PriceTrace = Schemas["PriceTrace"];
+type RuleCheck = Schemas["RuleCheck"];
 /** What pricing needs of a price list: a stored `PriceList` and a `PriceListInput` both fit. */
 export type PriceRules = Pick<Schemas["PriceListInput"], "fallback_price" | "pricing_rules" | "modification_rules">;
 export type PricedList = PriceRules & Pick<Schemas["PriceListInput"], "currency" | "tax">;
@@ -44,6 +46,18 @@ export function evaluate(criteria: readonly RuleCriterion[], facts: ShippingFact
   return criteria.every((c) => matches(c, facts));
 }
 
+/** The first criterion that does not match; undefined when all do (the rule applies). */
+export function firstMismatch(criteria: readonly RuleCriterion[], facts: ShippingFacts): RuleCriterion | undefined {
+  return criteria.find((c) => !matches(c, facts));
+}
+
+function ruleCheck(index: number, rule: { description?: string }, failed: RuleCriterion | undefined, facts: ShippingFacts): RuleCheck {
+  return {
+    index, ...(rule.description !== undefined && { description: rule.description }), matched: !failed,
+    failed: failed ? { criterion: failed, actual: facts[failed.fact] as Schemas["FactValue"] } : null,
+  };
+}
+
 /** The spec's Price.gross maximum (100000), in cents: a larger result would make the answer violate the spec. */
 export const MAX_PRICE_CENTS = 10_000_000;
 
@@ -63,15 +77,33 @@ export function applyModification(cents: number, rule: Pick<ModificationRule, "a
   return Math.min(MAX_PRICE_CENTS, Math.max(0, next));
 }
 
+/** What a trace records while a price is computed (PriceTrace without its price list). */
+export type PriceSteps = Omit<PriceTrace, "price_list">;
+
 /**
  * The fee in integer cents: the first pricing rule whose criteria all match sets the base price, else
- * `fallback_price`; then every matching modification rule adjusts it, in order.
+ * `fallback_price`; then every matching modification rule adjusts it, in order. With `trace`, each rule
+ * tested is recorded there as it is (one code path for the price and its explanation).
  */
-export function priceFor(list: PriceRules, facts: ShippingFacts): number {
-  const base = (list.pricing_rules ?? []).find((rule) => evaluate(rule.criteria, facts));
-  let cents = Math.max(0, toCents(base ? base.price : list.fallback_price));
-  for (const rule of list.modification_rules ?? []) {
-    if (evaluate(rule.criteria, facts)) cents = applyModification(cents, rule);
+export function priceFor(list: PriceRules, facts: ShippingFacts, trace?: PriceSteps): number {
+  const rules = list.pricing_rules ?? [];
+  let baseIndex = -1;
+  for (let i = 0; i < rules.length; i++) {
+    const failed = firstMismatch(rules[i]!.criteria, facts);
+    trace?.pricing_rules.push(ruleCheck(i, rules[i]!, failed, facts));
+    if (!failed) {
+      baseIndex = i;
+      break;
+    }
+  }
+  let cents = Math.max(0, toCents(baseIndex >= 0 ? rules[baseIndex]!.price : list.fallback_price));
+  if (trace) trace.base = { source: baseIndex >= 0 ? "pricing_rule" : "fallback_price", rule_index: baseIndex >= 0 ? baseIndex : null, gross: fromCents(cents) };
+  const modifications = list.modification_rules ?? [];
+  for (let i = 0; i < modifications.length; i++) {
+    const rule = modifications[i]!;
+    const failed = firstMismatch(rule.criteria, facts);
+    if (!failed) cents = applyModification(cents, rule);
+    trace?.modification_rules.push({ ...ruleCheck(i, rule, failed, facts), ...(!failed && { gross_after: fromCents(cents) }) });
   }
   return cents;
 }
@@ -79,4 +111,14 @@ export function priceFor(list: PriceRules, facts: ShippingFacts): number {
 /** The wire `Price` of a list for these facts: gross with VAT included, the list's currency and VAT %. */
 export function priceOf(list: PricedList, facts: ShippingFacts): Price {
   return { gross: fromCents(priceFor(list, facts)), currency: list.currency, tax: list.tax };
+}
+
+/** `priceOf` with how it was reached; `id` null for a draft. */
+export function explainedPriceOf(list: PricedList & { id?: string | null; name: string }, facts: ShippingFacts): { price: Price; explanation: PriceTrace } {
+  const steps: PriceSteps = { base: { source: "fallback_price", rule_index: null, gross: 0 }, pricing_rules: [], modification_rules: [] };
+  const cents = priceFor(list, facts, steps);
+  return {
+    price: { gross: fromCents(cents), currency: list.currency, tax: list.tax },
+    explanation: { price_list: { id: list.id ?? null, name: list.name }, ...steps },
+  };
 }

@@ -1,6 +1,6 @@
 // GET /shipping_options and GET /orders/{id}/shipping_options: facts, then each method's availability and fee,
 // with the nearest pickup points priced one by one.
-import type { CountryCode, OrderShippingOptionsResult, ShippingOptionsByMethod, ShippingOptionsResult } from "../../generated/api.ts";
+import type { CountryCode, OrderShippingOptionsResult, ShippingOptionsByMethod, ShippingOptionsPreview, ShippingOptionsResult } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor } from "../db/transaction.ts";
 import { orderForShipping } from "../orders/orders.ts";
@@ -10,7 +10,11 @@ import type { TtlCache } from "../shared/ttl-cache.ts";
 import type { Nearest } from "../pickup-points/lookup.ts";
 import { shippingConfig, type ShippingConfig } from "./merchant-config.ts";
 import { genericFacts, orderFacts, type ShippingFacts } from "./facts.ts";
-import { buildShippingOptions, unavailableReason } from "./methods.ts";
+import { buildShippingOptions, unavailableReason, type MethodPriceList, type MethodSettings } from "./methods.ts";
+import { validatePriceList } from "./rules-validation.ts";
+import { DEFAULT_SETTINGS } from "./settings.ts";
+import { invalid, type ErrorDetail } from "../shared/errors.ts";
+import { postalCodeProblem } from "../shared/postal-codes.ts";
 
 
 /** What a shipping options answer may reuse (services.ts makes them and invalidates them across instances). */
@@ -26,11 +30,19 @@ export interface GenericQuery {
   country: CountryCode;
   /** Grams; absent when unknown. */
   weight?: number;
+  /** Add the rule trace to every option. */
+  explain?: boolean;
 }
 
-async function options(db: Executor, directory: TtlCache<Nearest>, config: ShippingConfig, facts: ShippingFacts): Promise<ShippingOptionsByMethod> {
+/** What options are computed from: saved settings and lists, or a preview's drafts in their place. */
+interface OptionsConfig {
+  settings: MethodSettings & { pickup_points_limit: number };
+  priceLists: readonly MethodPriceList[];
+}
+
+async function options(db: Executor, directory: TtlCache<Nearest>, config: OptionsConfig, facts: ShippingFacts, explain = false): Promise<ShippingOptionsByMethod> {
   const { settings, priceLists } = config;
-  const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit };
+  const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit, explain };
   // The directory is asked only when the points are all pickup lacks (no_pickup_points is the last reason checked).
   const pickupPoints = unavailableReason("pickup", input) !== "no_pickup_points" ? [] : (await nearestPickupPoints(db, directory, {
     postalcode: facts["customer.postalcode"], country: facts["customer.country"], limit: settings.pickup_points_limit,
@@ -42,13 +54,43 @@ export async function genericShippingOptions(db: Db, caches: Caches, merchant: P
   checkPostalCode(query.country, query.postalcode);
   const config = await shippingConfig(db, caches.shippingConfig, merchant.id);
   const facts = genericFacts(query, config.settings.letter);
-  return { facts, options: await options(db, caches.directory, config, facts) };
+  return { facts, options: await options(db, caches.directory, config, facts, query.explain) };
 }
 
-export async function orderShippingOptions(db: Db, caches: Caches, merchant: Principal, orderId: string): Promise<OrderShippingOptionsResult> {
+/**
+ * The answer of `GET /shipping_options` for drafts of the merchant's settings and price lists (a draft list
+ * replaces the saved one of its method), always explained. Drafts are checked as a save checks them.
+ */
+export async function previewShippingOptions(db: Db, caches: Caches, merchant: Principal, input: ShippingOptionsPreview): Promise<ShippingOptionsResult> {
+  const country = input.country ?? "FI";
+  const drafts = input.price_lists ?? [];
+  const problems: ErrorDetail[] = drafts.flatMap((list, i) => validatePriceList(list, `/body/price_lists/${i}`));
+  const postal = postalCodeProblem(country, input.postalcode);
+  if (postal) problems.unshift({ path: "/body/postalcode", message: postal, code: "pattern" });
+  drafts.forEach((list, i) => {
+    if (drafts.findIndex((other) => other.method === list.method) !== i) {
+      problems.push({ path: `/body/price_lists/${i}/method`, message: `a second draft for ${list.method}`, code: "unique" });
+    }
+  });
+  if (problems.length) throw invalid(problems, "A draft is not valid.");
+  const saved = await shippingConfig(db, caches.shippingConfig, merchant.id);
+  const settings = input.settings ? { ...input.settings, pickup_points_limit: input.settings.pickup_points_limit ?? DEFAULT_SETTINGS.pickup_points_limit } : saved.settings;
+  const priceLists: MethodPriceList[] = [
+    ...saved.priceLists.filter((list) => !drafts.some((d) => d.method === list.method)),
+    ...drafts.map((d) => ({ ...d, id: null })),
+  ];
+  const facts: ShippingFacts = {
+    ...genericFacts({ postalcode: input.postalcode, country, weight: input.weight }, settings.letter),
+    "order.total_eur": input.cart_value ?? 0,
+    "order.tags": [...(input.tags ?? [])],
+  };
+  return { facts, options: await options(db, caches.directory, { settings, priceLists }, facts, true) };
+}
+
+export async function orderShippingOptions(db: Db, caches: Caches, merchant: Principal, orderId: string, explain = false): Promise<OrderShippingOptionsResult> {
   const [order, config] = await Promise.all([orderForShipping(db, merchant, orderId), shippingConfig(db, caches.shippingConfig, merchant.id)]);
   const destination = order.destination;
   const branch = destination && destination !== "home" && destination !== "letter" ? ((await pickupPointBranch(db, destination)) ?? null) : null;
   const facts = orderFacts(order, config.settings.letter, branch);
-  return { order_id: order.id, facts, options: await options(db, caches.directory, config, facts) };
+  return { order_id: order.id, facts, options: await options(db, caches.directory, config, facts, explain) };
 }

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { launchChromium } from "../helpers/browser.ts";
-import { freePort, run, waitReady, type Proc } from "../process/helpers.ts";
+import { freePort, run, SERVER_MAIN, waitReady, type Proc } from "../process/helpers.ts";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -143,7 +143,7 @@ describe("one integration, unchanged against the mock and the server", () => {
       origin = `http://127.0.0.1:${port}`;
       dataDir = mkdtempSync(path.join(tmpdir(), "logistics-integrator-db-"));
       // As the README says: a local receiver needs WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.
-      server = run(path.join(ROOT, "server/main.ts"), [], { PORT: String(port), HOST: "127.0.0.1", PGLITE_DIR: dataDir, DATABASE_URL: "", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", LOG_LEVEL: "warn" });
+      server = run(SERVER_MAIN, [], { PORT: String(port), HOST: "127.0.0.1", PGLITE_DIR: dataDir, DATABASE_URL: "", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", LOG_LEVEL: "warn" });
       await waitReady(origin, server, 60_000);
     }, 90_000);
     afterAll(async () => {

@@ -49,6 +49,8 @@ export function contractHarness(prefixes: string[]) {
       const username = `${role === "merchant" ? "M" : "W"}-${id}`;
       return { username, strict: rec.via(strict!, username, secret), lenient: rec.via(lenient!, username, secret) };
     },
+    /** A client through one of the proxies that sends these headers (a portal session's Cookie and X-CSRF-Token). */
+    withHeaders: (proxy: "strict" | "lenient", headers: Record<string, string>) => rec.via((proxy === "strict" ? strict : lenient)!, undefined, undefined, headers),
     /** A client through one of the proxies with any credentials (or none): for the refused ones. */
     client: (proxy: "strict" | "lenient", username?: string, secret?: string) =>
       rec.via((proxy === "strict" ? strict : lenient)!, username, secret),

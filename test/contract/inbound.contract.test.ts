@@ -22,6 +22,7 @@ const REQUIRED: Record<string, number[]> = {
   createInboundShipment: [201, 400, 401, 403, 422],
   listInboundShipments: [200, 400],
   getInboundShipment: [200, 404],
+  getInboundStatusHistory: [200, 404],
   modifyInboundShipment: [200, 409],
   deleteInboundShipment: [200, 409],
   deleteInboundShipmentByPost: [200, 409],
@@ -238,6 +239,18 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     conforms(await move(w.strict, fresh, { status: "cancelled" }), 200);
     fails(await move(w.strict, fresh, { status: "en_route" }), 409, "invalid_state");
     fails(await move(m.strict, fresh, { status: "en_route" }), 403, "access_denied");
+  });
+
+  it("getInboundStatusHistory: 200 as merchant and operator, oldest first with who moved it; 404 another merchant's", async () => {
+    const m = await account("merchant");
+    const other = await account("merchant");
+    const w = await account("operator");
+    const id = await create(m.strict);
+    conforms(await move(w.strict, id, { status: "en_route" }), 200);
+    const h1 = conforms(await m.strict.GET("/inbound_shipments/{shipment_id}/status_history", path(id)), 200);
+    expect(h1.data!.items.map((i) => [i.from, i.to, i.by])).toEqual([[null, "initial", "merchant"], ["initial", "en_route", "warehouse"]]);
+    conforms(await w.strict.GET("/inbound_shipments/{shipment_id}/status_history", path(id)), 200);
+    fails(await other.strict.GET("/inbound_shipments/{shipment_id}/status_history", path(id)), 404, "not_found");
   });
 
   it("exercised every inbound operation of the spec, with every required status, and checked every response", () => {

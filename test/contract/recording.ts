@@ -44,8 +44,8 @@ export class ContractRecorder {
   }
 
   /** A client whose requests go through `proxy` and are recorded. */
-  via(proxy: PrismProxy, username?: string, secret?: string): LogisticsClient {
-    const c = createLogisticsClient({ baseUrl: proxy.origin, username, secret });
+  via(proxy: PrismProxy, username?: string, secret?: string, headers?: Record<string, string>): LogisticsClient {
+    const c = createLogisticsClient({ baseUrl: proxy.origin, username, secret, headers });
     c.use(this.middleware(proxy));
     return c;
   }

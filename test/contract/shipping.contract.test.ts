@@ -14,6 +14,7 @@ type S = components["schemas"];
 const REQUIRED: Record<string, number[]> = {
   getShippingOptions: [200, 400, 403],
   getOrderShippingOptions: [200, 404],
+  previewShippingOptions: [200, 400, 403],
   lookupPickupPoints: [200, 400],
   listNearestPickupPoints: [200, 400],
   getPickupPoint: [200, 404],
@@ -66,6 +67,18 @@ describe("shipping options, pickup points, orders and settings conform to spec/o
     fails(await m.lenient.GET("/shipping_options", { params: { query: { postalcode: "20780", weight: -1 } } }), { status: 400, requestViolations: ["minimum"] }, "validation_failed", ["/query/weight"]);
     const w = await account("operator");
     fails(await w.strict.GET("/shipping_options", { params: { query: { postalcode: "20780" } } }), 403, "access_denied");
+  });
+
+  it("explain=true and previewShippingOptions: 200 with every explanation shape; 400 a bad draft; 403 operator", async () => {
+    const m = await configured();
+    const r = conforms(await m.strict.GET("/shipping_options", { params: { query: { postalcode: "20780", explain: true } } }), 200);
+    expect(r.data!.options.letter).toMatchObject({ available: false, explanation: { detail: expect.any(String) } });
+    const draft = list("home", { fallback_price: 2.5, modification_rules: [{ criteria: [{ fact: "order.tags", op: "contains", value: "vip" }], adjust: "add", amount: -1 }] });
+    const p = conforms(await m.strict.POST("/shipping_options/_preview", { body: { postalcode: "20780", weight: 100, tags: ["vip"], price_lists: [draft] } }), 200);
+    expect(p.data!.options.home).toMatchObject({ price: { gross: 1.5 }, explanation: { price_list: { id: null }, modification_rules: [{ matched: true, gross_after: 1.5 }] } });
+    fails(await m.strict.POST("/shipping_options/_preview", { body: { postalcode: "20780", price_lists: [draft, draft] } }), 400, "validation_failed", ["/body/price_lists/1/method"]);
+    const w = await account("operator");
+    fails(await w.strict.POST("/shipping_options/_preview", { body: { postalcode: "20780" } }), 403, "access_denied");
   });
 
   it("createOrder, getOrder, modifyOrder, getOrderShippingOptions: 201/200; 400 unknown pickup point; 404 another merchant's; 422 reused key", async () => {
@@ -149,7 +162,7 @@ describe("shipping options, pickup points, orders and settings conform to spec/o
   });
 
   it("exercised every implemented operation under these paths, with every required status, and checked every response", () => {
-    expect(h.operations.length).toBe(15);
+    expect(h.operations.length).toBe(16);
     h.expectComplete(REQUIRED);
   });
 });

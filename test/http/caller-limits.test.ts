@@ -29,7 +29,9 @@ describe("per-caller limits", () => {
     const busy = await srv.merchant("busy.example.com");
     const calm = await srv.merchant("calm.example.com");
     const sockets = await Promise.all(Array.from({ length: 4 }, () => hangingPost(srv!.origin, "/2015-01-01/inbound_shipments/_create", basicAuth("M-busy.example.com", "secret-busy.example.com"))));
-    await new Promise((r) => setTimeout(r, 200));
+    // The hanging requests hold a slot once authenticated, which on a loaded machine can take a while: a read
+    // (which stores nothing) is asked again until they are all in progress.
+    await expect.poll(async () => (await busy.GET("/inbound_shipments", {})).response.status, { timeout: 10_000 }).toBe(429);
 
     const refused = await busy.GET("/inbound_shipments", {});
     expectError(refused, 429, "rate_limited");
@@ -50,7 +52,10 @@ describe("per-caller limits", () => {
     const other = await srv.merchant("other-bulk.example.com");
     const auth = basicAuth("M-bulk.example.com", "secret-bulk.example.com");
     const sockets = await Promise.all([0, 1].map(() => hangingPost(srv!.origin, "/2015-01-01/orders/_create", auth, 100_000)));
-    await new Promise((r) => setTimeout(r, 200));
+    // Until both hanging requests hold their slot, a large body that fails validation (so nothing is stored) is
+    // answered 400; then 429.
+    const invalidLarge = { merchants_ref: 1, padding: "z".repeat(20_000) } as never;
+    await expect.poll(async () => (await heavy.POST("/orders/_create", { body: invalidLarge })).response.status, { timeout: 10_000 }).toBe(429);
     const big = { merchants_ref: "BULK", customer: { postalcode: "00100", country: "FI" as const }, products: Array.from({ length: 200 }, (_, i) => ({ merchants_id: `SKU-${i}`, name: `Product ${i} ${"y".repeat(80)}`, qty: 1, unit_price: 1, weight_g: 100 })) };
     expect(Buffer.byteLength(JSON.stringify(big))).toBeGreaterThan(16 * 1024);
     const refused = await heavy.POST("/orders/_create", { body: big });

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basicAuth, expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { concretePath, implemented, spec, specOps, type SpecOp } from "../helpers/spec.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { LoginThrottle } from "../../server/accounts/throttle.ts";
+import { signIn } from "../../server/portal/sessions.ts";
+import { provisionPortalUser } from "../../server/portal/users.ts";
 
 let srv: TestServer;
 let bare: TestServer; // the same app with an empty registry: every operation is "not implemented"
@@ -21,9 +24,11 @@ afterAll(async () => {
   await Promise.all([srv?.close(), bare?.close()]);
 });
 
-async function call(s: TestServer, op: SpecOp, init: { method?: string; authorization?: string; body?: unknown; query?: string } = {}) {
+async function call(s: TestServer, op: SpecOp, init: { method?: string; authorization?: string; cookie?: string; csrf?: string; body?: unknown; query?: string } = {}) {
   const headers: Record<string, string> = {};
   if (init.authorization) headers.Authorization = init.authorization;
+  if (init.cookie) headers.Cookie = init.cookie;
+  if (init.csrf) headers["X-CSRF-Token"] = init.csrf;
   if (init.body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(`${s.baseUrl}${concretePath(op)}${init.query ?? ""}`, {
     method: init.method ?? op.method,
@@ -40,7 +45,39 @@ const authOf = (role: string) => (role === "warehouse" ? OPERATOR : MERCHANT);
 const label = (op: SpecOp) => `${op.operationId} (${op.method} ${op.path})`;
 const cases = specOps.map((op) => [label(op), op] as const);
 
-describe.each(cases)("%s", (_name, op) => {
+/** A portal session of the every-op merchant on a server, for operations only a session may call. */
+const sessions = new Map<TestServer, Promise<{ cookie: string; csrf: string }>>();
+function sessionCookie(s: TestServer): Promise<{ cookie: string; csrf: string }> {
+  let cookie = sessions.get(s);
+  if (!cookie) {
+    const email = `every-op-${sessions.size}@every-op.example.com`;
+    cookie = (async () => {
+      await provisionPortalUser(s.handle.db, "every-op.example.com", email, "every-op-password");
+      const { token, session } = await signIn(s.handle.db, new LoginThrottle(s.handle.db), { email, password: "every-op-password" }, "127.0.0.1");
+      return { cookie: `portal_session=${token}`, csrf: session.csrf_token };
+    })();
+    sessions.set(s, cookie);
+  }
+  return cookie;
+}
+
+const openToAll = cases.filter(([, op]) => op.schemes.length === 0);
+describe.each(openToAll)("%s (open to everyone)", (_name, op) => {
+  it("without credentials is answered: a bad body is 400, not 401", async () => {
+    const r = await expectUnchanged(srv, () => call(srv, op, { body: op.hasBody ? { not: "valid" } : undefined }));
+    expectError(r, 400, "validation_failed");
+  });
+});
+
+const sessionOnly = cases.filter(([, op]) => op.schemes.length > 0 && !op.schemes.includes("basicAuth"));
+describe.each(sessionOnly)("%s (portal session only)", (_name, op) => {
+  it.each(["merchant", "warehouse"])("%s Basic credentials are 401: it needs a portal session", async (role) => {
+    const r = await expectUnchanged(srv, () => call(srv, op, { authorization: authOf(role) }));
+    expectError(r, 401, "unauthorized");
+  });
+});
+
+describe.each(cases.filter(([, op]) => op.schemes.length > 0))("%s", (_name, op) => {
   it("without credentials is 401 with a Basic challenge and a request id, and changes nothing", async () => {
     const r = await expectUnchanged(srv, () => call(srv, op, { body: op.hasBody ? {} : undefined }));
     expectError(r, 401, "unauthorized");
@@ -53,7 +90,7 @@ describe.each(cases)("%s", (_name, op) => {
     expectError(r, 401, "unauthorized");
   });
 
-  const others = ["merchant", "warehouse"].filter((role) => !op.roles.includes(role));
+  const others = op.schemes.includes("basicAuth") ? ["merchant", "warehouse"].filter((role) => !op.roles.includes(role)) : [];
   it.each(others)("a %s is 403 access_denied, decided before the body is read, and nothing changes", async (role) => {
     const r = await expectUnchanged(srv, () => call(srv, op, { authorization: authOf(role), body: op.hasBody ? { not: "valid" } : undefined }));
     expectError(r, 403, "access_denied");
@@ -63,10 +100,11 @@ describe.each(cases)("%s", (_name, op) => {
     const query = op.requiredQuery.map((name) => `${name}=${encodeURIComponent(String(queryExample(name)))}`).join("&");
     const body = op.hasBody ? op.bodyExample : undefined;
     expect(!op.hasBody || body !== undefined, "the spec has a request body example").toBe(true);
-    const r = await call(bare, op, { authorization: authOf(op.roles[0]!), body, query: query && `?${query}` });
+    const auth = async (s: TestServer) => (op.roles.length > 0 ? { authorization: authOf(op.roles[0]!) } : await sessionCookie(s));
+    const r = await call(bare, op, { ...(await auth(bare)), body, query: query && `?${query}` });
     expectError(r, 501, "not_implemented");
     if (!implemented.has(op.operationId)) {
-      expectError(await call(srv, op, { authorization: authOf(op.roles[0]!), body, query: query && `?${query}` }), 501, "not_implemented");
+      expectError(await call(srv, op, { ...(await auth(srv)), body, query: query && `?${query}` }), 501, "not_implemented");
     }
   });
 });

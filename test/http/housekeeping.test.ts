@@ -1,9 +1,10 @@
 // Housekeeping: one sweep deletes finished webhook deliveries past their retention, idempotency keys past
-// 24 hours and ended rate-limit windows, and keeps everything still in use.
+// 24 hours, ended rate-limit windows and expired portal sessions, and keeps everything still in use.
 import { sql } from "kysely";
 import { pino } from "pino";
 import { expect, it } from "vitest";
 import { Housekeeping } from "../../server/housekeeping.ts";
+import { provisionPortalUser } from "../../server/portal/users.ts";
 import { announcement } from "../helpers/fixtures.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -29,17 +30,25 @@ it("deletes what is past its time, in every table it looks after, and keeps the 
   await expect.poll(async () => (await sql<{ n: number }>`select count(*)::int as n from rate_limit_counters`.execute(db)).rows[0]!.n).toBeGreaterThan(0);
   await sql`insert into rate_limit_counters values ('requests:M-gone.example.com', 7, ${Date.now() - 1000})`.execute(db);
 
+  await provisionPortalUser(db, "sweep.example.com", "sweeper@sweep.example.com", "sweeper-password");
+  for (const who of ["expired", "live"]) {
+    expect((await srv.client().POST("/portal_sessions/_create", { body: { email: "sweeper@sweep.example.com", password: "sweeper-password" } })).response.status).toBe(201);
+    if (who === "expired") await sql`update portal_sessions set expires_at = now() - interval '1 minute'`.execute(db);
+  }
+
   const lines: string[] = [];
   const logger = pino({ level: "info" }, { write: (l: string) => void lines.push(l) });
   const swept = await new Housekeeping({ db, logger, deliveryRetentionDays: 30 }).run();
-  expect(swept).toEqual({ deliveries: 1, idempotencyKeys: 1, counters: 1 });
+  expect(swept).toEqual({ deliveries: 1, idempotencyKeys: 1, counters: 1, sessions: 1 });
+  expect((await db.selectFrom("portal_sessions").select("expires_at").execute()).map((s) => s.expires_at > new Date())).toEqual([true]);
   expect(lines.join("")).toContain("housekeeping: deleted webhook deliveries past their retention");
 
   const left = await db.selectFrom("webhook_deliveries").select("id").where("id", "in", tests).execute();
   expect(left.map((d) => d.id).sort()).toEqual([tests[1], tests[2]].sort());
   expect((await db.selectFrom("idempotency_keys").select("key").execute()).map((k) => k.key)).toEqual(["new-key"]);
   const counters = await sql<{ key: string }>`select key from rate_limit_counters`.execute(db);
-  expect(counters.rows.map((r) => r.key)).toEqual(["requests:M-sweep.example.com"]);
+  // The sign-ins above were counted too, under the visitor's address.
+  expect(counters.rows.map((r) => r.key).sort()).toEqual(["requests:M-sweep.example.com", "requests:V-127.0.0.1"]);
   // A second sweep finds nothing.
-  expect(await new Housekeeping({ db, logger, deliveryRetentionDays: 30 }).run()).toEqual({ deliveries: 0, idempotencyKeys: 0, counters: 0 });
+  expect(await new Housekeeping({ db, logger, deliveryRetentionDays: 30 }).run()).toEqual({ deliveries: 0, idempotencyKeys: 0, counters: 0, sessions: 0 });
 });

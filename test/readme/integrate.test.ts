@@ -1,13 +1,13 @@
 // README "Integrate in 10 minutes", run as a new integrator would: every snippet of the section, in order,
 // in an empty project outside this repository. Only ports change (free ones instead of 3000, 4010 and
-// 8080), `../my-shop` is a temporary folder, and `npm start` runs the server through tsx: the same code
-// without the build into dist/, which the start test already covers and which two tests must not race on.
+// 8080), `../my-shop` is a temporary folder, and `npm start` runs the bundle the test set-up built from this
+// checkout: the same code without the build into dist/, which the start test covers and two must not race on.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { freePort } from "../process/helpers.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -83,7 +83,7 @@ function startBackground(block: Block) {
   let code = localize(block.code);
   if (/\bnpm start\b/.test(code)) {
     const port = ports["3000"]!;
-    code = code.replace(/\bnpm start\b/, `PORT=${port} HOST=127.0.0.1 PGLITE_DIR=${dataDir} node --import tsx server/main.ts`);
+    code = code.replace(/\bnpm start\b/, `PORT=${port} HOST=127.0.0.1 PGLITE_DIR=${dataDir} node ${inject("serverMain")}`);
   }
   if (/\bnpm run mock\b/.test(code) && !/mock:webhook/.test(code)) code = code.replace(/\bnpm run mock\b/, `npm run mock -- -p ${ports["4010"]}`);
   // Its own process group, so that stopping it stops what bash started (npm, node), as Ctrl-C would.

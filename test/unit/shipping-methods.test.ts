@@ -17,8 +17,8 @@ const pickupListExample: MethodPriceList = spec.paths["/merchant/price_lists/_cr
 const settings = (over: Partial<MethodSettings> = {}): MethodSettings => ({
   letter: { enabled: true, max_weight_g: 2000 }, home: { enabled: true }, pickup: { enabled: true }, countries: ["FI"], ...over,
 });
-const letterList: MethodPriceList = { method: "letter", currency: "EUR", tax: 25.5, fallback_price: 2.9 };
-const homeList: MethodPriceList = { method: "home", currency: "EUR", tax: 25.5, fallback_price: 5.9 };
+const letterList: MethodPriceList = { name: "Letters", method: "letter", currency: "EUR", tax: 25.5, fallback_price: 2.9 };
+const homeList: MethodPriceList = { name: "Home", method: "home", currency: "EUR", tax: 25.5, fallback_price: 5.9 };
 const points: PickupPointWithDistance[] = lookupExample.pickup_points; // nearest first, with distance_m
 const facts = genericFacts({ postalcode: "00100", country: "FI" }, { max_weight_g: 2000 });
 const input = (over: Partial<ShippingOptionsInput> = {}): ShippingOptionsInput => ({

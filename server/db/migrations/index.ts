@@ -9,6 +9,7 @@ import * as m0004 from "./0004_webhook_outcomes.ts";
 import * as m0005 from "./0005_event_feed.ts";
 import * as m0006 from "./0006_shared_counters.ts";
 import * as m0007 from "./0007_endpoint_failure_streak.ts";
+import * as m0008 from "./0008_portal.ts";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001_init": m0001,
@@ -18,4 +19,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0005_event_feed": m0005,
   "0006_shared_counters": m0006,
   "0007_endpoint_failure_streak": m0007,
+  "0008_portal": m0008,
 };

@@ -1,0 +1,66 @@
+// Portal users and sessions: every query of these two tables.
+import { sql, type Insertable } from "kysely";
+import type { Executor } from "../db/transaction.ts";
+import type { PortalTables, PortalUserRole } from "./tables.ts";
+
+export type PortalUserRow = Omit<PortalTables["portal_users"], "created_at"> & { created_at: Date };
+
+const USER_COLUMNS = ["id", "merchant_id", "email", "password_hash", "role", "created_at"] as const;
+
+export async function findUserByEmail(db: Executor, email: string): Promise<PortalUserRow | undefined> {
+  return db.selectFrom("portal_users").select(USER_COLUMNS).where("email", "=", email).executeTakeFirst();
+}
+
+export async function listUsers(db: Executor, merchantId: string): Promise<PortalUserRow[]> {
+  return db.selectFrom("portal_users").select(USER_COLUMNS).where("merchant_id", "=", merchantId).orderBy("id").limit(100).execute();
+}
+
+export async function countUsers(db: Executor, merchantId: string): Promise<number> {
+  const row = await db.selectFrom("portal_users").select((eb) => eb.fn.countAll<string>().as("n")).where("merchant_id", "=", merchantId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Inserts a user; false when the email is taken. */
+export async function insertUser(db: Executor, row: { id: string; merchant_id: string; email: string; password_hash: string; role: PortalUserRole; created_at: Date }): Promise<boolean> {
+  const inserted = await db.insertInto("portal_users").values(row).onConflict((oc) => oc.column("email").doNothing()).returning("id").executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Sets a new password (and role) of an existing user; false when there is none with this email. */
+export async function updateUserPassword(db: Executor, merchantId: string, email: string, passwordHash: string, role: PortalUserRole): Promise<boolean> {
+  const r = await db.updateTable("portal_users").set({ password_hash: passwordHash, role }).where("email", "=", email).where("merchant_id", "=", merchantId).executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}
+
+export async function insertSession(db: Executor, row: Insertable<PortalTables["portal_sessions"]>): Promise<void> {
+  await db.insertInto("portal_sessions").values(row).execute();
+}
+
+/** A live session with its user, in one round trip. */
+export async function findLiveSession(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom("portal_sessions as s")
+    .innerJoin("portal_users as u", "u.id", "s.user_id")
+    .select(["s.token_hash", "s.csrf_token", "s.expires_at", "u.id", "u.merchant_id", "u.email", "u.role", "u.created_at"])
+    .where("s.token_hash", "=", tokenHash)
+    .where("s.expires_at", ">", sql<Date>`now()`)
+    .executeTakeFirst();
+}
+
+export async function deleteSession(db: Executor, tokenHash: string): Promise<void> {
+  await db.deleteFrom("portal_sessions").where("token_hash", "=", tokenHash).execute();
+}
+
+/** Sessions of a user whose password changed end with it. */
+export async function deleteSessionsOf(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom("portal_sessions").where("user_id", "=", userId).execute();
+}
+
+/** Housekeeping: expired sessions, a batch at a time. */
+export async function deleteExpiredSessions(db: Executor, batch: number): Promise<number> {
+  const r = await db
+    .deleteFrom("portal_sessions")
+    .where("token_hash", "in", (eb) => eb.selectFrom("portal_sessions").select("token_hash").where("expires_at", "<=", sql<Date>`now()`).limit(batch))
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

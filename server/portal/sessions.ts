@@ -1,0 +1,80 @@
+// Portal sessions: a random token in an HttpOnly cookie, stored as its SHA-256 digest with the user and a
+// CSRF token. Looked up on every request that carries the cookie (no cache: signing out ends the session on
+// every instance at once). Sign-in shares the failed-login throttle of API secrets.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { PortalSession } from "../../generated/api.ts";
+import type { Principal } from "../accounts/domain.ts";
+import { dummyHash, verifySecret } from "../accounts/secrets.ts";
+import type { LoginThrottle } from "../accounts/throttle.ts";
+import type { Executor } from "../db/transaction.ts";
+import { AppError } from "../shared/errors.ts";
+import { formatTimestamp } from "../shared/time.ts";
+import * as q from "./db.ts";
+import { normalEmail, userToWire } from "./users.ts";
+
+export const SESSION_COOKIE = "portal_session";
+export const SESSION_SECONDS = 12 * 60 * 60;
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** The principal of a live session's cookie value, or undefined (unknown, expired, signed out, malformed). */
+export async function sessionPrincipal(db: Executor, token: string): Promise<Principal | undefined> {
+  if (!TOKEN.test(token)) return undefined;
+  const row = await q.findLiveSession(db, digest(token));
+  if (!row) return undefined;
+  return {
+    role: "merchant", id: row.merchant_id, name: `M-${row.merchant_id}`,
+    session: { tokenHash: row.token_hash, csrfToken: row.csrf_token, expiresAt: row.expires_at, user: userToWire(row), userRole: row.role },
+  };
+}
+
+/** A write made with the cookie carries the session's CSRF token in X-CSRF-Token (a cross-site form cannot). */
+export function checkCsrf(principal: Principal, header: string | undefined): void {
+  const expected = Buffer.from(principal.session!.csrfToken);
+  const sent = Buffer.from(header ?? "");
+  if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
+    throw new AppError("access_denied", "A write with the portal session needs the session's csrf_token in an X-CSRF-Token header.");
+  }
+}
+
+/**
+ * Email and password to a new session and its cookie token. An unknown email costs the same key derivation
+ * as a wrong password; a failure counts against the address in the shared throttle.
+ */
+export async function signIn(db: Executor, throttle: LoginThrottle, input: { email: string; password: string }, address: string): Promise<{ token: string; session: PortalSession }> {
+  const email = normalEmail(input.email);
+  const name = `P-${email}`;
+  const wait = await throttle.blockedFor(address, name);
+  if (wait > 0) throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], { "Retry-After": String(wait) });
+  const user = await q.findUserByEmail(db, email);
+  const ok = await verifySecret(input.password, user?.password_hash ?? (await dummyHash()));
+  if (!ok || !user) {
+    await throttle.failed(address, name);
+    throw new AppError("unauthorized", "Wrong email or password.");
+  }
+  const token = randomBytes(32).toString("base64url");
+  const csrf = randomBytes(24).toString("base64url");
+  const now = new Date();
+  const expires = new Date(now.getTime() + SESSION_SECONDS * 1000);
+  await q.insertSession(db, { token_hash: digest(token), user_id: user.id, csrf_token: csrf, created_at: now, expires_at: expires });
+  return { token, session: { user: userToWire(user), csrf_token: csrf, expires_at: formatTimestamp(expires) } };
+}
+
+export function currentSession(principal: Principal): PortalSession {
+  const s = principal.session;
+  if (!s) throw new AppError("unauthorized", "This operation needs a portal session cookie.");
+  return { user: s.user, csrf_token: s.csrfToken, expires_at: formatTimestamp(s.expiresAt) };
+}
+
+export async function signOut(db: Executor, principal: Principal): Promise<void> {
+  if (!principal.session) throw new AppError("unauthorized", "This operation needs a portal session cookie.");
+  await q.deleteSession(db, principal.session.tokenHash);
+}
+
+export const forgetExpiredSessions = (db: Executor) => q.deleteExpiredSessions(db, 1000);
+
+/** The Set-Cookie value: HttpOnly, SameSite=Strict, only for the API's path; Secure when the request came over HTTPS. */
+export function sessionCookie(token: string, secure: boolean, maxAge = SESSION_SECONDS): string {
+  return `${SESSION_COOKIE}=${token}; Path=/2015-01-01; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
+}
