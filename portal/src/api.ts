@@ -1,0 +1,44 @@
+// The portal's only way to the service: the typed client package, on the same origin. The session cookie is
+// HttpOnly (the browser sends it; this code never sees it); the CSRF token lives in memory only.
+import { createLogisticsClient, type components, type ErrorBody, type LogisticsClient } from "../../client/index.ts";
+
+export type S = components["schemas"];
+export type Api = LogisticsClient;
+export type { ErrorBody };
+
+const BASE_URL = `${window.location.origin}/2015-01-01`;
+
+/**
+ * A client for the signed-in session. Before sign-in the header still goes out ("-"), so that a 401 carries
+ * the service's Session challenge and the browser never opens its Basic credentials dialog.
+ */
+export function apiClient(csrfToken = "-"): Api {
+  return createLogisticsClient({ baseUrl: BASE_URL, headers: { "X-CSRF-Token": csrfToken }, timeoutMs: 20_000 });
+}
+
+/** Field messages of an error answer by JSON pointer (`/body/name`), and the sentence for the rest. */
+export interface Problems {
+  message: string;
+  fields: Record<string, string>;
+}
+
+export function problemsOf(error: unknown): Problems | undefined {
+  if (!error) return undefined;
+  const e = error as Partial<ErrorBody>;
+  const fields: Record<string, string> = {};
+  for (const d of e.details ?? []) fields[d.path] = fields[d.path] ? `${fields[d.path]}; ${d.message}` : d.message;
+  return { message: e.message ?? "Something went wrong.", fields };
+}
+
+/** Problems under a prefix, re-rooted: `/body/price_lists/0/name` under `/body/price_lists/0` is `/body/name`. */
+export function rebase(p: Problems | undefined, from: string, to = "/body"): Problems | undefined {
+  if (!p) return undefined;
+  const fields: Record<string, string> = {};
+  for (const [k, v] of Object.entries(p.fields)) {
+    if (k === from || k.startsWith(`${from}/`)) fields[to + k.slice(from.length)] = v;
+    else fields[k] = v;
+  }
+  return { message: p.message, fields };
+}
+
+export const formatTime = (ts: string | null | undefined) => (ts ? new Date(ts).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "—");

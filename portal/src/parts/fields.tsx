@@ -1,0 +1,35 @@
+// Labelled inputs that show the API's own message for their JSON pointer, next to the field.
+import { useId, type ReactNode } from "react";
+import type { Problems } from "../api.ts";
+
+interface FieldProps {
+  label: string;
+  path: string;
+  problems?: Problems;
+  children: (props: { id: string; "aria-invalid"?: true; "aria-describedby"?: string }) => ReactNode;
+}
+
+/** A label, the control (given its id and error wiring) and the message the API gave for `path`, if any. */
+export function Field({ label, path, problems, children }: FieldProps) {
+  const id = useId();
+  const message = problems?.fields[path];
+  return (
+    <label htmlFor={id}>
+      {label}
+      {children({ id, ...(message !== undefined && { "aria-invalid": true as const, "aria-describedby": `${id}-error` }) })}
+      {message !== undefined && <small id={`${id}-error`} className="field-error">{message}</small>}
+    </label>
+  );
+}
+
+/** The answer's sentence and any field messages no field on the page shows. */
+export function ProblemBanner({ problems, shown = [] }: { problems?: Problems; shown?: string[] }) {
+  if (!problems) return null;
+  const rest = Object.entries(problems.fields).filter(([p]) => !shown.some((s) => p === s || p.startsWith(`${s}/`)));
+  return (
+    <div role="alert" className="problem">
+      <strong>{problems.message}</strong>
+      {rest.length > 0 && <ul>{rest.map(([p, m]) => <li key={p}><code>{p}</code>: {m}</li>)}</ul>}
+    </div>
+  );
+}
