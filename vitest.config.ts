@@ -10,6 +10,10 @@ const shared = {
   // Generous: several files start server processes at once; a hang still fails, a busy machine does not.
   testTimeout: 60_000,
   hookTimeout: 60_000,
+  // A worker keeps its modules from one file to the next instead of importing the server's ~600 anew for each:
+  // import time fell from 188 s to 45 s and the suite from 539 s to 397 s on 2 cores. Every file builds its own
+  // app, database and clients, and no test mocks a module, so nothing leaks from one file into the next.
+  isolate: false,
 };
 
 export default defineConfig({
@@ -22,6 +26,9 @@ export default defineConfig({
         test: {
           ...shared,
           name: "pglite",
+          // One database after the other: a worker then keeps one project's modules (see isolate above);
+          // interleaved (as --sequence.shuffle.files ran them), the suite took 547 s; in groups 464 s from a cold cache.
+          sequence: { groupOrder: 0 },
           // Several instances need a server database: PGlite belongs to one process. Query plans are PostgreSQL's.
           exclude: ["test/inbound/query-plans.test.ts", "test/process/instances.test.ts", "test/process/webhook-instances.test.ts", "test/process/database-outage.test.ts", "test/process/soak.test.ts"],
           env: { TEST_DB: "pglite" },
@@ -33,9 +40,11 @@ export default defineConfig({
             test: {
               ...shared,
               name: "postgres",
+              sequence: { groupOrder: 1 },
               // Database-independent checks (spec, generation, contract through Prism) run once, on PGlite.
               // start-and-cli, graceful-stop and the packed client's run exercise the embedded default that `npm start` uses.
-              exclude: ["test/unit/**", "test/contract/**", "test/process/start-and-cli.test.ts", "test/process/graceful-stop.test.ts", "test/client/package.test.ts", "test/browser/**", "test/readme/**"],
+              // The portal's browser journeys run on both: they read and write the database like any client.
+              exclude: ["test/unit/**", "test/contract/**", "test/process/start-and-cli.test.ts", "test/process/graceful-stop.test.ts", "test/client/package.test.ts", "test/browser/docs.test.ts", "test/readme/**"],
               env: { TEST_DB: "postgres", TEST_PG_URL: pgUrl ?? "" },
               globalSetup: ["test/helpers/global-setup.ts"],
             },

@@ -2,26 +2,38 @@
 // One file instead of ~600 modules saves ~250 ms of module resolution at every start. Plain JavaScript so
 // that node runs it without a TypeScript loader; type checking is `npm test`'s (tsc --noEmit).
 // PGlite stays a package: it finds its WebAssembly and data files beside its own modules.
+// Then the merchant portal (portal/, Vite) into dist/portal, which the server serves at /portal.
 import { build } from "esbuild";
+import { buildPortal } from "./build-portal.mjs";
 import { rmSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-// The tsc build of earlier versions left a tree here; a stale module beside the bundle would only confuse.
-rmSync(new URL("../dist/server", import.meta.url), { recursive: true, force: true });
-await build({
-  absWorkingDir: root,
-  entryPoints: ["server/main.ts"],
-  outfile: "dist/server/main.js",
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  format: "esm",
-  // Packages shipped as UMD (jsonc-parser) resolve their relative requires only in their ES module form.
-  mainFields: ["module", "main"],
-  external: ["@electric-sql/pglite", "pg-native"],
-  // CommonJS dependencies bundled into an ES module still call require() for node's built-ins.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  sourcemap: true,
-  logLevel: "warning",
-});
+
+/** The server bundle; the test set-up builds one of its own (outfile under .tmp/) for the processes it starts. */
+export async function buildServer(outfile = "dist/server/main.js") {
+  // The tsc build of earlier versions left a tree here; a stale module beside the bundle would only confuse.
+  rmSync(path.join(root, path.dirname(outfile)), { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: ["server/main.ts"],
+    outfile,
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "esm",
+    // Packages shipped as UMD (jsonc-parser) resolve their relative requires only in their ES module form.
+    mainFields: ["module", "main"],
+    external: ["@electric-sql/pglite", "pg-native"],
+    // CommonJS dependencies bundled into an ES module still call require() for node's built-ins.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    sourcemap: true,
+    logLevel: "warning",
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildServer();
+  await buildPortal();
+}

@@ -1,4 +1,5 @@
 // Prepares what the test files copy or connect to: a migrated PGlite template, or a reachable PostgreSQL.
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,11 +11,18 @@ import { migrateToLatest } from "../../server/db/migrate.ts";
 declare module "vitest" {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    serverMain: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   const kind = project.config.env?.TEST_DB;
+  // The server processes that tests start run the bundle `npm start` runs, built from this checkout once per
+  // project (its own folder: start-and-cli rebuilds dist/ while others run); tsx compiling at each of some
+  // thirty starts cost more than a second of CPU apiece.
+  const serverMain = path.resolve(`.tmp/server-${kind}/main.js`);
+  execFileSync(process.execPath, ["--input-type=module", "-e", "await (await import('./tools/build.mjs')).buildServer(process.argv[1])", serverMain], { stdio: "inherit" });
+  project.provide("serverMain", serverMain);
   if (kind === "postgres") {
     const url = project.config.env?.TEST_PG_URL;
     if (!url) throw new Error("CI=true needs PostgreSQL: set DATABASE_URL or TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)");

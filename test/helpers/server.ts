@@ -50,6 +50,8 @@ export interface TestServerOptions {
   metricsToken?: string;
   /** A second instance: serve another test server's database (left open by close()). */
   database?: DatabaseHandle;
+  /** Serve the portal built into this folder (default dist/portal). */
+  portalDir?: string;
   /** Start a webhook dispatcher with the server (stopped by close()). */
   dispatcher?: boolean | Omit<DispatcherOptions, "handle" | "settings" | "logger">;
 }
@@ -66,7 +68,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   });
   await services.start();
   const dispatcher = services.dispatcher;
-  const app = createApp({ services, logger, rateLimitPerMinute: opts.rateLimitPerMinute, concurrentRequestsPerCaller: opts.concurrentRequestsPerCaller, heavyRequestsPerCaller: opts.heavyRequestsPerCaller, bodyBytesPerMinute: opts.bodyBytesPerMinute, handlers: opts.handlers, metrics, metricsToken: opts.metricsToken });
+  const app = createApp({ services, logger, rateLimitPerMinute: opts.rateLimitPerMinute, concurrentRequestsPerCaller: opts.concurrentRequestsPerCaller, heavyRequestsPerCaller: opts.heavyRequestsPerCaller, bodyBytesPerMinute: opts.bodyBytesPerMinute, handlers: opts.handlers, metrics, metricsToken: opts.metricsToken, portalDir: opts.portalDir });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

@@ -9,6 +9,8 @@ export interface SpecOp {
   path: string;
   /** Roles allowed by the operation's basicAuth requirement (`merchant`, `warehouse`). */
   roles: string[];
+  /** The security schemes that may authenticate it (`basicAuth`, `cookieAuth`); none: open to everyone. */
+  schemes: string[];
   hasBody: boolean;
   /** The request body example of the spec, if it has one. */
   bodyExample?: unknown;
@@ -20,7 +22,7 @@ export interface SpecOp {
 
 type RawOp = {
   operationId: string;
-  security?: { basicAuth?: string[] }[];
+  security?: Record<string, string[]>[];
   parameters?: { $ref?: string; name?: string; in?: string; required?: boolean }[];
   requestBody?: { content?: { "application/json"?: { example?: unknown; examples?: Record<string, { value: unknown }> } } };
   responses: Record<string, unknown>;
@@ -44,6 +46,7 @@ export const specOps: SpecOp[] = Object.entries(spec.paths as Record<string, Rec
       method: m.toUpperCase(),
       path,
       roles: (op.security ?? spec.security).flatMap((r: { basicAuth?: string[] }) => r.basicAuth ?? []),
+      schemes: [...new Set((op.security ?? spec.security).flatMap((r: Record<string, string[]>) => Object.keys(r)))] as string[],
       hasBody: Boolean(op.requestBody),
       bodyExample: media?.example ?? Object.values(media?.examples ?? {})[0]?.value,
       requiredQuery: params.filter((p) => p.in === "query" && p.required).map((p) => p.name!),

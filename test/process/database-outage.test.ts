@@ -8,7 +8,7 @@ import { DEMO } from "../../server/demo.ts";
 import { createOwnCluster, ownClusterAvailable, type OwnCluster } from "../helpers/own-cluster.ts";
 import { sampleValue } from "../helpers/prometheus.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
-import { freePort, run, waitReady, type Proc } from "./helpers.ts";
+import { freePort, run, SERVER_MAIN, waitReady, type Proc } from "./helpers.ts";
 
 const missing = ownClusterAvailable();
 if (missing && process.env.CI === "true") throw new Error(`the database outage tests need initdb and pg_ctl: ${missing}`);
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const metricsPort = await freePort();
   origin = `http://127.0.0.1:${port}`;
   metricsOrigin = `http://127.0.0.1:${metricsPort}`;
-  server = run("server/main.ts", [], {
+  server = run(SERVER_MAIN, [], {
     DATABASE_URL: cluster.url, PORT: String(port), METRICS_PORT: String(metricsPort), LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0",
     DB_CONNECT_TIMEOUT_MS: "2000", DB_STATEMENT_TIMEOUT_MS: "2000",
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_RETRY_SCHEDULE: "0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5", WEBHOOK_TIMEOUT_MS: "1000",

@@ -10,7 +10,7 @@ import { createLogisticsClient } from "../../client/index.ts";
 import { DEMO } from "../../server/demo.ts";
 import { basicAuth } from "../helpers/fixtures.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
-import { freePort, run, waitReady } from "./helpers.ts";
+import { freePort, run, SERVER_MAIN, waitReady } from "./helpers.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "logistics-drain-"));
 let rx: Receiver | undefined;
@@ -26,7 +26,7 @@ it("SIGTERM: no new connections, the in-flight request and webhook delivery fini
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const env = { PORT: String(port), PGLITE_DIR: path.join(dir, "db"), DATABASE_URL: "", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" };
-  const server = run("server/main.ts", [], env);
+  const server = run(SERVER_MAIN, [], env);
   await waitReady(origin, server, 90_000);
   const m = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
   const ep = await m.POST("/webhook_endpoints/_create", { body: { url: rx.url("/drain"), event_types: ["inbound_shipment.status_changed"] } });
@@ -58,7 +58,7 @@ it("SIGTERM: no new connections, the in-flight request and webhook delivery fini
   expect(server.output()).toContain("stopped");
 
   // After a restart: the shipment is there, and the delivery was recorded as done, not left in flight.
-  const again = run("server/main.ts", [], env);
+  const again = run(SERVER_MAIN, [], env);
   try {
     await waitReady(origin, again, 90_000);
     const list = await m.GET("/inbound_shipments", { params: { query: { limit: 100 } } });

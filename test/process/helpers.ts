@@ -1,5 +1,6 @@
-// Runs the real entry points (server/main.ts, server/cli.ts) as child processes.
+// Runs the real entry points (the server bundle, server/cli.ts) as child processes.
 import { spawn, type ChildProcess } from "node:child_process";
+import { inject } from "vitest";
 import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
 import { freePort } from "../../tools/processes.ts";
 export { freePort };
@@ -10,7 +11,7 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-/** Runs `script` with node: a .ts source through tsx, a compiled .js (dist/, what `npm start` runs) as it is. */
+/** Runs `script` with node: a .ts source through tsx, a compiled .js (a server bundle) as it is. */
 export function run(script: string, args: string[], env: Record<string, string>): Proc {
   const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
   const child = spawn(process.execPath, [...loader, script, ...args], {
@@ -23,6 +24,9 @@ export function run(script: string, args: string[], env: Record<string, string>)
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, output: () => out, exited };
 }
+
+/** The server as `npm start` runs it (a bundle of this checkout built by the test set-up), for `run`. */
+export const SERVER_MAIN = inject("serverMain");
 
 export async function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const p = run("server/cli.ts", args, env);
@@ -49,10 +53,10 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** `server/main.ts` as a child process on a free port, once it answers /readyz. */
+/** The server as a child process on a free port, once it answers /readyz. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const proc = run("server/main.ts", [], { SEED_DEMO: "false", LOG_LEVEL: "warn", ...env, PORT: String(port) });
+  const proc = run(SERVER_MAIN, [], { SEED_DEMO: "false", LOG_LEVEL: "warn", ...env, PORT: String(port) });
   const origin = `http://127.0.0.1:${port}`;
   await waitReady(origin, proc);
   return {

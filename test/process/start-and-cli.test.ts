@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { createLogisticsClient } from "../../client/index.ts";
 import { DEMO } from "../../server/demo.ts";
-import { cli, freePort, run, waitReady } from "./helpers.ts";
+import { cli, freePort, run, SERVER_MAIN, waitReady } from "./helpers.ts";
 
 // Each test starts several processes that each open the embedded database: generous on a busy machine.
 const PROCESS_TEST_TIMEOUT = 120_000;
@@ -71,7 +71,7 @@ describe("npm start and the CLI (PGlite)", () => {
     expect((await cli(["migrate"], env)).output).toContain("nothing to apply");
 
     const port = await freePort();
-    const server = run("server/main.ts", [], { ...env, PORT: String(port) });
+    const server = run(SERVER_MAIN, [], { ...env, PORT: String(port) });
     const origin = `http://127.0.0.1:${port}`;
     try {
       await waitReady(origin, server);
@@ -87,7 +87,7 @@ describe("npm start and the CLI (PGlite)", () => {
   }, PROCESS_TEST_TIMEOUT);
 
   it("refuses bad configuration with one message per problem", async () => {
-    const bad = run("server/main.ts", [], { ...env, PORT: "eighty", LOG_LEVEL: "loud" });
+    const bad = run(SERVER_MAIN, [], { ...env, PORT: "eighty", LOG_LEVEL: "loud" });
     expect(await bad.exited).toBe(2);
     expect(bad.output()).toMatch(/PORT must be an integer[\s\S]*LOG_LEVEL must be one of/);
   }, PROCESS_TEST_TIMEOUT);
@@ -116,7 +116,7 @@ describe("npm start and the CLI (PGlite)", () => {
         [locked, /is in use by process \d+\. Stop it first, or set DATABASE_URL/],
       ];
       for (const [pgliteDir, message] of cases) {
-        const p = run("server/main.ts", [], { ...env, PGLITE_DIR: pgliteDir, PORT: "0", SEED_DEMO: "false" });
+        const p = run(SERVER_MAIN, [], { ...env, PGLITE_DIR: pgliteDir, PORT: "0", SEED_DEMO: "false" });
         expect(await p.exited, p.output()).toBe(1);
         const lines = p.output().trim().split("\n");
         expect(lines, p.output()).toHaveLength(1);

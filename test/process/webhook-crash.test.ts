@@ -10,7 +10,7 @@ import { provisionAccount } from "../../server/accounts/domain.ts";
 import { openDatabase } from "../../server/db/database.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 import { startReceiver, type Received, type Receiver } from "../helpers/receiver.ts";
-import { freePort, run, waitReady, type Proc } from "./helpers.ts";
+import { freePort, run, SERVER_MAIN, waitReady, type Proc } from "./helpers.ts";
 
 const WEBHOOKS = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_RETRY_SCHEDULE: "0.05,0.1,0.2,0.5,1", WEBHOOK_TIMEOUT_MS: "1000" };
 
@@ -50,7 +50,7 @@ afterAll(async () => {
 
 async function startServer() {
   const port = await freePort();
-  const p = run("server/main.ts", [], { ...env, ...WEBHOOKS, PORT: String(port), SEED_DEMO: "false", LOG_LEVEL: "warn" });
+  const p = run(SERVER_MAIN, [], { ...env, ...WEBHOOKS, PORT: String(port), SEED_DEMO: "false", LOG_LEVEL: "warn" });
   procs.push(p);
   const origin = `http://127.0.0.1:${port}`;
   await waitReady(origin, p);
