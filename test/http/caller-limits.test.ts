@@ -12,15 +12,35 @@ afterEach(async () => {
 });
 
 /** A POST whose body never finishes arriving: a request in progress until the socket closes. */
-function hangingPost(origin: string, path: string, authorization: string, length = 1000): Promise<net.Socket> {
+function hangingPost(origin: string, path: string, authorization: string, length = 1000): Promise<{ socket: net.Socket; answered: () => boolean }> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
+    let answered = false;
     const socket = net.connect(Number(port), hostname, () => {
       socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"merchants_ref":`);
-      resolve(socket);
+      resolve({ socket, answered: () => answered });
     });
+    socket.on("data", () => (answered = true));
+    socket.on("close", () => (answered = true));
     socket.on("error", reject);
   });
+}
+
+/**
+ * Opens `n` hanging requests and returns once all of them hold a slot, shown by `probe` (a request that stores
+ * nothing) being refused with 429. A probe that is let through takes a slot for a moment, and a hanging request
+ * arriving then is refused: that one is replaced, so the wait ends with exactly `n` requests in progress.
+ */
+async function holdSlots(n: number, open: () => Promise<{ socket: net.Socket; answered: () => boolean }>, probe: () => Promise<number>) {
+  let held: Awaited<ReturnType<typeof open>>[] = [];
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    held = held.filter((h) => !h.answered() || (h.socket.destroy(), false));
+    held.push(...(await Promise.all(Array.from({ length: n - held.length }, open))));
+    await new Promise((r) => setTimeout(r, 50));
+    if ((await probe()) === 429 && held.every((h) => !h.answered())) return held.map((h) => h.socket);
+  }
+  throw new Error(`the ${n} hanging requests did not all hold a slot in 20 s`);
 }
 
 describe("per-caller limits", () => {
@@ -28,10 +48,8 @@ describe("per-caller limits", () => {
     srv = await startTestServer({ concurrentRequestsPerCaller: 4 });
     const busy = await srv.merchant("busy.example.com");
     const calm = await srv.merchant("calm.example.com");
-    const sockets = await Promise.all(Array.from({ length: 4 }, () => hangingPost(srv!.origin, "/2015-01-01/inbound_shipments/_create", basicAuth("M-busy.example.com", "secret-busy.example.com"))));
-    // The hanging requests hold a slot once authenticated, which on a loaded machine can take a while: a read
-    // (which stores nothing) is asked again until they are all in progress.
-    await expect.poll(async () => (await busy.GET("/inbound_shipments", {})).response.status, { timeout: 10_000 }).toBe(429);
+    const sockets = await holdSlots(4, () => hangingPost(srv!.origin, "/2015-01-01/inbound_shipments/_create", basicAuth("M-busy.example.com", "secret-busy.example.com")),
+      async () => (await busy.GET("/inbound_shipments", {})).response.status);
 
     const refused = await busy.GET("/inbound_shipments", {});
     expectError(refused, 429, "rate_limited");
@@ -51,11 +69,10 @@ describe("per-caller limits", () => {
     const heavy = await srv.merchant("bulk.example.com");
     const other = await srv.merchant("other-bulk.example.com");
     const auth = basicAuth("M-bulk.example.com", "secret-bulk.example.com");
-    const sockets = await Promise.all([0, 1].map(() => hangingPost(srv!.origin, "/2015-01-01/orders/_create", auth, 100_000)));
-    // Until both hanging requests hold their slot, a large body that fails validation (so nothing is stored) is
-    // answered 400; then 429.
+    // The probe: a large body that fails validation (400 when let through), so it stores nothing.
     const invalidLarge = { merchants_ref: 1, padding: "z".repeat(20_000) } as never;
-    await expect.poll(async () => (await heavy.POST("/orders/_create", { body: invalidLarge })).response.status, { timeout: 10_000 }).toBe(429);
+    const sockets = await holdSlots(2, () => hangingPost(srv!.origin, "/2015-01-01/orders/_create", auth, 100_000),
+      async () => (await heavy.POST("/orders/_create", { body: invalidLarge })).response.status);
     const big = { merchants_ref: "BULK", customer: { postalcode: "00100", country: "FI" as const }, products: Array.from({ length: 200 }, (_, i) => ({ merchants_id: `SKU-${i}`, name: `Product ${i} ${"y".repeat(80)}`, qty: 1, unit_price: 1, weight_g: 100 })) };
     expect(Buffer.byteLength(JSON.stringify(big))).toBeGreaterThan(16 * 1024);
     const refused = await heavy.POST("/orders/_create", { body: big });
