@@ -2,11 +2,11 @@ import * as OpenApiValidator from "express-openapi-validator";
 import type { RequestHandler } from "express";
 import type { OpenAPIV3 } from "express-openapi-validator/dist/framework/types.js";
 import { specDocument } from "../shared/spec-document.ts";
-import { roleCheck, sessionRoleCheck } from "./auth.ts";
+import { authorize, type SecurityRequirement } from "./auth.ts";
 
 /**
  * The validator's middlewares in two stages, so that the body is read knowing the operation:
- * `match` finds the operation (404/405) and checks the caller's role (403); `validate` checks
+ * `match` finds the operation (404/405) and checks the caller's role (401/403, authorize()); `validate` checks
  * parameters and the parsed body, and the responses.
  */
 export interface SpecValidator {
@@ -24,7 +24,8 @@ export function validator(): SpecValidator {
     // allErrors: a merchant fixing a request wants every offending field at once; bodies are capped at 1 MB.
     validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false, allErrors: true },
     validateResponses: { removeAdditional: false },
-    validateSecurity: { handlers: { basicAuth: (req, scopes) => roleCheck(req, scopes), cookieAuth: (req, scopes) => sessionRoleCheck(req, scopes) } },
+    // Roles are checked by authorize() (auth.ts), between match and validate.
+    validateSecurity: false,
     validateFormats: true,
     ajvFormats: { mode: "full" },
     ignoreUndocumented: false,
@@ -37,5 +38,6 @@ export function validator(): SpecValidator {
   if (names !== "pathParamsMiddleware,metadataMiddleware,securityMiddleware,requestMiddleware,responseMiddleware") {
     throw new Error(`express-openapi-validator changed its middlewares (${names}): review server/http/validator.ts`);
   }
-  return { match: all.slice(0, split), validate: all.slice(split) };
+  // securityMiddleware only passes on with validateSecurity off: authorize() takes its place.
+  return { match: [...all.slice(0, 2), authorize((specDocument() as { security?: SecurityRequirement[] }).security ?? [])], validate: all.slice(split) };
 }
