@@ -1,5 +1,6 @@
 // One load run with autocannon against one target, reduced to the figures the report needs.
 import autocannon from "autocannon";
+import { cpuPerRequest, sampleCpu, type CpuPerRequest } from "./cpu.ts";
 
 export interface BenchRequest {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -23,17 +24,22 @@ export interface Figures {
   statuses: Record<string, number>;
   /** Monotonic clock (µs, the clock of `--cpu-prof`) at start and end: which profile samples belong to this run. */
   window: [number, number];
+  /** CPU per request by process, when the server's pid was given. */
+  cpu?: CpuPerRequest;
 }
 
 export interface LoadOptions {
   seconds: number;
   connections: number;
+  /** The measured server's process, for its CPU time per request. */
+  pid?: number;
 }
 
 const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
 
 export async function measure(origin: string, req: BenchRequest, opts: LoadOptions): Promise<Figures> {
   const start = nowMicros();
+  const cpuBefore = sampleCpu(opts.pid);
   const r = await autocannon({
     url: origin + req.path,
     method: req.method,
@@ -43,6 +49,7 @@ export async function measure(origin: string, req: BenchRequest, opts: LoadOptio
     duration: opts.seconds,
   });
   const end = nowMicros();
+  const cpu = opts.pid ? cpuPerRequest(cpuBefore, sampleCpu(opts.pid), r.requests.total) : undefined;
   const statuses: Record<string, number> = {};
   for (const [code, stat] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;
   return {
@@ -54,5 +61,6 @@ export async function measure(origin: string, req: BenchRequest, opts: LoadOptio
     errors: r.errors,
     statuses,
     window: [start, end],
+    ...(cpu && { cpu }),
   };
 }

@@ -54,10 +54,16 @@ export function publish(docsDir: string, results: SuiteResult[], missing: string
     const measured = [figure(g), g.ratio !== undefined && g.ratio !== null && g.value === undefined ? ratio(g.ratio) : "", g.ratioToPrism ? `${ratio(g.ratioToPrism)} Prism` : "", g.p50 !== undefined ? `p50 ${num(g.p50, 1)} ms` : "", g.p99 !== undefined ? `p99 ${num(g.p99, 1)} ms` : ""].filter(Boolean).join(", ");
     out.push(`| ${cell(g.case)} | ${g.target} | ${cell(g.goal!)} | ${measured} | ${g.met ? "yes" : "**no**"} |`);
   }
+  out.push(...bounds(results, machine.cores));
   for (const s of results) {
     out.push("", `## ${s.title}`, "", `Suite \`${s.suite}\`, ${s.seconds} s.`, "", "| case | on | figure | p50 ms | p99 ms | errors | x baseline | x Prism |", "|---|---|---|---|---|---|---|---|");
     for (const r of s.rows) {
       out.push(`| ${cell(r.case)} | ${r.target} | ${figure(r)} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${r.errors} | ${ratio(r.ratio)} | ${ratio(r.ratioToPrism)} |`);
+    }
+    const measured = s.rows.filter((r) => r.cpu);
+    if (measured.length) {
+      out.push("", `CPU per request in µs (median over rounds) by process, and how busy the ${machine.cores} cores were:`, "", "| case | on | server | PostgreSQL | load generator | whole machine | machine busy |", "|---|---|---|---|---|---|---|");
+      for (const r of measured) out.push(`| ${cell(r.case)} | ${r.target} | ${num(r.cpu!.server)} | ${num(r.cpu!.database)} | ${num(r.cpu!.loadgen)} | ${num(r.cpu!.machine)} | ${Math.round(r.cpu!.busy * 100)}% |`);
     }
     const rowNotes = s.rows.filter((r) => r.note).map((r) => `${r.case} (${r.target}): ${r.note}`);
     const all = [...s.notes, ...rowNotes];
@@ -69,4 +75,25 @@ export function publish(docsDir: string, results: SuiteResult[], missing: string
   writeFileSync(path.join(docsDir, "benchmarks.md"), md);
   writeFileSync(path.join(docsDir, "benchmarks.json"), json);
   return { md, json };
+}
+
+/**
+ * For each goal held as a ratio to the bare app and not met: where the CPU of one request goes, against the
+ * bare app's in the same suite. With the machine busy, req/s is about cores x 1 s over the machine's CPU per
+ * request, so the ratio is about the bare app's machine µs over ours.
+ */
+function bounds(results: SuiteResult[], cores: number): string[] {
+  const lines: string[] = [];
+  for (const s of results) {
+    for (const r of s.rows.filter((x) => x.met === false && x.ratioGoal && x.cpu)) {
+      const base = s.rows.find((b) => b.case === r.case && b.target === "baseline" && b.cpu);
+      if (!base) continue;
+      const c = r.cpu!;
+      const b = base.cpu!;
+      const budget = b.machine / r.ratioGoal!;
+      lines.push(`- **${r.case}, ${r.target}** (${ratio(r.ratio)}, goal ${r.ratioGoal}x): the machine was ${Math.round(c.busy * 100)}% busy and spent ${num(c.machine)} µs per request, the bare app's run ${num(b.machine)} µs (${ratio(b.machine / c.machine)}). Ours: server ${num(c.server)} µs, PostgreSQL ${num(c.database)} µs, load generator ${num(c.loadgen)} µs; the bare app: server ${num(b.server)} µs, load generator ${num(b.loadgen)} µs. ${r.ratioGoal}x needs about ${num(budget)} µs of the machine per request, ${num(c.machine - budget)} µs less than now. On ${cores} cores busy with all three, a second instance of the server adds no CPU; it would on a machine with idle cores.`);
+    }
+  }
+  if (!lines.length) return [];
+  return ["", "## What bounds the goals not met", "", "Measured in the same runs as the figures (CPU time of each process from /proc, divided by the requests answered):", "", ...lines];
 }

@@ -1,5 +1,6 @@
 // The benchmark's table, its per-case summary and the loud warnings.
 import type { TargetName } from "./cases.ts";
+import type { CpuPerRequest } from "./cpu.ts";
 import type { Figures } from "./measure.ts";
 
 export interface Row extends Omit<Figures, "window"> {
@@ -21,6 +22,8 @@ export interface SummaryRow {
   medianP50: number;
   medianP99: number;
   non2xxAndErrors: number;
+  /** Median CPU per request by process, when measured. */
+  cpu?: CpuPerRequest;
 }
 
 const COLUMNS = ["round", "case", "target", "req/s", "p50 ms", "p99 ms", "non-2xx+err", "x baseline", "load"];
@@ -56,6 +59,7 @@ export function summarise(rows: Row[]): SummaryRow[] {
       medianP50: median(mine.map((r) => r.p50)),
       medianP99: median(mine.map((r) => r.p99)),
       non2xxAndErrors: mine.reduce((n, r) => n + r.non2xx + r.errors, 0),
+      ...(cpuOf(mine) && { cpu: cpuOf(mine) }),
     };
   });
 }
@@ -80,4 +84,12 @@ export function failures(rows: Row[]): string[] {
 export function banner(lines: string[]): string {
   const bar = "!".repeat(100);
   return [bar, ...lines.map((l) => `!! ${l}`), bar].join("\n");
+}
+
+/** The median of each part of the CPU per request over the runs that measured it. */
+function cpuOf(rows: Row[]): CpuPerRequest | undefined {
+  const known = rows.flatMap((r) => (r.cpu ? [r.cpu] : []));
+  if (!known.length) return undefined;
+  const med = (k: keyof CpuPerRequest) => median(known.map((c) => c[k]));
+  return { server: med("server"), database: med("database"), loadgen: med("loadgen"), machine: med("machine"), busy: med("busy") };
 }

@@ -2,6 +2,7 @@
 // `npm run bench` (all suites) then writes docs/benchmarks.md and docs/benchmarks.json from those files.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { CpuPerRequest } from "./cpu.ts";
 import { fileURLToPath } from "node:url";
 
 export const RESULTS_DIR = fileURLToPath(new URL("../.tmp/bench-results", import.meta.url));
@@ -26,7 +27,11 @@ export interface ResultRow {
   /** The goal this figure is held to, as written in the issue (e.g. ">= 0.45x"), and whether it is met. */
   goal?: string;
   met?: boolean;
+  /** The goal's ratio to the bare app, when it has one (0.45 for ">= 0.45x"). */
+  ratioGoal?: number;
   note?: string;
+  /** CPU per request by process (median over rounds). */
+  cpu?: CpuPerRequest;
 }
 
 export interface SuiteResult {
@@ -50,8 +55,10 @@ export function writeResults(result: SuiteResult): string {
 export type Bound = [">=" | "<=", number, string, number | null | undefined];
 
 /** A goal from its bounds: the text the report shows (">= 0.45x, <= 25 ms p99") and whether every bound holds. */
-export function goal(...bounds: Bound[]): { goal: string; met: boolean } {
+export function goal(...bounds: Bound[]): { goal: string; met: boolean; ratioGoal?: number } {
+  const ratio = bounds.find(([op, , suffix]) => op === ">=" && suffix === "x");
   return {
+    ...(ratio && { ratioGoal: ratio[1] }),
     goal: bounds.map(([op, bound, suffix]) => `${op} ${bound.toLocaleString("en")}${suffix}`).join(", "),
     met: bounds.every(([op, bound, , value]) => value !== null && value !== undefined && !Number.isNaN(value) && (op === ">=" ? value >= bound : value <= bound)),
   };

@@ -138,7 +138,7 @@ async function run(): Promise<void> {
     const baselineRps = new Map<string, number>();
     for (const { c, t } of plan(round)) {
       if (stopping) break;
-      const figures: Figures = await (c.measure ?? measure)(t.origin, routed(c, t), { seconds: opts.seconds, connections: opts.connections });
+      const figures: Figures = await (c.measure ?? measure)(t.origin, routed(c, t), { seconds: opts.seconds, connections: opts.connections, pid: t.child.process.pid });
       (windows.get(t.name) ?? windows.set(t.name, []).get(t.name)!).push(figures.window);
       if (t.name === "baseline") baselineRps.set(c.name, figures.rps);
       const base = baselineRps.get(c.name);
@@ -226,7 +226,7 @@ writeResults({
     const toPrism = s.target === "postgres" || s.target === "pglite" ? prismRatio(s.case, s.target) : null;
     return {
       case: titles[s.case] ?? s.case, target: s.target, rps: s.medianRps, p50: s.medianP50, p99: s.medianP99,
-      errors: s.non2xxAndErrors, ratio: s.medianRatio, ratioToPrism: toPrism,
+      errors: s.non2xxAndErrors, ratio: s.medianRatio, ratioToPrism: toPrism, cpu: s.cpu,
       ...GOALS[`${s.case}/${s.target}`]?.(s, toPrism),
     };
   }),

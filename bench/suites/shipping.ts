@@ -109,7 +109,7 @@ try {
     for (const c of CASES) {
       let base = 0;
       for (const t of [baselines.get(c.name)!, ...targets]) {
-        const { window, ...figures } = await measure(t.origin, request(c.query), load(opts.seconds));
+        const { window, ...figures } = await measure(t.origin, request(c.query), { ...load(opts.seconds), pid: t.child.process.pid });
         (windows.get(t.name) ?? windows.set(t.name, []).get(t.name)!).push(window);
         if (t.name === "baseline") base = figures.rps;
         const row: Row = { round, case: c.name, target: t.name, ...figures, ratio: t.name === "baseline" ? null : figures.rps / base, load: loadavg()[0]! };
@@ -147,7 +147,7 @@ writeResults({
   seconds: Math.round((Date.now() - t0) / 1000),
   rows: summary.map((s) => ({
     case: `shipping options, ${opts.points.toLocaleString("en")} points, ${s.case}`, target: s.target, rps: s.medianRps, p50: s.medianP50, p99: s.medianP99,
-    errors: s.non2xxAndErrors, ratio: s.medianRatio,
+    errors: s.non2xxAndErrors, ratio: s.medianRatio, cpu: s.cpu,
     ...(s.target === "postgres" && GOAL(s)),
   })),
   notes: [],
