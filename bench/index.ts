@@ -1,5 +1,5 @@
 // `npm run bench [-- SUITE...] [OPTIONS]`: the one entry point of the benchmarks. Without a suite it runs
-// start, inbound, shipping, webhooks and scale in turn and writes docs/benchmarks.md from their results;
+// start, inbound, instances, shipping, webhooks and scale in turn, then profiles the inbound cases, and writes docs/benchmarks.md from their results;
 // OPTIONS go to each suite (inbound: --case, --target, --profile).
 // Each suite runs in a process of its own, so one's servers and timers never disturb the next.
 import { spawnSync } from "node:child_process";
@@ -10,6 +10,7 @@ import { RESULTS_DIR, type SuiteResult } from "./results.ts";
 
 const SUITES: Record<string, { file: string; what: string }> = {
   inbound: { file: "suites/inbound.ts", what: "inbound shipments: baseline, Prism, PostgreSQL, PGlite" },
+  instances: { file: "suites/instances.ts", what: "GET shipment on PostgreSQL: one instance against two on the same database" },
   shipping: { file: "suites/shipping.ts", what: "GET /shipping_options on 50,000 pickup points" },
   webhooks: { file: "suites/webhooks.ts", what: "webhook deliveries a second and commit-to-receipt latency, 1 to 100 endpoints" },
   start: { file: "suites/start.ts", what: "start to ready on an existing database, and memory" },
@@ -18,7 +19,7 @@ const SUITES: Record<string, { file: string; what: string }> = {
   "body-checks": { file: "micro/body-checks.ts", what: "micro-cost of the JSON body checks" },
   "get-path": { file: "micro/get-path.ts", what: "the GET path in process, against another tree (argument: its path)" },
 };
-const DEFAULT = ["start", "inbound", "shipping", "webhooks", "scale"];
+const DEFAULT = ["start", "inbound", "instances", "shipping", "webhooks", "scale"];
 
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {
@@ -42,6 +43,17 @@ for (const name of chosen.length ? chosen : DEFAULT) {
     console.error(`bench ${name}: ${r.signal ? `signal ${r.signal}` : `exit code ${r.status}`}`);
   }
 }
+// A full run ends with a CPU-profiled pass of each case short of its goal (profiling slows a server a little,
+// so the measured figures come from the unprofiled runs above).
+const PROFILED = ["get-shipment", "create-shipment"];
+if (chosen.length === 0) {
+  for (const c of PROFILED) {
+    const r = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, SUITES.inbound!.file), "--case", c, "--target", "postgres,pglite", "--profile", ...args], {
+      stdio: "inherit", env: { ...process.env, BENCH_RESULTS_AS: `profile-${c}`, BENCH_ROUNDS: "1" },
+    });
+    if (r.status !== 0) console.error(`bench profile of ${c}: exit code ${r.status}`);
+  }
+}
 if (chosen.length === 0) {
   const results: SuiteResult[] = [];
   const missing: string[] = [];
@@ -50,7 +62,8 @@ if (chosen.length === 0) {
     if (existsSync(file)) results.push(JSON.parse(readFileSync(file, "utf8")) as SuiteResult);
     else missing.push(name);
   }
-  const { md } = publish(path.join(import.meta.dirname, "..", "docs"), results, missing, describeMachine(process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test"), startedAt);
+  const profiled = PROFILED.map((c) => path.join(RESULTS_DIR, `profile-${c}.json`)).filter((f) => existsSync(f)).map((f) => JSON.parse(readFileSync(f, "utf8")) as SuiteResult);
+  const { md } = publish(path.join(import.meta.dirname, "..", "docs"), results, missing, profiled, describeMachine(process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test"), startedAt);
   console.log(`\n${md}\nwritten: docs/benchmarks.md and docs/benchmarks.json`);
 } else {
   console.log("\ndocs/benchmarks.md is left as it was: `npm run bench` without a suite name rewrites it from one full run.");

@@ -38,7 +38,7 @@ function figure(r: ResultRow): string {
   return `${num(r.rps)} req/s`;
 }
 
-export function publish(docsDir: string, results: SuiteResult[], missing: string[], machine: Machine, startedAt: Date): { md: string; json: string } {
+export function publish(docsDir: string, results: SuiteResult[], missing: string[], profiled: SuiteResult[], machine: Machine, startedAt: Date): { md: string; json: string } {
   const goals = results.flatMap((s) => s.rows.filter((r) => r.goal).map((r) => ({ suite: s.suite, ...r })));
   const out: string[] = [
     "# Benchmarks",
@@ -54,7 +54,7 @@ export function publish(docsDir: string, results: SuiteResult[], missing: string
     const measured = [figure(g), g.ratio !== undefined && g.ratio !== null && g.value === undefined ? ratio(g.ratio) : "", g.ratioToPrism ? `${ratio(g.ratioToPrism)} Prism` : "", g.p50 !== undefined ? `p50 ${num(g.p50, 1)} ms` : "", g.p99 !== undefined ? `p99 ${num(g.p99, 1)} ms` : ""].filter(Boolean).join(", ");
     out.push(`| ${cell(g.case)} | ${g.target} | ${cell(g.goal!)} | ${measured} | ${g.met ? "yes" : "**no**"} |`);
   }
-  out.push(...bounds(results, machine.cores));
+  out.push(...bounds(results, machine.cores), ...profileSections(profiled));
   for (const s of results) {
     out.push("", `## ${s.title}`, "", `Suite \`${s.suite}\`, ${s.seconds} s.`, "", "| case | on | figure | p50 ms | p99 ms | errors | x baseline | x Prism |", "|---|---|---|---|---|---|---|---|");
     for (const r of s.rows) {
@@ -71,7 +71,7 @@ export function publish(docsDir: string, results: SuiteResult[], missing: string
     if (s.problems.length) out.push("", "**Problems:**", "", ...s.problems.map((p) => `- ${cell(p.split("\n")[0]!)}`));
   }
   const md = out.join("\n") + "\n";
-  const json = JSON.stringify({ startedAt: startedAt.toISOString(), machine, missing, suites: results }, null, 2) + "\n";
+  const json = JSON.stringify({ startedAt: startedAt.toISOString(), machine, missing, suites: results, profiled }, null, 2) + "\n";
   writeFileSync(path.join(docsDir, "benchmarks.md"), md);
   writeFileSync(path.join(docsDir, "benchmarks.json"), json);
   return { md, json };
@@ -91,9 +91,37 @@ function bounds(results: SuiteResult[], cores: number): string[] {
       const c = r.cpu!;
       const b = base.cpu!;
       const budget = b.machine / r.ratioGoal!;
-      lines.push(`- **${r.case}, ${r.target}** (${ratio(r.ratio)}, goal ${r.ratioGoal}x): the machine was ${Math.round(c.busy * 100)}% busy and spent ${num(c.machine)} µs per request, the bare app's run ${num(b.machine)} µs (${ratio(b.machine / c.machine)}). Ours: server ${num(c.server)} µs, PostgreSQL ${num(c.database)} µs, load generator ${num(c.loadgen)} µs; the bare app: server ${num(b.server)} µs, load generator ${num(b.loadgen)} µs. ${r.ratioGoal}x needs about ${num(budget)} µs of the machine per request, ${num(c.machine - budget)} µs less than now. On ${cores} cores busy with all three, a second instance of the server adds no CPU; it would on a machine with idle cores.`);
+      lines.push(`- **${r.case}, ${r.target}** (${ratio(r.ratio)}, goal ${r.ratioGoal}x): the machine was ${Math.round(c.busy * 100)}% busy and spent ${num(c.machine)} µs per request, the bare app's run ${num(b.machine)} µs (${ratio(b.machine / c.machine)}). Ours: server ${num(c.server)} µs, PostgreSQL ${num(c.database)} µs, load generator ${num(c.loadgen)} µs; the bare app: server ${num(b.server)} µs, load generator ${num(b.loadgen)} µs. ${r.ratioGoal}x needs about ${num(budget)} µs of the machine per request, ${num(c.machine - budget)} µs less than now. ${instances(c, r.rps ?? 0, cores)}`);
     }
   }
   if (!lines.length) return [];
   return ["", "## What bounds the goals not met", "", "Measured in the same runs as the figures (CPU time of each process from /proc, divided by the requests answered):", "", ...lines];
+}
+
+/** The profiled passes: self time of the server's main thread by package and by function, per case and target. */
+function profileSections(profiled: SuiteResult[]): string[] {
+  const out: string[] = [];
+  for (const s of profiled) {
+    for (const p of s.profiles ?? []) {
+      const row = s.rows.find((r) => r.target === p.target);
+      out.push("", `### ${s.title.replace(/, profiled$/, "")}, ${p.target}: the server's CPU profile`, "",
+        `${(p.ms / 1000).toFixed(1)} s of samples during ${row ? `${num(row.rps)} req/s (${ratio(row.ratio)}, profiling on)` : "the run"}. "(idle)" is the main thread waiting (for the database or the next request); native code is named after its caller.`, "",
+        "| self time | package or file |  | self time | function |", "|---|---|---|---|---|");
+      const n = Math.max(p.groups.length, p.functions.length);
+      for (let i = 0; i < n; i++) {
+        const g = p.groups[i];
+        const f = p.functions[i];
+        out.push(`| ${g ? `${g.pct.toFixed(1)}%` : ""} | ${g ? cell(g.name) : ""} |  | ${f ? `${f.pct.toFixed(1)}%` : ""} | ${f ? cell(`${f.name} (${f.group})`) : ""} |`);
+      }
+    }
+  }
+  return out.length ? ["", "## Where the server's time goes (CPU profiles)", "", "A separate pass with `--cpu-prof` after the measured runs, one case at a time.", ...out] : [];
+}
+
+/** Whether a second instance of the server has anything to gain: its process holds one core at most for JavaScript. */
+function instances(c: NonNullable<ResultRow["cpu"]>, rps: number, cores: number): string {
+  const serverCores = (c.server * rps) / 1e6;
+  const ceiling = (cores * 1e6) / c.machine;
+  if (c.busy >= 0.95) return `All ${cores} cores were busy: a second instance would only share them.`;
+  return `The server's process used ${serverCores.toFixed(2)} cores (its JavaScript runs on one thread) while the machine was ${Math.round(c.busy * 100)}% busy: a second instance could use the rest, up to about ${num(ceiling)} req/s at this CPU per request (see the instances suite).`;
 }

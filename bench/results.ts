@@ -42,6 +42,8 @@ export interface SuiteResult {
   rows: ResultRow[];
   notes: string[];
   problems: string[];
+  /** CPU profiles of the servers during the measured runs, summarised (a profiled run only). */
+  profiles?: { target: string; ms: number; groups: { name: string; pct: number }[]; functions: { name: string; group: string; pct: number }[] }[];
 }
 
 export function writeResults(result: SuiteResult): string {
