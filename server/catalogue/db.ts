@@ -1,5 +1,6 @@
 // The merchant's product catalogue, keyed by the merchant's own code. Inbound shipments and orders
 // both create and update products through here.
+import { sql } from "kysely";
 import type { Executor } from "../db/transaction.ts";
 import { newId } from "../shared/ids.ts";
 
@@ -10,39 +11,50 @@ export interface CatalogueLine {
 }
 
 /**
- * Creates missing products and updates name/gtin where given. Grouped by which fields were given,
- * so an omitted name never overwrites the catalogue. Returns merchants_id -> product id.
+ * Creates missing products and updates name/gtin where given and different: an omitted name never
+ * overwrites the catalogue. Returns merchants_id -> product id.
+ *
+ * Existing products are read, and written only when something changed: shipments and orders naming the
+ * same products then do not queue behind each other's row locks. (An ON CONFLICT DO UPDATE rewrote and
+ * locked every product of every write until commit: under 50 concurrent creates of the same 10 products,
+ * 8 of the 10 pooled connections waited on Lock:transactionid.)
  */
 export async function upsertProducts(db: Executor, merchantId: string, lines: CatalogueLine[], now: Date): Promise<Map<string, string>> {
-  const ids = new Map<string, string>();
-  const groups = new Map<string, CatalogueLine[]>();
-  for (const l of lines) {
-    const k = `${l.name !== undefined}:${l.gtin !== undefined}`;
-    groups.set(k, [...(groups.get(k) ?? []), l]);
-  }
-  for (const [k, group] of groups) {
-    const [hasName, hasGtin] = k.split(":").map((x) => x === "true");
-    const rows = await db
+  const byCode = new Map(lines.map((l) => [l.merchants_id, l]));
+  const codes = [...byCode.keys()];
+  if (!codes.length) return new Map();
+  // One statement: the rows it inserts, and the ones that existed before it (its snapshot).
+  const found = await db
+    .with("ins", (qb) => qb
       .insertInto("products")
-      .values(group.map((l) => ({
-        id: newId(now.getTime()),
-        merchant_id: merchantId,
-        merchants_id: l.merchants_id,
-        name: l.name ?? "",
-        gtin: l.gtin ?? "",
-        created_at: now,
-        updated_at: now,
+      .values(codes.map((code) => ({
+        id: newId(now.getTime()), merchant_id: merchantId, merchants_id: code,
+        name: byCode.get(code)!.name ?? "", gtin: byCode.get(code)!.gtin ?? "", created_at: now, updated_at: now,
       })))
-      .onConflict((oc) =>
-        oc.columns(["merchant_id", "merchants_id"]).doUpdateSet((eb) => ({
-          name: hasName ? eb.ref("excluded.name") : eb.ref("products.name"),
-          gtin: hasGtin ? eb.ref("excluded.gtin") : eb.ref("products.gtin"),
-          updated_at: hasName || hasGtin ? eb.ref("excluded.updated_at") : eb.ref("products.updated_at"),
-        })),
-      )
-      .returning(["id", "merchants_id"])
-      .execute();
+      .onConflict((oc) => oc.columns(["merchant_id", "merchants_id"]).doNothing())
+      .returning(["id", "merchants_id"]))
+    .selectFrom("ins")
+    .select(["id", "merchants_id", sql<string | null>`null`.as("name"), sql<string | null>`null`.as("gtin")])
+    .unionAll((qb) => qb.selectFrom("products").select(["id", "merchants_id", "name", "gtin"]).where("merchant_id", "=", merchantId).where("merchants_id", "in", codes))
+    .execute();
+  const ids = new Map(found.map((r) => [r.merchants_id, r.id]));
+  // Inserted by another transaction that committed after this statement's snapshot: read again.
+  const late = codes.filter((c) => !ids.has(c));
+  const existing = found.filter((r) => r.name !== null);
+  if (late.length) {
+    const rows = await db.selectFrom("products").select(["id", "merchants_id", "name", "gtin"]).where("merchant_id", "=", merchantId).where("merchants_id", "in", late).execute();
     for (const r of rows) ids.set(r.merchants_id, r.id);
+    existing.push(...rows);
+  }
+  const changed = existing.flatMap((r) => {
+    const l = byCode.get(r.merchants_id)!;
+    const name = l.name ?? r.name!;
+    const gtin = l.gtin ?? r.gtin!;
+    return name !== r.name || gtin !== r.gtin ? [sql`(${r.id}, ${name}, ${gtin})`] : [];
+  });
+  if (changed.length) {
+    await sql`update products as p set name = v.name, gtin = v.gtin, updated_at = ${now}
+      from (values ${sql.join(changed)}) as v(id, name, gtin) where p.id = v.id::char(24)`.execute(db);
   }
   return ids;
 }

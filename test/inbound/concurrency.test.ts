@@ -167,3 +167,34 @@ describe("concurrent modifications and arrivals", () => {
     for (const a of arrivals) expect(lines.map((x) => x.product_id)).toContain(a.product_id);
   });
 });
+
+describe("concurrent announcements naming the same products", () => {
+  it("20 at once, of products new to the catalogue and then known: every call 201, one product per merchants_id", async () => {
+    const products = [1, 2, 3].map((i) => ({ merchants_id: `SKU-RACE-${i}`, name: `Race ${i}`, gtin: "", qty: 1 }));
+    const rounds = [];
+    // First all new (the catalogue's inserts race), then all known (reads only).
+    for (let round = 0; round < 2; round++) {
+      const results = await Promise.all(Array.from({ length: 20 }, (_, n) => m.POST("/inbound_shipments/_create", { body: announcement({ merchants_ref: `RACE-${round}-${n}`, products }) })));
+      expect(results.map((r) => r.response.status)).toEqual(Array(20).fill(201));
+      rounds.push(...(await Promise.all(results.map((r) => getShipment(m, r.data!.shipment_id)))));
+    }
+    for (const [i, p] of products.entries()) {
+      const ids = new Set(rounds.map((s) => s.products[i]!.product.id));
+      expect(ids.size, p.merchants_id).toBe(1);
+      expect(rounds.every((s) => s.products[i]!.product.name === p.name)).toBe(true);
+    }
+    const rows = await srv.handle.db.selectFrom("products").select("id").where("merchants_id", "like", "SKU-RACE-%").execute();
+    expect(rows).toHaveLength(3);
+  });
+
+  it("a name given at the same time as others omit it: the catalogue takes it, and omitting it later keeps it", async () => {
+    const id = await createShipment(m, announcement({ products: [{ merchants_id: "SKU-NAMED", name: "Old name", gtin: "", qty: 1 }] }));
+    const results = await Promise.all([
+      m.POST("/inbound_shipments/_create", { body: announcement({ merchants_ref: "N-1", products: [{ merchants_id: "SKU-NAMED", qty: 1 }] }) }),
+      m.POST("/inbound_shipments/_create", { body: announcement({ merchants_ref: "N-2", products: [{ merchants_id: "SKU-NAMED", name: "New name", gtin: "6410405082657", qty: 1 }] }) }),
+      m.POST("/inbound_shipments/_create", { body: announcement({ merchants_ref: "N-3", products: [{ merchants_id: "SKU-NAMED", qty: 2 }] }) }),
+    ]);
+    expect(results.map((r) => r.response.status)).toEqual([201, 201, 201]);
+    expect((await getShipment(m, id)).products[0]!.product).toMatchObject({ name: "New name", gtin: "6410405082657" });
+  });
+});
