@@ -19,9 +19,9 @@ export interface CpuPerRequest {
   busy: number;
 }
 
-interface Sample {
+export interface Sample {
   server: number;
-  database: number;
+  database: Map<number, number>;
   loadgen: number;
   machineBusy: number;
   machineTotal: number;
@@ -53,22 +53,23 @@ function processMicros(pid: number): number {
   }
 }
 
-function postgresMicros(): number {
-  let sum = 0;
+/** CPU µs of each PostgreSQL process by pid: a backend that ends during a run must not subtract its past. */
+function postgresMicros(): Map<number, number> {
+  const by = new Map<number, number>();
   let pids: string[] = [];
   try {
     pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
   } catch {
-    return 0;
+    return by;
   }
   for (const pid of pids) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") sum += processMicros(Number(pid));
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") by.set(Number(pid), processMicros(Number(pid)));
     } catch {
       // exited meanwhile
     }
   }
-  return sum;
+  return by;
 }
 
 function machineMicros(): { busy: number; total: number } {
@@ -90,9 +91,12 @@ export function sampleCpu(serverPid: number | undefined): Sample {
 
 export function cpuPerRequest(before: Sample, after: Sample, requests: number): CpuPerRequest | undefined {
   if (requests <= 0 || after.machineTotal <= before.machineTotal) return undefined;
-  const per = (k: keyof Sample) => Math.round((after[k] - before[k]) / requests);
+  const per = (k: "server" | "loadgen" | "machineBusy") => Math.round((after[k] - before[k]) / requests);
+  // Processes alive at the end: their CPU since the start, or since they started.
+  let database = 0;
+  for (const [pid, us] of after.database) database += Math.max(0, us - (before.database.get(pid) ?? 0));
   return {
-    server: per("server"), database: per("database"), loadgen: per("loadgen"), machine: per("machineBusy"),
+    server: per("server"), database: Math.round(database / requests), loadgen: per("loadgen"), machine: per("machineBusy"),
     busy: Math.round(((after.machineBusy - before.machineBusy) / (after.machineTotal - before.machineTotal)) * 100) / 100,
   };
 }

@@ -105,13 +105,13 @@ function profileSections(profiled: SuiteResult[]): string[] {
     for (const p of s.profiles ?? []) {
       const row = s.rows.find((r) => r.target === p.target);
       out.push("", `### ${s.title.replace(/, profiled$/, "")}, ${p.target}: the server's CPU profile`, "",
-        `${(p.ms / 1000).toFixed(1)} s of samples during ${row ? `${num(row.rps)} req/s (${ratio(row.ratio)}, profiling on)` : "the run"}. "(idle)" is the main thread waiting (for the database or the next request); native code is named after its caller.`, "",
+        `${(p.ms / 1000).toFixed(1)} s of samples during ${row ? `${num(row.rps)} req/s with profiling on` : "the run"}. "(idle)" is the main thread waiting (for the database or the next request); native code is named after its caller.`, "",
         "| self time | package or file |  | self time | function |", "|---|---|---|---|---|");
       const n = Math.max(p.groups.length, p.functions.length);
       for (let i = 0; i < n; i++) {
         const g = p.groups[i];
         const f = p.functions[i];
-        out.push(`| ${g ? `${g.pct.toFixed(1)}%` : ""} | ${g ? cell(g.name) : ""} |  | ${f ? `${f.pct.toFixed(1)}%` : ""} | ${f ? cell(`${f.name} (${f.group})`) : ""} |`);
+        out.push(`| ${g ? `${g.pct.toFixed(1)}%` : ""} | ${g ? cell(g.name) : ""} |  | ${f ? `${f.pct.toFixed(1)}%` : ""} | ${f ? cell(f.group.startsWith("(") ? f.name : `${f.name} (${f.group})`) : ""} |`);
       }
     }
   }
