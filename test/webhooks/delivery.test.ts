@@ -309,11 +309,15 @@ describe("batching", () => {
     await srv.handle.db.transaction().execute(async (trx) => {
       for (let i = 0; i < 130; i++) await recordEvent(trx, "webhook.test", merchantId, new Date(), { message: `event ${i}` });
     });
-    const got = await rx.waitFor(3, { path: ep.path });
+    // The 130 events, by the requests that carried them. (On a starved machine the held first request can time
+    // out and its test event come again later, alone: that is a retry, not a batch of the 130.)
+    const queued = (body: string) => (JSON.parse(body) as { payload: { message?: string } }[]).filter((e) => e.payload.message?.startsWith("event "));
+    const batches = () => rx.received.filter((r) => r.path === ep.path).map((r) => queued(r.body)).filter((b) => b.length);
+    await expect.poll(() => new Set(batches().flat().map((e) => e.payload.message)).size, { timeout: 10_000 }).toBe(130);
     await new Promise((r) => setTimeout(r, 200));
-    const sizes = rx.received.filter((r) => r.path === ep.path).slice(1).map((r) => (JSON.parse(r.body) as unknown[]).length);
-    expect(sizes).toEqual([100, 30]);
-    expect(got).toHaveLength(3);
+    const sizes = batches().map((b) => b.length);
+    expect(sizes.slice(0, 2)).toEqual([100, 30]);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(100);
   });
 });
 
