@@ -3,15 +3,29 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { createServer } from "node:net";
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+const handedOut = new Set<number>();
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
+    s.once("error", () => resolve(false));
+    s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
   });
+}
+
+/**
+ * A port free to listen on, for a server started next. Picked below Linux's ephemeral range (32768-60999):
+ * a port the kernel handed out for a moment can be the local port of any process's next outgoing
+ * connection before the server binds it (a test server once failed with EADDRINUSE that way).
+ */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 100; i++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (handedOut.has(port) || !(await bindable(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error("no free port found in 20000-31999");
 }
 
 export interface Child {
