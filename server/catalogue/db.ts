@@ -23,13 +23,14 @@ export async function upsertProducts(db: Executor, merchantId: string, lines: Ca
   const byCode = new Map(lines.map((l) => [l.merchants_id, l]));
   const codes = [...byCode.keys()];
   if (!codes.length) return new Map();
-  // One statement: the rows it inserts, and the ones that existed before it (its snapshot).
+  // One statement: the rows it inserts (name and gtin null: nothing to compare), and the ones that existed
+  // before it (its snapshot).
   const found = await db
     .with("ins", (qb) => qb
       .insertInto("products")
-      .values(codes.map((code) => ({
-        id: newId(now.getTime()), merchant_id: merchantId, merchants_id: code,
-        name: byCode.get(code)!.name ?? "", gtin: byCode.get(code)!.gtin ?? "", created_at: now, updated_at: now,
+      .values([...byCode.values()].map((l) => ({
+        id: newId(now.getTime()), merchant_id: merchantId, merchants_id: l.merchants_id,
+        name: l.name ?? "", gtin: l.gtin ?? "", created_at: now, updated_at: now,
       })))
       .onConflict((oc) => oc.columns(["merchant_id", "merchants_id"]).doNothing())
       .returning(["id", "merchants_id"]))
