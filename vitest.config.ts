@@ -30,25 +30,41 @@ export default defineConfig({
           // interleaved (as --sequence.shuffle.files ran them), the suite took 547 s; in groups 464 s from a cold cache.
           sequence: { groupOrder: 0 },
           // Several instances need a server database: PGlite belongs to one process. Query plans are PostgreSQL's.
-          exclude: ["test/inbound/query-plans.test.ts", "test/process/instances.test.ts", "test/process/webhook-instances.test.ts", "test/process/database-outage.test.ts", "test/process/soak.test.ts"],
+          exclude: [
+            "test/inbound/query-plans.test.ts",
+            "test/process/instances.test.ts",
+            "test/process/webhook-instances.test.ts",
+            "test/process/database-outage.test.ts",
+            "test/process/soak.test.ts",
+          ],
           env: { TEST_DB: "pglite" },
           globalSetup: ["test/helpers/global-setup.ts"],
         },
       },
       ...(withPostgres
-        ? [{
-            test: {
-              ...shared,
-              name: "postgres",
-              sequence: { groupOrder: 1 },
-              // Database-independent checks (spec, generation, contract through Prism) run once, on PGlite.
-              // start-and-cli, graceful-stop and the packed client's run exercise the embedded default that `npm start` uses.
-              // The portal's browser journeys run on both: they read and write the database like any client.
-              exclude: ["test/unit/**", "test/contract/**", "test/process/start-and-cli.test.ts", "test/process/graceful-stop.test.ts", "test/client/package.test.ts", "test/browser/docs.test.ts", "test/readme/**"],
-              env: { TEST_DB: "postgres", TEST_PG_URL: pgUrl ?? "" },
-              globalSetup: ["test/helpers/global-setup.ts"],
+        ? [
+            {
+              test: {
+                ...shared,
+                name: "postgres",
+                sequence: { groupOrder: 1 },
+                // Database-independent checks (spec, generation, contract through Prism) run once, on PGlite.
+                // start-and-cli, graceful-stop and the packed client's run exercise the embedded default that `npm start` uses.
+                // The portal's browser journeys run on both: they read and write the database like any client.
+                exclude: [
+                  "test/unit/**",
+                  "test/contract/**",
+                  "test/process/start-and-cli.test.ts",
+                  "test/process/graceful-stop.test.ts",
+                  "test/client/package.test.ts",
+                  "test/browser/docs.test.ts",
+                  "test/readme/**",
+                ],
+                env: { TEST_DB: "postgres", TEST_PG_URL: pgUrl ?? "" },
+                globalSetup: ["test/helpers/global-setup.ts"],
+              },
             },
-          }]
+          ]
         : []),
     ],
   },

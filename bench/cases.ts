@@ -41,12 +41,19 @@ const JSON_BODY = { "content-type": "application/json" };
 export const SHIPMENT: components["schemas"]["InboundShipmentCreate"] = {
   merchants_ref: "PO-BENCH",
   sender_name: "Bench Supplies Oy",
-  products: Array.from({ length: 10 }, (_, i) => ({ merchants_id: `SKU-${i}`, name: `Product ${i}`, gtin: "", qty: 100 })),
+  products: Array.from({ length: 10 }, (_, i) => ({
+    merchants_id: `SKU-${i}`,
+    name: `Product ${i}`,
+    gtin: "",
+    qty: 100,
+  })),
 };
 
 export async function createShipment(api: LogisticsClient): Promise<string> {
   // Five lines read back, as in the issue's reference figures.
-  const { data, error, response } = await api.POST("/inbound_shipments/_create", { body: { ...SHIPMENT, products: SHIPMENT.products.slice(0, 5) } });
+  const { data, error, response } = await api.POST("/inbound_shipments/_create", {
+    body: { ...SHIPMENT, products: SHIPMENT.products.slice(0, 5) },
+  });
   if (!data) throw new Error(`seeding a shipment failed: ${response.status} ${JSON.stringify(error)}`);
   return data.shipment_id;
 }

@@ -64,7 +64,8 @@ function postgresMicros(): Map<number, number> {
   }
   for (const pid of pids) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") by.set(Number(pid), processMicros(Number(pid)));
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres")
+        by.set(Number(pid), processMicros(Number(pid)));
     } catch {
       // exited meanwhile
     }
@@ -86,7 +87,13 @@ function machineMicros(): { busy: number; total: number } {
 export function sampleCpu(serverPid: number | undefined): Sample {
   const own = process.cpuUsage();
   const m = machineMicros();
-  return { server: serverPid ? processMicros(serverPid) : 0, database: postgresMicros(), loadgen: own.user + own.system, machineBusy: m.busy, machineTotal: m.total };
+  return {
+    server: serverPid ? processMicros(serverPid) : 0,
+    database: postgresMicros(),
+    loadgen: own.user + own.system,
+    machineBusy: m.busy,
+    machineTotal: m.total,
+  };
 }
 
 export function cpuPerRequest(before: Sample, after: Sample, requests: number): CpuPerRequest | undefined {
@@ -96,7 +103,11 @@ export function cpuPerRequest(before: Sample, after: Sample, requests: number): 
   let database = 0;
   for (const [pid, us] of after.database) database += Math.max(0, us - (before.database.get(pid) ?? 0));
   return {
-    server: per("server"), database: Math.round(database / requests), loadgen: per("loadgen"), machine: per("machineBusy"),
-    busy: Math.round(((after.machineBusy - before.machineBusy) / (after.machineTotal - before.machineTotal)) * 100) / 100,
+    server: per("server"),
+    database: Math.round(database / requests),
+    loadgen: per("loadgen"),
+    machine: per("machineBusy"),
+    busy:
+      Math.round(((after.machineBusy - before.machineBusy) / (after.machineTotal - before.machineTotal)) * 100) / 100,
   };
 }

@@ -7,9 +7,16 @@ import { analyzeDirectory, upsertPoints, upsertPostalCodes } from "../server/pic
 import type { GeneratedDirectory } from "../tools/generate-pickup-points.ts";
 
 /** Migrates, seeds the demo merchant and prices, and imports the directory; returns the milliseconds it took. */
-export async function prepareDirectory(database: { DATABASE_URL: string } | { PGLITE_DIR: string }, directory: GeneratedDirectory): Promise<number> {
+export async function prepareDirectory(
+  database: { DATABASE_URL: string } | { PGLITE_DIR: string },
+  directory: GeneratedDirectory,
+): Promise<number> {
   const t0 = Date.now();
-  const handle = await openDatabase("DATABASE_URL" in database ? { databaseUrl: database.DATABASE_URL, pgliteDir: "", statementTimeoutMs: 0 } : { pgliteDir: database.PGLITE_DIR });
+  const handle = await openDatabase(
+    "DATABASE_URL" in database
+      ? { databaseUrl: database.DATABASE_URL, pgliteDir: "", statementTimeoutMs: 0 }
+      : { pgliteDir: database.PGLITE_DIR },
+  );
   try {
     await migrateToLatest(handle.db);
     await seedDemo(handle.db);

@@ -10,12 +10,24 @@ import { RESULTS_DIR, type SuiteResult } from "./results.ts";
 
 const SUITES: Record<string, { file: string; what: string }> = {
   inbound: { file: "suites/inbound.ts", what: "inbound shipments: baseline, Prism, PostgreSQL, PGlite" },
-  instances: { file: "suites/instances.ts", what: "GET shipment on PostgreSQL: one instance against two on the same database" },
+  instances: {
+    file: "suites/instances.ts",
+    what: "GET shipment on PostgreSQL: one instance against two on the same database",
+  },
   shipping: { file: "suites/shipping.ts", what: "GET /shipping_options on 50,000 pickup points" },
-  webhooks: { file: "suites/webhooks.ts", what: "webhook deliveries a second and commit-to-receipt latency, 1 to 100 endpoints" },
+  webhooks: {
+    file: "suites/webhooks.ts",
+    what: "webhook deliveries a second and commit-to-receipt latency, 1 to 100 endpoints",
+  },
   start: { file: "suites/start.ts", what: "start to ready on an existing database, and memory" },
-  scale: { file: "suites/scale.ts", what: "how cost grows: 10^4-10^6 shipments, 5,000-500,000 pickup points (PostgreSQL)" },
-  neighbours: { file: "suites/neighbours.ts", what: "one merchant's reads while another floods the server with 135 KB orders" },
+  scale: {
+    file: "suites/scale.ts",
+    what: "how cost grows: 10^4-10^6 shipments, 5,000-500,000 pickup points (PostgreSQL)",
+  },
+  neighbours: {
+    file: "suites/neighbours.ts",
+    what: "one merchant's reads while another floods the server with 135 KB orders",
+  },
   "body-checks": { file: "micro/body-checks.ts", what: "micro-cost of the JSON body checks" },
   "get-path": { file: "micro/get-path.ts", what: "the GET path in process, against another tree (argument: its path)" },
 };
@@ -23,7 +35,11 @@ const DEFAULT = ["start", "inbound", "instances", "shipping", "webhooks", "scale
 
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {
-  console.log(`npm run bench [-- SUITE...] [OPTIONS]\n\n${Object.entries(SUITES).map(([n, s]) => `  ${n.padEnd(12)} ${s.what}`).join("\n")}\n\nWithout a suite: ${DEFAULT.join(", ")}.`);
+  console.log(
+    `npm run bench [-- SUITE...] [OPTIONS]\n\n${Object.entries(SUITES)
+      .map(([n, s]) => `  ${n.padEnd(12)} ${s.what}`)
+      .join("\n")}\n\nWithout a suite: ${DEFAULT.join(", ")}.`,
+  );
   process.exit(0);
 }
 const chosen: string[] = [];
@@ -37,7 +53,11 @@ const startedAt = new Date();
 // Results of an earlier run must not pass for this one's.
 rmSync(RESULTS_DIR, { recursive: true, force: true });
 for (const name of chosen.length ? chosen : DEFAULT) {
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, SUITES[name]!.file), ...args], { stdio: "inherit" });
+  const r = spawnSync(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, SUITES[name]!.file), ...args],
+    { stdio: "inherit" },
+  );
   if (r.status !== 0) {
     failed++;
     console.error(`bench ${name}: ${r.signal ? `signal ${r.signal}` : `exit code ${r.status}`}`);
@@ -48,9 +68,24 @@ for (const name of chosen.length ? chosen : DEFAULT) {
 const PROFILED = ["get-shipment", "create-shipment"];
 if (chosen.length === 0) {
   for (const c of PROFILED) {
-    const r = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, SUITES.inbound!.file), "--case", c, "--target", "postgres,pglite", "--profile", ...args], {
-      stdio: "inherit", env: { ...process.env, BENCH_RESULTS_AS: `profile-${c}`, BENCH_ROUNDS: "1" },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        path.join(import.meta.dirname, SUITES.inbound!.file),
+        "--case",
+        c,
+        "--target",
+        "postgres,pglite",
+        "--profile",
+        ...args,
+      ],
+      {
+        stdio: "inherit",
+        env: { ...process.env, BENCH_RESULTS_AS: `profile-${c}`, BENCH_ROUNDS: "1" },
+      },
+    );
     if (r.status !== 0) console.error(`bench profile of ${c}: exit code ${r.status}`);
   }
 }
@@ -62,10 +97,21 @@ if (chosen.length === 0) {
     if (existsSync(file)) results.push(JSON.parse(readFileSync(file, "utf8")) as SuiteResult);
     else missing.push(name);
   }
-  const profiled = PROFILED.map((c) => path.join(RESULTS_DIR, `profile-${c}.json`)).filter((f) => existsSync(f)).map((f) => JSON.parse(readFileSync(f, "utf8")) as SuiteResult);
-  const { md } = publish(path.join(import.meta.dirname, "..", "docs"), results, missing, profiled, describeMachine(process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test"), startedAt);
+  const profiled = PROFILED.map((c) => path.join(RESULTS_DIR, `profile-${c}.json`))
+    .filter((f) => existsSync(f))
+    .map((f) => JSON.parse(readFileSync(f, "utf8")) as SuiteResult);
+  const { md } = publish(
+    path.join(import.meta.dirname, "..", "docs"),
+    results,
+    missing,
+    profiled,
+    describeMachine(process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test"),
+    startedAt,
+  );
   console.log(`\n${md}\nwritten: docs/benchmarks.md and docs/benchmarks.json`);
 } else {
-  console.log("\ndocs/benchmarks.md is left as it was: `npm run bench` without a suite name rewrites it from one full run.");
+  console.log(
+    "\ndocs/benchmarks.md is left as it was: `npm run bench` without a suite name rewrites it from one full run.",
+  );
 }
 process.exit(failed ? 1 : 0);

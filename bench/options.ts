@@ -32,7 +32,10 @@ function positive(name: string, fallback: number, min = 1): number {
 
 function pick<T extends string>(what: string, given: string[] | undefined, all: readonly T[]): T[] {
   if (!given?.length) return [...all];
-  const names = given.flatMap((g) => g.split(",")).map((s) => s.trim()).filter(Boolean);
+  const names = given
+    .flatMap((g) => g.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !all.includes(n as T));
   if (unknown.length) throw new Error(`unknown ${what}: ${unknown.join(", ")} (choose from ${all.join(", ")})`);
   return all.filter((a) => names.includes(a));
@@ -62,7 +65,11 @@ function parse(argv: string[]): BenchOptions {
     console.log(USAGE);
     process.exit(0);
   }
-  const caseNames = pick("case", values.case, CASES.map((c) => c.name));
+  const caseNames = pick(
+    "case",
+    values.case,
+    CASES.map((c) => c.name),
+  );
   const stdout = process.env.BENCH_STDOUT || "pipe";
   if (stdout !== "pipe" && stdout !== "null") throw new Error(`BENCH_STDOUT must be pipe or null, got "${stdout}"`);
   return {

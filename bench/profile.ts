@@ -6,7 +6,11 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; children?: number[] }[];
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    children?: number[];
+  }[];
   startTime: number;
   endTime: number;
   samples: number[];
@@ -104,7 +108,10 @@ export function summarise(file: string, windows: [number, number][] = [], top = 
     ms: total * interval,
     whole,
     groups: [...groups].sort((a, b) => b[1] - a[1]).map(([name, n]) => ({ name, ...share(n) })),
-    functions: [...functions.values()].sort((a, b) => b.n - a.n).slice(0, top).map(({ n, ...f }) => ({ ...f, ...share(n) })),
+    functions: [...functions.values()]
+      .sort((a, b) => b.n - a.n)
+      .slice(0, top)
+      .map(({ n, ...f }) => ({ ...f, ...share(n) })),
   };
 }
 
@@ -115,7 +122,9 @@ export function formatSummary(title: string, s: ProfileSummary, topGroups = 20):
     `  self time by package / file:`,
     ...s.groups.slice(0, topGroups).map((g) => `  ${pct(g.pct)}  ${g.name}`),
     `  top ${s.functions.length} functions by self time:`,
-    ...s.functions.map((f) => `  ${pct(f.pct)}  ${f.name.slice(0, 44).padEnd(44)} ${f.group.padEnd(28)} ${f.location}`.trimEnd()),
+    ...s.functions.map((f) =>
+      `  ${pct(f.pct)}  ${f.name.slice(0, 44).padEnd(44)} ${f.group.padEnd(28)} ${f.location}`.trimEnd(),
+    ),
   ];
   return lines.join("\n");
 }

@@ -19,17 +19,28 @@ export interface Machine {
 export function describeMachine(databaseUrl: string): Machine {
   let postgres = "unreachable";
   try {
-    postgres = execFileSync("psql", [databaseUrl, "-Atc", "show server_version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    postgres = execFileSync("psql", [databaseUrl, "-Atc", "show server_version"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     // psql missing or server down: said as such
   }
   return {
-    cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30),
-    kernel: release(), node: process.version, postgres, loadAtEnd: loadavg().map((l) => Math.round(l * 10) / 10),
+    cpu: cpus()[0]?.model ?? "unknown",
+    cores: cpus().length,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    kernel: release(),
+    node: process.version,
+    postgres,
+    loadAtEnd: loadavg().map((l) => Math.round(l * 10) / 10),
   };
 }
 
-const num = (v: number | null | undefined, digits = 0) => (v === null || v === undefined || Number.isNaN(v) ? "-" : v.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const num = (v: number | null | undefined, digits = 0) =>
+  v === null || v === undefined || Number.isNaN(v)
+    ? "-"
+    : v.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ratio = (v: number | null | undefined) => (v === null || v === undefined ? "-" : `${v.toFixed(2)}x`);
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
@@ -38,7 +49,14 @@ function figure(r: ResultRow): string {
   return `${num(r.rps)} req/s`;
 }
 
-export function publish(docsDir: string, results: SuiteResult[], missing: string[], profiled: SuiteResult[], machine: Machine, startedAt: Date): { md: string; json: string } {
+export function publish(
+  docsDir: string,
+  results: SuiteResult[],
+  missing: string[],
+  profiled: SuiteResult[],
+  machine: Machine,
+  startedAt: Date,
+): { md: string; json: string } {
   const goals = results.flatMap((s) => s.rows.filter((r) => r.goal).map((r) => ({ suite: s.suite, ...r })));
   const out: string[] = [
     "# Benchmarks",
@@ -48,22 +66,50 @@ export function publish(docsDir: string, results: SuiteResult[], missing: string
     "The machine is shared and noisy, so a figure is read against an anchor measured in the same run: **x baseline** is req/s over a bare Express app serving the same bytes (same round), **x Prism** over Prism's mock of the spec, and in the scale curves the ratio to the smallest size (1.00x is flat). p50/p99 are latencies in milliseconds at the stated connections. This file is rewritten by every full run; a figure quoted elsewhere comes from here.",
     "",
   ];
-  if (missing.length) out.push(`**Not in this run:** ${missing.join(", ")} (the suite failed or was not run; see its output).`, "");
+  if (missing.length)
+    out.push(`**Not in this run:** ${missing.join(", ")} (the suite failed or was not run; see its output).`, "");
   out.push("## Goals", "", "| figure | on | goal | measured | met |", "|---|---|---|---|---|");
   for (const g of goals) {
-    const measured = [figure(g), g.ratio !== undefined && g.ratio !== null && g.value === undefined ? ratio(g.ratio) : "", g.ratioToPrism ? `${ratio(g.ratioToPrism)} Prism` : "", g.p50 !== undefined ? `p50 ${num(g.p50, 1)} ms` : "", g.p99 !== undefined ? `p99 ${num(g.p99, 1)} ms` : ""].filter(Boolean).join(", ");
+    const measured = [
+      figure(g),
+      g.ratio !== undefined && g.ratio !== null && g.value === undefined ? ratio(g.ratio) : "",
+      g.ratioToPrism ? `${ratio(g.ratioToPrism)} Prism` : "",
+      g.p50 !== undefined ? `p50 ${num(g.p50, 1)} ms` : "",
+      g.p99 !== undefined ? `p99 ${num(g.p99, 1)} ms` : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
     out.push(`| ${cell(g.case)} | ${g.target} | ${cell(g.goal!)} | ${measured} | ${g.met ? "yes" : "**no**"} |`);
   }
   out.push(...bounds(results, machine.cores), ...profileSections(profiled));
   for (const s of results) {
-    out.push("", `## ${s.title}`, "", `Suite \`${s.suite}\`, ${s.seconds} s.`, "", "| case | on | figure | p50 ms | p99 ms | errors | x baseline | x Prism |", "|---|---|---|---|---|---|---|---|");
+    out.push(
+      "",
+      `## ${s.title}`,
+      "",
+      `Suite \`${s.suite}\`, ${s.seconds} s.`,
+      "",
+      "| case | on | figure | p50 ms | p99 ms | errors | x baseline | x Prism |",
+      "|---|---|---|---|---|---|---|---|",
+    );
     for (const r of s.rows) {
-      out.push(`| ${cell(r.case)} | ${r.target} | ${figure(r)} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${r.errors} | ${ratio(r.ratio)} | ${ratio(r.ratioToPrism)} |`);
+      out.push(
+        `| ${cell(r.case)} | ${r.target} | ${figure(r)} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${r.errors} | ${ratio(r.ratio)} | ${ratio(r.ratioToPrism)} |`,
+      );
     }
     const measured = s.rows.filter((r) => r.cpu);
     if (measured.length) {
-      out.push("", `CPU per request in µs (median over rounds) by process, and how busy the ${machine.cores} cores were:`, "", "| case | on | server | PostgreSQL | load generator | whole machine | machine busy |", "|---|---|---|---|---|---|---|");
-      for (const r of measured) out.push(`| ${cell(r.case)} | ${r.target} | ${num(r.cpu!.server)} | ${num(r.cpu!.database)} | ${num(r.cpu!.loadgen)} | ${num(r.cpu!.machine)} | ${Math.round(r.cpu!.busy * 100)}% |`);
+      out.push(
+        "",
+        `CPU per request in µs (median over rounds) by process, and how busy the ${machine.cores} cores were:`,
+        "",
+        "| case | on | server | PostgreSQL | load generator | whole machine | machine busy |",
+        "|---|---|---|---|---|---|---|",
+      );
+      for (const r of measured)
+        out.push(
+          `| ${cell(r.case)} | ${r.target} | ${num(r.cpu!.server)} | ${num(r.cpu!.database)} | ${num(r.cpu!.loadgen)} | ${num(r.cpu!.machine)} | ${Math.round(r.cpu!.busy * 100)}% |`,
+        );
     }
     const rowNotes = s.rows.filter((r) => r.note).map((r) => `${r.case} (${r.target}): ${r.note}`);
     const all = [...s.notes, ...rowNotes];
@@ -71,7 +117,8 @@ export function publish(docsDir: string, results: SuiteResult[], missing: string
     if (s.problems.length) out.push("", "**Problems:**", "", ...s.problems.map((p) => `- ${cell(p.split("\n")[0]!)}`));
   }
   const md = out.join("\n") + "\n";
-  const json = JSON.stringify({ startedAt: startedAt.toISOString(), machine, missing, suites: results, profiled }, null, 2) + "\n";
+  const json =
+    JSON.stringify({ startedAt: startedAt.toISOString(), machine, missing, suites: results, profiled }, null, 2) + "\n";
   writeFileSync(path.join(docsDir, "benchmarks.md"), md);
   writeFileSync(path.join(docsDir, "benchmarks.json"), json);
   return { md, json };
@@ -91,11 +138,20 @@ function bounds(results: SuiteResult[], cores: number): string[] {
       const c = r.cpu!;
       const b = base.cpu!;
       const budget = b.machine / r.ratioGoal!;
-      lines.push(`- **${r.case}, ${r.target}** (${ratio(r.ratio)}, goal ${r.ratioGoal}x): the machine was ${Math.round(c.busy * 100)}% busy and spent ${num(c.machine)} µs per request, the bare app's run ${num(b.machine)} µs (${ratio(b.machine / c.machine)}). Ours: server ${num(c.server)} µs, PostgreSQL ${num(c.database)} µs, load generator ${num(c.loadgen)} µs; the bare app: server ${num(b.server)} µs, load generator ${num(b.loadgen)} µs. ${r.ratioGoal}x needs about ${num(budget)} µs of the machine per request, ${num(c.machine - budget)} µs less than now. ${instances(c, r.rps ?? 0, cores)}`);
+      lines.push(
+        `- **${r.case}, ${r.target}** (${ratio(r.ratio)}, goal ${r.ratioGoal}x): the machine was ${Math.round(c.busy * 100)}% busy and spent ${num(c.machine)} µs per request, the bare app's run ${num(b.machine)} µs (${ratio(b.machine / c.machine)}). Ours: server ${num(c.server)} µs, PostgreSQL ${num(c.database)} µs, load generator ${num(c.loadgen)} µs; the bare app: server ${num(b.server)} µs, load generator ${num(b.loadgen)} µs. ${r.ratioGoal}x needs about ${num(budget)} µs of the machine per request, ${num(c.machine - budget)} µs less than now. ${instances(c, r.rps ?? 0, cores)}`,
+      );
     }
   }
   if (!lines.length) return [];
-  return ["", "## What bounds the goals not met", "", "Measured in the same runs as the figures (CPU time of each process from /proc, divided by the requests answered):", "", ...lines];
+  return [
+    "",
+    "## What bounds the goals not met",
+    "",
+    "Measured in the same runs as the figures (CPU time of each process from /proc, divided by the requests answered):",
+    "",
+    ...lines,
+  ];
 }
 
 /** The profiled passes: self time of the server's main thread by package and by function, per case and target. */
@@ -104,18 +160,34 @@ function profileSections(profiled: SuiteResult[]): string[] {
   for (const s of profiled) {
     for (const p of s.profiles ?? []) {
       const row = s.rows.find((r) => r.target === p.target);
-      out.push("", `### ${s.title.replace(/, profiled$/, "")}, ${p.target}: the server's CPU profile`, "",
-        `${(p.ms / 1000).toFixed(1)} s of samples during ${row ? `${num(row.rps)} req/s with profiling on` : "the run"}. "(idle)" is the main thread waiting (for the database or the next request); native code is named after its caller.`, "",
-        "| self time | package or file |  | self time | function |", "|---|---|---|---|---|");
+      out.push(
+        "",
+        `### ${s.title.replace(/, profiled$/, "")}, ${p.target}: the server's CPU profile`,
+        "",
+        `${(p.ms / 1000).toFixed(1)} s of samples during ${row ? `${num(row.rps)} req/s with profiling on` : "the run"}. "(idle)" is the main thread waiting (for the database or the next request); native code is named after its caller.`,
+        "",
+        "| self time | package or file |  | self time | function |",
+        "|---|---|---|---|---|",
+      );
       const n = Math.max(p.groups.length, p.functions.length);
       for (let i = 0; i < n; i++) {
         const g = p.groups[i];
         const f = p.functions[i];
-        out.push(`| ${g ? `${g.pct.toFixed(1)}%` : ""} | ${g ? cell(g.name) : ""} |  | ${f ? `${f.pct.toFixed(1)}%` : ""} | ${f ? cell(f.group.startsWith("(") ? f.name : `${f.name} (${f.group})`) : ""} |`);
+        out.push(
+          `| ${g ? `${g.pct.toFixed(1)}%` : ""} | ${g ? cell(g.name) : ""} |  | ${f ? `${f.pct.toFixed(1)}%` : ""} | ${f ? cell(f.group.startsWith("(") ? f.name : `${f.name} (${f.group})`) : ""} |`,
+        );
       }
     }
   }
-  return out.length ? ["", "## Where the server's time goes (CPU profiles)", "", "A separate pass with `--cpu-prof` after the measured runs, one case at a time.", ...out] : [];
+  return out.length
+    ? [
+        "",
+        "## Where the server's time goes (CPU profiles)",
+        "",
+        "A separate pass with `--cpu-prof` after the measured runs, one case at a time.",
+        ...out,
+      ]
+    : [];
 }
 
 /** Whether a second instance of the server has anything to gain: its process holds one core at most for JavaScript. */

@@ -28,14 +28,25 @@ export interface SummaryRow {
 
 const COLUMNS = ["round", "case", "target", "req/s", "p50 ms", "p99 ms", "non-2xx+err", "x baseline", "load"];
 const WIDTHS = [5, 16, 8, 8, 7, 7, 11, 10, 5];
-const line = (cells: string[]) => cells.map((c, i) => (i < 3 ? c.padEnd(WIDTHS[i]!) : c.padStart(WIDTHS[i]!))).join("  ");
+const line = (cells: string[]) =>
+  cells.map((c, i) => (i < 3 ? c.padEnd(WIDTHS[i]!) : c.padStart(WIDTHS[i]!))).join("  ");
 const ratio = (r: number | null) => (r === null ? "-" : `${r.toFixed(2)}x`);
 
 export const tableHeader = () => line(COLUMNS);
 
 export function tableRow(r: Row): string {
   const bad = r.non2xx + r.errors;
-  return line([String(r.round), r.case, r.target, r.rps.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), bad ? `${bad} !!` : "0", ratio(r.ratio), r.load.toFixed(1)]);
+  return line([
+    String(r.round),
+    r.case,
+    r.target,
+    r.rps.toFixed(0),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    bad ? `${bad} !!` : "0",
+    ratio(r.ratio),
+    r.load.toFixed(1),
+  ]);
 }
 
 export function median(xs: number[]): number {
@@ -65,7 +76,9 @@ export function summarise(rows: Row[]): SummaryRow[] {
 }
 
 export function formatSummary(summary: SummaryRow[]): string {
-  const out = [`${"case".padEnd(16)}  ${"target".padEnd(8)}  ${"req/s".padStart(8)}  ${"x baseline".padStart(10)}  ${"per round".padEnd(16)}  ${"p99 ms".padStart(7)}  non-2xx+err`];
+  const out = [
+    `${"case".padEnd(16)}  ${"target".padEnd(8)}  ${"req/s".padStart(8)}  ${"x baseline".padStart(10)}  ${"per round".padEnd(16)}  ${"p99 ms".padStart(7)}  non-2xx+err`,
+  ];
   for (const s of summary) {
     out.push(
       `${s.case.padEnd(16)}  ${s.target.padEnd(8)}  ${s.medianRps.toFixed(0).padStart(8)}  ${ratio(s.medianRatio).padStart(10)}  ${s.ratios.map(ratio).join(" ").padEnd(16)}  ${s.medianP99.toFixed(1).padStart(7)}  ${s.non2xxAndErrors ? `${s.non2xxAndErrors} !!` : "0"}`,
@@ -78,7 +91,10 @@ export function formatSummary(summary: SummaryRow[]): string {
 export function failures(rows: Row[]): string[] {
   return rows
     .filter((r) => r.non2xx + r.errors > 0)
-    .map((r) => `round ${r.round} ${r.case} on ${r.target}: ${r.non2xx} non-2xx, ${r.errors} connection errors; statuses ${JSON.stringify(r.statuses)}`);
+    .map(
+      (r) =>
+        `round ${r.round} ${r.case} on ${r.target}: ${r.non2xx} non-2xx, ${r.errors} connection errors; statuses ${JSON.stringify(r.statuses)}`,
+    );
 }
 
 export function banner(lines: string[]): string {
@@ -91,5 +107,11 @@ function cpuOf(rows: Row[]): CpuPerRequest | undefined {
   const known = rows.flatMap((r) => (r.cpu ? [r.cpu] : []));
   if (!known.length) return undefined;
   const med = (k: keyof CpuPerRequest) => median(known.map((c) => c[k]));
-  return { server: med("server"), database: med("database"), loadgen: med("loadgen"), machine: med("machine"), busy: med("busy") };
+  return {
+    server: med("server"),
+    database: med("database"),
+    loadgen: med("loadgen"),
+    machine: med("machine"),
+    busy: med("busy"),
+  };
 }

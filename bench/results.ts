@@ -43,7 +43,12 @@ export interface SuiteResult {
   notes: string[];
   problems: string[];
   /** CPU profiles of the servers during the measured runs, summarised (a profiled run only). */
-  profiles?: { target: string; ms: number; groups: { name: string; pct: number }[]; functions: { name: string; group: string; pct: number }[] }[];
+  profiles?: {
+    target: string;
+    ms: number;
+    groups: { name: string; pct: number }[];
+    functions: { name: string; group: string; pct: number }[];
+  }[];
 }
 
 export function writeResults(result: SuiteResult): string {
@@ -62,6 +67,12 @@ export function goal(...bounds: Bound[]): { goal: string; met: boolean; ratioGoa
   return {
     ...(ratio && { ratioGoal: ratio[1] }),
     goal: bounds.map(([op, bound, suffix]) => `${op} ${bound.toLocaleString("en")}${suffix}`).join(", "),
-    met: bounds.every(([op, bound, , value]) => value !== null && value !== undefined && !Number.isNaN(value) && (op === ">=" ? value >= bound : value <= bound)),
+    met: bounds.every(
+      ([op, bound, , value]) =>
+        value !== null &&
+        value !== undefined &&
+        !Number.isNaN(value) &&
+        (op === ">=" ? value >= bound : value <= bound),
+    ),
   };
 }

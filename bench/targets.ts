@@ -21,7 +21,18 @@ export interface Target {
 
 // The server's configuration variables: unset, so the server runs on its defaults whatever the caller's shell
 // exports. BENCH_SERVER_<VAR>=value sets one on purpose, over the benchmark's own (e.g. BENCH_SERVER_LOG_LEVEL=warn).
-const CONFIG_VARS = ["PORT", "HOST", "DATABASE_URL", "PGLITE_DIR", "LOG_LEVEL", "SEED_DEMO", "RATE_LIMIT_PER_MINUTE", "CONCURRENT_REQUESTS_PER_CALLER", "HEAVY_REQUESTS_PER_CALLER", "BODY_BYTES_PER_MINUTE"];
+const CONFIG_VARS = [
+  "PORT",
+  "HOST",
+  "DATABASE_URL",
+  "PGLITE_DIR",
+  "LOG_LEVEL",
+  "SEED_DEMO",
+  "RATE_LIMIT_PER_MINUTE",
+  "CONCURRENT_REQUESTS_PER_CALLER",
+  "HEAVY_REQUESTS_PER_CALLER",
+  "BODY_BYTES_PER_MINUTE",
+];
 
 function serverEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...settings };
@@ -54,7 +65,9 @@ export async function startServer(name: ServerTarget, opts: ServerOptions): Prom
   const port = await freePort();
   // Profiled servers run the sources (through tsx) so that the profile names files and packages; the bundle
   // would show one file.
-  const entry = opts.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`, "--import", "tsx", "server/main.ts"] : [buildServer()];
+  const entry = opts.profileDir
+    ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`, "--import", "tsx", "server/main.ts"]
+    : [buildServer()];
   const child = startChild(name, entry, {
     env: serverEnv({ PORT: String(port), RATE_LIMIT_PER_MINUTE: "0", ...opts.database }),
     stdout: opts.stdout,
@@ -69,7 +82,11 @@ export async function startBaseline(responses: CapturedResponse[], scratchDir: s
   const file = path.join(scratchDir, "baseline-responses.json");
   writeFileSync(file, JSON.stringify(responses));
   const port = await freePort();
-  const child = startChild("baseline", ["--import", "tsx", path.join(ROOT, "bench/baseline-server.ts"), file, String(port)], { stdout: "ignore", cwd: ROOT });
+  const child = startChild(
+    "baseline",
+    ["--import", "tsx", path.join(ROOT, "bench/baseline-server.ts"), file, String(port)],
+    { stdout: "ignore", cwd: ROOT },
+  );
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(child, `${origin}/`);
   return { name: "baseline", origin, pathFor: (p) => p, child };
@@ -78,7 +95,17 @@ export async function startBaseline(responses: CapturedResponse[], scratchDir: s
 export async function startPrism(): Promise<Target> {
   const port = await freePort();
   const bin = path.join(ROOT, "node_modules/.bin/prism");
-  const args = [bin, "mock", "-h", "127.0.0.1", "-p", String(port), "-v", "error", path.join(ROOT, "spec/openapi.yaml")];
+  const args = [
+    bin,
+    "mock",
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(port),
+    "-v",
+    "error",
+    path.join(ROOT, "spec/openapi.yaml"),
+  ];
   const child = startChild("prism", args, { stdout: "ignore", cwd: ROOT });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(child, `${origin}/__bench_ready`);

@@ -38,7 +38,12 @@ export class ApiError extends Error {
 }
 
 export function isErrorBody(v: unknown): v is ErrorBody {
-  return typeof v === "object" && v !== null && typeof (v as ErrorBody).code === "string" && typeof (v as ErrorBody).message === "string";
+  return (
+    typeof v === "object" &&
+    v !== null &&
+    typeof (v as ErrorBody).code === "string" &&
+    typeof (v as ErrorBody).message === "string"
+  );
 }
 
 /** No answer: the connection failed or the timeout passed (after any retries). */
@@ -57,7 +62,9 @@ export class ApiTimeoutError extends ApiConnectionError {
  * The data of a call, or its failure thrown as ApiError: `const s = await unwrap(client.GET(...))`
  * gives `s` the success type, with no `undefined` to check.
  */
-export async function unwrap<R extends { data?: unknown; error?: unknown; response: Response }>(call: Promise<R>): Promise<NonNullable<R["data"]>> {
+export async function unwrap<R extends { data?: unknown; error?: unknown; response: Response }>(
+  call: Promise<R>,
+): Promise<NonNullable<R["data"]>> {
   const { data, error, response } = await call;
   if (error !== undefined || !response.ok) throw new ApiError(response, isErrorBody(error) ? error : undefined);
   return data as NonNullable<R["data"]>;

@@ -37,8 +37,22 @@ export interface ClientOptions {
 
 /** The POST operations that accept an Idempotency-Key, checked against the contract by the compiler both ways. */
 type PostOf<P extends keyof paths> = paths[P] extends { post: infer O } ? ([O] extends [never] ? never : O) : never;
-type KeyedPost = { [P in keyof paths]: PostOf<P> extends { parameters: { header?: infer H } } ? ([NonNullable<H>] extends [never] ? never : "Idempotency-Key" extends keyof NonNullable<H> ? P : never) : never }[keyof paths];
-const KEYED_POSTS = ["/inbound_shipments/_create", "/inbound_shipments/{shipment_id}/arrivals", "/orders/_create", "/merchant/price_lists/_create", "/webhook_endpoints/_create"] as const satisfies readonly KeyedPost[];
+type KeyedPost = {
+  [P in keyof paths]: PostOf<P> extends { parameters: { header?: infer H } }
+    ? [NonNullable<H>] extends [never]
+      ? never
+      : "Idempotency-Key" extends keyof NonNullable<H>
+        ? P
+        : never
+    : never;
+}[keyof paths];
+const KEYED_POSTS = [
+  "/inbound_shipments/_create",
+  "/inbound_shipments/{shipment_id}/arrivals",
+  "/orders/_create",
+  "/merchant/price_lists/_create",
+  "/webhook_endpoints/_create",
+] as const satisfies readonly KeyedPost[];
 type MissingKeyedPost = Exclude<KeyedPost, (typeof KEYED_POSTS)[number]>;
 const everyKeyedPostListed: MissingKeyedPost extends never ? true : MissingKeyedPost = true;
 void everyKeyedPostListed;
@@ -72,7 +86,12 @@ export function createLogisticsClient(opts: ClientOptions): LogisticsClient {
   const middleware: Middleware = {
     onRequest({ request, schemaPath }) {
       // The key makes the retry of a create safe: the service answers it with the first response.
-      if (maxRetries > 0 && request.method === "POST" && keyedPosts.has(schemaPath) && !request.headers.has("idempotency-key")) {
+      if (
+        maxRetries > 0 &&
+        request.method === "POST" &&
+        keyedPosts.has(schemaPath) &&
+        !request.headers.has("idempotency-key")
+      ) {
         request.headers.set("Idempotency-Key", idempotencyKey());
       }
       return request;

@@ -30,4 +30,3 @@ export const OPERATORS_BY_KIND: Record<FactKind, readonly RuleOperator[]> = {
   boolean: ["==", "!="],
   string_array: ["contains"],
 };
-

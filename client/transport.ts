@@ -80,7 +80,10 @@ async function once(request: Request, o: TransportOptions): Promise<Response> {
     timeout.abort(reason);
     stop(reason);
   };
-  const timer = setTimeout(() => end(new DOMException(`no answer within ${o.timeoutMs} ms`, "TimeoutError")), o.timeoutMs);
+  const timer = setTimeout(
+    () => end(new DOMException(`no answer within ${o.timeoutMs} ms`, "TimeoutError")),
+    o.timeoutMs,
+  );
   // The caller's own signal still cancels; the timeout cancels this attempt only.
   const onAbort = () => end(request.signal.reason);
   request.signal.addEventListener("abort", onAbort, { once: true });
@@ -88,8 +91,14 @@ async function once(request: Request, o: TransportOptions): Promise<Response> {
     return await Promise.race([o.fetch(new Request(request, { signal: timeout.signal })), stopped]);
   } catch (error) {
     if (request.signal.aborted) throw error;
-    if (timeout.signal.aborted) throw new ApiTimeoutError(`${request.method} ${request.url}: no answer within ${o.timeoutMs} ms`, { cause: error });
-    throw new ApiConnectionError(`${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    if (timeout.signal.aborted)
+      throw new ApiTimeoutError(`${request.method} ${request.url}: no answer within ${o.timeoutMs} ms`, {
+        cause: error,
+      });
+    throw new ApiConnectionError(
+      `${request.method} ${request.url}: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   } finally {
     clearTimeout(timer);
     request.signal.removeEventListener("abort", onAbort);

@@ -41,15 +41,29 @@ export function generateWebhookSecret(bytes = 32): string {
  * The `webhook-signature` value: one `v1,` entry per secret, space-separated (two during a rotation).
  * `body` must be the exact bytes sent.
  */
-export function signWebhook(secrets: string | readonly string[], id: string, timestamp: number, body: string | Uint8Array): string {
+export function signWebhook(
+  secrets: string | readonly string[],
+  id: string,
+  timestamp: number,
+  body: string | Uint8Array,
+): string {
   const list = typeof secrets === "string" ? [secrets] : secrets;
   return list.map((s) => `v1,${hmac(keyOf(s), id, String(timestamp), body).toString("base64")}`).join(" ");
 }
 
 /** The three Standard Webhooks headers of one attempt. */
-export function webhookHeaders(secrets: string | readonly string[], id: string, body: string | Uint8Array, now = new Date()): Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> {
+export function webhookHeaders(
+  secrets: string | readonly string[],
+  id: string,
+  body: string | Uint8Array,
+  now = new Date(),
+): Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> {
   const timestamp = Math.floor(now.getTime() / 1000);
-  return { "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": signWebhook(secrets, id, timestamp, body) };
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signWebhook(secrets, id, timestamp, body),
+  };
 }
 
 function headerOf(headers: WebhookHeaders, name: string): string | undefined {
@@ -71,17 +85,24 @@ function headerOf(headers: WebhookHeaders, name: string): string | undefined {
  * constant time. An endpoint with batching on receives an array of events, returned as such.
  * Throws WebhookVerificationError when the delivery is not authentic or not fresh.
  */
-export function verifyWebhook(secrets: string | readonly string[], headers: WebhookHeaders, body: string | Uint8Array, opts: VerifyOptions = {}): WebhookEvent | WebhookEvent[] {
+export function verifyWebhook(
+  secrets: string | readonly string[],
+  headers: WebhookHeaders,
+  body: string | Uint8Array,
+  opts: VerifyOptions = {},
+): WebhookEvent | WebhookEvent[] {
   const keys = (typeof secrets === "string" ? [secrets] : secrets).map(keyOf);
   if (keys.length === 0) throw new TypeError("no webhook secret given");
   const id = headerOf(headers, "webhook-id");
   const timestamp = headerOf(headers, "webhook-timestamp");
   const signatures = headerOf(headers, "webhook-signature");
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature header");
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature header");
 
   const ts = /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : NaN;
   const now = Math.floor((opts.now ?? new Date()).getTime() / 1000);
-  if (!Number.isSafeInteger(ts) || Math.abs(now - ts) > (opts.toleranceSeconds ?? 300)) throw new WebhookVerificationError("timestamp outside the tolerance");
+  if (!Number.isSafeInteger(ts) || Math.abs(now - ts) > (opts.toleranceSeconds ?? 300))
+    throw new WebhookVerificationError("timestamp outside the tolerance");
 
   const expected = keys.map((k) => hmac(k, id, timestamp, body));
   let ok = false;
@@ -100,13 +121,20 @@ export function verifyWebhook(secrets: string | readonly string[], headers: Webh
   } catch {
     throw new WebhookVerificationError("body is not JSON");
   }
-  const isEvent = (v: unknown) => typeof v === "object" && v !== null && typeof (v as { event_type?: unknown }).event_type === "string";
-  if (Array.isArray(parsed) ? !parsed.every(isEvent) : !isEvent(parsed)) throw new WebhookVerificationError("body is not a webhook event");
+  const isEvent = (v: unknown) =>
+    typeof v === "object" && v !== null && typeof (v as { event_type?: unknown }).event_type === "string";
+  if (Array.isArray(parsed) ? !parsed.every(isEvent) : !isEvent(parsed))
+    throw new WebhookVerificationError("body is not a webhook event");
   return parsed as WebhookEvent | WebhookEvent[];
 }
 
 /** verifyWebhook for a receiver that handles single and batched deliveries alike: always an array. */
-export function verifyWebhookEvents(secrets: string | readonly string[], headers: WebhookHeaders, body: string | Uint8Array, opts: VerifyOptions = {}): WebhookEvent[] {
+export function verifyWebhookEvents(
+  secrets: string | readonly string[],
+  headers: WebhookHeaders,
+  body: string | Uint8Array,
+  opts: VerifyOptions = {},
+): WebhookEvent[] {
   const result = verifyWebhook(secrets, headers, body, opts);
   return Array.isArray(result) ? result : [result];
 }

@@ -13,10 +13,18 @@ mkdirSync(stage, { recursive: true });
 mkdirSync(out, { recursive: true });
 
 const tsc = fromRoot("node_modules/typescript/bin/tsc");
-execFileSync(process.execPath, [tsc, "-p", fromRoot("client/tsconfig.json"), "--outDir", path.join(stage, "dist")], { stdio: "inherit" });
+execFileSync(process.execPath, [tsc, "-p", fromRoot("client/tsconfig.json"), "--outDir", path.join(stage, "dist")], {
+  stdio: "inherit",
+});
 for (const f of ["package.json", "README.md", "CHANGELOG.md"]) cpSync(fromRoot(`client/${f}`), path.join(stage, f));
 
-const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", out], { cwd: stage, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })) as { filename: string }[];
+const packed = JSON.parse(
+  execFileSync("npm", ["pack", "--json", "--pack-destination", out], {
+    cwd: stage,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  }),
+) as { filename: string }[];
 const { version } = JSON.parse(readFileSync(path.join(stage, "package.json"), "utf8")) as { version: string };
 rmSync(stage, { recursive: true, force: true });
 console.log(`packed @logistics-api/client ${version}`);

@@ -8,15 +8,28 @@ import { webhookHeaders } from "../client/webhooks.ts";
 import { specDocument } from "../server/shared/spec-document.ts";
 
 interface Spec {
-  webhooks: Record<string, { post: { requestBody: { content: { "application/json": { example: { event_id: string } | { event_id: string }[] } } } } }>;
-  paths: Record<string, { post: { responses: Record<string, { content: { "application/json": { example: { secret: string } } } }> } }>;
+  webhooks: Record<
+    string,
+    {
+      post: {
+        requestBody: { content: { "application/json": { example: { event_id: string } | { event_id: string }[] } } };
+      };
+    }
+  >;
+  paths: Record<
+    string,
+    { post: { responses: Record<string, { content: { "application/json": { example: { secret: string } } } }> } }
+  >;
 }
 
 const spec = specDocument() as Spec;
 const types = Object.keys(spec.webhooks);
 const usage = `usage: npm run mock:webhook -- <url> <event_type> [--secret whsec_...]\nevent types: ${types.join(", ")}`;
 
-const { values, positionals } = parseArgs({ options: { secret: { type: "string" }, help: { type: "boolean" } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { secret: { type: "string" }, help: { type: "boolean" } },
+  allowPositionals: true,
+});
 if (values.help) {
   console.log(usage);
   process.exit(0);
@@ -31,22 +44,36 @@ try {
   fail(`not a URL: ${JSON.stringify(url)}`);
 }
 if (target.protocol !== "http:" && target.protocol !== "https:") fail("the URL must be http or https");
-const secret = values.secret ?? spec.paths["/webhook_endpoints/_create"]!.post.responses["201"]!.content["application/json"].example.secret;
+const secret =
+  values.secret ??
+  spec.paths["/webhook_endpoints/_create"]!.post.responses["201"]!.content["application/json"].example.secret;
 if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) fail("--secret must look like whsec_<base64>");
 
 const event = spec.webhooks[type]!.post.requestBody.content["application/json"].example;
 const body = JSON.stringify(event);
 // A batch is signed under an id of its own, as the service does; a single event under its event_id.
 const id = Array.isArray(event) ? randomBytes(12).toString("hex") : event.event_id;
-const headers = { "content-type": "application/json", "user-agent": "logistics-api-mock-webhook", ...webhookHeaders(secret, id, body) };
+const headers = {
+  "content-type": "application/json",
+  "user-agent": "logistics-api-mock-webhook",
+  ...webhookHeaders(secret, id, body),
+};
 try {
-  const res = await fetch(target, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(target, {
+    method: "POST",
+    headers,
+    body,
+    redirect: "manual",
+    signal: AbortSignal.timeout(10_000),
+  });
   const text = (await res.text()).slice(0, 200);
   console.log(`${type} ${id} -> ${target.href}: HTTP ${res.status}${text ? ` ${text}` : ""}`);
   // As the service does: any 2xx acknowledges; anything else would be retried.
   process.exit(res.ok ? 0 : 1);
 } catch (error) {
-  console.error(`${type} -> ${target.href}: ${error instanceof Error ? `${error.message}${error.cause ? ` (${String((error.cause as Error).message ?? error.cause)})` : ""}` : String(error)}`);
+  console.error(
+    `${type} -> ${target.href}: ${error instanceof Error ? `${error.message}${error.cause ? ` (${String((error.cause as Error).message ?? error.cause)})` : ""}` : String(error)}`,
+  );
   process.exit(1);
 }
 

@@ -16,6 +16,18 @@ if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
   process.exit(2);
 }
 
-const prism = spawn(process.execPath, [fromRoot("node_modules/@stoplight/prism-cli/dist/index.js"), "mock", "-h", values.host, "-p", values.port, SPEC_PATH], { stdio: "inherit" });
+const prism = spawn(
+  process.execPath,
+  [
+    fromRoot("node_modules/@stoplight/prism-cli/dist/index.js"),
+    "mock",
+    "-h",
+    values.host,
+    "-p",
+    values.port,
+    SPEC_PATH,
+  ],
+  { stdio: "inherit" },
+);
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => prism.kill(signal));
 prism.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -47,7 +47,20 @@ export interface AppOptions {
   portalDir?: string;
 }
 
-export function createApp({ services, logger, isAccepting = () => true, rateLimitPerMinute = 0, concurrentRequestsPerCaller = 0, heavyRequestsPerCaller = 0, bodyBytesPerMinute = 0, handlers = services.handlers, metrics, metricsToken, serveApi = true, portalDir }: AppOptions) {
+export function createApp({
+  services,
+  logger,
+  isAccepting = () => true,
+  rateLimitPerMinute = 0,
+  concurrentRequestsPerCaller = 0,
+  heavyRequestsPerCaller = 0,
+  bodyBytesPerMinute = 0,
+  handlers = services.handlers,
+  metrics,
+  metricsToken,
+  serveApi = true,
+  portalDir,
+}: AppOptions) {
   const { db } = services;
   const app = express();
   app.disable("x-powered-by");
@@ -94,7 +107,8 @@ export function createApp({ services, logger, isAccepting = () => true, rateLimi
       logger.warn({ err }, `could not share the ${name} count; this instance counts alone meanwhile`);
     });
   if (rateLimitPerMinute > 0) api.use(perCallerRateLimit(shared("requests", rateLimitPerMinute)));
-  if (concurrentRequestsPerCaller > 0 || heavyRequestsPerCaller > 0) api.use(perCallerConcurrency(concurrentRequestsPerCaller, heavyRequestsPerCaller));
+  if (concurrentRequestsPerCaller > 0 || heavyRequestsPerCaller > 0)
+    api.use(perCallerConcurrency(concurrentRequestsPerCaller, heavyRequestsPerCaller));
   if (bodyBytesPerMinute > 0) api.use(perCallerBodyBytes(shared("body-bytes", bodyBytesPerMinute)));
   api.use(headAsGet);
   api.use(match);

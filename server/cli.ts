@@ -9,12 +9,22 @@ import { openDatabase, type DatabaseHandle } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { DEMO, seedDemo } from "./demo.ts";
 import { inTransaction } from "./db/transaction.ts";
-import { describeImportError, importPickupPoints, importPostalCodes, type ImportReport } from "./pickup-points/imports.ts";
+import {
+  describeImportError,
+  importPickupPoints,
+  importPostalCodes,
+  type ImportReport,
+} from "./pickup-points/imports.ts";
 import type { Role } from "./accounts/db.ts";
 
 async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true): Promise<void> {
   const config = loadConfig();
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir, poolSize: 2, statementTimeoutMs: 0 }); // imports of large directories run long
+  const handle = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.pgliteDir,
+    poolSize: 2,
+    statementTimeoutMs: 0,
+  }); // imports of large directories run long
   try {
     if (migrate) await migrateToLatest(handle.db);
     await fn(handle);
@@ -33,13 +43,18 @@ function accountCommand(program: Command, name: string, role: Role, prefix: stri
     .action(async (id: string, opts: { secret?: string }) =>
       withDb(async ({ db }) => {
         const { created, secret, generated, id: stored } = await provisionAccount(db, role, id, opts.secret);
-        console.log(`${created ? "Created" : "Updated the secret of"} ${role} ${stored}. Username: ${prefix}-${stored}`);
+        console.log(
+          `${created ? "Created" : "Updated the secret of"} ${role} ${stored}. Username: ${prefix}-${stored}`,
+        );
         if (generated) console.log(`Secret (shown once, store it now): ${secret}`);
       }),
     );
 }
 
-const program = new Command().name("npm run cli --").description("Logistics API operator commands").showHelpAfterError();
+const program = new Command()
+  .name("npm run cli --")
+  .description("Logistics API operator commands")
+  .showHelpAfterError();
 
 program
   .command("migrate")
@@ -47,7 +62,9 @@ program
   .action(() =>
     withDb(async ({ db, kind }) => {
       const applied = await migrateToLatest(db);
-      console.log(`Database (${kind}) is at the latest migration${applied.length ? `: applied ${applied.join(", ")}` : " (nothing to apply)"}.`);
+      console.log(
+        `Database (${kind}) is at the latest migration${applied.length ? `: applied ${applied.join(", ")}` : " (nothing to apply)"}.`,
+      );
     }, false),
   );
 accountCommand(program, "merchant", "merchant", "M");
@@ -56,13 +73,19 @@ program
   .command("portal-user")
   .description("manage the people who sign in to the merchant portal")
   .command("create <merchant_id> <email>")
-  .description("create a portal user of a merchant (or give an existing one a new password and role, ending its sessions)")
+  .description(
+    "create a portal user of a merchant (or give an existing one a new password and role, ending its sessions)",
+  )
   .requiredOption("--password <password>", "the password, 10-256 characters")
-  .addOption(new Option("--role <role>", "admin may also create portal users").choices(["admin", "staff"]).default("admin"))
+  .addOption(
+    new Option("--role <role>", "admin may also create portal users").choices(["admin", "staff"]).default("admin"),
+  )
   .action(async (merchantId: string, email: string, opts: { password: string; role: "admin" | "staff" }) =>
     withDb(async ({ db }) => {
       const r = await provisionPortalUser(db, merchantId, email, opts.password, opts.role);
-      console.log(`${r.created ? "Created" : "Updated"} portal user ${r.email} (${opts.role}) of merchant ${merchantId.toLowerCase()}.`);
+      console.log(
+        `${r.created ? "Created" : "Updated"} portal user ${r.email} (${opts.role}) of merchant ${merchantId.toLowerCase()}.`,
+      );
     }),
   );
 program
@@ -71,7 +94,9 @@ program
   .action(() =>
     withDb(async ({ db }) => {
       await seedDemo(db);
-      console.log(`Demo merchant M-${DEMO.merchantId} / ${DEMO.merchantSecret}; operator W-${DEMO.operatorId} / ${DEMO.operatorSecret}; portal user ${DEMO.portalEmail} / ${DEMO.portalPassword}`);
+      console.log(
+        `Demo merchant M-${DEMO.merchantId} / ${DEMO.merchantSecret}; operator W-${DEMO.operatorId} / ${DEMO.operatorSecret}; portal user ${DEMO.portalEmail} / ${DEMO.portalPassword}`,
+      );
     }),
   );
 
@@ -81,13 +106,16 @@ const MAX_PRINTED_ERRORS = 1000;
 function report(what: string, file: string, r: ImportReport): void {
   if (r.errors.length > 0) {
     for (const e of r.errors.slice(0, MAX_PRINTED_ERRORS)) console.error(describeImportError(e));
-    if (r.errors.length > MAX_PRINTED_ERRORS) console.error(`... and ${r.errors.length - MAX_PRINTED_ERRORS} more problems`);
+    if (r.errors.length > MAX_PRINTED_ERRORS)
+      console.error(`... and ${r.errors.length - MAX_PRINTED_ERRORS} more problems`);
     console.error(`${file}: ${r.errors.length} problem${r.errors.length === 1 ? "" : "s"}; nothing was imported.`);
     process.exitCode = 1;
     return;
   }
   const merged = r.merged ? ` (${r.merged} repeated lines merged)` : "";
-  console.log(`${file}: ${r.read} ${what}${merged}: ${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged.`);
+  console.log(
+    `${file}: ${r.read} ${what}${merged}: ${r.inserted} new, ${r.updated} updated, ${r.unchanged} unchanged.`,
+  );
 }
 
 const readText = (file: string) => readFileSync(file, "utf8");
@@ -97,18 +125,31 @@ program
   .description("the pickup point directory")
   .command("import <file>")
   .description("import pickup points from a JSON array or a CSV file (upsert by id; all or nothing)")
-  .addOption(new Option("--format <format>", "file format (default: by the file name, else by content)").choices(["json", "csv"]))
+  .addOption(
+    new Option("--format <format>", "file format (default: by the file name, else by content)").choices([
+      "json",
+      "csv",
+    ]),
+  )
   .action((file: string, opts: { format?: "json" | "csv" }) =>
     withDb(async ({ db }) => {
       const text = readText(file);
-      report("pickup points", file, await inTransaction(db, (trx) => importPickupPoints(trx, text, { fileName: path.basename(file), format: opts.format })));
+      report(
+        "pickup points",
+        file,
+        await inTransaction(db, (trx) =>
+          importPickupPoints(trx, text, { fileName: path.basename(file), format: opts.format }),
+        ),
+      );
     }),
   );
 program
   .command("postal-codes")
   .description("postal-code locations (where customers are placed)")
   .command("import <file>")
-  .description("import postal-code locations in the GeoNames text format (upsert by country and postal code; all or nothing)")
+  .description(
+    "import postal-code locations in the GeoNames text format (upsert by country and postal code; all or nothing)",
+  )
   .action((file: string) =>
     withDb(async ({ db }) => {
       const text = readText(file);

@@ -34,5 +34,11 @@ export function createHandlers(settings: HandlerSettings): Handlers {
 
 /** The operationIds this server implements (the same whatever the settings). */
 export const IMPLEMENTED: ReadonlySet<string> = new Set(
-  Object.keys(createHandlers({ webhooks: readWebhookSettings({}).settings, caches: { directory: new TtlCache(0), shippingConfig: new TtlCache(0) }, loginThrottle: new LoginThrottle(undefined as never) })),
+  Object.keys(
+    createHandlers({
+      webhooks: readWebhookSettings({}).settings,
+      caches: { directory: new TtlCache(0), shippingConfig: new TtlCache(0) },
+      loginThrottle: new LoginThrottle(undefined as never),
+    }),
+  ),
 );

@@ -65,7 +65,9 @@ export class Housekeeping {
       }
     };
     return {
-      deliveries: await part("webhook deliveries past their retention", () => pruneOlderThan(db, this.opts.deliveryRetentionDays)),
+      deliveries: await part("webhook deliveries past their retention", () =>
+        pruneOlderThan(db, this.opts.deliveryRetentionDays),
+      ),
       idempotencyKeys: await part("expired idempotency keys", () => forgetExpiredKeys(db)),
       counters: await part("ended rate-limit windows", () => deleteExpiredCounters(db)),
       sessions: await part("expired portal sessions", () => forgetExpiredSessions(db)),

@@ -39,7 +39,8 @@ async function main() {
     pgliteDir: config.pgliteDir,
     connectTimeoutMs: config.dbConnectTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
-    onConnectionError: (err) => logger.warn({ err }, "a database connection failed; requests answer 503 until it is back"),
+    onConnectionError: (err) =>
+      logger.warn({ err }, "a database connection failed; requests answer 503 until it is back"),
   });
   phase("database", since);
   since = performance.now();
@@ -55,22 +56,43 @@ async function main() {
   const servesApi = config.role !== "worker";
   const runsWorker = config.role !== "api";
   const services = createServices({
-    handle, logger, webhooks: config.webhooks, pickupPointsCacheSeconds: config.pickupPointsCacheSeconds,
-    loginLimits: { ...DEFAULT_LOGIN_LIMITS, perAddress: config.loginFailuresPerAddress, perAccount: config.loginFailuresPerAccount },
-    worker: runsWorker && { deliveryRetentionDays: config.deliveryRetentionDays, dispatcher: { onAttempt: metrics.deliveryAttempt } },
+    handle,
+    logger,
+    webhooks: config.webhooks,
+    pickupPointsCacheSeconds: config.pickupPointsCacheSeconds,
+    loginLimits: {
+      ...DEFAULT_LOGIN_LIMITS,
+      perAddress: config.loginFailuresPerAddress,
+      perAccount: config.loginFailuresPerAccount,
+    },
+    worker: runsWorker && {
+      deliveryRetentionDays: config.deliveryRetentionDays,
+      dispatcher: { onAttempt: metrics.deliveryAttempt },
+    },
   });
   const app = createApp({
-    services, serveApi: servesApi,
-    metrics, metricsToken: config.metricsToken,
-    logger, isAccepting: () => accepting, rateLimitPerMinute: config.rateLimitPerMinute,
-    concurrentRequestsPerCaller: config.concurrentRequestsPerCaller, heavyRequestsPerCaller: config.heavyRequestsPerCaller, bodyBytesPerMinute: config.bodyBytesPerMinute,
+    services,
+    serveApi: servesApi,
+    metrics,
+    metricsToken: config.metricsToken,
+    logger,
+    isAccepting: () => accepting,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    concurrentRequestsPerCaller: config.concurrentRequestsPerCaller,
+    heavyRequestsPerCaller: config.heavyRequestsPerCaller,
+    bodyBytesPerMinute: config.bodyBytesPerMinute,
   });
-  const metricsServer = config.metricsPort === undefined ? undefined : express().get("/metrics", metricsHandler(metrics)).listen(config.metricsPort, config.metricsHost);
+  const metricsServer =
+    config.metricsPort === undefined
+      ? undefined
+      : express().get("/metrics", metricsHandler(metrics)).listen(config.metricsPort, config.metricsHost);
   metricsServer?.on("error", (err) => {
     logger.fatal({ err }, "cannot listen for metrics");
     process.exit(1);
   });
-  metricsServer?.on("listening", () => logger.info({ port: (metricsServer.address() as AddressInfo).port, host: config.metricsHost }, "metrics listening"));
+  metricsServer?.on("listening", () =>
+    logger.info({ port: (metricsServer.address() as AddressInfo).port, host: config.metricsHost }, "metrics listening"),
+  );
   await services.start();
   phase("app", since);
   const server = app.listen(config.port, config.host);
@@ -85,7 +107,15 @@ async function main() {
     const { port } = server.address() as AddressInfo;
     const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host;
     const baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}${BASE_PATH}`;
-    logger.info({ url: baseUrl, database: handle.kind, role: config.role, startup: { ...startup, total_ms: Math.round(performance.now()) } }, "listening");
+    logger.info(
+      {
+        url: baseUrl,
+        database: handle.kind,
+        role: config.role,
+        startup: { ...startup, total_ms: Math.round(performance.now()) },
+      },
+      "listening",
+    );
     if (!runsWorker) logger.info("API only (SERVER_ROLE=api): webhooks are delivered by a worker process");
     if (seeded && servesApi) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
   });

@@ -26,7 +26,8 @@ export interface ServicesOptions {
   pickupPointsCacheSeconds?: number;
   loginLimits?: LoginThrottleLimits;
   /** Run the worker: the webhook dispatcher and the housekeeping. */
-  worker?: false | { deliveryRetentionDays: number; dispatcher?: Omit<DispatcherOptions, "handle" | "settings" | "logger"> };
+  worker?:
+    false | { deliveryRetentionDays: number; dispatcher?: Omit<DispatcherOptions, "handle" | "settings" | "logger"> };
 }
 
 export interface Services {
@@ -51,8 +52,12 @@ export function createServices(opts: ServicesOptions): Services {
     shippingConfig: new TtlCache<ShippingConfig>(SHIPPING_CONFIG_TTL_MS),
   };
   const worker = opts.worker || undefined;
-  const dispatcher = worker ? new Dispatcher({ handle: opts.handle, settings: opts.webhooks, logger: opts.logger, ...worker.dispatcher }) : undefined;
-  const housekeeping = worker ? new Housekeeping({ db, logger: opts.logger, deliveryRetentionDays: worker.deliveryRetentionDays }) : undefined;
+  const dispatcher = worker
+    ? new Dispatcher({ handle: opts.handle, settings: opts.webhooks, logger: opts.logger, ...worker.dispatcher })
+    : undefined;
+  const housekeeping = worker
+    ? new Housekeeping({ db, logger: opts.logger, deliveryRetentionDays: worker.deliveryRetentionDays })
+    : undefined;
   let unlisten: (() => Promise<void>) | undefined;
   const loginThrottle = new LoginThrottle(db, opts.loginLimits ?? DEFAULT_LOGIN_LIMITS);
   return {
@@ -64,10 +69,18 @@ export function createServices(opts: ServicesOptions): Services {
     housekeeping,
     async start() {
       // Also called after the listener reconnects: anything may have changed meanwhile.
-      unlisten = await opts.handle.listen(CACHES_CHANNEL, () => {
-        caches.directory.clear();
-        caches.shippingConfig.clear();
-      }, (err) => opts.logger.warn({ err }, "listening for cache changes failed; reconnecting (cached answers expire by themselves meanwhile)"));
+      unlisten = await opts.handle.listen(
+        CACHES_CHANNEL,
+        () => {
+          caches.directory.clear();
+          caches.shippingConfig.clear();
+        },
+        (err) =>
+          opts.logger.warn(
+            { err },
+            "listening for cache changes failed; reconnecting (cached answers expire by themselves meanwhile)",
+          ),
+      );
       await dispatcher?.start();
       housekeeping?.start();
     },

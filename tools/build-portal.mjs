@@ -6,7 +6,11 @@ import { build } from "vite";
 
 export async function buildPortal(outDir) {
   process.env.NODE_ENV = "production";
-  await build({ configFile: fileURLToPath(new URL("../portal/vite.config.ts", import.meta.url)), mode: "production", ...(outDir && { build: { outDir } }) });
+  await build({
+    configFile: fileURLToPath(new URL("../portal/vite.config.ts", import.meta.url)),
+    mode: "production",
+    ...(outDir && { build: { outDir } }),
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildPortal(process.argv[2]);

@@ -27,7 +27,9 @@ export async function buildServer(outfile = "dist/server/main.js") {
     mainFields: ["module", "main"],
     external: ["@electric-sql/pglite", "pg-native"],
     // CommonJS dependencies bundled into an ES module still call require() for node's built-ins.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     sourcemap: true,
     logLevel: "warning",
   });

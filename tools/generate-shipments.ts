@@ -28,15 +28,19 @@ export interface GenerateOptions {
 export async function generateShipments(db: Db, opts: GenerateOptions): Promise<number> {
   const lines = opts.linesPerShipment ?? 3;
   const PRODUCTS = catalogueSize(opts.count);
-  if (!Number.isInteger(opts.count) || opts.count < 0) throw new Error(`count must be a whole number, got ${opts.count}`);
+  if (!Number.isInteger(opts.count) || opts.count < 0)
+    throw new Error(`count must be a whole number, got ${opts.count}`);
   if (!Number.isInteger(lines) || lines < 1 || lines > 500) throw new Error(`lines must be 1 to 500, got ${lines}`);
   await sql`
     insert into products (id, merchant_id, merchants_id, name, gtin)
     select 'dd' || lpad(to_hex(g), 22, '0'), ${opts.merchantId}, 'GEN-SKU-' || g, 'Generated product ' || g, ''
     from generate_series(0, ${PRODUCTS - 1}) g
     on conflict do nothing`.execute(db);
-  const superuser = (await sql<{ on: string }>`select current_setting('is_superuser') as on`.execute(db)).rows[0]?.on === "on";
-  const { rows } = await sql<{ n: string }>`select count(*) as n from inbound_shipments where id like 'ee%'`.execute(db);
+  const superuser =
+    (await sql<{ on: string }>`select current_setting('is_superuser') as on`.execute(db)).rows[0]?.on === "on";
+  const { rows } = await sql<{ n: string }>`select count(*) as n from inbound_shipments where id like 'ee%'`.execute(
+    db,
+  );
   const from = Number(rows[0]!.n);
   for (let start = from; start < opts.count; start += BATCH) {
     const end = Math.min(start + BATCH, opts.count) - 1;
@@ -50,7 +54,9 @@ export async function generateShipments(db: Db, opts: GenerateOptions): Promise<
         select 'ee' || lpad(to_hex(g), 22, '0'), ${opts.merchantId}, 'GEN-' || g, 'Generated Supplier ' || (g % 97),
           (array['processed','processed','processed','processed','processed','processed','cancelled','deleted','initial','en_route'])[1 + g % 10],
           t - interval '1 day', t
-        from (select g, now() - (interval '730 days' * ((g::bigint * 7919) % 1000003) / 1000003.0) as t from generate_series(${start}::int, ${end}::int) g) s`.execute(trx);
+        from (select g, now() - (interval '730 days' * ((g::bigint * 7919) % 1000003) / 1000003.0) as t from generate_series(${start}::int, ${end}::int) g) s`.execute(
+        trx,
+      );
       await sql`
         insert into inbound_lines (shipment_id, product_id, position, qty, purchase_price_cents)
         select 'ee' || lpad(to_hex(g), 22, '0'), 'dd' || lpad(to_hex((g * ${lines} + k) % ${PRODUCTS}), 22, '0'), k, 10 + (g + k) % 90, null
@@ -68,16 +74,23 @@ export async function generateShipments(db: Db, opts: GenerateOptions): Promise<
 
 // `npm run generate:shipments`
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { count: { type: "string" }, merchant: { type: "string" }, lines: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { count: { type: "string" }, merchant: { type: "string" }, lines: { type: "string" } },
+  });
   const { openDatabase } = await import("../server/db/database.ts");
   const { migrateToLatest } = await import("../server/db/migrate.ts");
-  const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || "./data/pglite", statementTimeoutMs: 0 });
+  const handle = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL || undefined,
+    pgliteDir: process.env.PGLITE_DIR || "./data/pglite",
+    statementTimeoutMs: 0,
+  });
   const t0 = Date.now();
   try {
     await migrateToLatest(handle.db);
     const merchantId = values.merchant ?? "demo.example.com";
     const known = await handle.db.selectFrom("merchants").select("id").where("id", "=", merchantId).executeTakeFirst();
-    if (!known) throw new Error(`no merchant ${merchantId}: create it first (npm run cli -- merchant create ${merchantId})`);
+    if (!known)
+      throw new Error(`no merchant ${merchantId}: create it first (npm run cli -- merchant create ${merchantId})`);
     const added = await generateShipments(handle.db, {
       merchantId,
       count: Number(values.count ?? 100_000),

@@ -44,7 +44,11 @@ process.once("exit", () => {
   for (const child of children) child.kill("SIGKILL");
 });
 
-export function startChild(name: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; stdout: "pipe" | "ignore" }): Child {
+export function startChild(
+  name: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; stdout: "pipe" | "ignore" },
+): Child {
   const stdio: StdioOptions = ["ignore", opts.stdout, "pipe"];
   const child = spawn(process.execPath, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio });
   children.add(child);
@@ -85,13 +89,20 @@ export function startChild(name: string, args: string[], opts: { cwd: string; en
 }
 
 /** Resolves when `url` answers with any HTTP status (or `ok` only, when asked); rejects if the child exits. */
-export async function waitForHttp(child: Child, url: string, { okOnly = false, timeoutMs = 60_000, headers = {} as Record<string, string> } = {}): Promise<void> {
+export async function waitForHttp(
+  child: Child,
+  url: string,
+  { okOnly = false, timeoutMs = 60_000, headers = {} as Record<string, string> } = {},
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (child.process.exitCode !== null || child.process.signalCode !== null) {
       throw new Error(`${child.name} exited before answering:\n${child.tail()}`);
     }
-    const answered = await fetch(url, { headers, signal: AbortSignal.timeout(2_000) }).then((r) => !okOnly || r.ok, () => false);
+    const answered = await fetch(url, { headers, signal: AbortSignal.timeout(2_000) }).then(
+      (r) => !okOnly || r.ok,
+      () => false,
+    );
     if (answered) return;
     await new Promise((r) => setTimeout(r, 100));
   }

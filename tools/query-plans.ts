@@ -5,7 +5,14 @@ import pg from "pg";
 import type { Database } from "../server/db/schema.ts";
 
 /** Tables that grow with a merchant's history: never read whole by a request. */
-export const GROWING_TABLES = ["inbound_shipments", "inbound_lines", "inbound_arrivals", "inbound_problems", "inbound_status_history", "products"];
+export const GROWING_TABLES = [
+  "inbound_shipments",
+  "inbound_lines",
+  "inbound_arrivals",
+  "inbound_problems",
+  "inbound_status_history",
+  "products",
+];
 
 /**
  * Below this many rows a sequential scan is the planner's right choice (a 500-product catalogue is hashed
@@ -13,7 +20,11 @@ export const GROWING_TABLES = ["inbound_shipments", "inbound_lines", "inbound_ar
  */
 const SMALL_TABLE_ROWS = 10_000;
 
-interface PlanNode { "Node Type": string; "Relation Name"?: string; Plans?: PlanNode[] }
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  Plans?: PlanNode[];
+}
 const nodes = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(nodes)];
 
 export interface PlanProbe {
@@ -35,12 +46,19 @@ export function planProbe(databaseUrl: string): PlanProbe {
       await read(db);
       const sent = logged;
       const scans: string[] = [];
-      const { rows: sizes } = await pool.query<{ relname: string; rows: number }>("select relname, reltuples::float8 as rows from pg_class where relname = any($1)", [GROWING_TABLES]);
+      const { rows: sizes } = await pool.query<{ relname: string; rows: number }>(
+        "select relname, reltuples::float8 as rows from pg_class where relname = any($1)",
+        [GROWING_TABLES],
+      );
       const large = new Set(sizes.filter((t) => t.rows >= SMALL_TABLE_ROWS).map((t) => t.relname));
       for (const q of sent) {
-        const { rows } = await pool.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(`explain (format json) ${q.sql}`, q.parameters as unknown[]);
+        const { rows } = await pool.query<{ "QUERY PLAN": { Plan: PlanNode }[] }>(
+          `explain (format json) ${q.sql}`,
+          q.parameters as unknown[],
+        );
         for (const n of nodes(rows[0]!["QUERY PLAN"][0]!.Plan)) {
-          if (n["Node Type"] === "Seq Scan" && large.has(n["Relation Name"] ?? "")) scans.push(`${n["Relation Name"]} in: ${q.sql.slice(0, 120)}`);
+          if (n["Node Type"] === "Seq Scan" && large.has(n["Relation Name"] ?? ""))
+            scans.push(`${n["Relation Name"]} in: ${q.sql.slice(0, 120)}`);
         }
       }
       return { statements: sent.length, scans };

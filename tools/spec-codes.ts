@@ -10,13 +10,20 @@ const countries = require("i18n-iso-countries") as { getAlpha2Codes(): Record<st
 const currencies = require("currency-codes") as { codes(): string[] };
 
 export const COUNTRY_CODES = Object.keys(countries.getAlpha2Codes()).sort();
-export const CURRENCY_CODES = currencies.codes().filter((c) => c !== "XTS" && c !== "XXX").sort();
+export const CURRENCY_CODES = currencies
+  .codes()
+  .filter((c) => c !== "XTS" && c !== "XXX")
+  .sort();
 
 const LISTS: Record<string, string[]> = { "iso-3166-1-alpha-2": COUNTRY_CODES, "iso-4217": CURRENCY_CODES };
 
 /** The spec text with every marked enum line holding its list. */
 export function withCodes(spec: string): string {
-  return spec.replace(/^(\s*)enum: \[[^\]\n]*\] # (iso-3166-1-alpha-2|iso-4217)$/gm, (_m, indent: string, list: string) => `${indent}enum: [ ${LISTS[list]!.map((c) => `"${c}"`).join(", ")} ] # ${list}`);
+  return spec.replace(
+    /^(\s*)enum: \[[^\]\n]*\] # (iso-3166-1-alpha-2|iso-4217)$/gm,
+    (_m, indent: string, list: string) =>
+      `${indent}enum: [ ${LISTS[list]!.map((c) => `"${c}"`).join(", ")} ] # ${list}`,
+  );
 }
 
 const SPEC = "spec/openapi.yaml";

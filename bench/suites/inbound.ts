@@ -8,12 +8,29 @@ import { createLogisticsClient } from "../../client/index.ts";
 import { BASE_PATH } from "../../server/app.ts";
 import { DEMO } from "../../server/demo.ts";
 import type { CapturedResponse } from "../baseline-server.ts";
-import { SERVER_TARGETS, SHIPMENT, type BenchCase, type BenchRequest, type ServerTarget, type TargetName } from "../cases.ts";
+import {
+  SERVER_TARGETS,
+  SHIPMENT,
+  type BenchCase,
+  type BenchRequest,
+  type ServerTarget,
+  type TargetName,
+} from "../cases.ts";
 import { measure, type Figures } from "../measure.ts";
 import { parseOptions } from "../options.ts";
 import { createScratchDatabase } from "../../tools/postgres.ts";
 import { formatSummary as formatProfile, summarise as summariseProfile, type ProfileSummary } from "../profile.ts";
-import { banner, failures, formatSummary, median, summarise, tableHeader, tableRow, type Row, type SummaryRow } from "../report.ts";
+import {
+  banner,
+  failures,
+  formatSummary,
+  median,
+  summarise,
+  tableHeader,
+  tableRow,
+  type Row,
+  type SummaryRow,
+} from "../report.ts";
 import { goal, writeResults } from "../results.ts";
 import { ROOT, startBaseline, startPrism, startServer, type Target } from "../targets.ts";
 
@@ -32,8 +49,16 @@ const teardown: (() => Promise<void>)[] = [];
 const applies = (c: BenchCase, t: TargetName) => c.targets.includes(t) && opts.targets.includes(t);
 const say = (s = "") => console.log(s);
 
-say(`bench: ${opts.cases.map((c) => c.name).join(", ")} on ${opts.targets.join(", ")}; ${opts.rounds} round(s) x ${opts.seconds} s (+${opts.warmupSeconds} s warm-up), ${opts.connections} connections`);
-say(`node ${process.version}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}; server stdout: ${opts.serverStdout === "pipe" ? "a pipe drained by this process (like a terminal)" : "/dev/null"}${opts.profile ? "; CPU profiling on (slows the servers a little)" : ""}`);
+say(
+  `bench: ${opts.cases.map((c) => c.name).join(", ")} on ${opts.targets.join(", ")}; ${opts.rounds} round(s) x ${opts.seconds} s (+${opts.warmupSeconds} s warm-up), ${opts.connections} connections`,
+);
+say(
+  `node ${process.version}, ${cpus().length} cores, load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(
+      " ",
+    )}; server stdout: ${opts.serverStdout === "pipe" ? "a pipe drained by this process (like a terminal)" : "/dev/null"}${opts.profile ? "; CPU profiling on (slows the servers a little)" : ""}`,
+);
 
 // Per case and target: the request sent, and what one request got before measuring.
 const requests = new Map<string, BenchRequest>();
@@ -49,7 +74,8 @@ async function startServers(): Promise<Target[]> {
     if (target) started.push(target);
   }
   // The baseline needs a real server's bytes and Prism a seeded request: start PGlite for that if none runs.
-  if (!started.length && opts.cases.some((c) => applies(c, "baseline") || applies(c, "prism"))) started.push((await startOne("pglite", false))!);
+  if (!started.length && opts.cases.some((c) => applies(c, "baseline") || applies(c, "prism")))
+    started.push((await startOne("pglite", false))!);
   return started;
 }
 
@@ -71,9 +97,15 @@ async function startOne(name: ServerTarget, measured: boolean): Promise<Target |
   const profileDir = opts.profile && measured ? path.join(outDir, "profiles", `${stamp}-${name}`) : undefined;
   if (profileDir) profileDirs.set(name, profileDir);
   const t0 = Date.now();
-  const target = await startServer(name, { database, stdout: opts.serverStdout === "pipe" ? "pipe" : "ignore", profileDir });
+  const target = await startServer(name, {
+    database,
+    stdout: opts.serverStdout === "pipe" ? "pipe" : "ignore",
+    profileDir,
+  });
   targets.set(name, target);
-  say(`${name}: ready in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${target.origin}${measured ? "" : " (only as the source of the baseline's bytes; not measured)"}`);
+  say(
+    `${name}: ready in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${target.origin}${measured ? "" : " (only as the source of the baseline's bytes; not measured)"}`,
+  );
   return target;
 }
 
@@ -96,7 +128,11 @@ async function run(): Promise<void> {
   for (const c of opts.cases) {
     for (const server of servers) {
       if (!applies(c, server.name) && server !== reference) continue;
-      const api = createLogisticsClient({ baseUrl: server.origin + BASE_PATH, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
+      const api = createLogisticsClient({
+        baseUrl: server.origin + BASE_PATH,
+        username: `M-${DEMO.merchantId}`,
+        secret: DEMO.merchantSecret,
+      });
       const state = c.seed ? await c.seed(api) : undefined;
       const req = c.request(state);
       requests.set(`${c.name}/${server.name}`, req);
@@ -122,15 +158,23 @@ async function run(): Promise<void> {
 
   say();
   for (const c of opts.cases) {
-    const sizes = Object.entries(checks[c.name] ?? {}).map(([t, r]) => `${t} ${r.status} ${r.bytes} B`).join(", ");
+    const sizes = Object.entries(checks[c.name] ?? {})
+      .map(([t, r]) => `${t} ${r.status} ${r.bytes} B`)
+      .join(", ");
     say(`${c.name}: ${c.title}; one request each: ${sizes}${c.note ? `\n  note: ${c.note}` : ""}`);
   }
 
   const plan = (round: number) =>
-    opts.cases.flatMap((c) => opts.targets.filter((t) => applies(c, t) && targets.has(t)).map((t) => ({ round, c, t: targets.get(t)! })));
+    opts.cases.flatMap((c) =>
+      opts.targets.filter((t) => applies(c, t) && targets.has(t)).map((t) => ({ round, c, t: targets.get(t)! })),
+    );
   if (opts.warmupSeconds > 0) {
     say(`\nwarming up (${opts.warmupSeconds} s per case and target)…`);
-    for (const { c, t } of plan(0)) await (c.measure ?? measure)(t.origin, routed(c, t), { seconds: opts.warmupSeconds, connections: opts.connections });
+    for (const { c, t } of plan(0))
+      await (c.measure ?? measure)(t.origin, routed(c, t), {
+        seconds: opts.warmupSeconds,
+        connections: opts.connections,
+      });
   }
 
   say(`\n${tableHeader()}`);
@@ -138,12 +182,23 @@ async function run(): Promise<void> {
     const baselineRps = new Map<string, number>();
     for (const { c, t } of plan(round)) {
       if (stopping) break;
-      const figures: Figures = await (c.measure ?? measure)(t.origin, routed(c, t), { seconds: opts.seconds, connections: opts.connections, pid: t.child.process.pid });
+      const figures: Figures = await (c.measure ?? measure)(t.origin, routed(c, t), {
+        seconds: opts.seconds,
+        connections: opts.connections,
+        pid: t.child.process.pid,
+      });
       (windows.get(t.name) ?? windows.set(t.name, []).get(t.name)!).push(figures.window);
       if (t.name === "baseline") baselineRps.set(c.name, figures.rps);
       const base = baselineRps.get(c.name);
       const { window: _, ...rest } = figures;
-      const row: Row = { round, case: c.name, target: t.name, ...rest, ratio: base ? figures.rps / base : null, load: loadavg()[0]! };
+      const row: Row = {
+        round,
+        case: c.name,
+        target: t.name,
+        ...rest,
+        ratio: base ? figures.rps / base : null,
+        load: loadavg()[0]!,
+      };
       rows.push(row);
       say(tableRow(row));
     }
@@ -160,8 +215,14 @@ async function stopAll(): Promise<void> {
   for (const t of targets.values()) {
     const how = await t.child.stop();
     const logged = t.child.stdoutBytes();
-    if (how !== "exit code 0" && t.name !== "prism") warnings.push(`${t.name} did not stop cleanly: ${how}\n${t.child.tail()}`);
-    if (SERVER_TARGETS.includes(t.name as ServerTarget) && opts.targets.includes(t.name) && opts.serverStdout === "pipe") notes.push(`${t.name} wrote ${(logged / 1e6).toFixed(1)} MB to stdout`);
+    if (how !== "exit code 0" && t.name !== "prism")
+      warnings.push(`${t.name} did not stop cleanly: ${how}\n${t.child.tail()}`);
+    if (
+      SERVER_TARGETS.includes(t.name as ServerTarget) &&
+      opts.targets.includes(t.name) &&
+      opts.serverStdout === "pipe"
+    )
+      notes.push(`${t.name} wrote ${(logged / 1e6).toFixed(1)} MB to stdout`);
   }
   for (const step of teardown.reverse()) await step().catch((err) => warnings.push(`cleanup failed: ${err}`));
   rmSync(scratch, { recursive: true, force: true });
@@ -189,10 +250,16 @@ for (const [target, dir] of profileDirs) {
 }
 
 const summary = summarise(rows);
-if (rows.length) say(`\nsummary: median over ${opts.rounds} round(s); x baseline = req/s over the same round's bare Express app serving the same bytes\n${formatSummary(summary)}`);
+if (rows.length)
+  say(
+    `\nsummary: median over ${opts.rounds} round(s); x baseline = req/s over the same round's bare Express app serving the same bytes\n${formatSummary(summary)}`,
+  );
 const busiest = Math.max(...rows.map((r) => r.load));
 // The benchmark alone makes a load of about 2-3 (load generator, server, database).
-if (busiest > 2 * cpus().length) notes.push(`the machine was busy (1-minute load up to ${busiest.toFixed(1)} on ${cpus().length} cores): under contention the heavier targets' ratios drop too`);
+if (busiest > 2 * cpus().length)
+  notes.push(
+    `the machine was busy (1-minute load up to ${busiest.toFixed(1)} on ${cpus().length} cores): under contention the heavier targets' ratios drop too`,
+  );
 for (const n of notes) say(n);
 for (const p of profiles) say(`\n${formatProfile(`CPU profile of ${p.target} (${path.relative(ROOT, p.file)})`, p)}`);
 
@@ -205,30 +272,47 @@ if (problems.length) {
 
 // The issue's goals for this suite's figures (issue 14), checked in the report.
 const GOALS: Record<string, (s: SummaryRow, prism: number | null) => ReturnType<typeof goal>> = {
-  "get-shipment/postgres": (s, prism) => goal([">=", 0.45, "x", s.medianRatio], [">=", 1.5, "x Prism", prism], ["<=", 25, " ms p99", s.medianP99]),
+  "get-shipment/postgres": (s, prism) =>
+    goal([">=", 0.45, "x", s.medianRatio], [">=", 1.5, "x Prism", prism], ["<=", 25, " ms p99", s.medianP99]),
   "get-shipment/pglite": (s) => goal([">=", 0.25, "x", s.medianRatio]),
   "create-shipment/postgres": (s) => goal([">=", 0.25, "x", s.medianRatio]),
 };
 const prismRatio = (caseName: string, target: string): number | null => {
-  const perRound = rows.filter((r) => r.case === caseName && r.target === target).flatMap((r) => {
-    const prism = rows.find((p) => p.case === caseName && p.target === "prism" && p.round === r.round);
-    return prism && prism.rps > 0 ? [r.rps / prism.rps] : [];
-  });
+  const perRound = rows
+    .filter((r) => r.case === caseName && r.target === target)
+    .flatMap((r) => {
+      const prism = rows.find((p) => p.case === caseName && p.target === "prism" && p.round === r.round);
+      return prism && prism.rps > 0 ? [r.rps / prism.rps] : [];
+    });
   return perRound.length ? median(perRound) : null;
 };
-const titles: Record<string, string> = { "get-shipment": "GET shipment", "create-shipment": `create shipment (${SHIPMENT.products.length} lines)`, healthz: "GET /healthz" };
+const titles: Record<string, string> = {
+  "get-shipment": "GET shipment",
+  "create-shipment": `create shipment (${SHIPMENT.products.length} lines)`,
+  healthz: "GET /healthz",
+};
 // BENCH_RESULTS_AS: the profiled passes of a full run write their results under another name than the measured one.
 const resultsAs = process.env.BENCH_RESULTS_AS || "inbound";
 writeResults({
   suite: resultsAs,
-  title: resultsAs === "inbound" ? "Inbound shipments: one read, one create, the health check" : `${opts.cases.map((c) => titles[c.name] ?? c.name).join(", ")}, profiled`,
+  title:
+    resultsAs === "inbound"
+      ? "Inbound shipments: one read, one create, the health check"
+      : `${opts.cases.map((c) => titles[c.name] ?? c.name).join(", ")}, profiled`,
   startedAt: startedAt.toISOString(),
   seconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
   rows: summary.map((s) => {
     const toPrism = s.target === "postgres" || s.target === "pglite" ? prismRatio(s.case, s.target) : null;
     return {
-      case: titles[s.case] ?? s.case, target: s.target, rps: s.medianRps, p50: s.medianP50, p99: s.medianP99,
-      errors: s.non2xxAndErrors, ratio: s.medianRatio, ratioToPrism: toPrism, cpu: s.cpu,
+      case: titles[s.case] ?? s.case,
+      target: s.target,
+      rps: s.medianRps,
+      p50: s.medianP50,
+      p99: s.medianP99,
+      errors: s.non2xxAndErrors,
+      ratio: s.medianRatio,
+      ratioToPrism: toPrism,
+      cpu: s.cpu,
       ...GOALS[`${s.case}/${s.target}`]?.(s, toPrism),
     };
   }),
@@ -236,7 +320,8 @@ writeResults({
   problems,
   ...(profiles.length && {
     profiles: profiles.map((p) => ({
-      target: p.target, ms: Math.round(p.ms),
+      target: p.target,
+      ms: Math.round(p.ms),
       groups: p.groups.slice(0, 10).map((g) => ({ name: g.name, pct: g.pct })),
       functions: p.functions.slice(0, 12).map((f) => ({ name: f.name, group: f.group, pct: f.pct })),
     })),
@@ -261,4 +346,6 @@ const json = JSON.stringify(report, null, 2);
 const file = path.join(outDir, `bench-${stamp}.json`);
 writeFileSync(file, json);
 writeFileSync(path.join(outDir, "bench-latest.json"), json);
-say(`\nwritten: ${path.relative(ROOT, file)} (and .tmp/bench-latest.json); took ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s`);
+say(
+  `\nwritten: ${path.relative(ROOT, file)} (and .tmp/bench-latest.json); took ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s`,
+);

@@ -23,7 +23,11 @@ const startedAt = new Date();
 const problems: string[] = [];
 const scratch = mkdtempSync(path.join(tmpdir(), "logistics-bench-instances-"));
 const running: Target[] = [];
-const runs: Record<string, { rps: number; p50: number; p99: number; errors: number; ratio: number }[]> = { one: [], two: [], baseline: [] };
+const runs: Record<string, { rps: number; p50: number; p99: number; errors: number; ratio: number }[]> = {
+  one: [],
+  two: [],
+  baseline: [],
+};
 
 const db = await createScratchDatabase(databaseUrl);
 if ("unreachable" in db) throw new Error(`PostgreSQL unreachable: ${db.unreachable}`);
@@ -34,32 +38,59 @@ try {
   const b = await startServer("postgres", { database: { DATABASE_URL: db.url }, stdout });
   running.push(b);
   const getCase = CASES.find((c) => c.name === "get-shipment")!;
-  const api = createLogisticsClient({ baseUrl: a.origin + BASE_PATH, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
+  const api = createLogisticsClient({
+    baseUrl: a.origin + BASE_PATH,
+    username: `M-${DEMO.merchantId}`,
+    secret: DEMO.merchantSecret,
+  });
   const req = getCase.request(await getCase.seed!(api));
   const res = await fetch(a.origin + req.path, { headers: req.headers });
   const body = Buffer.from(await res.arrayBuffer());
   if (res.status !== 200) throw new Error(`GET shipment: ${res.status} ${body.toString().slice(0, 300)}`);
-  if ((await fetch(b.origin + req.path, { headers: req.headers }).then((r) => r.text())) !== body.toString()) problems.push("the second instance answers differently");
-  const baseline = await startBaseline([{ method: "GET", path: req.path, status: 200, contentType: res.headers.get("content-type") ?? "", body: body.toString("base64") }], scratch);
+  if ((await fetch(b.origin + req.path, { headers: req.headers }).then((r) => r.text())) !== body.toString())
+    problems.push("the second instance answers differently");
+  const baseline = await startBaseline(
+    [
+      {
+        method: "GET",
+        path: req.path,
+        status: 200,
+        contentType: res.headers.get("content-type") ?? "",
+        body: body.toString("base64"),
+      },
+    ],
+    scratch,
+  );
   running.push(baseline);
 
   const half = Math.floor(CONNECTIONS / 2);
-  const both = async (seconds: number): Promise<Figures[]> => Promise.all([a, b].map((t) => measure(t.origin, req, { seconds, connections: half })));
+  const both = async (seconds: number): Promise<Figures[]> =>
+    Promise.all([a, b].map((t) => measure(t.origin, req, { seconds, connections: half })));
   for (const t of [baseline, a]) await measure(t.origin, req, { seconds: 1, connections: CONNECTIONS });
   await both(1);
-  say(`GET shipment on PostgreSQL, ${ROUNDS} round(s) x ${SECONDS} s, ${CONNECTIONS} connections (two instances: ${half} each)`);
+  say(
+    `GET shipment on PostgreSQL, ${ROUNDS} round(s) x ${SECONDS} s, ${CONNECTIONS} connections (two instances: ${half} each)`,
+  );
   for (let round = 1; round <= ROUNDS; round++) {
     const base = await measure(baseline.origin, req, { seconds: SECONDS, connections: CONNECTIONS });
     const one = await measure(a.origin, req, { seconds: SECONDS, connections: CONNECTIONS, pid: a.child.process.pid });
     const [x, y] = await both(SECONDS);
     const add = (name: string, rps: number, p50: number, p99: number, errors: number) => {
       runs[name]!.push({ rps, p50, p99, errors, ratio: rps / base.rps });
-      say(`round ${round}  ${name.padEnd(8)} ${rps.toFixed(0).padStart(6)} req/s  p50 ${p50.toFixed(1)} ms  p99 ${p99.toFixed(1)} ms  ${(rps / base.rps).toFixed(2)}x`);
+      say(
+        `round ${round}  ${name.padEnd(8)} ${rps.toFixed(0).padStart(6)} req/s  p50 ${p50.toFixed(1)} ms  p99 ${p99.toFixed(1)} ms  ${(rps / base.rps).toFixed(2)}x`,
+      );
     };
     add("baseline", base.rps, base.p50, base.p99, base.non2xx + base.errors);
     add("one", one.rps, one.p50, one.p99, one.non2xx + one.errors);
     // Latency of the two: the slower instance's, a conservative reading.
-    add("two", x!.rps + y!.rps, Math.max(x!.p50, y!.p50), Math.max(x!.p99, y!.p99), x!.non2xx + x!.errors + y!.non2xx + y!.errors);
+    add(
+      "two",
+      x!.rps + y!.rps,
+      Math.max(x!.p50, y!.p50),
+      Math.max(x!.p99, y!.p99),
+      x!.non2xx + x!.errors + y!.non2xx + y!.errors,
+    );
   }
 } catch (err) {
   problems.push(`the run failed: ${err instanceof Error ? err.stack : err}`);
@@ -69,12 +100,19 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-const med = (name: string, k: "rps" | "p50" | "p99" | "ratio") => (runs[name]!.length ? median(runs[name]!.map((r) => r[k])) : undefined);
+const med = (name: string, k: "rps" | "p50" | "p99" | "ratio") =>
+  runs[name]!.length ? median(runs[name]!.map((r) => r[k])) : undefined;
 const row = (name: string, caseName: string, target: string): ResultRow => ({
-  case: caseName, target, rps: med(name, "rps"), p50: med(name, "p50"), p99: med(name, "p99"),
-  errors: runs[name]!.reduce((n, r) => n + r.errors, 0), ratio: med(name, "ratio"),
+  case: caseName,
+  target,
+  rps: med(name, "rps"),
+  p50: med(name, "p50"),
+  p99: med(name, "p99"),
+  errors: runs[name]!.reduce((n, r) => n + r.errors, 0),
+  ratio: med(name, "ratio"),
 });
-for (const name of Object.keys(runs)) if (runs[name]!.some((r) => r.errors)) problems.push(`${name}: non-2xx answers or connection errors`);
+for (const name of Object.keys(runs))
+  if (runs[name]!.some((r) => r.errors)) problems.push(`${name}: non-2xx answers or connection errors`);
 const GOAL = (name: string) => goal([">=", 0.45, "x", med(name, "ratio")], ["<=", 25, " ms p99", med(name, "p99")]);
 writeResults({
   suite: "instances",
@@ -86,7 +124,9 @@ writeResults({
     { ...row("one", "GET shipment, one instance", "postgres"), ...GOAL("one") },
     { ...row("two", "GET shipment, two instances", "postgres"), ...GOAL("two") },
   ],
-  notes: [`${CONNECTIONS} connections; two instances get ${Math.floor(CONNECTIONS / 2)} each from two load generators in this process, req/s summed, latency of the slower one; rounds interleaved, median over ${ROUNDS}`],
+  notes: [
+    `${CONNECTIONS} connections; two instances get ${Math.floor(CONNECTIONS / 2)} each from two load generators in this process, req/s summed, latency of the slower one; rounds interleaved, median over ${ROUNDS}`,
+  ],
   problems,
 });
 if (problems.length) {

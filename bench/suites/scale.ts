@@ -24,7 +24,8 @@ import { measure, type Figures } from "../measure.ts";
 import { writeResults, type ResultRow } from "../results.ts";
 import { startServer, type Target } from "../targets.ts";
 
-const list = (name: string, fallback: number[]) => (process.env[name] ? process.env[name]!.split(",").map(Number) : fallback);
+const list = (name: string, fallback: number[]) =>
+  process.env[name] ? process.env[name]!.split(",").map(Number) : fallback;
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const SHIPMENTS = list("BENCH_SHIPMENTS", [10_000, 100_000, 1_000_000]);
 const POINTS = list("BENCH_POINT_COUNTS", [5_000, 50_000, 500_000]);
@@ -41,7 +42,13 @@ const merchant: Principal = { role: "merchant", id: DEMO.merchantId, name: `M-${
 const fmt = (n: number) => n.toLocaleString("en");
 
 /** Measures `req` once (after a short warm-up) and adds the row, its ratio to the first size's row of that case. */
-async function point(target: Target, caseName: string, size: string, req: BenchRequest, connections: number): Promise<Figures> {
+async function point(
+  target: Target,
+  caseName: string,
+  size: string,
+  req: BenchRequest,
+  connections: number,
+): Promise<Figures> {
   const check = await fetch(target.origin + req.path, { headers: req.headers });
   if (!check.ok) throw new Error(`${caseName} at ${size}: ${check.status} ${(await check.text()).slice(0, 300)}`);
   // The first size of a case meets a cold server (JIT, pools, caches): a longer warm-up, so 1.00x is not a cold start.
@@ -49,8 +56,18 @@ async function point(target: Target, caseName: string, size: string, req: BenchR
   await measure(target.origin, req, { seconds: first ? 1 : 4, connections });
   const f = await measure(target.origin, req, { seconds: SECONDS, connections });
   const ratio = first?.rps ? f.rps / first.rps : 1;
-  rows.push({ case: `${caseName}, ${size}`, target: "postgres", rps: f.rps, p50: f.p50, p99: f.p99, errors: f.non2xx + f.errors, ratio });
-  say(`${`${caseName}, ${size}`.padEnd(48)} ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms  x${ratio.toFixed(2)}${f.non2xx + f.errors ? `  ${f.non2xx + f.errors} errors!` : ""}`);
+  rows.push({
+    case: `${caseName}, ${size}`,
+    target: "postgres",
+    rps: f.rps,
+    p50: f.p50,
+    p99: f.p99,
+    errors: f.non2xx + f.errors,
+    ratio,
+  });
+  say(
+    `${`${caseName}, ${size}`.padEnd(48)} ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${f.p50.toFixed(1).padStart(6)} ms  p99 ${f.p99.toFixed(1).padStart(6)} ms  x${ratio.toFixed(2)}${f.non2xx + f.errors ? `  ${f.non2xx + f.errors} errors!` : ""}`,
+  );
   if (f.non2xx + f.errors) problems.push(`${caseName} at ${size}: ${f.non2xx} non-2xx, ${f.errors} errors`);
   return f;
 }
@@ -66,7 +83,9 @@ async function shipmentsCurve(): Promise<void> {
     await seedDemo(handle.db);
     server = await startServer("postgres", { database: { DATABASE_URL: scratch.url }, stdout: "ignore" });
     const connections = CONNECTIONS ?? 10;
-    notes.push(`shipments: ${connections} connections, ${SECONDS} s per figure after 1 s of warm-up; one server throughout, the table growing between steps`);
+    notes.push(
+      `shipments: ${connections} connections, ${SECONDS} s per figure after 1 s of warm-up; one server throughout, the table growing between steps`,
+    );
     for (const count of SHIPMENTS) {
       const t0 = Date.now();
       await generateShipments(handle.db, { merchantId: DEMO.merchantId, count });
@@ -81,11 +100,19 @@ async function shipmentsCurve(): Promise<void> {
         await probe.seqScansOf((db) => listShipments(db, merchant, { merchants_ref: ref })),
       ];
       const scans = plans.flatMap((p) => p.scans);
-      notes.push(`${size}: ${plans.reduce((n, p) => n + p.statements, 0)} statements EXPLAINed, ${scans.length ? `sequential scans: ${scans.join("; ")}` : "no sequential scan of a growing table"}`);
+      notes.push(
+        `${size}: ${plans.reduce((n, p) => n + p.statements, 0)} statements EXPLAINed, ${scans.length ? `sequential scans: ${scans.join("; ")}` : "no sequential scan of a growing table"}`,
+      );
       if (scans.length) problems.push(`${size}: sequential scans: ${scans.join("; ")}`);
       await point(server, "GET shipment", size, get(`/inbound_shipments/${id}`), connections);
       await point(server, "list shipments, first page of 50", size, get("/inbound_shipments?limit=50"), connections);
-      await point(server, "list shipments, merchants_ref search", size, get(`/inbound_shipments?merchants_ref=${ref}`), connections);
+      await point(
+        server,
+        "list shipments, merchants_ref search",
+        size,
+        get(`/inbound_shipments?merchants_ref=${ref}`),
+        connections,
+      );
     }
   } finally {
     await server?.child.stop();
@@ -106,9 +133,17 @@ async function pointsCurve(): Promise<void> {
       const t0 = Date.now();
       const directory = generateDirectory(count);
       const ms = await prepareDirectory({ DATABASE_URL: scratch.url }, directory);
-      say(`${fmt(count)} points: generated and imported in ${((Date.now() - t0) / 1000).toFixed(1)} s (import ${(ms / 1000).toFixed(1)} s)`);
+      say(
+        `${fmt(count)} points: generated and imported in ${((Date.now() - t0) / 1000).toFixed(1)} s (import ${(ms / 1000).toFixed(1)} s)`,
+      );
       server = await startServer("postgres", { database: { DATABASE_URL: scratch.url }, stdout: "ignore" });
-      await point(server, "shipping options, Helsinki 00100", `${fmt(count)} points`, get("/shipping_options?postalcode=00100&country=FI"), connections);
+      await point(
+        server,
+        "shipping options, Helsinki 00100",
+        `${fmt(count)} points`,
+        get("/shipping_options?postalcode=00100&country=FI"),
+        connections,
+      );
     } finally {
       await server?.child.stop();
       await scratch.drop();
@@ -116,7 +151,9 @@ async function pointsCurve(): Promise<void> {
   }
 }
 
-say(`bench scale: ${SECONDS} s per point; shipments ${SHIPMENTS.map(fmt).join(", ")}; pickup points ${POINTS.map(fmt).join(", ")}`);
+say(
+  `bench scale: ${SECONDS} s per point; shipments ${SHIPMENTS.map(fmt).join(", ")}; pickup points ${POINTS.map(fmt).join(", ")}`,
+);
 try {
   await shipmentsCurve();
   await pointsCurve();
@@ -126,4 +163,12 @@ try {
 for (const n of notes) say(n);
 for (const p of problems) console.error(p);
 if (problems.length) process.exitCode = 1;
-writeResults({ suite: "scale", title: "How cost grows with data (PostgreSQL)", startedAt: startedAt.toISOString(), seconds: Math.round((Date.now() - startedAt.getTime()) / 1000), rows, notes, problems });
+writeResults({
+  suite: "scale",
+  title: "How cost grows with data (PostgreSQL)",
+  startedAt: startedAt.toISOString(),
+  seconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+  rows,
+  notes,
+  problems,
+});

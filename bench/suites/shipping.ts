@@ -14,7 +14,16 @@ import { MERCHANT_AUTH, type BenchRequest } from "../cases.ts";
 import { measure } from "../measure.ts";
 import { createScratchDatabase } from "../../tools/postgres.ts";
 import { formatSummary as formatProfile, summarise as summariseProfile } from "../profile.ts";
-import { banner, failures, formatSummary, summarise, tableHeader, tableRow, type Row, type SummaryRow } from "../report.ts";
+import {
+  banner,
+  failures,
+  formatSummary,
+  summarise,
+  tableHeader,
+  tableRow,
+  type Row,
+  type SummaryRow,
+} from "../report.ts";
 import { goal, writeResults } from "../results.ts";
 import { startBaseline, startServer, type Target } from "../targets.ts";
 import { generateDirectory } from "../../tools/generate-pickup-points.ts";
@@ -31,7 +40,7 @@ const opts = {
   warmup: num("BENCH_WARMUP_SECONDS", 2),
   connections: num("BENCH_CONNECTIONS", 50),
   rounds: num("BENCH_ROUNDS", 2),
-  stdout: (process.env.BENCH_STDOUT || "pipe") === "pipe" ? "pipe" as const : "ignore" as const,
+  stdout: (process.env.BENCH_STDOUT || "pipe") === "pipe" ? ("pipe" as const) : ("ignore" as const),
   databaseUrl: process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test",
   ...(() => {
     const { values } = parseArgs({ options: { target: { type: "string" }, profile: { type: "boolean" } } });
@@ -45,7 +54,11 @@ const CASES = [
   { name: "tampere-33100", query: "postalcode=33100&country=FI&weight=1200" },
   { name: "rovaniemi-96100", query: "postalcode=96100&country=FI&weight=5000" },
 ];
-const request = (query: string): BenchRequest => ({ method: "GET", path: `${BASE_PATH}/shipping_options?${query}`, headers: MERCHANT_AUTH });
+const request = (query: string): BenchRequest => ({
+  method: "GET",
+  path: `${BASE_PATH}/shipping_options?${query}`,
+  headers: MERCHANT_AUTH,
+});
 
 const say = (s = "") => console.log(s);
 const scratch = mkdtempSync(path.join(tmpdir(), "logistics-bench-shipping-"));
@@ -56,8 +69,12 @@ const windows = new Map<string, [number, number][]>();
 
 const t0 = Date.now();
 const directory = generateDirectory(opts.points);
-say(`bench:shipping: GET /shipping_options on ${directory.points.length} generated points and ${directory.postalCodes.length} postal codes (+ the demo directory); ` +
-  `${opts.rounds} round(s) x ${opts.seconds} s (+${opts.warmup} s warm-up), ${opts.connections} connections; node ${process.version}, ${cpus().length} cores, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+say(
+  `bench:shipping: GET /shipping_options on ${directory.points.length} generated points and ${directory.postalCodes.length} postal codes (+ the demo directory); ` +
+    `${opts.rounds} round(s) x ${opts.seconds} s (+${opts.warmup} s warm-up), ${opts.connections} connections; node ${process.version}, ${cpus().length} cores, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
+);
 say(`generated in ${Date.now() - t0} ms`);
 
 const rows: Row[] = [];
@@ -96,23 +113,41 @@ try {
       const other = await fetch(t.origin + req.path, { headers: req.headers }).then((r) => r.text());
       if (other !== body.toString()) warnings.push(`${c.name}: ${t.name} answers differently from ${targets[0]!.name}`);
     }
-    const captured: CapturedResponse = { method: "GET", path: req.path, status: 200, contentType: res.headers.get("content-type") ?? "", body: body.toString("base64") };
+    const captured: CapturedResponse = {
+      method: "GET",
+      path: req.path,
+      status: 200,
+      contentType: res.headers.get("content-type") ?? "",
+      body: body.toString("base64"),
+    };
     baselines.set(c.name, await startBaseline([captured], mkdtempSync(path.join(scratch, "baseline-"))));
   }
 
   const load = (seconds: number) => ({ seconds, connections: opts.connections });
   if (opts.warmup > 0) {
-    for (const c of CASES) for (const t of [baselines.get(c.name)!, ...targets]) await measure(t.origin, request(c.query), load(opts.warmup));
+    for (const c of CASES)
+      for (const t of [baselines.get(c.name)!, ...targets])
+        await measure(t.origin, request(c.query), load(opts.warmup));
   }
   say(`\n${tableHeader()}`);
   for (let round = 1; round <= opts.rounds; round++) {
     for (const c of CASES) {
       let base = 0;
       for (const t of [baselines.get(c.name)!, ...targets]) {
-        const { window, ...figures } = await measure(t.origin, request(c.query), { ...load(opts.seconds), pid: t.child.process.pid });
+        const { window, ...figures } = await measure(t.origin, request(c.query), {
+          ...load(opts.seconds),
+          pid: t.child.process.pid,
+        });
         (windows.get(t.name) ?? windows.set(t.name, []).get(t.name)!).push(window);
         if (t.name === "baseline") base = figures.rps;
-        const row: Row = { round, case: c.name, target: t.name, ...figures, ratio: t.name === "baseline" ? null : figures.rps / base, load: loadavg()[0]! };
+        const row: Row = {
+          round,
+          case: c.name,
+          target: t.name,
+          ...figures,
+          ratio: t.name === "baseline" ? null : figures.rps / base,
+          load: loadavg()[0]!,
+        };
         rows.push(row);
         say(tableRow(row));
       }
@@ -136,7 +171,10 @@ try {
 }
 
 const summary = summarise(rows);
-if (rows.length) say(`\nsummary: median over ${opts.rounds} round(s); x baseline = req/s over the same round's bare Express app serving the same bytes\n${formatSummary(summary)}`);
+if (rows.length)
+  say(
+    `\nsummary: median over ${opts.rounds} round(s); x baseline = req/s over the same round's bare Express app serving the same bytes\n${formatSummary(summary)}`,
+  );
 const GOAL = (s?: SummaryRow) => goal([">=", 0.5, "x", s?.medianRatio], ["<=", 40, " ms p99", s?.medianP99]);
 say(`goal on PostgreSQL: ${GOAL().goal} at ${opts.connections} connections`);
 const problems = [...failures(rows), ...warnings];
@@ -146,8 +184,14 @@ writeResults({
   startedAt: new Date(t0).toISOString(),
   seconds: Math.round((Date.now() - t0) / 1000),
   rows: summary.map((s) => ({
-    case: `shipping options, ${opts.points.toLocaleString("en")} points, ${s.case}`, target: s.target, rps: s.medianRps, p50: s.medianP50, p99: s.medianP99,
-    errors: s.non2xxAndErrors, ratio: s.medianRatio, cpu: s.cpu,
+    case: `shipping options, ${opts.points.toLocaleString("en")} points, ${s.case}`,
+    target: s.target,
+    rps: s.medianRps,
+    p50: s.medianP50,
+    p99: s.medianP99,
+    errors: s.non2xxAndErrors,
+    ratio: s.medianRatio,
+    cpu: s.cpu,
     ...(s.target === "postgres" && GOAL(s)),
   })),
   notes: [],

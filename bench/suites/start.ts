@@ -19,9 +19,14 @@ const problems: string[] = [];
 const notes: string[] = [];
 const scratch = mkdtempSync(path.join(tmpdir(), "logistics-bench-start-"));
 
-interface Start { readyMs: number; rssMb: number; phases: Record<string, number> }
+interface Start {
+  readyMs: number;
+  rssMb: number;
+  phases: Record<string, number>;
+}
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
+const rssMb = (pid: number) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? NaN) / 1024;
 
 /** One start: spawn to the first 200 of `readyPath`, polled every 5 ms. */
 async function startOnce(args: string[], env: NodeJS.ProcessEnv, readyPath: string): Promise<Start> {
@@ -33,12 +38,23 @@ async function startOnce(args: string[], env: NodeJS.ProcessEnv, readyPath: stri
     for (;;) {
       if (child.process.exitCode !== null) throw new Error(`exited before ready:\n${child.tail()}`);
       if (performance.now() > until) throw new Error(`not ready in 60 s:\n${child.tail()}`);
-      if (await fetch(`http://127.0.0.1:${port}${readyPath}`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`http://127.0.0.1:${port}${readyPath}`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 5));
     }
     const readyMs = performance.now() - t0;
     const rss = rssMb(child.process.pid!);
-    const phases = (JSON.parse(/\{[^\n]*"startup":\{[^\n]*\n/.exec(child.tail())?.[0] ?? "{}") as { startup?: Record<string, number> }).startup ?? {};
+    const phases =
+      (
+        JSON.parse(/\{[^\n]*"startup":\{[^\n]*\n/.exec(child.tail())?.[0] ?? "{}") as {
+          startup?: Record<string, number>;
+        }
+      ).startup ?? {};
     return { readyMs, rssMb: rss, phases };
   } finally {
     const how = await child.stop();
@@ -49,17 +65,38 @@ async function startOnce(args: string[], env: NodeJS.ProcessEnv, readyPath: stri
 async function series(label: string, args: string[], env: NodeJS.ProcessEnv, readyPath = "/readyz"): Promise<Start[]> {
   const starts: Start[] = [];
   for (let i = 0; i < STARTS; i++) starts.push(await startOnce(args, env, readyPath));
-  console.log(`${label.padEnd(40)} ready ${starts.map((s) => s.readyMs.toFixed(0)).join(", ")} ms; RSS ${starts.map((s) => s.rssMb.toFixed(0)).join(", ")} MB`);
+  console.log(
+    `${label.padEnd(40)} ready ${starts.map((s) => s.readyMs.toFixed(0)).join(", ")} ms; RSS ${starts.map((s) => s.rssMb.toFixed(0)).join(", ")} MB`,
+  );
   return starts;
 }
 
-const serverEnv = (db: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, DATABASE_URL: "", PGLITE_DIR: "", LOG_LEVEL: "info", SEED_DEMO: "true", ...db });
+const serverEnv = (db: Record<string, string>): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATABASE_URL: "",
+  PGLITE_DIR: "",
+  LOG_LEVEL: "info",
+  SEED_DEMO: "true",
+  ...db,
+});
 
 try {
   const main = buildServer();
-  const bare = await series("bare node http server", ["-e", "require('node:http').createServer((q, s) => s.end('ok')).listen(process.env.PORT, '127.0.0.1')"], process.env, "/");
+  const bare = await series(
+    "bare node http server",
+    ["-e", "require('node:http').createServer((q, s) => s.end('ok')).listen(process.env.PORT, '127.0.0.1')"],
+    process.env,
+    "/",
+  );
   const bareMs = median(bare.map((s) => s.readyMs));
-  rows.push({ case: "start to ready, bare node http server", target: "baseline", value: bareMs, unit: "ms", errors: 0, note: `RSS ${median(bare.map((s) => s.rssMb)).toFixed(0)} MB` });
+  rows.push({
+    case: "start to ready, bare node http server",
+    target: "baseline",
+    value: bareMs,
+    unit: "ms",
+    errors: 0,
+    note: `RSS ${median(bare.map((s) => s.rssMb)).toFixed(0)} MB`,
+  });
 
   const targets: [string, Record<string, string>][] = [["pglite", { PGLITE_DIR: path.join(scratch, "pglite") }]];
   const pg = await createScratchDatabase(databaseUrl);
@@ -71,13 +108,27 @@ try {
       const starts = await series(`${target}, existing database`, [main], serverEnv(db));
       const readyMs = median(starts.map((s) => s.readyMs));
       const rss = median(starts.map((s) => s.rssMb));
-      const phases = Object.entries(starts[0]!.phases).map(([k, v]) => `${k.replace(/_ms$/, "")} ${v}`).join(", ");
+      const phases = Object.entries(starts[0]!.phases)
+        .map(([k, v]) => `${k.replace(/_ms$/, "")} ${v}`)
+        .join(", ");
       rows.push({
-        case: `start to ready, existing ${target === "pglite" ? "PGlite directory" : "PostgreSQL database"}`, target, value: readyMs, unit: "ms", ratio: bareMs / readyMs, errors: 0,
+        case: `start to ready, existing ${target === "pglite" ? "PGlite directory" : "PostgreSQL database"}`,
+        target,
+        value: readyMs,
+        unit: "ms",
+        ratio: bareMs / readyMs,
+        errors: 0,
         note: `phases of the first start (ms): ${phases}`,
         ...(target === "pglite" && goal(["<=", 1000, " ms", readyMs])),
       });
-      rows.push({ case: `RSS when ready, ${target}`, target, value: rss, unit: "MB", errors: 0, ...(target === "pglite" && goal(["<=", 250, " MB", rss])) });
+      rows.push({
+        case: `RSS when ready, ${target}`,
+        target,
+        value: rss,
+        unit: "MB",
+        errors: 0,
+        ...(target === "pglite" && goal(["<=", 250, " MB", rss])),
+      });
     }
   } finally {
     if (!("unreachable" in pg)) await pg.drop();
@@ -89,4 +140,12 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 for (const p of problems) console.error(p);
-writeResults({ suite: "start", title: "Start to ready and memory", startedAt: startedAt.toISOString(), seconds: Math.round((Date.now() - startedAt.getTime()) / 1000), rows, notes: [`median of ${STARTS} starts each; the ratio is the bare server's time over ours`, ...notes], problems });
+writeResults({
+  suite: "start",
+  title: "Start to ready and memory",
+  startedAt: startedAt.toISOString(),
+  seconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+  rows,
+  notes: [`median of ${STARTS} starts each; the ratio is the bare server's time over ours`, ...notes],
+  problems,
+});

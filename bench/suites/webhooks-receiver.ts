@@ -13,7 +13,9 @@ const server = http.createServer((req, res) => {
   req.on("end", () => {
     const at = now();
     res.writeHead(200, { "content-type": "text/plain" }).end("OK");
-    const event = JSON.parse(Buffer.concat(chunks).toString()) as { payload: { shipment_id: string; products: { arrivedQty: number }[] } };
+    const event = JSON.parse(Buffer.concat(chunks).toString()) as {
+      payload: { shipment_id: string; products: { arrivedQty: number }[] };
+    };
     pending.push([`${event.payload.shipment_id}:${event.payload.products[0]!.arrivedQty}`, at]);
   });
 });

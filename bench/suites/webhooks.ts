@@ -80,18 +80,36 @@ let layout = "one process";
 async function startServers(split: boolean): Promise<void> {
   await stopServers();
   layout = split ? "API + worker process" : "one process";
-  const roles = split ? [["api", PORT], ["worker", PORT + 1]] as const : [["both", PORT]] as const;
+  const roles = split
+    ? ([
+        ["api", PORT],
+        ["worker", PORT + 1],
+      ] as const)
+    : ([["both", PORT]] as const);
   for (const [role, port] of roles) {
     const child = spawn(process.execPath, [buildServer()], {
       env: {
-        ...process.env, ...databaseEnv, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", SEED_DEMO: "true",
-        RATE_LIMIT_PER_MINUTE: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", SERVER_ROLE: role,
+        ...process.env,
+        ...databaseEnv,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "warn",
+        SEED_DEMO: "true",
+        RATE_LIMIT_PER_MINUTE: "0",
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+        SERVER_ROLE: role,
       },
       stdio: ["ignore", "ignore", "inherit"],
     });
     servers.push(child);
     for (let i = 0; ; i++) {
-      if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (i > 600) throw new Error(`the ${role} server did not start`);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -116,7 +134,10 @@ const operator = createLogisticsClient({ baseUrl, username: `W-${DEMO.operatorId
 /** Epoch milliseconds, sub-millisecond: comparable with the receiver process's times. */
 const now = () => performance.timeOrigin + performance.now();
 let receipts: { key: string; at: number }[] = [];
-const receiver = fork(path.join(import.meta.dirname, "webhooks-receiver.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "ignore", "inherit", "ipc"] });
+const receiver = fork(path.join(import.meta.dirname, "webhooks-receiver.ts"), [], {
+  execArgv: ["--import", "tsx"],
+  stdio: ["ignore", "ignore", "inherit", "ipc"],
+});
 const receiverPort = await new Promise<number>((resolve) => {
   receiver.on("message", (m: { port?: number; receipts?: [string, number][] }) => {
     if (m.port) resolve(m.port);
@@ -134,9 +155,12 @@ function percentile(sorted: number[], p: number): number {
 
 async function setEndpoints(n: number, api = merchant): Promise<void> {
   const { data } = await api.GET("/webhook_endpoints", { params: { query: { limit: 100 } } });
-  for (const e of data!.items) await api.DELETE("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: e.id } } });
+  for (const e of data!.items)
+    await api.DELETE("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: e.id } } });
   for (let i = 0; i < n; i++) {
-    const r = await api.POST("/webhook_endpoints/_create", { body: { url: `${receiverUrl}/e${i}`, event_types: ["inbound_shipment.items_arrived"] } });
+    const r = await api.POST("/webhook_endpoints/_create", {
+      body: { url: `${receiverUrl}/e${i}`, event_types: ["inbound_shipment.items_arrived"] },
+    });
     if (r.response.status !== 201) throw new Error(`cannot create an endpoint: ${JSON.stringify(r.error)}`);
   }
 }
@@ -154,7 +178,12 @@ async function newShipment(): Promise<string> {
  * Records arrivals until `deadline`, one item at a time on shipments of its own (a new one every
  * ARRIVALS_PER_SHIPMENT: a shipment's answer lists all its arrivals); notes when each was answered.
  */
-async function worker(w: LogisticsClient, deadline: number, answered: Map<string, number>, everyMs = 0): Promise<number> {
+async function worker(
+  w: LogisticsClient,
+  deadline: number,
+  answered: Map<string, number>,
+  everyMs = 0,
+): Promise<number> {
   let id = await newShipment();
   let n = 0;
   let next = now();
@@ -164,7 +193,10 @@ async function worker(w: LogisticsClient, deadline: number, answered: Map<string
       if (next > now()) await new Promise((r) => setTimeout(r, next - now()));
     }
     if (n > 0 && n % ARRIVALS_PER_SHIPMENT === 0) id = await newShipment();
-    const r = await w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: id } }, body: { arrivals: [{ merchants_id: "S", change: 1 }] } });
+    const r = await w.POST("/inbound_shipments/{shipment_id}/arrivals", {
+      params: { path: { shipment_id: id } },
+      body: { arrivals: [{ merchants_id: "S", change: 1 }] },
+    });
     const at = now();
     if (r.response.status !== 200) throw new Error(`arrival failed: ${r.response.status} ${JSON.stringify(r.error)}`);
     answered.set(`${id}:${r.data!.products[0]!.arrivedQty}`, at);
@@ -183,10 +215,15 @@ async function run(s: Scenario) {
   const answered = new Map<string, number>();
   const started = now();
   const everyMs = s.rate ? (s.workers / s.rate) * 1000 : 0;
-  const counts = await Promise.all(Array.from({ length: s.workers }, () => worker(operator, started + DURATION_S * 1000, answered, everyMs)));
+  const counts = await Promise.all(
+    Array.from({ length: s.workers }, () => worker(operator, started + DURATION_S * 1000, answered, everyMs)),
+  );
   const arrivals = counts.reduce((a, b) => a + b, 0);
   const expected = arrivals * s.endpoints;
-  const complete = await waitForReceipts(() => receipts.length >= expected, 60_000).then(() => true, () => false);
+  const complete = await waitForReceipts(() => receipts.length >= expected, 60_000).then(
+    () => true,
+    () => false,
+  );
 
   const mine = receipts.filter((r) => answered.has(r.key));
   const last = Math.max(...mine.map((r) => r.at));
@@ -203,7 +240,17 @@ async function run(s: Scenario) {
   const rate = mine.length / seconds;
   // Fan-out at saturation: arrivals recorded as fast as 8 workers can, each a delivery to every endpoint.
   const held = s.rate ? goal([">=", 1000, "/s", rate], ["<=", 50, " ms p50", p50], ["<=", 250, " ms p99", p99]) : {};
-  results.push({ case: `webhooks live, ${s.endpoints} endpoint${s.endpoints > 1 ? "s" : ""} (${s.rate ? `${s.rate} arrivals/s offered` : `${s.workers} workers recording arrivals as fast as they can`}), ${layout}`, target: databaseName, value: rate, unit: "deliveries/s", p50, p99, errors: expected - mine.length, note: `${(arrivals / DURATION_S).toFixed(0)} arrivals/s; latency = receipt minus the arrival's 200`, ...held });
+  results.push({
+    case: `webhooks live, ${s.endpoints} endpoint${s.endpoints > 1 ? "s" : ""} (${s.rate ? `${s.rate} arrivals/s offered` : `${s.workers} workers recording arrivals as fast as they can`}), ${layout}`,
+    target: databaseName,
+    value: rate,
+    unit: "deliveries/s",
+    p50,
+    p99,
+    errors: expected - mine.length,
+    note: `${(arrivals / DURATION_S).toFixed(0)} arrivals/s; latency = receipt minus the arrival's 200`,
+    ...held,
+  });
   if (!complete) problems.push(`${s.name}: ${mine.length}/${expected} delivered`);
 }
 
@@ -235,7 +282,10 @@ async function backlog(BACKLOG_ENDPOINTS: number): Promise<void> {
   for (let left = BACKLOG_ENDPOINTS, i = 0; left > 0; left -= MAX_ENDPOINTS, i++) {
     const id = i === 0 ? DEMO.merchantId : `bench-${i}.example.com`;
     if (i > 0) await provisionAccount(handle.db, "merchant", id, "bench-merchant-secret");
-    await setEndpoints(Math.min(left, MAX_ENDPOINTS), i === 0 ? merchant : createLogisticsClient({ baseUrl, username: `M-${id}`, secret: "bench-merchant-secret" }));
+    await setEndpoints(
+      Math.min(left, MAX_ENDPOINTS),
+      i === 0 ? merchant : createLogisticsClient({ baseUrl, username: `M-${id}`, secret: "bench-merchant-secret" }),
+    );
     merchants.push(id);
   }
   const perEvent = BACKLOG_ENDPOINTS / merchants.length;
@@ -246,7 +296,9 @@ async function backlog(BACKLOG_ENDPOINTS: number): Promise<void> {
     const trx = await handle.db.startTransaction().execute();
     for (let i = 1; i <= events; i++) {
       await recordEvent(trx, "inbound_shipment.items_arrived", merchants[i % merchants.length]!, new Date(), {
-        shipment_id: shipment, merchants_ref: "PO-BACKLOG", status: "processing",
+        shipment_id: shipment,
+        merchants_ref: "PO-BACKLOG",
+        status: "processing",
         arrivals: [{ merchants_id: "S", product_id: shipment, ts: "2016-01-20T09:12:01+00:00", change: 1 }],
         products: [{ merchants_id: "S", product_id: shipment, qty: events, arrivedQty: i }],
       });
@@ -254,7 +306,10 @@ async function backlog(BACKLOG_ENDPOINTS: number): Promise<void> {
     await trx.commit().execute();
     const committed = now();
     const expected = events * perEvent;
-    const complete = await waitForReceipts(() => receipts.length >= expected, 120_000).then(() => true, () => false);
+    const complete = await waitForReceipts(() => receipts.length >= expected, 120_000).then(
+      () => true,
+      () => false,
+    );
     const last = Math.max(...receipts.map((r) => r.at));
     const latencies = receipts.map((r) => r.at - committed).sort((a, b) => a - b);
     console.log(
@@ -263,14 +318,28 @@ async function backlog(BACKLOG_ENDPOINTS: number): Promise<void> {
     );
     const rate = receipts.length / ((last - committed) / 1000);
     const held = BACKLOG_ENDPOINTS === 1 ? goal([">=", 1000, "/s", rate]) : {};
-    results.push({ case: `webhooks drain, ${BACKLOG_ENDPOINTS} endpoint${BACKLOG_ENDPOINTS > 1 ? "s" : ""} ${merchants.length > 1 ? ` of ${merchants.length} merchants` : ""} (${events} events committed at once, ${expected} deliveries), ${layout}`, target: databaseName, value: rate, unit: "deliveries/s", p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: expected - receipts.length, note: "latency = receipt minus the commit of the whole backlog", ...held });
+    results.push({
+      case: `webhooks drain, ${BACKLOG_ENDPOINTS} endpoint${BACKLOG_ENDPOINTS > 1 ? "s" : ""} ${merchants.length > 1 ? ` of ${merchants.length} merchants` : ""} (${events} events committed at once, ${expected} deliveries), ${layout}`,
+      target: databaseName,
+      value: rate,
+      unit: "deliveries/s",
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      errors: expected - receipts.length,
+      note: "latency = receipt minus the commit of the whole backlog",
+      ...held,
+    });
     if (!complete) problems.push(`drain to ${BACKLOG_ENDPOINTS} endpoints: ${receipts.length}/${expected} delivered`);
   } finally {
     await handle.close();
   }
 }
 
-console.log(`webhooks; database: ${adminUrl ? "postgres" : "pglite"}; ${DURATION_S} s per scenario; node ${process.version}; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+console.log(
+  `webhooks; database: ${adminUrl ? "postgres" : "pglite"}; ${DURATION_S} s per scenario; node ${process.version}; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
 try {
   for (const s of SCENARIOS) await run(s);
   if (adminUrl) {

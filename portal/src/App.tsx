@@ -25,14 +25,22 @@ export function App() {
 
   useEffect(() => {
     // A reload keeps the cookie, not the CSRF token: the session answer gives it again.
-    void apiClient().GET("/portal_sessions/current").then(
-      (r) => setSigned(r.data ? { session: r.data, api: apiClient(r.data.csrf_token) } : null),
-      () => setSigned(null),
-    );
+    void apiClient()
+      .GET("/portal_sessions/current")
+      .then(
+        (r) => setSigned(r.data ? { session: r.data, api: apiClient(r.data.csrf_token) } : null),
+        () => setSigned(null),
+      );
   }, []);
 
-  if (signed === undefined) return <main className="container" aria-busy="true">Loading…</main>;
-  if (signed === null) return <SignIn onSignedIn={(session) => setSigned({ session, api: apiClient(session.csrf_token) })} />;
+  if (signed === undefined)
+    return (
+      <main className="container" aria-busy="true">
+        Loading…
+      </main>
+    );
+  if (signed === null)
+    return <SignIn onSignedIn={(session) => setSigned({ session, api: apiClient(session.csrf_token) })} />;
 
   const isAdmin = signed.session.user.role === "admin";
   const areas = isAdmin ? [...AREAS, { key: "users", label: "Users" } as const] : AREAS;
@@ -48,21 +56,35 @@ export function App() {
       <header className="container">
         <nav aria-label="Main">
           <ul>
-            <li><strong>Logistics portal</strong></li>
+            <li>
+              <strong>Logistics portal</strong>
+            </li>
           </ul>
           <ul>
             {areas.map((a) => (
               <li key={a.key}>
-                <a href={`#/${a.key}`} aria-current={a.key === area ? "page" : undefined}>{a.label}</a>
+                <a href={`#/${a.key}`} aria-current={a.key === area ? "page" : undefined}>
+                  {a.label}
+                </a>
               </li>
             ))}
             <li>
               <details className="dropdown">
                 <summary>Account</summary>
                 <ul dir="rtl">
-                  <li><span>{signed.session.user.email}</span></li>
-                  <li><span>{signed.session.user.merchant_id} · {signed.session.user.role}</span></li>
-                  <li><button type="button" className="secondary" onClick={signOut}>Sign out</button></li>
+                  <li>
+                    <span>{signed.session.user.email}</span>
+                  </li>
+                  <li>
+                    <span>
+                      {signed.session.user.merchant_id} · {signed.session.user.role}
+                    </span>
+                  </li>
+                  <li>
+                    <button type="button" className="secondary" onClick={signOut}>
+                      Sign out
+                    </button>
+                  </li>
                 </ul>
               </details>
             </li>

@@ -41,4 +41,5 @@ export function rebase(p: Problems | undefined, from: string, to = "/body"): Pro
   return { message: p.message, fields };
 }
 
-export const formatTime = (ts: string | null | undefined) => (ts ? new Date(ts).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "—");
+export const formatTime = (ts: string | null | undefined) =>
+  ts ? new Date(ts).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "—";

@@ -22,6 +22,9 @@ export async function upsertAccount(db: Db, role: Role, id: string, secretHash: 
 }
 
 export async function countMerchants(db: Db): Promise<number> {
-  const row = await db.selectFrom("merchants").select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("merchants")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -66,15 +66,23 @@ export class Authenticator {
     const fresh = hit !== undefined && hit.until > Date.now();
     const wait = fresh ? this.throttle.knownBlockedFor(address, name) : await this.throttle.blockedFor(address, name);
     if (wait > 0) {
-      throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], { "Retry-After": String(wait) });
+      throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], {
+        "Retry-After": String(wait),
+      });
     }
     if (fresh) return hit.principal;
-    const principal = parsed && secret.length > 0 && secret.length <= 256 ? await this.check(key, parsed, name, secret) : undefined;
+    const principal =
+      parsed && secret.length > 0 && secret.length <= 256 ? await this.check(key, parsed, name, secret) : undefined;
     if (!principal) await this.throttle.failed(address, name);
     return principal;
   }
 
-  private async check(key: string, parsed: { role: Role; id: string }, name: string, secret: string): Promise<Principal | undefined> {
+  private async check(
+    key: string,
+    parsed: { role: Role; id: string },
+    name: string,
+    secret: string,
+  ): Promise<Principal | undefined> {
     // A burst of requests with the same new credentials shares one scrypt run.
     let pending = this.inFlight.get(key);
     if (!pending) {
@@ -89,19 +97,25 @@ export class Authenticator {
     return principal;
   }
 
-  private async derive(parsed: { role: Role; id: string }, name: string, secret: string): Promise<Principal | undefined> {
+  private async derive(
+    parsed: { role: Role; id: string },
+    name: string,
+    secret: string,
+  ): Promise<Principal | undefined> {
     const stored = await findSecretHash(this.db, parsed.role, parsed.id);
     // An unknown account costs the same key derivation as a wrong secret: its existence does not show in the timing.
     const ok = await verifySecret(secret, stored ?? (await dummyHash()));
     return ok && stored ? { ...parsed, name } : undefined;
   }
-
 }
 
 /** Creates an account or sets a new secret; generates one when none is given. */
 export async function provisionAccount(db: Db, role: Role, id: string, secret?: string) {
   if (!ACCOUNT_ID.test(id)) {
-    throw new AppError("validation_failed", `"${id}" is not a valid id: letters, digits, dots and hyphens, at most 100.`);
+    throw new AppError(
+      "validation_failed",
+      `"${id}" is not a valid id: letters, digits, dots and hyphens, at most 100.`,
+    );
   }
   if (secret !== undefined && (secret.length < 8 || secret.length > 256)) {
     throw new AppError("validation_failed", "A secret must be 8 to 256 characters long.");

@@ -9,14 +9,24 @@ const MAX_WAITING = 64;
 
 const scrypt = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) => {
   if (inFlight.pendingCount >= MAX_WAITING) {
-    return Promise.reject(new AppError("unavailable", "Too many credentials are being checked right now; retry in a second.", [], { "Retry-After": "1" }));
+    return Promise.reject(
+      new AppError("unavailable", "Too many credentials are being checked right now; retry in a second.", [], {
+        "Retry-After": "1",
+      }),
+    );
   }
-  return inFlight(() => new Promise<Buffer>((resolve, reject) =>
-    scryptCb(pw, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))),
-  ));
+  return inFlight(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scryptCb(pw, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))),
+      ),
+  );
 };
 
-const N = 16384, R = 8, P = 1, LEN = 32;
+const N = 16384,
+  R = 8,
+  P = 1,
+  LEN = 32;
 
 export function generateSecret(): string {
   return randomBytes(24).toString("base64url");
@@ -37,7 +47,9 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   if (alg !== "scrypt" || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64");
   const key = await scrypt(secret, Buffer.from(salt, "base64"), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p),
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
   });
   return timingSafeEqual(key, expected);
 }

@@ -34,7 +34,10 @@ export class LoginThrottle {
    * secret that needs checking (scrypt costs far more than this round trip).
    */
   async blockedFor(address: string, username: string): Promise<number> {
-    const [a, u] = await Promise.all([this.byAddress?.read(address), this.byAccount?.read(accountKey(address, username))]);
+    const [a, u] = await Promise.all([
+      this.byAddress?.read(address),
+      this.byAccount?.read(accountKey(address, username)),
+    ]);
     this.remember(address, username, a, u);
     return this.knownBlockedFor(address, username);
   }
@@ -51,7 +54,10 @@ export class LoginThrottle {
   }
 
   async failed(address: string, username: string): Promise<void> {
-    const [a, u] = await Promise.all([this.byAddress?.add(address), this.byAccount?.add(accountKey(address, username))]);
+    const [a, u] = await Promise.all([
+      this.byAddress?.add(address),
+      this.byAccount?.add(accountKey(address, username)),
+    ]);
     this.remember(address, username, a, u);
   }
 

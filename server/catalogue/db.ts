@@ -19,31 +19,56 @@ export interface CatalogueLine {
  * locked every product of every write until commit: under 50 concurrent creates of the same 10 products,
  * 8 of the 10 pooled connections waited on Lock:transactionid.)
  */
-export async function upsertProducts(db: Executor, merchantId: string, lines: CatalogueLine[], now: Date): Promise<Map<string, string>> {
+export async function upsertProducts(
+  db: Executor,
+  merchantId: string,
+  lines: CatalogueLine[],
+  now: Date,
+): Promise<Map<string, string>> {
   const byCode = new Map(lines.map((l) => [l.merchants_id, l]));
   const codes = [...byCode.keys()];
   if (!codes.length) return new Map();
   // One statement: the rows it inserts (name and gtin null: nothing to compare), and the ones that existed
   // before it (its snapshot).
   const found = await db
-    .with("ins", (qb) => qb
-      .insertInto("products")
-      .values([...byCode.values()].map((l) => ({
-        id: newId(now.getTime()), merchant_id: merchantId, merchants_id: l.merchants_id,
-        name: l.name ?? "", gtin: l.gtin ?? "", created_at: now, updated_at: now,
-      })))
-      .onConflict((oc) => oc.columns(["merchant_id", "merchants_id"]).doNothing())
-      .returning(["id", "merchants_id"]))
+    .with("ins", (qb) =>
+      qb
+        .insertInto("products")
+        .values(
+          [...byCode.values()].map((l) => ({
+            id: newId(now.getTime()),
+            merchant_id: merchantId,
+            merchants_id: l.merchants_id,
+            name: l.name ?? "",
+            gtin: l.gtin ?? "",
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .onConflict((oc) => oc.columns(["merchant_id", "merchants_id"]).doNothing())
+        .returning(["id", "merchants_id"]),
+    )
     .selectFrom("ins")
     .select(["id", "merchants_id", sql<string | null>`null`.as("name"), sql<string | null>`null`.as("gtin")])
-    .unionAll((qb) => qb.selectFrom("products").select(["id", "merchants_id", "name", "gtin"]).where("merchant_id", "=", merchantId).where("merchants_id", "in", codes))
+    .unionAll((qb) =>
+      qb
+        .selectFrom("products")
+        .select(["id", "merchants_id", "name", "gtin"])
+        .where("merchant_id", "=", merchantId)
+        .where("merchants_id", "in", codes),
+    )
     .execute();
   const ids = new Map(found.map((r) => [r.merchants_id, r.id]));
   // Inserted by another transaction that committed after this statement's snapshot: read again.
   const late = codes.filter((c) => !ids.has(c));
   const existing = found.filter((r) => r.name !== null);
   if (late.length) {
-    const rows = await db.selectFrom("products").select(["id", "merchants_id", "name", "gtin"]).where("merchant_id", "=", merchantId).where("merchants_id", "in", late).execute();
+    const rows = await db
+      .selectFrom("products")
+      .select(["id", "merchants_id", "name", "gtin"])
+      .where("merchant_id", "=", merchantId)
+      .where("merchants_id", "in", late)
+      .execute();
     for (const r of rows) ids.set(r.merchants_id, r.id);
     existing.push(...rows);
   }

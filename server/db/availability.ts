@@ -7,11 +7,24 @@ const UNAVAILABLE_SQLSTATES = new Set([
   "57014", // query_canceled: statement_timeout
   "53300", // too_many_connections
   "25P03", // idle_in_transaction_session_timeout
-  "08000", "08001", "08003", "08004", "08006", // connection_exception and its kinds
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006", // connection_exception and its kinds
 ]);
-const UNAVAILABLE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"]);
+const UNAVAILABLE_ERRNOS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+]);
 // node-postgres reports these without a code.
-const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection terminated unexpectedly)/;
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection terminated unexpectedly)/;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== "object") return false;

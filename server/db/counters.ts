@@ -17,7 +17,12 @@ export interface Counted {
 /** A fixed window of `windowSeconds` per key; `name` keeps different limits apart in the one table. */
 export class WindowCounter {
   private store: RateLimiterPostgres;
-  constructor(db: Db, name: string, readonly limit: number, readonly windowSeconds: number) {
+  constructor(
+    db: Db,
+    name: string,
+    readonly limit: number,
+    readonly windowSeconds: number,
+  ) {
     const storeClient = {
       query: async ({ text, values }: { text: string; values?: unknown[] }) => {
         const r = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
@@ -26,8 +31,14 @@ export class WindowCounter {
     };
     // Expired rows go with the service's housekeeping (clearExpired), not with a timer per counter.
     this.store = new RateLimiterPostgres({
-      storeClient, storeType: "pool", tableName: COUNTERS_TABLE, tableCreated: true, clearExpiredByTimeout: false,
-      keyPrefix: name, points: limit, duration: windowSeconds,
+      storeClient,
+      storeType: "pool",
+      tableName: COUNTERS_TABLE,
+      tableCreated: true,
+      clearExpiredByTimeout: false,
+      keyPrefix: name,
+      points: limit,
+      duration: windowSeconds,
     });
   }
 
@@ -66,7 +77,11 @@ export class SharedWindowLimit {
   private reading = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private counter: WindowCounter, private onError: (err: unknown) => void = () => {}, private flushMs = 100) {}
+  constructor(
+    private counter: WindowCounter,
+    private onError: (err: unknown) => void = () => {},
+    private flushMs = 100,
+  ) {}
 
   get limit(): number {
     return this.counter.limit;
@@ -99,11 +114,14 @@ export class SharedWindowLimit {
   private refresh(key: string): Promise<void> {
     let reading = this.reading.get(key);
     if (!reading) {
-      reading = this.counter.read(key).then(
-        (c) => void this.learn(key, c ?? { consumed: 0, resetsAt: Date.now() + this.counter.windowSeconds * 1000 }),
-        // The database is away: the request itself answers 503; the count is not worth failing it for.
-        (err) => this.onError(err),
-      ).finally(() => this.reading.delete(key));
+      reading = this.counter
+        .read(key)
+        .then(
+          (c) => void this.learn(key, c ?? { consumed: 0, resetsAt: Date.now() + this.counter.windowSeconds * 1000 }),
+          // The database is away: the request itself answers 503; the count is not worth failing it for.
+          (err) => this.onError(err),
+        )
+        .finally(() => this.reading.delete(key));
       this.reading.set(key, reading);
     }
     return reading;
@@ -141,7 +159,12 @@ export class SharedWindowLimit {
           // The database is away: this instance keeps counting alone until its window ends.
           const k = this.known.get(key);
           if (k) k.consumed += points;
-          else this.known.set(key, { consumed: points, resetsAt: Date.now() + this.counter.windowSeconds * 1000, at: Date.now() });
+          else
+            this.known.set(key, {
+              consumed: points,
+              resetsAt: Date.now() + this.counter.windowSeconds * 1000,
+              at: Date.now(),
+            });
           this.onError(err);
         } finally {
           shift(key, -points);

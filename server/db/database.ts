@@ -30,7 +30,11 @@ export interface PoolStats {
   waiting: number;
 }
 
-const statsOf = (pool: pg.Pool) => (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+const statsOf = (pool: pg.Pool) => (): PoolStats => ({
+  total: pool.totalCount,
+  idle: pool.idleCount,
+  waiting: pool.waitingCount,
+});
 
 export interface DatabaseOptions {
   databaseUrl?: string;
@@ -67,7 +71,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     handleConnectionErrors(pool, opts.onConnectionError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
     const url = opts.databaseUrl;
-    return { db, kind: "postgres", listen: (channel, onNotify, onError) => listenPostgres(url, channel, onNotify, onError), poolStats: statsOf(pool), close: () => db.destroy() };
+    return {
+      db,
+      kind: "postgres",
+      listen: (channel, onNotify, onError) => listenPostgres(url, channel, onNotify, onError),
+      poolStats: statsOf(pool),
+      close: () => db.destroy(),
+    };
   }
   // Not kysely-pglite: its driver lets one request's statements run inside another's open
   // transaction. The node-postgres adapter serializes the single PGlite session (pool of one).
@@ -135,13 +145,22 @@ function checkChannel(channel: string): string {
 }
 
 /** LISTEN on a connection of its own, reconnecting after a failure until stopped. */
-async function listenPostgres(url: string, channel: string, onNotify: () => void, onError?: (err: Error) => void): Promise<() => Promise<void>> {
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onNotify: () => void,
+  onError?: (err: Error) => void,
+): Promise<() => Promise<void>> {
   checkChannel(channel);
   let client: pg.Client | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: DEFAULT_TIMEOUTS.connectTimeoutMs, keepAlive: true });
+    const c = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: DEFAULT_TIMEOUTS.connectTimeoutMs,
+      keepAlive: true,
+    });
     c.on("notification", (n) => n.channel === channel && onNotify());
     c.on("error", (err) => {
       onError?.(err);
@@ -207,9 +226,15 @@ function explainStartFailure(dir: string, err: unknown): Error {
   const e = err as { code?: string; errno?: number; message?: string };
   const code = e.code ?? (typeof e.errno === "number" ? EMSCRIPTEN_ERRNO[e.errno] : undefined);
   const why = code ? WHY[code] : undefined;
-  if (!why) return err instanceof Error ? err : new Error(`Cannot open the embedded database in ${dir}: ${String(err)}`);
-  const detail = code === "ENOSPC" && e.message?.startsWith("only ") ? ` (${e.message}; at least ${MIN_FREE_BYTES / 1024 / 1024} MB needed)` : ` (${code})`;
-  return new Error(`Cannot open the embedded database in ${dir}: ${why}${detail}. Set PGLITE_DIR to a writable directory with free space, or DATABASE_URL to use PostgreSQL.`);
+  if (!why)
+    return err instanceof Error ? err : new Error(`Cannot open the embedded database in ${dir}: ${String(err)}`);
+  const detail =
+    code === "ENOSPC" && e.message?.startsWith("only ")
+      ? ` (${e.message}; at least ${MIN_FREE_BYTES / 1024 / 1024} MB needed)`
+      : ` (${code})`;
+  return new Error(
+    `Cannot open the embedded database in ${dir}: ${why}${detail}. Set PGLITE_DIR to a writable directory with free space, or DATABASE_URL to use PostgreSQL.`,
+  );
 }
 
 function lockDirectory(dir: string): () => void {
@@ -224,7 +249,9 @@ function lockDirectory(dir: string): () => void {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const owner = Number(readFileSync(lockPath, "utf8"));
       if (owner && owner !== process.pid && isAlive(owner)) {
-        throw new Error(`The embedded database ${dir} is in use by process ${owner}. Stop it first, or set DATABASE_URL to use PostgreSQL.`);
+        throw new Error(
+          `The embedded database ${dir} is in use by process ${owner}. Stop it first, or set DATABASE_URL to use PostgreSQL.`,
+        );
       }
       rmSync(lockPath, { force: true });
     }

@@ -11,4 +11,13 @@ import type { ShippingTables } from "../shipping/tables.ts";
 import type { WebhooksTables } from "../webhooks/tables.ts";
 
 export interface Database
-  extends AccountsTables, CatalogueTables, IdempotencyTables, InboundTables, OrdersTables, PickupPointsTables, PortalTables, ShippingTables, WebhooksTables {}
+  extends
+    AccountsTables,
+    CatalogueTables,
+    IdempotencyTables,
+    InboundTables,
+    OrdersTables,
+    PickupPointsTables,
+    PortalTables,
+    ShippingTables,
+    WebhooksTables {}

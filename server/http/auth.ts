@@ -56,7 +56,11 @@ export function authenticate(auth: Authenticator, portal: PortalSessions) {
     }
     const creds = parseBasic(req.headers.authorization);
     const principal = creds ? await auth.verify(creds.user, creds.secret, address) : undefined;
-    if (!principal) throw new AppError("unauthorized", "Valid credentials are required: HTTP Basic with M-<merchant_id> or W-<operator_id>.");
+    if (!principal)
+      throw new AppError(
+        "unauthorized",
+        "Valid credentials are required: HTTP Basic with M-<merchant_id> or W-<operator_id>.",
+      );
     res.locals.principal = principal;
     next();
   };
@@ -97,7 +101,11 @@ export function authorize(defaultSecurity: SecurityRequirement[]) {
 function unmet(requirement: SecurityRequirement, principal: Principal): AppError | undefined {
   for (const [scheme, scopes] of Object.entries(requirement)) {
     // basicAuth wants the credentials of an Authorization header, cookieAuth a portal session.
-    const authenticated = principal.role !== "visitor" && (scheme === "cookieAuth" ? principal.session !== undefined : scheme === "basicAuth" && principal.session === undefined);
+    const authenticated =
+      principal.role !== "visitor" &&
+      (scheme === "cookieAuth"
+        ? principal.session !== undefined
+        : scheme === "basicAuth" && principal.session === undefined);
     if (!authenticated) return new AppError("unauthorized", "Valid credentials are required.");
     if (scopes.length && !scopes.some((s) => ROLE_OF_SCOPE[s as keyof typeof ROLE_OF_SCOPE] === principal.role)) {
       const who = scopes.map((s) => (s === "warehouse" ? "warehouse operators" : "merchants")).join(" and ");

@@ -24,13 +24,15 @@ function admitBody(req: Request, res: Res, next: NextFunction) {
   if (!hasBodyBytes(req)) return next();
   if (!matchedOperation(req)?.requestBody) {
     // A JSON body is read all the same: `{}` from a client that always sends one is harmless.
-    if (!req.is("application/json") || Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) refuseUnread(res, noBodyAllowed());
+    if (!req.is("application/json") || Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES)
+      refuseUnread(res, noBodyAllowed());
     return next();
   }
   if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
     refuseUnread(res, new AppError("payload_too_large", "The request body is larger than 1 MB."));
   }
-  if (!req.is("application/json")) refuseUnread(res, new AppError("unsupported_media_type", "Send the body as application/json."));
+  if (!req.is("application/json"))
+    refuseUnread(res, new AppError("unsupported_media_type", "Send the body as application/json."));
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
   if (charset !== undefined && !CHARSETS.has(charset)) {
     refuseUnread(res, new AppError("unsupported_media_type", `Send the body as UTF-8 JSON, not ${charset}.`));
@@ -38,7 +40,8 @@ function admitBody(req: Request, res: Res, next: NextFunction) {
   next();
 }
 
-const noBodyAllowed = () => invalid([{ path: "/body", message: "this operation takes no request body", code: "not_allowed" }]);
+const noBodyAllowed = () =>
+  invalid([{ path: "/body", message: "this operation takes no request body", code: "not_allowed" }]);
 
 /** Parses the raw bytes as strict UTF-8 JSON and applies the checks of json-text.ts. */
 function parseJson(req: Request, _res: Res, next: NextFunction) {
@@ -56,10 +59,14 @@ function parseJson(req: Request, _res: Res, next: NextFunction) {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw invalid([{ path: "/body", message: `malformed JSON: ${(err as Error).message}`, code: "json" }], "The request body is not valid JSON.");
+    throw invalid(
+      [{ path: "/body", message: `malformed JSON: ${(err as Error).message}`, code: "json" }],
+      "The request body is not valid JSON.",
+    );
   }
   const { details, keys, colonsInStrings } = checkParsed(value, "/body");
-  if (details.length === 0 && mayHaveDuplicateKeys(text, keys, colonsInStrings)) details.push(...findDuplicateKeys(text, "/body"));
+  if (details.length === 0 && mayHaveDuplicateKeys(text, keys, colonsInStrings))
+    details.push(...findDuplicateKeys(text, "/body"));
   if (details.length) throw invalid(details);
   if (!matchedOperation(req)?.requestBody && hasContent(value)) throw noBodyAllowed();
   req.body = value;
@@ -67,7 +74,11 @@ function parseJson(req: Request, _res: Res, next: NextFunction) {
 }
 
 function decodeUtf8(raw: Buffer): string {
-  if (!isUtf8(raw)) throw invalid([{ path: "/body", message: "is not valid UTF-8", code: "encoding" }], "The request body is not UTF-8 text.");
+  if (!isUtf8(raw))
+    throw invalid(
+      [{ path: "/body", message: "is not valid UTF-8", code: "encoding" }],
+      "The request body is not UTF-8 text.",
+    );
   return raw.toString("utf8").replace(/^\uFEFF/, "");
 }
 
@@ -84,7 +95,8 @@ export function checkQuery(req: Request, _res: Res, next: NextFunction) {
   const details: ErrorDetail[] = [];
   for (const [k, v] of Object.entries(req.query)) {
     for (const s of Array.isArray(v) ? v : [v]) {
-      if (typeof s === "string" && s.includes("\u0000")) details.push({ path: `/query/${k}`, message: "must not contain the NUL character (\\u0000)", code: "nul" });
+      if (typeof s === "string" && s.includes("\u0000"))
+        details.push({ path: `/query/${k}`, message: "must not contain the NUL character (\\u0000)", code: "nul" });
     }
   }
   if (details.length) throw invalid(details);

@@ -14,7 +14,12 @@ function errorFor(code: string | undefined): WireError {
     return { ...base, code: "headers_too_large", message: "The request line and headers are larger than 16 KB." };
   }
   if (code === "HPE_INVALID_METHOD") {
-    return { ...base, code: "validation_failed", message: "The request method is not an HTTP method this service knows.", details: [{ path: "/method", message: "unknown method", code: "method" }] };
+    return {
+      ...base,
+      code: "validation_failed",
+      message: "The request method is not an HTTP method this service knows.",
+      details: [{ path: "/method", message: "unknown method", code: "method" }],
+    };
   }
   return { ...base, code: "validation_failed", message: "The request is not valid HTTP." };
 }
@@ -22,7 +27,8 @@ function errorFor(code: string | undefined): WireError {
 export function answerClientErrors(server: Server): void {
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Socket) => {
     // A reset peer or a timed-out connection has no one to answer.
-    if (err.code === "ECONNRESET" || err.code === "ERR_HTTP_REQUEST_TIMEOUT" || !socket.writable) return void socket.destroy();
+    if (err.code === "ECONNRESET" || err.code === "ERR_HTTP_REQUEST_TIMEOUT" || !socket.writable)
+      return void socket.destroy();
     const error = errorFor(err.code);
     const status = STATUS_OF[error.code];
     const body = JSON.stringify(error);

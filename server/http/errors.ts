@@ -8,16 +8,39 @@ type WireError = components["schemas"]["Error"];
 
 /** The one table from error codes to HTTP statuses. */
 export const STATUS_OF: Record<ErrorCode, number> = {
-  validation_failed: 400, unauthorized: 401, access_denied: 403, not_found: 404, method_not_allowed: 405,
-  conflict: 409, invalid_state: 409, precondition_failed: 412, payload_too_large: 413, unsupported_media_type: 415,
-  idempotency_key_reused: 422, rate_limited: 429, headers_too_large: 431, unknown: 500, not_implemented: 501, unavailable: 503,
+  validation_failed: 400,
+  unauthorized: 401,
+  access_denied: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  invalid_state: 409,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  headers_too_large: 431,
+  unknown: 500,
+  not_implemented: 501,
+  unavailable: 503,
 };
 
 // What the validator and body parser throw carries a status only.
 const BY_STATUS: Record<number, ErrorCode> = {
-  400: "validation_failed", 401: "unauthorized", 403: "access_denied", 404: "not_found",
-  405: "method_not_allowed", 409: "conflict", 412: "precondition_failed", 413: "payload_too_large", 415: "unsupported_media_type",
-  422: "idempotency_key_reused", 429: "rate_limited", 501: "not_implemented", 503: "unavailable",
+  400: "validation_failed",
+  401: "unauthorized",
+  403: "access_denied",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  412: "precondition_failed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  422: "idempotency_key_reused",
+  429: "rate_limited",
+  501: "not_implemented",
+  503: "unavailable",
 };
 
 const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -25,7 +48,8 @@ const DATABASE_RETRY_AFTER_SECONDS = 5;
 export const REALM = 'Basic realm="logistics-api", charset="UTF-8"';
 /** For the portal's requests: a browser prompts for Basic credentials, never for this scheme. */
 export const SESSION_REALM = 'Session realm="logistics-portal"';
-const portalRequest = (res: Res) => res.req.headers.authorization === undefined && res.req.headers["x-csrf-token"] !== undefined;
+const portalRequest = (res: Res) =>
+  res.req.headers.authorization === undefined && res.req.headers["x-csrf-token"] !== undefined;
 
 interface ValidatorError {
   status: number;
@@ -41,14 +65,20 @@ export function toAppError(err: unknown): AppError | undefined {
   // The database is down, restarting or stalled: the request was not applied (its transaction, if any,
   // rolled back); the client may retry.
   if (isDatabaseUnavailable(err)) {
-    return new AppError("unavailable", "The service cannot reach its database right now. Retry shortly.", [], { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) });
+    return new AppError("unavailable", "The service cannot reach its database right now. Retry shortly.", [], {
+      "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS),
+    });
   }
   const e = err as ValidatorError;
   if (!e || typeof e.status !== "number") return undefined;
   // body-parser
-  if (e.type === "entity.parse.failed") return new AppError("validation_failed", "The request body is not valid JSON.", [{ path: "/body", message: "malformed JSON", code: "json" }]);
+  if (e.type === "entity.parse.failed")
+    return new AppError("validation_failed", "The request body is not valid JSON.", [
+      { path: "/body", message: "malformed JSON", code: "json" },
+    ]);
   if (e.type === "entity.too.large") return new AppError("payload_too_large", "The request body is larger than 1 MB.");
-  if (e.type === "encoding.unsupported" || e.type === "charset.unsupported") return new AppError("unsupported_media_type", "Send the body as UTF-8 JSON.");
+  if (e.type === "encoding.unsupported" || e.type === "charset.unsupported")
+    return new AppError("unsupported_media_type", "Send the body as UTF-8 JSON.");
   const code = BY_STATUS[e.status];
   if (!code || e.status >= 500) return undefined;
   const details: ErrorDetail[] = (e.errors ?? []).map((d) => ({
@@ -56,25 +86,35 @@ export function toAppError(err: unknown): AppError | undefined {
     message: d.message ?? "invalid",
     ...(d.errorCode && { code: d.errorCode.replace(/\.openapi\.(validation|requestValidation)$/, "") }),
   }));
-  const message = {
-    validation_failed: "The request is not valid.",
-    unauthorized: "Valid credentials are required.",
-    access_denied: e.errors?.[0]?.message ?? e.message ?? "Not allowed.",
-    not_found: "No such resource.",
-    method_not_allowed: "This method is not allowed on this resource.",
-    unsupported_media_type: "Send the body as application/json.",
-  }[code as string] ?? e.message ?? code;
+  const message =
+    {
+      validation_failed: "The request is not valid.",
+      unauthorized: "Valid credentials are required.",
+      access_denied: e.errors?.[0]?.message ?? e.message ?? "Not allowed.",
+      not_found: "No such resource.",
+      method_not_allowed: "This method is not allowed on this resource.",
+      unsupported_media_type: "Send the body as application/json.",
+    }[code as string] ??
+    e.message ??
+    code;
   return new AppError(code, message, code === "validation_failed" ? details : [], e.headers ?? {});
 }
 
 // The validator says ".body.products[0].qty" in some versions and "/body/products/0/qty" in others.
 function normalizePath(p: string): string {
-  return p.replace(/\[(\d+)\]/g, "/$1").replace(/\./g, "/").replace(/^(?!\/)/, "/");
+  return p
+    .replace(/\[(\d+)\]/g, "/$1")
+    .replace(/\./g, "/")
+    .replace(/^(?!\/)/, "/");
 }
 
 export function sendError(res: Res, err: AppError): void {
   const body: WireError = {
-    success: false, code: err.code, message: err.message, details: err.details, request_id: res.locals.requestId,
+    success: false,
+    code: err.code,
+    message: err.message,
+    details: err.details,
+    request_id: res.locals.requestId,
   };
   for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
   const status = STATUS_OF[err.code];

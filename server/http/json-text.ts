@@ -13,18 +13,28 @@ const pointer = (parts: readonly (string | number)[]) =>
   parts.map((p) => `/${String(p).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
 
 /** Every string of `value` (keys too) is free of NUL and of unpaired UTF-16 surrogates; nesting is bounded. */
-export function checkParsed(value: unknown, root: string): { details: ErrorDetail[]; keys: number; colonsInStrings: number } {
+export function checkParsed(
+  value: unknown,
+  root: string,
+): { details: ErrorDetail[]; keys: number; colonsInStrings: number } {
   const details: ErrorDetail[] = [];
   let keys = 0;
   let colonsInStrings = 0;
   const checkString = (s: string, at: () => string) => {
-    if (s.includes("\u0000")) details.push({ path: at(), message: "must not contain the NUL character (\\u0000)", code: "nul" });
-    else if (!(s as WellFormed).isWellFormed()) details.push({ path: at(), message: "contains an unpaired UTF-16 surrogate (broken text)", code: "unicode" });
+    if (s.includes("\u0000"))
+      details.push({ path: at(), message: "must not contain the NUL character (\\u0000)", code: "nul" });
+    else if (!(s as WellFormed).isWellFormed())
+      details.push({ path: at(), message: "contains an unpaired UTF-16 surrogate (broken text)", code: "unicode" });
     for (let i = s.indexOf(":"); i !== -1; i = s.indexOf(":", i + 1)) colonsInStrings++;
   };
   // An explicit stack instead of recursion, so that no input can overflow the call stack. Entries
   // link to their parent: a path is spelled out only for a finding.
-  interface Node { v: unknown; key: string | number; parent: Node | undefined; depth: number }
+  interface Node {
+    v: unknown;
+    key: string | number;
+    parent: Node | undefined;
+    depth: number;
+  }
   const pathOf = (n: Node): string => {
     const parts: (string | number)[] = [];
     for (let p = n; p?.parent; p = p.parent) parts.push(p.key);
@@ -49,7 +59,8 @@ export function checkParsed(value: unknown, root: string): { details: ErrorDetai
       } else {
         const ks = Object.keys(v);
         keys += ks.length;
-        for (let i = ks.length - 1; i >= 0; i--) stack.push({ v: (v as Record<string, unknown>)[ks[i]!], key: ks[i]!, parent: node, depth });
+        for (let i = ks.length - 1; i >= 0; i--)
+          stack.push({ v: (v as Record<string, unknown>)[ks[i]!], key: ks[i]!, parent: node, depth });
       }
     }
   }
@@ -76,7 +87,11 @@ export function findDuplicateKeys(text: string, root: string): ErrorDetail[] {
     onObjectProperty: (name, _offset, _length, _line, _char, pathSupplier) => {
       const seen = open[open.length - 1]!;
       if (seen.has(name) && details.length < MAX_DETAILS) {
-        details.push({ path: root + pointer([...pathSupplier(), name]), message: "this key appears more than once in its object", code: "duplicate_key" });
+        details.push({
+          path: root + pointer([...pathSupplier(), name]),
+          message: "this key appears more than once in its object",
+          code: "duplicate_key",
+        });
       }
       seen.add(name);
     },

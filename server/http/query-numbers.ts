@@ -10,8 +10,16 @@ import { matchedOperation, type Res } from "./express.ts";
 const DECIMAL = /^-?(0|[1-9][0-9]{0,14})(\.[0-9]{1,15})?$/;
 const INTEGER = /^-?(0|[1-9][0-9]{0,14})$/;
 
-interface Parameter { $ref?: string; name?: string; in?: string; schema?: Schema }
-interface Schema { $ref?: string; type?: string | string[] }
+interface Parameter {
+  $ref?: string;
+  name?: string;
+  in?: string;
+  schema?: Schema;
+}
+interface Schema {
+  $ref?: string;
+  type?: string | string[];
+}
 interface Spec {
   paths: Record<string, Record<string, { operationId?: string; parameters?: Parameter[] } & Parameter[]>>;
   components: { parameters?: Record<string, Parameter>; schemas?: Record<string, Schema> };
@@ -22,7 +30,7 @@ const refName = (ref: string) => ref.split("/").pop()!;
 /** operationId -> query parameter -> "integer" | "number", for every numeric query parameter of the spec. */
 function numericQueryParameters(spec: Spec): Map<string, Map<string, "integer" | "number">> {
   const byOperation = new Map<string, Map<string, "integer" | "number">>();
-  const param = (p: Parameter) => (p.$ref ? spec.components.parameters?.[refName(p.$ref)] ?? {} : p);
+  const param = (p: Parameter) => (p.$ref ? (spec.components.parameters?.[refName(p.$ref)] ?? {}) : p);
   const schema = (s: Schema | undefined) => (s?.$ref ? spec.components.schemas?.[refName(s.$ref)] : s);
   for (const item of Object.values(spec.paths)) {
     const shared = (item.parameters as unknown as Parameter[] | undefined) ?? [];
@@ -52,7 +60,14 @@ export function strictQueryNumbers() {
         if (raw === undefined) continue;
         for (const v of Array.isArray(raw) ? raw : [raw]) {
           if (typeof v === "string" && !(kind === "integer" ? INTEGER : DECIMAL).test(v)) {
-            details.push({ path: `/query/${name}`, message: kind === "integer" ? "must be a whole number in decimal digits, e.g. 10" : "must be a decimal number such as 350 or 12.5 (no exponent, hex, Infinity or blank)", code: "type" });
+            details.push({
+              path: `/query/${name}`,
+              message:
+                kind === "integer"
+                  ? "must be a whole number in decimal digits, e.g. 10"
+                  : "must be a decimal number such as 350 or 12.5 (no exponent, hex, Infinity or blank)",
+              code: "type",
+            });
           }
         }
       }

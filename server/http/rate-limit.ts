@@ -10,7 +10,8 @@ import type { Res } from "./express.ts";
 export function perCallerRateLimit(limit: SharedWindowLimit) {
   return (_req: Request, res: Res, next: NextFunction) => {
     limit.take(res.locals.principal.name).then((wait) => {
-      if (wait > 0) return next(tooMany(`Too many requests: at most ${limit.limit} a minute. Retry in ${wait} s.`, wait));
+      if (wait > 0)
+        return next(tooMany(`Too many requests: at most ${limit.limit} a minute. Retry in ${wait} s.`, wait));
       next();
     }, next);
   };
@@ -42,9 +43,15 @@ export function perCallerConcurrency(limit: number, heavyLimit = 0) {
   return (req: Request, res: Res, next: NextFunction) => {
     const key = res.locals.principal.name;
     const isHeavy = heavyLimit > 0 && Number(req.headers["content-length"] ?? 0) > HEAVY_BODY_BYTES;
-    if (limit > 0 && (running.get(key) ?? 0) >= limit) return next(tooMany(`Too many requests in progress: at most ${limit} at once per caller. Retry in 1 s.`, 1));
+    if (limit > 0 && (running.get(key) ?? 0) >= limit)
+      return next(tooMany(`Too many requests in progress: at most ${limit} at once per caller. Retry in 1 s.`, 1));
     if (isHeavy && (heavy.get(key) ?? 0) >= heavyLimit) {
-      return next(tooMany(`Too many large requests in progress: at most ${heavyLimit} with a body over ${HEAVY_BODY_BYTES} bytes at once per caller. Retry in 1 s.`, 1));
+      return next(
+        tooMany(
+          `Too many large requests in progress: at most ${heavyLimit} with a body over ${HEAVY_BODY_BYTES} bytes at once per caller. Retry in 1 s.`,
+          1,
+        ),
+      );
     }
     take(running, key);
     if (isHeavy) take(heavy, key);
@@ -70,7 +77,10 @@ export function perCallerBodyBytes(limit: SharedWindowLimit) {
     const size = Number(req.headers["content-length"] ?? 0);
     if (!Number.isFinite(size) || size <= 0) return next();
     limit.take(res.locals.principal.name, size).then((wait) => {
-      if (wait > 0) return next(tooMany(`Too many request bytes: at most ${limit.limit} a minute per caller. Retry in ${wait} s.`, wait));
+      if (wait > 0)
+        return next(
+          tooMany(`Too many request bytes: at most ${limit.limit} a minute per caller. Retry in ${wait} s.`, wait),
+        );
       next();
     }, next);
   };

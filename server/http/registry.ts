@@ -18,7 +18,9 @@ type SuccessStatus<Id extends OperationId> = Extract<keyof Op<Id>["responses"], 
 
 /** What a handler answers: a status the spec declares for the operation, with that status's body type. */
 export type Reply<Id extends OperationId> =
-  | { [S in SuccessStatus<Id>]: { status: S; body: JsonOf<Op<Id>["responses"][S]>; headers?: Record<string, string> } }[SuccessStatus<Id>]
+  | {
+      [S in SuccessStatus<Id>]: { status: S; body: JsonOf<Op<Id>["responses"][S]>; headers?: Record<string, string> };
+    }[SuccessStatus<Id>]
   /** A replayed idempotent answer: the first response's JSON text, byte for byte. */
   | { status: number; replayJson: string };
 
@@ -61,9 +63,23 @@ export function dispatch(db: Db, handlers: Handlers) {
       ifMatch: req.header("if-match"),
       transaction: (work) => inTransaction(db, work),
       idempotent: (work) =>
-        idempotent(db, { principal: principal.name, key: req.header("idempotency-key"), operation: [id, ...Object.values(path)].join(":"), request: req.body }, work),
+        idempotent(
+          db,
+          {
+            principal: principal.name,
+            key: req.header("idempotency-key"),
+            operation: [id, ...Object.values(path)].join(":"),
+            request: req.body,
+          },
+          work,
+        ),
     };
-    const reply = (await handler(ctx)) as { status: number; body?: unknown; replayJson?: string; headers?: Record<string, string> };
+    const reply = (await handler(ctx)) as {
+      status: number;
+      body?: unknown;
+      replayJson?: string;
+      headers?: Record<string, string>;
+    };
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     if (reply.replayJson !== undefined) {
       res.setHeader("Idempotent-Replayed", "true");

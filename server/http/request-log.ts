@@ -18,12 +18,15 @@ export function requestLog(logger: Logger) {
     res.once("finish", () => {
       if (!logger.isLevelEnabled("info")) return;
       // Never credentials: only what identifies the request.
-      logger.info({
-        req: { id, method: req.method, url: req.originalUrl },
-        res: { statusCode: res.statusCode },
-        responseTime: Math.round(performance.now() - started),
-        principal: res.locals.principal?.name,
-      }, "request completed");
+      logger.info(
+        {
+          req: { id, method: req.method, url: req.originalUrl },
+          res: { statusCode: res.statusCode },
+          responseTime: Math.round(performance.now() - started),
+          principal: res.locals.principal?.name,
+        },
+        "request completed",
+      );
     });
     next();
   };

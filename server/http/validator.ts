@@ -39,5 +39,8 @@ export function validator(): SpecValidator {
     throw new Error(`express-openapi-validator changed its middlewares (${names}): review server/http/validator.ts`);
   }
   // securityMiddleware only passes on with validateSecurity off: authorize() takes its place.
-  return { match: [...all.slice(0, 2), authorize((specDocument() as { security?: SecurityRequirement[] }).security ?? [])], validate: all.slice(split) };
+  return {
+    match: [...all.slice(0, 2), authorize((specDocument() as { security?: SecurityRequirement[] }).security ?? [])],
+    validate: all.slice(split),
+  };
 }

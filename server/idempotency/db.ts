@@ -13,14 +13,28 @@ export interface StoredResponse {
  * on the unique index until the first transaction ends. Keys older than `ttlHours` are reclaimed.
  * Returns undefined when the claim is ours, else the earlier response.
  */
-export async function claimKey(trx: Tx, principal: string, key: string, operation: string, hash: string, ttlHours: number): Promise<StoredResponse | undefined> {
+export async function claimKey(
+  trx: Tx,
+  principal: string,
+  key: string,
+  operation: string,
+  hash: string,
+  ttlHours: number,
+): Promise<StoredResponse | undefined> {
   const claimed = await trx
     .insertInto("idempotency_keys")
     .values({ principal, key, operation, request_hash: hash, response_status: 0, response_body: "null" })
     .onConflict((oc) =>
-      oc.columns(["principal", "key"]).doUpdateSet({
-        operation, request_hash: hash, response_status: 0, response_body: "null", created_at: sql`now()`,
-      }).where("idempotency_keys.created_at", "<", sql<Date>`now() - make_interval(hours => ${ttlHours})`),
+      oc
+        .columns(["principal", "key"])
+        .doUpdateSet({
+          operation,
+          request_hash: hash,
+          response_status: 0,
+          response_body: "null",
+          created_at: sql`now()`,
+        })
+        .where("idempotency_keys.created_at", "<", sql<Date>`now() - make_interval(hours => ${ttlHours})`),
     )
     .returning("key")
     .executeTakeFirst();
@@ -33,7 +47,13 @@ export async function claimKey(trx: Tx, principal: string, key: string, operatio
     .executeTakeFirstOrThrow();
 }
 
-export async function storeResponse(trx: Tx, principal: string, key: string, status: number, bodyJson: string): Promise<void> {
+export async function storeResponse(
+  trx: Tx,
+  principal: string,
+  key: string,
+  status: number,
+  bodyJson: string,
+): Promise<void> {
   await trx
     .updateTable("idempotency_keys")
     .set({ response_status: status, response_body: bodyJson })
@@ -48,7 +68,9 @@ export async function deleteExpiredKeys(db: Db, ttlHours: number, batch = 1000):
   for (;;) {
     const res = await sql`
       delete from idempotency_keys where (principal, key) in (
-        select principal, key from idempotency_keys where created_at < now() - make_interval(hours => ${ttlHours}) limit ${batch})`.execute(db);
+        select principal, key from idempotency_keys where created_at < now() - make_interval(hours => ${ttlHours}) limit ${batch})`.execute(
+      db,
+    );
     deleted += Number(res.numAffectedRows ?? 0);
     if (Number(res.numAffectedRows ?? 0) < batch) return deleted;
   }

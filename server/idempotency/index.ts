@@ -31,13 +31,19 @@ export async function idempotent<R extends { status: number; body: unknown } | R
   return inTransaction(db, async (trx) => {
     const { key } = scope;
     if (key === undefined) return work(trx);
-    const hash = createHash("sha256").update(scope.operation).update("\0").update(stableJson(scope.request)).digest("hex");
+    const hash = createHash("sha256")
+      .update(scope.operation)
+      .update("\0")
+      .update(stableJson(scope.request))
+      .digest("hex");
     const earlier = await claimKey(trx, scope.principal, key, scope.operation, hash, TTL_HOURS);
     if (earlier) {
       if (earlier.request_hash !== hash) {
-        throw new AppError("idempotency_key_reused", "This Idempotency-Key was already used with a different request.", [
-          { path: "/headers/idempotency-key", message: "already used with another request body or operation" },
-        ]);
+        throw new AppError(
+          "idempotency_key_reused",
+          "This Idempotency-Key was already used with a different request.",
+          [{ path: "/headers/idempotency-key", message: "already used with another request body or operation" }],
+        );
       }
       return { status: earlier.response_status, replayJson: earlier.response_body };
     }
@@ -51,7 +57,10 @@ export async function idempotent<R extends { status: number; body: unknown } | R
 function stableJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stableJson).join(",")}]`;
   if (v && typeof v === "object") {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`).join(",")}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
   }
   return JSON.stringify(v) ?? "null";
 }

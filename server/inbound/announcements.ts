@@ -1,5 +1,10 @@
 // The merchant's side: announce, modify, confirm and delete inbound shipments.
-import type { InboundShipmentCreate, InboundShipmentModify, InboundShipmentWriteResult, ProductLineInput } from "../../generated/api.ts";
+import type {
+  InboundShipmentCreate,
+  InboundShipmentModify,
+  InboundShipmentWriteResult,
+  ProductLineInput,
+} from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import { upsertProducts } from "../catalogue/db.ts";
 import type { Tx } from "../db/transaction.ts";
@@ -28,21 +33,43 @@ export async function createShipment(trx: Tx, merchant: Principal, input: Inboun
   const now = new Date();
   const id = newId(now.getTime());
   await q.insertShipment(trx, {
-    id, merchant_id: merchant.id, merchants_ref: input.merchants_ref, sender_name: input.sender_name,
-    status: "initial", expected_at_wh: input.expected_at_wh ?? null, created_at: now, updated_at: now,
+    id,
+    merchant_id: merchant.id,
+    merchants_ref: input.merchants_ref,
+    sender_name: input.sender_name,
+    status: "initial",
+    expected_at_wh: input.expected_at_wh ?? null,
+    created_at: now,
+    updated_at: now,
   });
   const products = await upsertProducts(trx, merchant.id, input.products, now);
-  await q.upsertLines(trx, id, input.products.map((l, position) => ({
-    product_id: products.get(l.merchants_id)!, position, qty: l.qty, purchase_price_cents: centsOrNull(l.purchasePrice),
-  })));
+  await q.upsertLines(
+    trx,
+    id,
+    input.products.map((l, position) => ({
+      product_id: products.get(l.merchants_id)!,
+      position,
+      qty: l.qty,
+      purchase_price_cents: centsOrNull(l.purchasePrice),
+    })),
+  );
   await q.insertStatusHistory(trx, id, null, "initial", merchant.name, now);
   return { success: true, shipment_id: id, status: "initial" };
 }
 
-export async function modifyShipment(trx: Tx, merchant: Principal, id: string, input: InboundShipmentModify): Promise<WriteResult> {
+export async function modifyShipment(
+  trx: Tx,
+  merchant: Principal,
+  id: string,
+  input: InboundShipmentModify,
+): Promise<WriteResult> {
   const details: ErrorDetail[] = [];
   if (input.products && input.products_all) {
-    details.push({ path: "/body/products_all", message: "send either products (merge) or products_all (replace), not both", code: "oneOf" });
+    details.push({
+      path: "/body/products_all",
+      message: "send either products (merge) or products_all (replace), not both",
+      code: "oneOf",
+    });
   }
   const newLines = input.products ?? input.products_all;
   const pointer = input.products ? "/body/products" : "/body/products_all";
@@ -71,7 +98,14 @@ export async function modifyShipment(trx: Tx, merchant: Principal, id: string, i
 }
 
 /** Merges (`replace` false) or replaces the lines; arrived items can never be dropped. */
-async function applyLines(trx: Tx, s: Shipment, input: LineInput[], replace: boolean, pointer: string, now: Date): Promise<void> {
+async function applyLines(
+  trx: Tx,
+  s: Shipment,
+  input: LineInput[],
+  replace: boolean,
+  pointer: string,
+  now: Date,
+): Promise<void> {
   const arrived = arrivedByProduct(s);
   const products = await upsertProducts(trx, s.row.merchant_id, input, now);
   const existing = new Map(s.lines.map((l) => [l.product_id, l]));
@@ -79,16 +113,26 @@ async function applyLines(trx: Tx, s: Shipment, input: LineInput[], replace: boo
 
   input.forEach((l, i) => {
     const got = arrived.get(products.get(l.merchants_id)!) ?? 0;
-    if (l.qty < got) conflicts.push({ path: `${pointer}/${i}/qty`, message: `${got} items of ${l.merchants_id} have already arrived`, code: "below_arrived" });
+    if (l.qty < got)
+      conflicts.push({
+        path: `${pointer}/${i}/qty`,
+        message: `${got} items of ${l.merchants_id} have already arrived`,
+        code: "below_arrived",
+      });
   });
   const kept = new Set(input.map((l) => products.get(l.merchants_id)!));
   const removed = replace ? s.lines.filter((l) => !kept.has(l.product_id)) : [];
   for (const l of removed) {
     if (s.arrivals.some((a) => a.product_id === l.product_id)) {
-      conflicts.push({ path: pointer, message: `the line of ${l.merchants_id} has arrivals and cannot be removed`, code: "has_arrivals" });
+      conflicts.push({
+        path: pointer,
+        message: `the line of ${l.merchants_id} has arrivals and cannot be removed`,
+        code: "has_arrivals",
+      });
     }
   }
-  if (conflicts.length) throw new AppError("conflict", "The change would drop items that have already arrived.", conflicts);
+  if (conflicts.length)
+    throw new AppError("conflict", "The change would drop items that have already arrived.", conflicts);
 
   let nextPosition = replace ? 0 : Math.max(-1, ...s.lines.map((l) => l.position)) + 1;
   const rows = input.map((l) => {
@@ -98,7 +142,12 @@ async function applyLines(trx: Tx, s: Shipment, input: LineInput[], replace: boo
     const price = l.purchasePrice !== undefined ? centsOrNull(l.purchasePrice) : (before?.purchase_price_cents ?? null);
     return { product_id: productId, position, qty: l.qty, purchase_price_cents: price };
   });
-  if (replace) await q.deleteLines(trx, s.row.id, removed.map((l) => l.product_id));
+  if (replace)
+    await q.deleteLines(
+      trx,
+      s.row.id,
+      removed.map((l) => l.product_id),
+    );
   if (rows.length + (replace ? 0 : s.lines.filter((l) => !kept.has(l.product_id)).length) > MAX_LINES) {
     throw invalid([{ path: pointer, message: `a shipment has at most ${MAX_LINES} lines`, code: "maxItems" }]);
   }

@@ -31,11 +31,26 @@ export interface ArrivalRow {
 export type ProblemRow = Selectable<Database["inbound_problems"]>;
 
 const lockForMerchant = precompiled<ShipmentRow, [string, string]>(
-  (db, id, merchantId) => db.selectFrom("inbound_shipments").selectAll().where("id", "=", id).where("merchant_id", "=", merchantId!).forUpdate(), 2);
-const lockAny = precompiled<ShipmentRow, [string]>((db, id) => db.selectFrom("inbound_shipments").selectAll().where("id", "=", id).forUpdate(), 1);
+  (db, id, merchantId) =>
+    db
+      .selectFrom("inbound_shipments")
+      .selectAll()
+      .where("id", "=", id)
+      .where("merchant_id", "=", merchantId!)
+      .forUpdate(),
+  2,
+);
+const lockAny = precompiled<ShipmentRow, [string]>(
+  (db, id) => db.selectFrom("inbound_shipments").selectAll().where("id", "=", id).forUpdate(),
+  1,
+);
 
 /** Reads one shipment and takes the row lock that serializes writers of that shipment. */
-export async function lockShipmentRow(db: Executor, id: string, merchantId: string | undefined): Promise<ShipmentRow | undefined> {
+export async function lockShipmentRow(
+  db: Executor,
+  id: string,
+  merchantId: string | undefined,
+): Promise<ShipmentRow | undefined> {
   const rows = merchantId === undefined ? await lockAny(db, id) : await lockForMerchant(db, id, merchantId);
   return rows[0];
 }
@@ -47,7 +62,9 @@ export async function insertShipment(db: Executor, row: Omit<ShipmentRow, "closi
 export async function updateShipment(
   db: Executor,
   id: string,
-  changes: Partial<Pick<ShipmentRow, "merchants_ref" | "sender_name" | "status" | "expected_at_wh" | "closing">> & { updated_at: Date },
+  changes: Partial<Pick<ShipmentRow, "merchants_ref" | "sender_name" | "status" | "expected_at_wh" | "closing">> & {
+    updated_at: Date;
+  },
 ): Promise<void> {
   await db.updateTable("inbound_shipments").set(changes).where("id", "=", id).execute();
 }
@@ -61,17 +78,37 @@ export interface Details {
 // Lines, arrivals and problems of a shipment as JSON arrays in the same row: one round trip per read.
 const detailColumns = (eb: ExpressionBuilder<Database & { s: Database["inbound_shipments"] }, "s">) => [
   jsonArrayFrom(
-    eb.selectFrom("inbound_lines as l")
+    eb
+      .selectFrom("inbound_lines as l")
       .innerJoin("products as p", "p.id", "l.product_id")
-      .select(["l.shipment_id", "l.product_id", "l.position", "l.qty", "l.purchase_price_cents", "p.merchants_id", "p.name", "p.gtin"])
+      .select([
+        "l.shipment_id",
+        "l.product_id",
+        "l.position",
+        "l.qty",
+        "l.purchase_price_cents",
+        "p.merchants_id",
+        "p.name",
+        "p.gtin",
+      ])
       .whereRef("l.shipment_id", "=", "s.id")
       .orderBy("l.position"),
   ).as("lines"),
   jsonArrayFrom(
-    eb.selectFrom("inbound_arrivals as a").select(["a.shipment_id", "a.product_id", "a.ts", "a.change"]).whereRef("a.shipment_id", "=", "s.id").orderBy("a.ts").orderBy("a.id"),
+    eb
+      .selectFrom("inbound_arrivals as a")
+      .select(["a.shipment_id", "a.product_id", "a.ts", "a.change"])
+      .whereRef("a.shipment_id", "=", "s.id")
+      .orderBy("a.ts")
+      .orderBy("a.id"),
   ).as("arrivals"),
   jsonArrayFrom(
-    eb.selectFrom("inbound_problems as pr").selectAll("pr").whereRef("pr.shipment_id", "=", "s.id").orderBy("pr.created_at").orderBy("pr.id"),
+    eb
+      .selectFrom("inbound_problems as pr")
+      .selectAll("pr")
+      .whereRef("pr.shipment_id", "=", "s.id")
+      .orderBy("pr.created_at")
+      .orderBy("pr.id"),
   ).as("problems"),
 ];
 
@@ -80,10 +117,20 @@ type JsonDetails = { lines: unknown[]; arrivals: unknown[]; problems: unknown[] 
 // JSON carries timestamps as strings and bigints as numbers: turn them back into the row types.
 function parseDetails(r: JsonDetails): Details {
   return {
-    lines: (r.lines as LineRow[]).map((l) => ({ ...l, purchase_price_cents: l.purchase_price_cents === null ? null : Number(l.purchase_price_cents) })),
+    lines: (r.lines as LineRow[]).map((l) => ({
+      ...l,
+      purchase_price_cents: l.purchase_price_cents === null ? null : Number(l.purchase_price_cents),
+    })),
     arrivals: (r.arrivals as (Omit<ArrivalRow, "ts"> & { ts: string })[]).map((a) => ({ ...a, ts: new Date(a.ts) })),
-    problems: (r.problems as (Omit<ProblemRow, "created_at" | "resolved_at"> & { created_at: string; resolved_at: string | null })[]).map((p) => ({
-      ...p, created_at: new Date(p.created_at), resolved_at: p.resolved_at === null ? null : new Date(p.resolved_at),
+    problems: (
+      r.problems as (Omit<ProblemRow, "created_at" | "resolved_at"> & {
+        created_at: string;
+        resolved_at: string | null;
+      })[]
+    ).map((p) => ({
+      ...p,
+      created_at: new Date(p.created_at),
+      resolved_at: p.resolved_at === null ? null : new Date(p.resolved_at),
     })),
   };
 }
@@ -94,9 +141,19 @@ function splitRow(r: ShipmentRow & JsonDetails): { row: ShipmentRow } & Details 
 }
 
 const detailedForMerchant = precompiled<ShipmentRow & JsonDetails, [string, string]>(
-  (db, id, merchantId) => db.selectFrom("inbound_shipments as s").selectAll("s").select(detailColumns).where("s.id", "=", id).where("s.merchant_id", "=", merchantId!), 2);
+  (db, id, merchantId) =>
+    db
+      .selectFrom("inbound_shipments as s")
+      .selectAll("s")
+      .select(detailColumns)
+      .where("s.id", "=", id)
+      .where("s.merchant_id", "=", merchantId!),
+  2,
+);
 const detailedAny = precompiled<ShipmentRow & JsonDetails, [string]>(
-  (db, id) => db.selectFrom("inbound_shipments as s").selectAll("s").select(detailColumns).where("s.id", "=", id), 1);
+  (db, id) => db.selectFrom("inbound_shipments as s").selectAll("s").select(detailColumns).where("s.id", "=", id),
+  1,
+);
 
 /** One shipment with its details in one query; undefined when absent or another merchant's. */
 export async function findShipmentDetailed(db: Executor, id: string, merchantId: string | undefined) {
@@ -105,7 +162,9 @@ export async function findShipmentDetailed(db: Executor, id: string, merchantId:
 }
 
 const detailsOf = precompiled<JsonDetails & { id: string }, [string]>(
-  (db, id) => db.selectFrom("inbound_shipments as s").select("s.id").select(detailColumns).where("s.id", "=", id), 1);
+  (db, id) => db.selectFrom("inbound_shipments as s").select("s.id").select(detailColumns).where("s.id", "=", id),
+  1,
+);
 
 /** Details of a shipment already read (e.g. locked). */
 export async function findDetails(db: Executor, id: string): Promise<Details> {
@@ -135,7 +194,11 @@ export async function upsertLines(
 
 export async function deleteLines(db: Executor, shipmentId: string, productIds: string[]): Promise<void> {
   if (productIds.length === 0) return;
-  await db.deleteFrom("inbound_lines").where("shipment_id", "=", shipmentId).where("product_id", "in", productIds).execute();
+  await db
+    .deleteFrom("inbound_lines")
+    .where("shipment_id", "=", shipmentId)
+    .where("product_id", "in", productIds)
+    .execute();
 }
 
 export async function insertArrivals(db: Executor, rows: (ArrivalRow & { operator_id: string })[]): Promise<void> {
@@ -143,16 +206,34 @@ export async function insertArrivals(db: Executor, rows: (ArrivalRow & { operato
   await db.insertInto("inbound_arrivals").values(rows).execute();
 }
 
-export async function insertStatusHistory(db: Executor, shipmentId: string, from: Status | null, to: Status, actor: string, at: Date): Promise<void> {
-  await db.insertInto("inbound_status_history").values({ shipment_id: shipmentId, from_status: from, to_status: to, actor, created_at: at }).execute();
+export async function insertStatusHistory(
+  db: Executor,
+  shipmentId: string,
+  from: Status | null,
+  to: Status,
+  actor: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .insertInto("inbound_status_history")
+    .values({ shipment_id: shipmentId, from_status: from, to_status: to, actor, created_at: at })
+    .execute();
 }
 
 /** A shipment's status changes, oldest first (the index on shipment_id, id keeps the order). */
 export async function listStatusHistory(db: Executor, shipmentId: string) {
-  return db.selectFrom("inbound_status_history").select(["from_status", "to_status", "actor", "created_at"]).where("shipment_id", "=", shipmentId).orderBy("id").execute();
+  return db
+    .selectFrom("inbound_status_history")
+    .select(["from_status", "to_status", "actor", "created_at"])
+    .where("shipment_id", "=", shipmentId)
+    .orderBy("id")
+    .execute();
 }
 
-export async function insertProblems(db: Executor, rows: Omit<ProblemRow, "resolved" | "resolved_at">[]): Promise<void> {
+export async function insertProblems(
+  db: Executor,
+  rows: Omit<ProblemRow, "resolved" | "resolved_at">[],
+): Promise<void> {
   if (rows.length === 0) return;
   await db.insertInto("inbound_problems").values(rows).execute();
 }
@@ -172,7 +253,11 @@ export interface ListFilter {
 }
 
 export async function listShipments(db: Executor, f: ListFilter) {
-  let q = db.selectFrom("inbound_shipments as s").selectAll("s").select(detailColumns).where("merchant_id", "=", f.merchantId);
+  let q = db
+    .selectFrom("inbound_shipments as s")
+    .selectAll("s")
+    .select(detailColumns)
+    .where("merchant_id", "=", f.merchantId);
   if (f.statuses?.length) q = q.where("status", "in", f.statuses);
   if (f.merchantsRef !== undefined) q = q.where("merchants_ref", "=", f.merchantsRef);
   if (f.updatedSince) q = q.where("updated_at", ">=", f.updatedSince);

@@ -19,6 +19,11 @@ export async function seedDemoShipment(trx: Tx, merchant: Principal, operator: P
       { merchants_id: "SKU-2", name: "Red hoodie L", qty: 4 },
     ],
   });
-  await recordArrivals(trx, operator, shipment_id, { arrivals: [{ merchants_id: "SKU-1", change: 6 }, { merchants_id: "SKU-2", change: 4 }] });
+  await recordArrivals(trx, operator, shipment_id, {
+    arrivals: [
+      { merchants_id: "SKU-1", change: 6 },
+      { merchants_id: "SKU-2", change: 4 },
+    ],
+  });
   await recordArrivals(trx, operator, shipment_id, { arrivals: [{ merchants_id: "SKU-1", change: 2 }] });
 }

@@ -16,7 +16,10 @@ export async function recordMilestone(trx: Tx, s: Shipment, now: Date): Promise<
 }
 
 /** New arrival entries and the updated totals of the lines they touched: enough to update stock without a GET. */
-export function itemsArrivedPayload(after: Shipment, entries: Omit<q.ArrivalRow, "shipment_id">[]): PayloadOf<"inbound_shipment.items_arrived"> {
+export function itemsArrivedPayload(
+  after: Shipment,
+  entries: Omit<q.ArrivalRow, "shipment_id">[],
+): PayloadOf<"inbound_shipment.items_arrived"> {
   const touched = new Set(entries.map((e) => e.product_id));
   const totals = arrivedByProduct(after);
   const lineOf = new Map(after.lines.map((l) => [l.product_id, l]));
@@ -24,9 +27,19 @@ export function itemsArrivedPayload(after: Shipment, entries: Omit<q.ArrivalRow,
     shipment_id: after.row.id,
     merchants_ref: after.row.merchants_ref,
     status: after.row.status,
-    arrivals: entries.map((e) => ({ merchants_id: lineOf.get(e.product_id)!.merchants_id, product_id: e.product_id, ts: formatTimestamp(e.ts), change: e.change })),
-    products: after.lines.filter((l) => touched.has(l.product_id)).map((l) => ({
-      merchants_id: l.merchants_id, product_id: l.product_id, qty: l.qty, arrivedQty: totals.get(l.product_id) ?? 0,
+    arrivals: entries.map((e) => ({
+      merchants_id: lineOf.get(e.product_id)!.merchants_id,
+      product_id: e.product_id,
+      ts: formatTimestamp(e.ts),
+      change: e.change,
     })),
+    products: after.lines
+      .filter((l) => touched.has(l.product_id))
+      .map((l) => ({
+        merchants_id: l.merchants_id,
+        product_id: l.product_id,
+        qty: l.qty,
+        arrivedQty: totals.get(l.product_id) ?? 0,
+      })),
   };
 }

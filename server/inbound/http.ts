@@ -9,23 +9,37 @@ export const inboundHandlers = {
   createInboundShipment: (c) =>
     c.idempotent(async (trx) => ({ status: 201, body: await announcements.createShipment(trx, c.principal, c.body) })),
   listInboundShipments: async (c) => ({ status: 200, body: await queries.listShipments(c.db, c.principal, c.query) }),
-  getInboundShipment: async (c) => ({ status: 200, body: await queries.getShipment(c.db, c.principal, c.path.shipment_id) }),
-  getInboundStatusHistory: async (c) => ({ status: 200, body: await queries.getStatusHistory(c.db, c.principal, c.path.shipment_id) }),
+  getInboundShipment: async (c) => ({
+    status: 200,
+    body: await queries.getShipment(c.db, c.principal, c.path.shipment_id),
+  }),
+  getInboundStatusHistory: async (c) => ({
+    status: 200,
+    body: await queries.getStatusHistory(c.db, c.principal, c.path.shipment_id),
+  }),
   modifyInboundShipment: async (c) => ({
-    status: 200, body: await c.transaction((trx) => announcements.modifyShipment(trx, c.principal, c.path.shipment_id, c.body)),
+    status: 200,
+    body: await c.transaction((trx) => announcements.modifyShipment(trx, c.principal, c.path.shipment_id, c.body)),
   }),
   deleteInboundShipment: async (c) => ({
-    status: 200, body: await c.transaction((trx) => announcements.deleteShipment(trx, c.principal, c.path.shipment_id)),
+    status: 200,
+    body: await c.transaction((trx) => announcements.deleteShipment(trx, c.principal, c.path.shipment_id)),
   }),
   deleteInboundShipmentByPost: async (c) => ({
-    status: 200, body: await c.transaction((trx) => announcements.deleteShipment(trx, c.principal, c.path.shipment_id)),
+    status: 200,
+    body: await c.transaction((trx) => announcements.deleteShipment(trx, c.principal, c.path.shipment_id)),
   }),
   confirmInboundShipment: async (c) => ({
-    status: 200, body: await c.transaction((trx) => announcements.confirmShipment(trx, c.principal, c.path.shipment_id)),
+    status: 200,
+    body: await c.transaction((trx) => announcements.confirmShipment(trx, c.principal, c.path.shipment_id)),
   }),
   recordInboundArrivals: (c) =>
-    c.idempotent(async (trx) => ({ status: 200, body: await warehouse.recordArrivals(trx, c.principal, c.path.shipment_id, c.body) })),
+    c.idempotent(async (trx) => ({
+      status: 200,
+      body: await warehouse.recordArrivals(trx, c.principal, c.path.shipment_id, c.body),
+    })),
   changeInboundShipmentStatus: async (c) => ({
-    status: 200, body: await c.transaction((trx) => warehouse.changeStatus(trx, c.principal, c.path.shipment_id, c.body)),
+    status: 200,
+    body: await c.transaction((trx) => warehouse.changeStatus(trx, c.principal, c.path.shipment_id, c.body)),
   }),
 } satisfies Handlers;

@@ -5,12 +5,19 @@ import { isValidGtin } from "../shared/gtin.ts";
 import { hasAtMostTwoDecimals } from "../shared/money.ts";
 import { isCalendarDate } from "../shared/time.ts";
 
-
-export function checkLines(lines: ProductLineInput[] | ArrivalLineInput[], pointer: string, details: ErrorDetail[]): void {
+export function checkLines(
+  lines: ProductLineInput[] | ArrivalLineInput[],
+  pointer: string,
+  details: ErrorDetail[],
+): void {
   const seen = new Set<string>();
   lines.forEach((l, i) => {
     if (seen.has(l.merchants_id)) {
-      details.push({ path: `${pointer}/${i}/merchants_id`, message: `merchants_id ${l.merchants_id} appears more than once`, code: "duplicate" });
+      details.push({
+        path: `${pointer}/${i}/merchants_id`,
+        message: `merchants_id ${l.merchants_id} appears more than once`,
+        code: "duplicate",
+      });
     }
     seen.add(l.merchants_id);
     if (l.gtin !== undefined && !isValidGtin(l.gtin)) {

@@ -10,7 +10,6 @@ import * as q from "./db.ts";
 import { scopeOf } from "./shipment.ts";
 import { toWire } from "./wire.ts";
 
-
 export async function getShipment(db: Executor, actor: Principal, id: string): Promise<InboundShipment> {
   const s = await q.findShipmentDetailed(db, id, scopeOf(actor));
   if (!s) throw notFound("Inbound shipment");
@@ -18,22 +17,35 @@ export async function getShipment(db: Executor, actor: Principal, id: string): P
 }
 
 /** Who moved it, by the kind of principal recorded (M-..., W-...); anything else is the service itself. */
-const byOf = (actor: string): InboundStatusHistory["items"][number]["by"] => (actor.startsWith("M-") ? "merchant" : actor.startsWith("W-") ? "warehouse" : "service");
+const byOf = (actor: string): InboundStatusHistory["items"][number]["by"] =>
+  actor.startsWith("M-") ? "merchant" : actor.startsWith("W-") ? "warehouse" : "service";
 
 export async function getStatusHistory(db: Executor, actor: Principal, id: string): Promise<InboundStatusHistory> {
   if (!(await q.findShipmentDetailed(db, id, scopeOf(actor)))) throw notFound("Inbound shipment");
   const rows = await q.listStatusHistory(db, id);
-  return { items: rows.map((r) => ({ from: r.from_status, to: r.to_status, at: formatTimestamp(r.created_at), by: byOf(r.actor) })) };
+  return {
+    items: rows.map((r) => ({
+      from: r.from_status,
+      to: r.to_status,
+      at: formatTimestamp(r.created_at),
+      by: byOf(r.actor),
+    })),
+  };
 }
 
-export async function listShipments(db: Executor, merchant: Principal, query: QueryOf<"listInboundShipments">): Promise<InboundShipmentList> {
+export async function listShipments(
+  db: Executor,
+  merchant: Principal,
+  query: QueryOf<"listInboundShipments">,
+): Promise<InboundShipmentList> {
   const limit = query.limit ?? 50;
   const rows = await q.listShipments(db, {
     merchantId: merchant.id,
     statuses: query.status,
     merchantsRef: query.merchants_ref,
     // Nothing changed before 1970; earlier instants (year 0 included, which PostgreSQL cannot read) mean "all".
-    updatedSince: query.updated_since === undefined ? undefined : new Date(Math.max(0, Date.parse(query.updated_since))),
+    updatedSince:
+      query.updated_since === undefined ? undefined : new Date(Math.max(0, Date.parse(query.updated_since))),
     after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     limit: limit + 1,
   });

@@ -30,13 +30,23 @@ export function arrivedByProduct(s: Shipment): Map<string, number> {
 }
 
 /** Moves the shipment, records history and the status_changed event; returns the moved shipment. */
-export async function setStatus(trx: Tx, s: Shipment, to: Status, actor: Principal, now: Date, extra: { closing?: boolean } = {}): Promise<Shipment> {
+export async function setStatus(
+  trx: Tx,
+  s: Shipment,
+  to: Status,
+  actor: Principal,
+  now: Date,
+  extra: { closing?: boolean } = {},
+): Promise<Shipment> {
   const from = s.row.status;
   await q.updateShipment(trx, s.row.id, { status: to, updated_at: now, ...extra });
   await q.insertStatusHistory(trx, s.row.id, from, to, actor.name, now);
   const row = { ...s.row, status: to, updated_at: now, ...extra };
   await recordEvent(trx, "inbound_shipment.status_changed", row.merchant_id, now, {
-    shipment_id: row.id, merchants_ref: row.merchants_ref, from_status: from, status: to,
+    shipment_id: row.id,
+    merchants_ref: row.merchants_ref,
+    from_status: from,
+    status: to,
   });
   return { ...s, row };
 }

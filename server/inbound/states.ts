@@ -9,7 +9,14 @@ export type WarehouseTarget = components["schemas"]["InboundStatusChange"]["stat
  * warehouse reopened a processed shipment: reopening makes it open again, and it does not close by
  * itself (only a closing attempt waits for matching quantities), so the warehouse keeps the last word.
  */
-export const MODIFIABLE: readonly Status[] = ["initial", "confirmed", "en_route", "arrived_at_warehouse", "processing", "problem"];
+export const MODIFIABLE: readonly Status[] = [
+  "initial",
+  "confirmed",
+  "en_route",
+  "arrived_at_warehouse",
+  "processing",
+  "problem",
+];
 /** Statuses in which goods may still be received. */
 export const RECEIVING: readonly Status[] = MODIFIABLE;
 /** Statuses the first arrival moves on to `processing`. */

@@ -2,7 +2,6 @@ import type { InboundShipment } from "../../generated/api.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import type { Details, ShipmentRow } from "./db.ts";
 
-
 export type Shipment = { row: ShipmentRow } & Details;
 
 /** The retrieval shape of docs/SEED.md 2.1-2.3 plus our additive fields. arrivedQty is derived, never stored. */
@@ -13,7 +12,9 @@ export function toWire(s: Shipment): InboundShipment {
     sender_name: s.row.sender_name,
     status: s.row.status,
     products: s.lines.map((l) => {
-      const arrivals = s.arrivals.filter((a) => a.product_id === l.product_id).map((a) => ({ ts: formatTimestamp(a.ts), change: a.change }));
+      const arrivals = s.arrivals
+        .filter((a) => a.product_id === l.product_id)
+        .map((a) => ({ ts: formatTimestamp(a.ts), change: a.change }));
       return {
         product: { id: l.product_id, merchants_id: l.merchants_id, name: l.name, gtin: l.gtin },
         qty: l.qty,

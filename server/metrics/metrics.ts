@@ -19,19 +19,38 @@ export interface Metrics {
 /** A scrape must answer while the database is away: its queries give up after this long. */
 const SCRAPE_QUERY_TIMEOUT_MS = 1_000;
 
-export function createMetrics(handle: Pick<DatabaseHandle, "db" | "poolStats">, opts: { defaultMetrics?: boolean } = {}): Metrics {
+export function createMetrics(
+  handle: Pick<DatabaseHandle, "db" | "poolStats">,
+  opts: { defaultMetrics?: boolean } = {},
+): Metrics {
   const registry = new Registry();
   if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: "http_requests_total", help: "API requests by operation and status.", labelNames: ["operation", "status"], registers: [registry] });
-  const latency = new Histogram({
-    name: "http_request_duration_seconds", help: "API request latency by operation and status.", labelNames: ["operation", "status"],
-    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "API requests by operation and status.",
+    labelNames: ["operation", "status"],
+    registers: [registry],
   });
-  const attempts = new Counter({ name: "webhook_delivery_attempts_total", help: "Webhook delivery attempts by outcome (retrying: failed, another attempt is scheduled).", labelNames: ["outcome"], registers: [registry] });
+  const latency = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "API request latency by operation and status.",
+    labelNames: ["operation", "status"],
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const attempts = new Counter({
+    name: "webhook_delivery_attempts_total",
+    help: "Webhook delivery attempts by outcome (retrying: failed, another attempt is scheduled).",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
   for (const outcome of ["succeeded", "retrying", "failed"]) attempts.inc({ outcome }, 0);
 
   new Gauge({
-    name: "db_pool_connections", help: "Database pool: open and idle connections, and requests waiting for one.", labelNames: ["state"], registers: [registry],
+    name: "db_pool_connections",
+    help: "Database pool: open and idle connections, and requests waiting for one.",
+    labelNames: ["state"],
+    registers: [registry],
     collect() {
       const s = handle.poolStats();
       this.set({ state: "total" }, s.total);
@@ -42,15 +61,32 @@ export function createMetrics(handle: Pick<DatabaseHandle, "db" | "poolStats">, 
   // One query per scrape for the database and the outbox; the three gauges share its answer.
   let scrape: Promise<{ up: boolean; pending: number; oldest: number }> | undefined;
   const outbox = () => (scrape ??= queryOutbox(handle).finally(() => setTimeout(() => (scrape = undefined), 0)));
-  new Gauge({ name: "db_up", help: "1 when the database answered this scrape within a second, else 0.", registers: [registry], async collect() { this.set((await outbox()).up ? 1 : 0); } });
-  new Gauge({ name: "webhook_outbox_pending", help: "Webhook deliveries not yet delivered or failed for good.", registers: [registry], async collect() {
-    const o = await outbox();
-    if (o.up) this.set(o.pending); // while the database is away, the last known value stays
-  } });
-  new Gauge({ name: "webhook_oldest_undelivered_age_seconds", help: "Age of the oldest event with a delivery still pending (0: none).", registers: [registry], async collect() {
-    const o = await outbox();
-    if (o.up) this.set(o.oldest);
-  } });
+  new Gauge({
+    name: "db_up",
+    help: "1 when the database answered this scrape within a second, else 0.",
+    registers: [registry],
+    async collect() {
+      this.set((await outbox()).up ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "webhook_outbox_pending",
+    help: "Webhook deliveries not yet delivered or failed for good.",
+    registers: [registry],
+    async collect() {
+      const o = await outbox();
+      if (o.up) this.set(o.pending); // while the database is away, the last known value stays
+    },
+  });
+  new Gauge({
+    name: "webhook_oldest_undelivered_age_seconds",
+    help: "Age of the oldest event with a delivery still pending (0: none).",
+    registers: [registry],
+    async collect() {
+      const o = await outbox();
+      if (o.up) this.set(o.oldest);
+    },
+  });
 
   return {
     registry,
@@ -67,13 +103,17 @@ export function createMetrics(handle: Pick<DatabaseHandle, "db" | "poolStats">, 
   };
 }
 
-async function queryOutbox(handle: Pick<DatabaseHandle, "db">): Promise<{ up: boolean; pending: number; oldest: number }> {
+async function queryOutbox(
+  handle: Pick<DatabaseHandle, "db">,
+): Promise<{ up: boolean; pending: number; oldest: number }> {
   const query = sql<{ pending: string; oldest: number | null }>`
     select count(*) as pending, extract(epoch from now() - min(ev.created_at))::float8 as oldest
     from webhook_deliveries d join webhook_events ev on ev.id = d.event_id
     where d.status in ('pending', 'in_flight')`.execute(handle.db);
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("scrape query timed out")), SCRAPE_QUERY_TIMEOUT_MS)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error("scrape query timed out")), SCRAPE_QUERY_TIMEOUT_MS)),
+  );
   try {
     const r = await Promise.race([query, timeout]);
     const row = r.rows[0];

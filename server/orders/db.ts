@@ -12,7 +12,11 @@ export async function insertOrder(db: Executor, row: OrderValues): Promise<void>
   await db.insertInto("orders").values(row).execute();
 }
 
-export async function updateOrder(db: Executor, id: string, changes: Partial<Pick<OrderValues, "merchants_ref" | "customer" | "tags" | "destination">> & { updated_at: Date }): Promise<void> {
+export async function updateOrder(
+  db: Executor,
+  id: string,
+  changes: Partial<Pick<OrderValues, "merchants_ref" | "customer" | "tags" | "destination">> & { updated_at: Date },
+): Promise<void> {
   await db.updateTable("orders").set(changes).where("id", "=", id).execute();
 }
 
@@ -23,13 +27,30 @@ export async function replaceLines(db: Executor, orderId: string, lines: LineRow
 
 /** Takes the row lock that serializes writers of one order; undefined when absent or another merchant's. */
 export async function lockOrder(db: Executor, merchantId: string, id: string): Promise<OrderRow | undefined> {
-  return db.selectFrom("orders").selectAll().where("id", "=", id).where("merchant_id", "=", merchantId).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom("orders")
+    .selectAll()
+    .where("id", "=", id)
+    .where("merchant_id", "=", merchantId)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** The order with its lines in one query. */
-export async function findOrder(db: Executor, merchantId: string, id: string): Promise<(OrderRow & { lines: LineRow[] }) | undefined> {
-  return db.selectFrom("orders as o").selectAll("o")
-    .select((eb) => jsonArrayFrom(eb.selectFrom("order_lines as l").selectAll("l").whereRef("l.order_id", "=", "o.id").orderBy("l.position")).as("lines"))
-    .where("o.id", "=", id).where("o.merchant_id", "=", merchantId)
+export async function findOrder(
+  db: Executor,
+  merchantId: string,
+  id: string,
+): Promise<(OrderRow & { lines: LineRow[] }) | undefined> {
+  return db
+    .selectFrom("orders as o")
+    .selectAll("o")
+    .select((eb) =>
+      jsonArrayFrom(
+        eb.selectFrom("order_lines as l").selectAll("l").whereRef("l.order_id", "=", "o.id").orderBy("l.position"),
+      ).as("lines"),
+    )
+    .where("o.id", "=", id)
+    .where("o.merchant_id", "=", merchantId)
     .executeTakeFirst();
 }

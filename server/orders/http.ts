@@ -3,7 +3,11 @@ import type { Handlers } from "../http/registry.ts";
 import * as orders from "./orders.ts";
 
 export const orderHandlers = {
-  createOrder: (c) => c.idempotent(async (trx) => ({ status: 201, body: await orders.createOrder(trx, c.principal, c.body) })),
+  createOrder: (c) =>
+    c.idempotent(async (trx) => ({ status: 201, body: await orders.createOrder(trx, c.principal, c.body) })),
   getOrder: async (c) => ({ status: 200, body: await orders.getOrder(c.db, c.principal, c.path.order_id) }),
-  modifyOrder: async (c) => ({ status: 200, body: await c.transaction((trx) => orders.modifyOrder(trx, c.principal, c.path.order_id, c.body)) }),
+  modifyOrder: async (c) => ({
+    status: 200,
+    body: await c.transaction((trx) => orders.modifyOrder(trx, c.principal, c.path.order_id, c.body)),
+  }),
 } satisfies Handlers;

@@ -41,27 +41,55 @@ async function check(db: Executor, input: OrderModify): Promise<void> {
   const details: ErrorDetail[] = [];
   const seen = new Set<string>();
   input.products?.forEach((l, i) => {
-    if (seen.has(l.merchants_id)) details.push({ path: `/body/products/${i}/merchants_id`, message: `merchants_id ${l.merchants_id} appears more than once`, code: "duplicate" });
+    if (seen.has(l.merchants_id))
+      details.push({
+        path: `/body/products/${i}/merchants_id`,
+        message: `merchants_id ${l.merchants_id} appears more than once`,
+        code: "duplicate",
+      });
     seen.add(l.merchants_id);
-    if (!hasAtMostTwoDecimals(l.unit_price)) details.push({ path: `/body/products/${i}/unit_price`, message: "at most two decimals", code: "multipleOf" });
+    if (!hasAtMostTwoDecimals(l.unit_price))
+      details.push({ path: `/body/products/${i}/unit_price`, message: "at most two decimals", code: "multipleOf" });
   });
   if (input.customer) {
     const problem = postalCodeProblem(input.customer.country, input.customer.postalcode);
     if (problem) details.push({ path: "/body/customer/postalcode", message: problem, code: "pattern" });
   }
   const destination = input.destination;
-  if (destination && destination !== "home" && destination !== "letter" && (await pickupPointBranch(db, destination)) === undefined) {
-    details.push({ path: "/body/destination", message: `no pickup point ${destination} in the directory`, code: "unknown_pickup_point" });
+  if (
+    destination &&
+    destination !== "home" &&
+    destination !== "letter" &&
+    (await pickupPointBranch(db, destination)) === undefined
+  ) {
+    details.push({
+      path: "/body/destination",
+      message: `no pickup point ${destination} in the directory`,
+      code: "unknown_pickup_point",
+    });
   }
   if (details.length) throw invalid(details);
 }
 
 async function lineRows(trx: Tx, merchant: Principal, orderId: string, lines: Line[], now: Date): Promise<q.LineRow[]> {
-  const products = await upsertProducts(trx, merchant.id, lines.map((l) => ({ merchants_id: l.merchants_id, ...(l.name !== undefined && { name: l.name }) })), now);
+  const products = await upsertProducts(
+    trx,
+    merchant.id,
+    lines.map((l) => ({ merchants_id: l.merchants_id, ...(l.name !== undefined && { name: l.name }) })),
+    now,
+  );
   return lines.map((l, position) => ({
-    order_id: orderId, position, product_id: products.get(l.merchants_id)!, merchants_id: l.merchants_id, name: l.name ?? null,
-    qty: l.qty, unit_price_cents: toCents(l.unit_price), weight_g: l.weight_g,
-    length_mm: l.dimensions_mm?.length ?? null, width_mm: l.dimensions_mm?.width ?? null, height_mm: l.dimensions_mm?.height ?? null,
+    order_id: orderId,
+    position,
+    product_id: products.get(l.merchants_id)!,
+    merchants_id: l.merchants_id,
+    name: l.name ?? null,
+    qty: l.qty,
+    unit_price_cents: toCents(l.unit_price),
+    weight_g: l.weight_g,
+    length_mm: l.dimensions_mm?.length ?? null,
+    width_mm: l.dimensions_mm?.width ?? null,
+    height_mm: l.dimensions_mm?.height ?? null,
     letter_allowed: l.letter_allowed ?? true,
   }));
 }
@@ -71,14 +99,25 @@ export async function createOrder(trx: Tx, merchant: Principal, input: OrderCrea
   const now = new Date();
   const id = newId(now.getTime());
   await q.insertOrder(trx, {
-    id, merchant_id: merchant.id, merchants_ref: input.merchants_ref, customer: JSON.stringify(input.customer),
-    tags: JSON.stringify(input.tags ?? []), destination: input.destination ?? null, created_at: now, updated_at: now,
+    id,
+    merchant_id: merchant.id,
+    merchants_ref: input.merchants_ref,
+    customer: JSON.stringify(input.customer),
+    tags: JSON.stringify(input.tags ?? []),
+    destination: input.destination ?? null,
+    created_at: now,
+    updated_at: now,
   });
   await q.replaceLines(trx, id, await lineRows(trx, merchant, id, input.products, now));
   return { success: true, order_id: id };
 }
 
-export async function modifyOrder(trx: Tx, merchant: Principal, id: string, input: OrderModify): Promise<OrderWriteResult> {
+export async function modifyOrder(
+  trx: Tx,
+  merchant: Principal,
+  id: string,
+  input: OrderModify,
+): Promise<OrderWriteResult> {
   await check(trx, input);
   if (!(await q.lockOrder(trx, merchant.id, id))) throw notFound("Order");
   const now = new Date();

@@ -20,14 +20,27 @@ function carrierInfo(stored: PickupPoint["carrier_info"]): PickupPoint["carrier_
   const out: PickupPoint["carrier_info"] = {};
   for (const [carrier, info] of Object.entries(stored)) {
     const { id, label_name, type, office } = info as CarrierInfo;
-    out[carrier] = { id, ...(label_name !== undefined && { label_name }), ...(type !== undefined && { type }), ...(office !== undefined && { office }) };
+    out[carrier] = {
+      id,
+      ...(label_name !== undefined && { label_name }),
+      ...(type !== undefined && { type }),
+      ...(office !== undefined && { office }),
+    };
   }
   return out;
 }
 
 export const toPickupPoint = (r: PointRow): PickupPoint => ({
-  id: r.id, name: r.name, address: r.address, postalcode: r.postalcode, city: r.city, country: r.country,
-  coordinates: [r.lat, r.lon], branch: r.branch, location_info: r.location_info, carrier_info: carrierInfo(r.carrier_info),
+  id: r.id,
+  name: r.name,
+  address: r.address,
+  postalcode: r.postalcode,
+  city: r.city,
+  country: r.country,
+  coordinates: [r.lat, r.lon],
+  branch: r.branch,
+  location_info: r.location_info,
+  carrier_info: carrierInfo(r.carrier_info),
 });
 
 export async function findPoint(db: Executor, id: string): Promise<PointRow | undefined> {
@@ -44,8 +57,16 @@ export interface OriginCandidate {
   lon: number;
 }
 
-const toCandidate = (r: { rank: number | string; postalcode: string | null; lat: number | string; lon: number | string }): OriginCandidate => ({
-  rank: Number(r.rank) as OriginCandidate["rank"], postalcode: r.postalcode, lat: Number(r.lat), lon: Number(r.lon),
+const toCandidate = (r: {
+  rank: number | string;
+  postalcode: string | null;
+  lat: number | string;
+  lon: number | string;
+}): OriginCandidate => ({
+  rank: Number(r.rank) as OriginCandidate["rank"],
+  postalcode: r.postalcode,
+  lat: Number(r.lat),
+  lon: Number(r.lon),
 });
 
 /** The known postal codes just before and after `postalcode` in the country's sorted list (index probes). */
@@ -65,7 +86,12 @@ const unitVector = (lat: Expr, lon: Expr) =>
 type Expr = ReturnType<typeof sql> | number;
 
 /** The `limit` points of `country` nearest to `origin`, nearest first. */
-export async function nearestTo(db: Executor, country: string, origin: Coordinates, limit: number): Promise<PointRow[]> {
+export async function nearestTo(
+  db: Executor,
+  country: string,
+  origin: Coordinates,
+  limit: number,
+): Promise<PointRow[]> {
   const [lat, lon] = origin;
   const { rows } = await sql<PointRow>`
     select ${POINT_COLUMNS} from pickup_points where country = ${country}
@@ -82,7 +108,12 @@ export type NearestRow = PointRow & { rank: number; origin_lat: number; origin_l
  * of the directory's points in it, and the `limit` points of the country nearest to it. No row: neither is known.
  * A row with a null id: the location is known but the country has no points.
  */
-export async function nearestToPostalCode(db: Executor, country: string, postalcode: string, limit: number): Promise<NearestRow[]> {
+export async function nearestToPostalCode(
+  db: Executor,
+  country: string,
+  postalcode: string,
+  limit: number,
+): Promise<NearestRow[]> {
   const { rows } = await sql<NearestRow>`
     with origin as (
       (select 1 as rank, lat, lon from postal_code_locations where country = ${country} and postalcode = ${postalcode})
@@ -111,7 +142,10 @@ export interface UpsertCounts {
 
 const CHUNK = 5000;
 
-async function countUpserts(run: (json: string) => Promise<{ inserted: boolean }[]>, items: unknown[]): Promise<UpsertCounts> {
+async function countUpserts(
+  run: (json: string) => Promise<{ inserted: boolean }[]>,
+  items: unknown[],
+): Promise<UpsertCounts> {
   const counts = { inserted: 0, updated: 0 };
   for (let i = 0; i < items.length; i += CHUNK) {
     for (const r of await run(JSON.stringify(items.slice(i, i + CHUNK)))) counts[r.inserted ? "inserted" : "updated"]++;
@@ -121,7 +155,10 @@ async function countUpserts(run: (json: string) => Promise<{ inserted: boolean }
 
 export async function upsertPoints(db: Executor, points: readonly PickupPoint[], now: Date): Promise<UpsertCounts> {
   const rows = points.map((p) => ({ ...p, lat: p.coordinates[0], lon: p.coordinates[1], coordinates: undefined }));
-  return countUpserts(async (json) => (await sql<{ inserted: boolean }>`
+  return countUpserts(
+    async (json) =>
+      (
+        await sql<{ inserted: boolean }>`
     insert into pickup_points as p (id, name, address, postalcode, city, country, lat, lon, branch, location_info, carrier_info, created_at, updated_at)
     select id, name, address, postalcode, city, country, lat, lon, branch, location_info, carrier_info, ${now}::timestamptz, ${now}::timestamptz
     from jsonb_to_recordset(${json}::jsonb) as r(id text, name text, address text, postalcode text, city text, country text,
@@ -134,12 +171,22 @@ export async function upsertPoints(db: Executor, points: readonly PickupPoint[],
       is distinct from (excluded.name, excluded.address, excluded.postalcode, excluded.city, excluded.country,
         excluded.lat, excluded.lon, excluded.branch, excluded.location_info, excluded.carrier_info)
     returning (xmax = 0) as inserted
-  `.execute(db)).rows, rows);
+  `.execute(db)
+      ).rows,
+    rows,
+  );
 }
 
-export async function upsertPostalCodes(db: Executor, locations: readonly PostalCodeLocation[], now: Date): Promise<UpsertCounts> {
+export async function upsertPostalCodes(
+  db: Executor,
+  locations: readonly PostalCodeLocation[],
+  now: Date,
+): Promise<UpsertCounts> {
   const rows = locations.map((l) => ({ ...l, lat: l.coordinates[0], lon: l.coordinates[1], coordinates: undefined }));
-  return countUpserts(async (json) => (await sql<{ inserted: boolean }>`
+  return countUpserts(
+    async (json) =>
+      (
+        await sql<{ inserted: boolean }>`
     insert into postal_code_locations as l (country, postalcode, place_name, admin_name1, admin_code1, admin_name2, admin_code2,
       admin_name3, admin_code3, lat, lon, accuracy, created_at, updated_at)
     select country, postalcode, place_name, admin_name1, admin_code1, admin_name2, admin_code2, admin_name3, admin_code3,
@@ -155,7 +202,10 @@ export async function upsertPostalCodes(db: Executor, locations: readonly Postal
       is distinct from (excluded.place_name, excluded.admin_name1, excluded.admin_code1, excluded.admin_name2, excluded.admin_code2,
         excluded.admin_name3, excluded.admin_code3, excluded.lat, excluded.lon, excluded.accuracy)
     returning (xmax = 0) as inserted
-  `.execute(db)).rows, rows);
+  `.execute(db)
+      ).rows,
+    rows,
+  );
 }
 
 /**

@@ -36,12 +36,19 @@ function parseLine(cols: string[], line: number): { location?: PostalCodeLocatio
     bad("line", `must have 12 tab-separated columns, has ${cols.length}`);
     return { errors };
   }
-  const [country = "", postalcode = "", place = "", an1, ac1, an2, ac2, an3, ac3, latText = "", lonText = "", accText] = cols.map((c) => c.trim());
+  const [country = "", postalcode = "", place = "", an1, ac1, an2, ac2, an3, ac3, latText = "", lonText = "", accText] =
+    cols.map((c) => c.trim());
   const countryOk = specValidator("CountryCode");
-  if (!countryOk(country)) bad("country", `must be an ISO 3166-1 alpha-2 code in upper case, got ${JSON.stringify(country)}`);
+  if (!countryOk(country))
+    bad("country", `must be an ISO 3166-1 alpha-2 code in upper case, got ${JSON.stringify(country)}`);
   const postalOk = specValidator("PostalCode");
   if (!postalOk(postalcode)) {
-    bad("postalcode", `${JSON.stringify(postalcode)} ${schemaProblems(postalOk.errors).map((p) => p.message).join("; ")}`);
+    bad(
+      "postalcode",
+      `${JSON.stringify(postalcode)} ${schemaProblems(postalOk.errors)
+        .map((p) => p.message)
+        .join("; ")}`,
+    );
   } else {
     const problem = postalCodeProblem(country, postalcode);
     if (problem) bad("postalcode", `${JSON.stringify(postalcode)} ${problem}`);
@@ -49,8 +56,10 @@ function parseLine(cols: string[], line: number): { location?: PostalCodeLocatio
   if (place === "") bad("place_name", "must not be empty");
   const lat = Number(latText);
   const lon = Number(lonText);
-  if (!DECIMAL.test(latText) || lat < -90 || lat > 90) bad("latitude", `must be a number from -90 to 90, got ${JSON.stringify(latText)}`);
-  if (!DECIMAL.test(lonText) || lon < -180 || lon > 180) bad("longitude", `must be a number from -180 to 180, got ${JSON.stringify(lonText)}`);
+  if (!DECIMAL.test(latText) || lat < -90 || lat > 90)
+    bad("latitude", `must be a number from -90 to 90, got ${JSON.stringify(latText)}`);
+  if (!DECIMAL.test(lonText) || lon < -180 || lon > 180)
+    bad("longitude", `must be a number from -180 to 180, got ${JSON.stringify(lonText)}`);
   let accuracy: number | null = null;
   if (orNull(accText) !== null) {
     accuracy = Number(accText);
@@ -60,9 +69,17 @@ function parseLine(cols: string[], line: number): { location?: PostalCodeLocatio
   return {
     errors,
     location: {
-      country, postalcode, place_name: place,
-      admin_name1: orNull(an1), admin_code1: orNull(ac1), admin_name2: orNull(an2), admin_code2: orNull(ac2),
-      admin_name3: orNull(an3), admin_code3: orNull(ac3), coordinates: [lat, lon], accuracy,
+      country,
+      postalcode,
+      place_name: place,
+      admin_name1: orNull(an1),
+      admin_code1: orNull(ac1),
+      admin_name2: orNull(an2),
+      admin_code2: orNull(ac2),
+      admin_name3: orNull(an3),
+      admin_code3: orNull(ac3),
+      coordinates: [lat, lon],
+      accuracy,
     },
   };
 }
@@ -94,7 +111,10 @@ export function parseGeoNamesPostalCodes(text: string): GeoNamesResult {
     }
     merged++;
     const [lat, lon] = seen.location.coordinates;
-    seen.location.coordinates = [(lat * seen.n + location.coordinates[0]) / (seen.n + 1), (lon * seen.n + location.coordinates[1]) / (seen.n + 1)];
+    seen.location.coordinates = [
+      (lat * seen.n + location.coordinates[0]) / (seen.n + 1),
+      (lon * seen.n + location.coordinates[1]) / (seen.n + 1),
+    ];
     seen.n++;
   });
   return { records: [...byKey.values()].map((v) => v.location), errors, merged };
@@ -103,7 +123,19 @@ export function parseGeoNamesPostalCodes(text: string): GeoNamesResult {
 /** One location as a GeoNames line (no trailing newline), for generated and demo files. */
 export function formatGeoNamesLine(l: PostalCodeLocation): string {
   return [
-    l.country, l.postalcode, l.place_name, l.admin_name1, l.admin_code1, l.admin_name2, l.admin_code2,
-    l.admin_name3, l.admin_code3, l.coordinates[0].toFixed(4), l.coordinates[1].toFixed(4), l.accuracy,
-  ].map((v) => (v === null ? "" : String(v))).join("\t");
+    l.country,
+    l.postalcode,
+    l.place_name,
+    l.admin_name1,
+    l.admin_code1,
+    l.admin_name2,
+    l.admin_code2,
+    l.admin_name3,
+    l.admin_code3,
+    l.coordinates[0].toFixed(4),
+    l.coordinates[1].toFixed(4),
+    l.accuracy,
+  ]
+    .map((v) => (v === null ? "" : String(v)))
+    .join("\t");
 }

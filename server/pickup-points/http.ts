@@ -4,12 +4,23 @@ import type { Handlers } from "../http/registry.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import { getPickupPoint, lookupPickupPoints, type Nearest } from "./lookup.ts";
 
-export const pickupPointHandlers = (directory: TtlCache<Nearest>) => ({
-  lookupPickupPoints: async (c) => ({
-    status: 200, body: await lookupPickupPoints(c.db, directory, { postalcode: c.query.postalcode, country: c.query.country ?? "FI", limit: c.query.limit ?? 10 }),
-  }),
-  listNearestPickupPoints: async (c) => ({
-    status: 200, body: await lookupPickupPoints(c.db, directory, { postalcode: c.query.postalcode, country: c.query.country ?? "FI", limit: c.query.limit ?? 10 }),
-  }),
-  getPickupPoint: async (c) => ({ status: 200, body: await getPickupPoint(c.db, c.path.pickup_point_id) }),
-}) satisfies Handlers;
+export const pickupPointHandlers = (directory: TtlCache<Nearest>) =>
+  ({
+    lookupPickupPoints: async (c) => ({
+      status: 200,
+      body: await lookupPickupPoints(c.db, directory, {
+        postalcode: c.query.postalcode,
+        country: c.query.country ?? "FI",
+        limit: c.query.limit ?? 10,
+      }),
+    }),
+    listNearestPickupPoints: async (c) => ({
+      status: 200,
+      body: await lookupPickupPoints(c.db, directory, {
+        postalcode: c.query.postalcode,
+        country: c.query.country ?? "FI",
+        limit: c.query.limit ?? 10,
+      }),
+    }),
+    getPickupPoint: async (c) => ({ status: 200, body: await getPickupPoint(c.db, c.path.pickup_point_id) }),
+  }) satisfies Handlers;

@@ -34,12 +34,16 @@ const NON_BLANK = ["name", "address", "city"] as const;
  */
 export function unstorableText(value: unknown, path = ""): FieldProblem[] {
   if (typeof value === "string") {
-    if (value.includes("\u0000")) return [{ field: path || null, message: "must not contain the NUL character (\\u0000)" }];
+    if (value.includes("\u0000"))
+      return [{ field: path || null, message: "must not contain the NUL character (\\u0000)" }];
     if (/\p{Cs}/u.test(value)) return [{ field: path || null, message: "must not contain an unpaired surrogate" }];
     return [];
   }
   if (value === null || typeof value !== "object") return [];
-  return Object.entries(value).flatMap(([k, v]) => [...unstorableText(k, path).map((p) => ({ ...p, message: `has a key that ${p.message}` })), ...unstorableText(v, path ? `${path}/${k}` : k)]);
+  return Object.entries(value).flatMap(([k, v]) => [
+    ...unstorableText(k, path).map((p) => ({ ...p, message: `has a key that ${p.message}` })),
+    ...unstorableText(v, path ? `${path}/${k}` : k),
+  ]);
 }
 
 /** Every problem of one record: the spec's PickupPoint schema, non-blank texts, the country's postal code shape. */
@@ -47,7 +51,10 @@ export function validatePickupPoint(value: unknown): FieldProblem[] {
   const validate = specValidator("PickupPoint");
   const problems: FieldProblem[] = validate(value)
     ? []
-    : schemaProblems(validate.errors).map((p) => ({ field: p.path === "" ? null : p.path.slice(1), message: p.message }));
+    : schemaProblems(validate.errors).map((p) => ({
+        field: p.path === "" ? null : p.path.slice(1),
+        message: p.message,
+      }));
   problems.push(...unstorableText(value).filter((t) => problems.every((p) => p.field !== t.field)));
   if (value === null || typeof value !== "object" || Array.isArray(value)) return problems;
   const rec = value as Record<string, unknown>;
@@ -56,7 +63,11 @@ export function validatePickupPoint(value: unknown): FieldProblem[] {
       problems.push({ field: key, message: "must not be blank" });
     }
   }
-  if (typeof rec.country === "string" && typeof rec.postalcode === "string" && problems.every((p) => p.field !== "postalcode")) {
+  if (
+    typeof rec.country === "string" &&
+    typeof rec.postalcode === "string" &&
+    problems.every((p) => p.field !== "postalcode")
+  ) {
     const problem = postalCodeProblem(rec.country, rec.postalcode);
     if (problem) problems.push({ field: "postalcode", message: problem });
   }
@@ -64,7 +75,9 @@ export function validatePickupPoint(value: unknown): FieldProblem[] {
 }
 
 /** Validates records in order, adding a duplicate-id check across the file. */
-function collect<T extends { id: string }>(items: { value: unknown; where: Pick<ImportError, "record" | "line"> }[]): ParseResult<T> {
+function collect<T extends { id: string }>(
+  items: { value: unknown; where: Pick<ImportError, "record" | "line"> }[],
+): ParseResult<T> {
   const records: T[] = [];
   const errors: ImportError[] = [];
   const seen = new Map<string, Pick<ImportError, "record" | "line">>();
@@ -73,7 +86,11 @@ function collect<T extends { id: string }>(items: { value: unknown; where: Pick<
     const id = (value as { id?: unknown } | null)?.id;
     if (typeof id === "string" && problems.every((p) => p.field !== "id")) {
       const first = seen.get(id);
-      if (first) problems.push({ field: "id", message: `duplicate id, first in ${first.line !== undefined ? `line ${first.line}` : `record ${first.record}`}` });
+      if (first)
+        problems.push({
+          field: "id",
+          message: `duplicate id, first in ${first.line !== undefined ? `line ${first.line}` : `record ${first.record}`}`,
+        });
       else seen.set(id, where);
     }
     if (problems.length === 0) records.push(value as T);
@@ -96,18 +113,41 @@ export function parsePickupPointsJson(text: string): ParseResult<PickupPoint> {
   } catch (err) {
     const message = (err as Error).message;
     const position = /position (\d+)/.exec(message);
-    return { records: [], errors: [{ ...(position ? { line: lineAt(text, Number(position[1])) } : {}), field: null, message: `not valid JSON: ${message}` }] };
+    return {
+      records: [],
+      errors: [
+        {
+          ...(position ? { line: lineAt(text, Number(position[1])) } : {}),
+          field: null,
+          message: `not valid JSON: ${message}`,
+        },
+      ],
+    };
   }
-  if (!Array.isArray(doc)) return { records: [], errors: [{ field: null, message: "must be a JSON array of pickup points" }] };
+  if (!Array.isArray(doc))
+    return { records: [], errors: [{ field: null, message: "must be a JSON array of pickup points" }] };
   return collect(doc.map((value, record) => ({ value, where: { record } })));
 }
 
-export const CSV_COLUMNS = ["id", "name", "address", "postalcode", "city", "country", "branch", "location_info", "carrier_info"] as const;
+export const CSV_COLUMNS = [
+  "id",
+  "name",
+  "address",
+  "postalcode",
+  "city",
+  "country",
+  "branch",
+  "location_info",
+  "carrier_info",
+] as const;
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** `60.45`, `[60.45, 22.26]` or `60.45,22.26` / `60.45 22.26` for a `coordinates` cell. */
 function coordinatesCell(cell: string): number[] | null {
-  const parts = cell.replace(/^\[|\]$/g, "").split(/\s*[,;\s]\s*/).filter((s) => s !== "");
+  const parts = cell
+    .replace(/^\[|\]$/g, "")
+    .split(/\s*[,;\s]\s*/)
+    .filter((s) => s !== "");
   return parts.length === 2 && parts.every((s) => DECIMAL.test(s)) ? parts.map(Number) : null;
 }
 
@@ -127,7 +167,9 @@ export function parsePickupPointsCsv(text: string): ParseResult<PickupPoint> {
   try {
     rows = parseCsv(text, {
       columns: (names: string[]) => (header = names.map((h) => h.trim())),
-      bom: true, skip_empty_lines: true, trim: true,
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
       skip_records_with_error: true,
       on_record: (record: Record<string, string>, info) => {
         const line = prevEnd + 1 + (info.empty_lines - prevEmpty);
@@ -143,9 +185,13 @@ export function parsePickupPointsCsv(text: string): ParseResult<PickupPoint> {
       },
     });
   } catch (err) {
-    return { records: [], errors: [{ line: (err as { lines?: number }).lines ?? 1, field: null, message: (err as Error).message }] };
+    return {
+      records: [],
+      errors: [{ line: (err as { lines?: number }).lines ?? 1, field: null, message: (err as Error).message }],
+    };
   }
-  if (header.length === 0) return { records: [], errors: [{ line: 1, field: null, message: "the header row naming the columns is missing" }] };
+  if (header.length === 0)
+    return { records: [], errors: [{ line: 1, field: null, message: "the header row naming the columns is missing" }] };
   const hasLatLon = header.includes("lat") && header.includes("lon");
   const missing: string[] = CSV_COLUMNS.filter((c) => !header.includes(c));
   if (!hasLatLon && !header.includes("coordinates")) missing.push("coordinates (or lat and lon)");
@@ -167,29 +213,48 @@ export function parsePickupPointsCsv(text: string): ParseResult<PickupPoint> {
     let coordinates: unknown;
     if (hasLatLon) {
       const bad = (["lat", "lon"] as const).filter((c) => !DECIMAL.test(row[c]!));
-      for (const c of bad) cellErrors.push({ line, field: c, message: `must be a decimal number, got ${JSON.stringify(row[c])}` });
+      for (const c of bad)
+        cellErrors.push({ line, field: c, message: `must be a decimal number, got ${JSON.stringify(row[c])}` });
       coordinates = [Number(row.lat), Number(row.lon)];
     } else {
       coordinates = coordinatesCell(row.coordinates!);
-      if (!coordinates) cellErrors.push({ line, field: "coordinates", message: `must be "lat,lon", got ${JSON.stringify(row.coordinates)}` });
+      if (!coordinates)
+        cellErrors.push({
+          line,
+          field: "coordinates",
+          message: `must be "lat,lon", got ${JSON.stringify(row.coordinates)}`,
+        });
     }
     let carrierInfo: unknown = {};
     if (row.carrier_info !== "") {
       try {
         carrierInfo = JSON.parse(row.carrier_info!);
       } catch {
-        cellErrors.push({ line, field: "carrier_info", message: "must be a JSON object such as {\"fi_posti\":{\"id\":\"123\"}}" });
+        cellErrors.push({
+          line,
+          field: "carrier_info",
+          message: 'must be a JSON object such as {"fi_posti":{"id":"123"}}',
+        });
       }
     }
     const value = {
-      id: row.id, name: row.name, address: row.address, postalcode: row.postalcode, city: row.city,
-      country: row.country, coordinates, branch: row.branch,
-      location_info: row.location_info === "" ? null : row.location_info, carrier_info: carrierInfo,
+      id: row.id,
+      name: row.name,
+      address: row.address,
+      postalcode: row.postalcode,
+      city: row.city,
+      country: row.country,
+      coordinates,
+      branch: row.branch,
+      location_info: row.location_info === "" ? null : row.location_info,
+      carrier_info: carrierInfo,
     };
     if (cellErrors.length > 0) {
       // Still report the row's other problems, but not the unreadable cells a second time.
       const unreadable = cellErrors.map((e) => (e.field === "lat" || e.field === "lon" ? "coordinates" : e.field!));
-      const rest = validatePickupPoint(value).filter((p) => !unreadable.some((u) => p.field === u || p.field?.startsWith(`${u}/`)));
+      const rest = validatePickupPoint(value).filter(
+        (p) => !unreadable.some((u) => p.field === u || p.field?.startsWith(`${u}/`)),
+      );
       errors.push(...cellErrors, ...rest.map((p) => ({ line, ...p })));
       continue;
     }
@@ -197,8 +262,9 @@ export function parsePickupPointsCsv(text: string): ParseResult<PickupPoint> {
   }
   const result = collect<PickupPoint>(items);
   // Field paths of CSV records name columns: coordinates/0 is the lat column when the file has one.
-  const renamed = [...errors, ...result.errors].map((e) => hasLatLon && e.field?.startsWith("coordinates/")
-    ? { ...e, field: e.field === "coordinates/0" ? "lat" : "lon" } : e);
+  const renamed = [...errors, ...result.errors].map((e) =>
+    hasLatLon && e.field?.startsWith("coordinates/") ? { ...e, field: e.field === "coordinates/0" ? "lat" : "lon" } : e,
+  );
   return { records: result.records, errors: renamed.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) };
 }
 
@@ -208,9 +274,17 @@ export type PickupPointFormat = "json" | "csv";
 export function detectFormat(text: string, fileName?: string): PickupPointFormat {
   const ext = fileName?.toLowerCase().match(/\.(json|csv)$/)?.[1];
   if (ext === "json" || ext === "csv") return ext;
-  return text.replace(/^\uFEFF/, "").trimStart().startsWith("[") ? "json" : "csv";
+  return text
+    .replace(/^\uFEFF/, "")
+    .trimStart()
+    .startsWith("[")
+    ? "json"
+    : "csv";
 }
 
-export function parsePickupPoints(text: string, format: PickupPointFormat = detectFormat(text)): ParseResult<PickupPoint> {
+export function parsePickupPoints(
+  text: string,
+  format: PickupPointFormat = detectFormat(text),
+): ParseResult<PickupPoint> {
   return format === "json" ? parsePickupPointsJson(text) : parsePickupPointsCsv(text);
 }

@@ -19,7 +19,11 @@ export interface ImportReport {
   merged?: number;
 }
 
-export async function importPickupPoints(trx: Tx, text: string, opts: { fileName?: string; format?: PickupPointFormat } = {}): Promise<ImportReport> {
+export async function importPickupPoints(
+  trx: Tx,
+  text: string,
+  opts: { fileName?: string; format?: PickupPointFormat } = {},
+): Promise<ImportReport> {
   const { records, errors } = parsePickupPoints(text, opts.format ?? detectFormat(text, opts.fileName));
   if (errors.length > 0) return { read: records.length, inserted: 0, updated: 0, unchanged: 0, errors };
   const counts = await q.upsertPoints(trx, records, new Date());
@@ -34,7 +38,13 @@ export async function importPostalCodes(trx: Tx, text: string): Promise<ImportRe
   const counts = await q.upsertPostalCodes(trx, records, new Date());
   if (counts.inserted + counts.updated > 0) await q.analyzeDirectory(trx);
   await announceCacheChange(trx);
-  return { read: records.length, ...counts, unchanged: records.length - counts.inserted - counts.updated, errors, merged };
+  return {
+    read: records.length,
+    ...counts,
+    unchanged: records.length - counts.inserted - counts.updated,
+    errors,
+    merged,
+  };
 }
 
 /** One problem as a line of the CLI's report: `record 3, coordinates/0: must be <= 90`. */

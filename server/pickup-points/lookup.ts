@@ -1,5 +1,11 @@
 // Reading the directory: one pickup point, and the points nearest to a customer's postal code.
-import type { CountryCode, PickupPoint, PickupPointLookupResult, PickupPointSearchOrigin, PickupPointWithDistance } from "../../generated/api.ts";
+import type {
+  CountryCode,
+  PickupPoint,
+  PickupPointLookupResult,
+  PickupPointSearchOrigin,
+  PickupPointWithDistance,
+} from "../../generated/api.ts";
 import type { Executor } from "../db/transaction.ts";
 import { invalid, notFound } from "../shared/errors.ts";
 import { distanceM, type Coordinates } from "../shared/geo.ts";
@@ -33,7 +39,11 @@ const commonPrefix = (a: string, b: string) => {
  * Of the known postal codes just before and after an unknown one in sort order, the one that shares the longer
  * prefix (postal codes are assigned by area: 20781 is beside 20780); then the numerically closer; then the lower.
  */
-export function nearestCode(code: string, below?: q.OriginCandidate, above?: q.OriginCandidate): q.OriginCandidate | undefined {
+export function nearestCode(
+  code: string,
+  below?: q.OriginCandidate,
+  above?: q.OriginCandidate,
+): q.OriginCandidate | undefined {
   if (!below || !above) return below ?? above;
   const [pb, pa] = [commonPrefix(code, below.postalcode!), commonPrefix(code, above.postalcode!)];
   if (pb !== pa) return pb > pa ? below : above;
@@ -67,7 +77,11 @@ function withDistances(origin: Coordinates, rows: q.PointRow[], limit: number): 
  * The first two cases, the usual ones, take one round trip; answers are cached in `directory`. The result is shared:
  * callers must not change it.
  */
-export async function nearestPickupPoints(db: Executor, directory: TtlCache<Nearest>, query: NearestQuery): Promise<Nearest> {
+export async function nearestPickupPoints(
+  db: Executor,
+  directory: TtlCache<Nearest>,
+  query: NearestQuery,
+): Promise<Nearest> {
   checkPostalCode(query.country, query.postalcode);
   return directory.get(`${query.country}\0${query.postalcode}\0${query.limit}`, () => findNearest(db, query));
 }
@@ -78,18 +92,36 @@ async function findNearest(db: Executor, query: NearestQuery): Promise<Nearest> 
   const first = rows[0];
   if (first) {
     const coordinates: Coordinates = [Number(first.origin_lat), Number(first.origin_lon)];
-    const origin: Origin = { coordinates, source: Number(first.rank) === 1 ? "postal_code" : "pickup_points_in_postal_code" };
-    return { origin, points: withDistances(coordinates, rows.filter((r) => r.id !== null), query.limit) };
+    const origin: Origin = {
+      coordinates,
+      source: Number(first.rank) === 1 ? "postal_code" : "pickup_points_in_postal_code",
+    };
+    return {
+      origin,
+      points: withDistances(
+        coordinates,
+        rows.filter((r) => r.id !== null),
+        query.limit,
+      ),
+    };
   }
   const neighbours = await q.neighbourCodes(db, query.country, query.postalcode);
-  const near = nearestCode(query.postalcode, neighbours.find((c) => c.rank === 3), neighbours.find((c) => c.rank === 4));
+  const near = nearestCode(
+    query.postalcode,
+    neighbours.find((c) => c.rank === 3),
+    neighbours.find((c) => c.rank === 4),
+  );
   if (!near) return { origin: { coordinates: null, source: "none" }, points: [] };
   const coordinates: Coordinates = [near.lat, near.lon];
   const points = withDistances(coordinates, await q.nearestTo(db, query.country, coordinates, fetch), query.limit);
   return { origin: { coordinates, source: "nearest_postal_code" }, points };
 }
 
-export async function lookupPickupPoints(db: Executor, directory: TtlCache<Nearest>, query: NearestQuery): Promise<PickupPointLookupResult> {
+export async function lookupPickupPoints(
+  db: Executor,
+  directory: TtlCache<Nearest>,
+  query: NearestQuery,
+): Promise<PickupPointLookupResult> {
   const { origin, points } = await nearestPickupPoints(db, directory, query);
   return { postalcode: query.postalcode, country: query.country, origin, pickup_points: points };
 }

@@ -12,23 +12,59 @@ export async function findUserByEmail(db: Executor, email: string): Promise<Port
 }
 
 export async function listUsers(db: Executor, merchantId: string): Promise<PortalUserRow[]> {
-  return db.selectFrom("portal_users").select(USER_COLUMNS).where("merchant_id", "=", merchantId).orderBy("id").limit(100).execute();
+  return db
+    .selectFrom("portal_users")
+    .select(USER_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .orderBy("id")
+    .limit(100)
+    .execute();
 }
 
 export async function countUsers(db: Executor, merchantId: string): Promise<number> {
-  const row = await db.selectFrom("portal_users").select((eb) => eb.fn.countAll<string>().as("n")).where("merchant_id", "=", merchantId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("portal_users")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Inserts a user; false when the email is taken. */
-export async function insertUser(db: Executor, row: { id: string; merchant_id: string; email: string; password_hash: string; role: PortalUserRole; created_at: Date }): Promise<boolean> {
-  const inserted = await db.insertInto("portal_users").values(row).onConflict((oc) => oc.column("email").doNothing()).returning("id").executeTakeFirst();
+export async function insertUser(
+  db: Executor,
+  row: {
+    id: string;
+    merchant_id: string;
+    email: string;
+    password_hash: string;
+    role: PortalUserRole;
+    created_at: Date;
+  },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto("portal_users")
+    .values(row)
+    .onConflict((oc) => oc.column("email").doNothing())
+    .returning("id")
+    .executeTakeFirst();
   return inserted !== undefined;
 }
 
 /** Sets a new password (and role) of an existing user; false when there is none with this email. */
-export async function updateUserPassword(db: Executor, merchantId: string, email: string, passwordHash: string, role: PortalUserRole): Promise<boolean> {
-  const r = await db.updateTable("portal_users").set({ password_hash: passwordHash, role }).where("email", "=", email).where("merchant_id", "=", merchantId).executeTakeFirst();
+export async function updateUserPassword(
+  db: Executor,
+  merchantId: string,
+  email: string,
+  passwordHash: string,
+  role: PortalUserRole,
+): Promise<boolean> {
+  const r = await db
+    .updateTable("portal_users")
+    .set({ password_hash: passwordHash, role })
+    .where("email", "=", email)
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
   return r.numUpdatedRows > 0n;
 }
 
@@ -41,7 +77,16 @@ export async function findLiveSession(db: Executor, tokenHash: string) {
   return db
     .selectFrom("portal_sessions as s")
     .innerJoin("portal_users as u", "u.id", "s.user_id")
-    .select(["s.token_hash", "s.csrf_token", "s.expires_at", "u.id", "u.merchant_id", "u.email", "u.role", "u.created_at"])
+    .select([
+      "s.token_hash",
+      "s.csrf_token",
+      "s.expires_at",
+      "u.id",
+      "u.merchant_id",
+      "u.email",
+      "u.role",
+      "u.created_at",
+    ])
     .where("s.token_hash", "=", tokenHash)
     .where("s.expires_at", ">", sql<Date>`now()`)
     .executeTakeFirst();
@@ -60,7 +105,13 @@ export async function deleteSessionsOf(db: Executor, userId: string): Promise<vo
 export async function deleteExpiredSessions(db: Executor, batch: number): Promise<number> {
   const r = await db
     .deleteFrom("portal_sessions")
-    .where("token_hash", "in", (eb) => eb.selectFrom("portal_sessions").select("token_hash").where("expires_at", "<=", sql<Date>`now()`).limit(batch))
+    .where("token_hash", "in", (eb) =>
+      eb
+        .selectFrom("portal_sessions")
+        .select("token_hash")
+        .where("expires_at", "<=", sql<Date>`now()`)
+        .limit(batch),
+    )
     .executeTakeFirst();
   return Number(r.numDeletedRows);
 }

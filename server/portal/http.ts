@@ -11,13 +11,24 @@ export const portalHandlers = (throttle: LoginThrottle) =>
   ({
     createPortalSession: async (c) => {
       const { token, session } = await signIn(c.db, throttle, c.body, c.client.address);
-      return { status: 201, body: session, headers: { ...PRIVATE, "Set-Cookie": sessionCookie(token, c.client.https) } };
+      return {
+        status: 201,
+        body: session,
+        headers: { ...PRIVATE, "Set-Cookie": sessionCookie(token, c.client.https) },
+      };
     },
     getPortalSession: async (c) => ({ status: 200, body: currentSession(c.principal), headers: PRIVATE }),
     deletePortalSession: async (c) => {
       await signOut(c.db, c.principal);
-      return { status: 200, body: { success: true }, headers: { ...PRIVATE, "Set-Cookie": sessionCookie("", c.client.https, 0) } };
+      return {
+        status: 200,
+        body: { success: true },
+        headers: { ...PRIVATE, "Set-Cookie": sessionCookie("", c.client.https, 0) },
+      };
     },
-    createPortalUser: async (c) => ({ status: 201, body: await c.transaction((trx) => createPortalUser(trx, c.principal, c.body)) }),
+    createPortalUser: async (c) => ({
+      status: 201,
+      body: await c.transaction((trx) => createPortalUser(trx, c.principal, c.body)),
+    }),
     listPortalUsers: async (c) => ({ status: 200, body: await listPortalUsers(c.db, c.principal) }),
   }) satisfies Handlers;

@@ -24,8 +24,16 @@ export async function sessionPrincipal(db: Executor, token: string): Promise<Pri
   const row = await q.findLiveSession(db, digest(token));
   if (!row) return undefined;
   return {
-    role: "merchant", id: row.merchant_id, name: `M-${row.merchant_id}`,
-    session: { tokenHash: row.token_hash, csrfToken: row.csrf_token, expiresAt: row.expires_at, user: userToWire(row), userRole: row.role },
+    role: "merchant",
+    id: row.merchant_id,
+    name: `M-${row.merchant_id}`,
+    session: {
+      tokenHash: row.token_hash,
+      csrfToken: row.csrf_token,
+      expiresAt: row.expires_at,
+      user: userToWire(row),
+      userRole: row.role,
+    },
   };
 }
 
@@ -34,7 +42,10 @@ export function checkCsrf(principal: Principal, header: string | undefined): voi
   const expected = Buffer.from(principal.session!.csrfToken);
   const sent = Buffer.from(header ?? "");
   if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
-    throw new AppError("access_denied", "A write with the portal session needs the session's csrf_token in an X-CSRF-Token header.");
+    throw new AppError(
+      "access_denied",
+      "A write with the portal session needs the session's csrf_token in an X-CSRF-Token header.",
+    );
   }
 }
 
@@ -42,11 +53,19 @@ export function checkCsrf(principal: Principal, header: string | undefined): voi
  * Email and password to a new session and its cookie token. An unknown email costs the same key derivation
  * as a wrong password; a failure counts against the address in the shared throttle.
  */
-export async function signIn(db: Executor, throttle: LoginThrottle, input: { email: string; password: string }, address: string): Promise<{ token: string; session: PortalSession }> {
+export async function signIn(
+  db: Executor,
+  throttle: LoginThrottle,
+  input: { email: string; password: string },
+  address: string,
+): Promise<{ token: string; session: PortalSession }> {
   const email = normalEmail(input.email);
   const name = `P-${email}`;
   const wait = await throttle.blockedFor(address, name);
-  if (wait > 0) throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], { "Retry-After": String(wait) });
+  if (wait > 0)
+    throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], {
+      "Retry-After": String(wait),
+    });
   const user = await q.findUserByEmail(db, email);
   const ok = await verifySecret(input.password, user?.password_hash ?? (await dummyHash()));
   if (!ok || !user) {
@@ -57,7 +76,13 @@ export async function signIn(db: Executor, throttle: LoginThrottle, input: { ema
   const csrf = randomBytes(24).toString("base64url");
   const now = new Date();
   const expires = new Date(now.getTime() + SESSION_SECONDS * 1000);
-  await q.insertSession(db, { token_hash: digest(token), user_id: user.id, csrf_token: csrf, created_at: now, expires_at: expires });
+  await q.insertSession(db, {
+    token_hash: digest(token),
+    user_id: user.id,
+    csrf_token: csrf,
+    created_at: now,
+    expires_at: expires,
+  });
   return { token, session: { user: userToWire(user), csrf_token: csrf, expires_at: formatTimestamp(expires) } };
 }
 

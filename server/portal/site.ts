@@ -6,7 +6,8 @@ import { fromRoot } from "../shared/paths.ts";
 
 // style-src: Pico's stylesheet is a file; React sets style properties through the CSSOM, which CSP allows.
 // img-src data: Pico draws its checkbox and select icons as data: SVGs.
-export const PORTAL_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
+export const PORTAL_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'";
 
 const SECURITY_HEADERS = {
   "Content-Security-Policy": PORTAL_CSP,
@@ -28,13 +29,19 @@ export function portalSite(dir = fromRoot("dist/portal")): Router {
     }
     next();
   });
-  r.use("/portal", express.static(dir, {
-    index: "index.html",
-    redirect: false,
-    setHeaders: (res, file) => {
-      // Bundles carry their content hash in the name; the page itself must be asked for again.
-      res.setHeader("Cache-Control", file.endsWith("index.html") ? "no-cache" : "public, max-age=31536000, immutable");
-    },
-  }));
+  r.use(
+    "/portal",
+    express.static(dir, {
+      index: "index.html",
+      redirect: false,
+      setHeaders: (res, file) => {
+        // Bundles carry their content hash in the name; the page itself must be asked for again.
+        res.setHeader(
+          "Cache-Control",
+          file.endsWith("index.html") ? "no-cache" : "public, max-age=31536000, immutable",
+        );
+      },
+    }),
+  );
   return r;
 }

@@ -3,6 +3,13 @@ import type { CreatedAt } from "../db/columns.ts";
 export type PortalUserRole = "admin" | "staff";
 
 export interface PortalTables {
-  portal_users: { id: string; merchant_id: string; email: string; password_hash: string; role: PortalUserRole; created_at: CreatedAt };
+  portal_users: {
+    id: string;
+    merchant_id: string;
+    email: string;
+    password_hash: string;
+    role: PortalUserRole;
+    created_at: CreatedAt;
+  };
   portal_sessions: { token_hash: string; user_id: string; csrf_token: string; created_at: CreatedAt; expires_at: Date };
 }

@@ -20,7 +20,12 @@ export function decodeCursor(cursor: string): Position {
 /**
  * Cuts rows fetched with `limit + 1` into a page: the extra row only tells that there is more.
  */
-export function toPage<R, T>(rows: R[], limit: number, positionOf: (r: R) => Position, toItem: (r: R) => T): { items: T[]; next_cursor: string | null } {
+export function toPage<R, T>(
+  rows: R[],
+  limit: number,
+  positionOf: (r: R) => Position,
+  toItem: (r: R) => T,
+): { items: T[]; next_cursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return { items: page.map(toItem), next_cursor: rows.length > limit && last ? encodeCursor(positionOf(last)) : null };
@@ -39,6 +44,7 @@ export function encodeFeedCursor(p: FeedPosition): string {
 
 export function decodeFeedCursor(cursor: string): FeedPosition {
   const m = /^f(\d{1,20})\.([0-9a-f]{24})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!m || BigInt(m[1]!) > 0xffffffffffffffffn) throw invalid([{ path: "/query/cursor", message: "not a cursor this service returned", code: "cursor" }]);
+  if (!m || BigInt(m[1]!) > 0xffffffffffffffffn)
+    throw invalid([{ path: "/query/cursor", message: "not a cursor this service returned", code: "cursor" }]);
   return { txid: m[1]!, id: m[2]! };
 }

@@ -15,9 +15,10 @@ function rewriteRefs(node: unknown): unknown {
   if (node === null || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    out[key] = key === "$ref" && typeof value === "string"
-      ? value.replace(/^#\/components\/schemas\//, "#/$defs/")
-      : rewriteRefs(value);
+    out[key] =
+      key === "$ref" && typeof value === "string"
+        ? value.replace(/^#\/components\/schemas\//, "#/$defs/")
+        : rewriteRefs(value);
   }
   return out;
 }
@@ -37,7 +38,12 @@ function instance(): Ajv2020 {
 export function specValidator(pointer: SchemaName | `${SchemaName}/${string}`): ValidateFunction {
   let fn = cache.get(pointer);
   if (!fn) {
-    const ref = "spec#/$defs/" + pointer.split("/").map((s) => encodeURIComponent(s.replace(/~/g, "~0").replace(/\//g, "~1"))).join("/");
+    const ref =
+      "spec#/$defs/" +
+      pointer
+        .split("/")
+        .map((s) => encodeURIComponent(s.replace(/~/g, "~0").replace(/\//g, "~1")))
+        .join("/");
     fn = instance().compile({ $ref: ref });
     cache.set(pointer, fn);
   }
@@ -73,8 +79,12 @@ export function schemaProblems(errors: ErrorObject[] | null | undefined): Schema
       for (const b of branches) problems.splice(problems.indexOf(b), 1);
       const specific = branches.filter((b) => b.code !== "type");
       const types = [...new Set(branches.filter((b) => b.code === "type").map((b) => String(b.raw!.params.type)))];
-      const message = specific.length > 0 ? specific.map((b) => b.message).join("; ")
-        : types.length > 0 ? `must be ${types.join(" or ")}` : (e.message ?? "is not valid");
+      const message =
+        specific.length > 0
+          ? specific.map((b) => b.message).join("; ")
+          : types.length > 0
+            ? `must be ${types.join(" or ")}`
+            : (e.message ?? "is not valid");
       problems.push({ path: e.instancePath, message, code: specific[0]?.code ?? "type" });
       continue;
     }
@@ -85,9 +95,11 @@ export function schemaProblems(errors: ErrorObject[] | null | undefined): Schema
       where += "/" + propertyName.replace(/~/g, "~0").replace(/\//g, "~1");
       message = `property name ${JSON.stringify(propertyName)} ${message}`;
     }
-    if (e.keyword === "additionalProperties") message = `unknown property ${JSON.stringify(e.params.additionalProperty)}`;
+    if (e.keyword === "additionalProperties")
+      message = `unknown property ${JSON.stringify(e.params.additionalProperty)}`;
     if (e.keyword === "required") message = `${JSON.stringify(e.params.missingProperty)} is required`;
-    if (e.keyword === "enum") message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    if (e.keyword === "enum")
+      message = `must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     problems.push({ path: where, message, code: e.keyword, raw: e });
   }
   // One problem per place: an id both too short and off-pattern is one line with both reasons.

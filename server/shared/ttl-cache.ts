@@ -8,7 +8,10 @@ export class TtlCache<V> {
   private keyVersions = new Map<string, number>();
 
   /** `ttlMs` 0: no caching at all. */
-  constructor(readonly ttlMs: number, private maxEntries = 10_000) {}
+  constructor(
+    readonly ttlMs: number,
+    private maxEntries = 10_000,
+  ) {}
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
     if (this.ttlMs === 0) return load();

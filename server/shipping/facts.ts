@@ -78,7 +78,11 @@ export function shippingTypeOf(destination: OrderFactsInput["destination"]): Shi
  * - pup.branch: `pickupBranch` (the chosen point's branch, looked up by the caller) when the destination is a
  *   pickup point, else null.
  */
-export function orderFacts(order: OrderFactsInput, letter: LetterLimits, pickupBranch: string | null = null): ShippingFacts {
+export function orderFacts(
+  order: OrderFactsInput,
+  letter: LetterLimits,
+  pickupBranch: string | null = null,
+): ShippingFacts {
   let cents = 0;
   let weight = 0;
   let mm3 = 0;

@@ -5,17 +5,24 @@ import type { Handlers } from "../http/registry.ts";
 import { entityTag } from "../shared/entity-tags.ts";
 import * as lists from "./price-lists.ts";
 import * as settings from "./settings.ts";
-import { genericShippingOptions, orderShippingOptions, previewShippingOptions, type Caches } from "./shipping-options.ts";
+import {
+  genericShippingOptions,
+  orderShippingOptions,
+  previewShippingOptions,
+  type Caches,
+} from "./shipping-options.ts";
 
 /**
  * A change to settings or price lists: announced to the other instances in its transaction, and the
  * merchant's cached configuration forgotten here once it is committed (or not).
  */
-const announcing = <T>(work: (trx: Tx) => Promise<T>) => async (trx: Tx) => {
-  const result = await work(trx);
-  await announceCacheChange(trx);
-  return result;
-};
+const announcing =
+  <T>(work: (trx: Tx) => Promise<T>) =>
+  async (trx: Tx) => {
+    const result = await work(trx);
+    await announceCacheChange(trx);
+    return result;
+  };
 
 /** A whole resource with its version, for If-Match on the next replace. */
 const tagged = <T>(body: T) => ({ status: 200 as const, body, headers: { ETag: entityTag(body) } });
@@ -31,20 +38,55 @@ export const shippingHandlers = (caches: Caches) => {
   return {
     getShippingOptions: async (c) => ({
       status: 200,
-      body: await genericShippingOptions(c.db, caches, c.principal, { postalcode: c.query.postalcode, country: c.query.country ?? "FI", weight: c.query.weight, explain: c.query.explain }),
+      body: await genericShippingOptions(c.db, caches, c.principal, {
+        postalcode: c.query.postalcode,
+        country: c.query.country ?? "FI",
+        weight: c.query.weight,
+        explain: c.query.explain,
+      }),
     }),
-    getOrderShippingOptions: async (c) => ({ status: 200, body: await orderShippingOptions(c.db, caches, c.principal, c.path.order_id, c.query?.explain) }),
-    previewShippingOptions: async (c) => ({ status: 200, body: await previewShippingOptions(c.db, caches, c.principal, c.body) }),
+    getOrderShippingOptions: async (c) => ({
+      status: 200,
+      body: await orderShippingOptions(c.db, caches, c.principal, c.path.order_id, c.query?.explain),
+    }),
+    previewShippingOptions: async (c) => ({
+      status: 200,
+      body: await previewShippingOptions(c.db, caches, c.principal, c.body),
+    }),
 
     getShippingSettings: async (c) => tagged(await settings.getSettings(c.db, c.principal)),
-    replaceShippingSettings: async (c) => tagged(await changing(c.principal.id, c.transaction(announcing((trx) => settings.replaceSettings(trx, c.principal, c.body, c.ifMatch))))),
+    replaceShippingSettings: async (c) =>
+      tagged(
+        await changing(
+          c.principal.id,
+          c.transaction(announcing((trx) => settings.replaceSettings(trx, c.principal, c.body, c.ifMatch))),
+        ),
+      ),
 
     listPriceLists: async (c) => ({ status: 200, body: await lists.listPriceLists(c.db, c.principal) }),
     getPriceList: async (c) => tagged(await lists.getPriceList(c.db, c.principal, c.path.price_list_id)),
-    createPriceList: (c) => changing(c.principal.id, c.idempotent(announcing(async (trx) => ({ status: 201, body: await lists.createPriceList(trx, c.principal, c.body) })))),
-    replacePriceList: async (c) => tagged(await changing(c.principal.id, c.transaction(announcing((trx) => lists.replacePriceList(trx, c.principal, c.path.price_list_id, c.body, c.ifMatch))))),
+    createPriceList: (c) =>
+      changing(
+        c.principal.id,
+        c.idempotent(
+          announcing(async (trx) => ({ status: 201, body: await lists.createPriceList(trx, c.principal, c.body) })),
+        ),
+      ),
+    replacePriceList: async (c) =>
+      tagged(
+        await changing(
+          c.principal.id,
+          c.transaction(
+            announcing((trx) => lists.replacePriceList(trx, c.principal, c.path.price_list_id, c.body, c.ifMatch)),
+          ),
+        ),
+      ),
     deletePriceList: async (c) => ({
-      status: 200, body: await changing(c.principal.id, c.transaction(announcing((trx) => lists.deletePriceList(trx, c.principal, c.path.price_list_id)))),
+      status: 200,
+      body: await changing(
+        c.principal.id,
+        c.transaction(announcing((trx) => lists.deletePriceList(trx, c.principal, c.path.price_list_id))),
+      ),
     }),
   } satisfies Handlers;
 };

@@ -37,7 +37,10 @@ export interface ShippingOptionsInput {
  * limit, or an item not letter-able); home/pickup `weight_exceeded` (over the method's `max_weight_g`);
  * pickup `no_pickup_points`.
  */
-export function unavailableReason(method: ShippingMethodType, input: ShippingOptionsInput): ShippingUnavailableReason | null {
+export function unavailableReason(
+  method: ShippingMethodType,
+  input: ShippingOptionsInput,
+): ShippingUnavailableReason | null {
   const { settings, facts } = input;
   if (!settings[method].enabled || !input.priceLists.some((list) => list.method === method)) return "merchant_disabled";
   if (!settings.countries.includes(facts["customer.country"])) return "country_not_served";
@@ -52,19 +55,30 @@ export function unavailableReason(method: ShippingMethodType, input: ShippingOpt
 const METHOD_WORDS: Record<ShippingMethodType, string> = { letter: "Letter", home: "Home delivery", pickup: "Pickup" };
 
 /** `reason` in words, naming the setting or fact that decided it (the `explanation` of an unavailable method). */
-export function unavailableDetail(method: ShippingMethodType, reason: ShippingUnavailableReason, input: ShippingOptionsInput): string {
+export function unavailableDetail(
+  method: ShippingMethodType,
+  reason: ShippingUnavailableReason,
+  input: ShippingOptionsInput,
+): string {
   const { settings, facts } = input;
   const weight = facts["order.total_weight"];
   switch (reason) {
     case "merchant_disabled":
-      return settings[method].enabled ? `There is no price list for ${method}.` : `${METHOD_WORDS[method]} is switched off in your shipping settings.`;
+      return settings[method].enabled
+        ? `There is no price list for ${method}.`
+        : `${METHOD_WORDS[method]} is switched off in your shipping settings.`;
     case "country_not_served": {
-      const countries = settings.countries.length > 12 ? `${settings.countries.slice(0, 12).join(", ")}, ...` : settings.countries.join(", ");
+      const countries =
+        settings.countries.length > 12
+          ? `${settings.countries.slice(0, 12).join(", ")}, ...`
+          : settings.countries.join(", ");
       return `The customer's country ${facts["customer.country"]} is not among the countries of your shipping settings (${countries}).`;
     }
     case "item_does_not_allow":
-      if (weight > settings.letter.max_weight_g) return `The total weight ${weight} g is over letter.max_weight_g ${settings.letter.max_weight_g} g.`;
-      if (facts["order.item_count"] === 0) return "The weight is unknown (no weight was given), so a letter cannot be offered.";
+      if (weight > settings.letter.max_weight_g)
+        return `The total weight ${weight} g is over letter.max_weight_g ${settings.letter.max_weight_g} g.`;
+      if (facts["order.item_count"] === 0)
+        return "The weight is unknown (no weight was given), so a letter cannot be offered.";
       return "An item may not go as a letter: its line says letter_allowed: false, or it is larger than a letter.";
     case "weight_exceeded":
       return `The total weight ${weight} g is over ${method}.max_weight_g ${(settings[method] as { max_weight_g?: number }).max_weight_g} g.`;
@@ -78,8 +92,16 @@ export function unavailableDetail(method: ShippingMethodType, reason: ShippingUn
 /** The spec's PickupPoint fields only, so that lookup extras (`distance_m`) never leak into shipping options. */
 function pointFields(p: PickupPoint): PickupPoint {
   return {
-    id: p.id, name: p.name, address: p.address, postalcode: p.postalcode, city: p.city, country: p.country,
-    coordinates: p.coordinates, branch: p.branch, location_info: p.location_info, carrier_info: p.carrier_info,
+    id: p.id,
+    name: p.name,
+    address: p.address,
+    postalcode: p.postalcode,
+    city: p.city,
+    country: p.country,
+    coordinates: p.coordinates,
+    branch: p.branch,
+    location_info: p.location_info,
+    carrier_info: p.carrier_info,
   };
 }
 
@@ -92,8 +114,11 @@ function pointFields(p: PickupPoint): PickupPoint {
 export function buildShippingOptions(input: ShippingOptionsInput): ShippingOptionsByMethod {
   const listOf = (method: ShippingMethodType) => input.priceLists.find((list) => list.method === method)!;
   const unavailable = (method: ShippingMethodType, reason: ShippingUnavailableReason) =>
-    input.explain ? { available: false as const, reason, explanation: { detail: unavailableDetail(method, reason, input) } } : { available: false as const, reason };
-  const priced = (list: MethodPriceList, facts: ShippingFacts) => (input.explain ? explainedPriceOf(list, facts) : { price: priceOf(list, facts) });
+    input.explain
+      ? { available: false as const, reason, explanation: { detail: unavailableDetail(method, reason, input) } }
+      : { available: false as const, reason };
+  const priced = (list: MethodPriceList, facts: ShippingFacts) =>
+    input.explain ? explainedPriceOf(list, facts) : { price: priceOf(list, facts) };
   const simple = (method: "letter" | "home") => {
     const reason = unavailableReason(method, input);
     return reason ? unavailable(method, reason) : { available: true as const, ...priced(listOf(method), input.facts) };

@@ -15,9 +15,16 @@ export type { PriceList };
 
 export function priceListToWire(r: q.PriceListRow): PriceList {
   return {
-    id: r.id, name: r.name, method: r.method, currency: r.currency, tax: r.tax, fallback_price: fromCents(r.fallback_price_cents),
-    pricing_rules: r.pricing_rules, modification_rules: r.modification_rules,
-    created_at: formatTimestamp(r.created_at), updated_at: formatTimestamp(r.updated_at),
+    id: r.id,
+    name: r.name,
+    method: r.method,
+    currency: r.currency,
+    tax: r.tax,
+    fallback_price: fromCents(r.fallback_price_cents),
+    pricing_rules: r.pricing_rules,
+    modification_rules: r.modification_rules,
+    created_at: formatTimestamp(r.created_at),
+    updated_at: formatTimestamp(r.updated_at),
   };
 }
 
@@ -25,7 +32,10 @@ function checked(input: PriceListInput) {
   const problems = validatePriceList(input, "/body");
   if (problems.length) throw invalid(problems, "The price list is not valid.");
   return {
-    name: input.name, method: input.method, currency: input.currency, tax: input.tax,
+    name: input.name,
+    method: input.method,
+    currency: input.currency,
+    tax: input.tax,
     fallback_price_cents: toCents(input.fallback_price),
     pricing_rules: JSON.stringify(input.pricing_rules ?? []),
     modification_rules: JSON.stringify(input.modification_rules ?? []),
@@ -33,7 +43,9 @@ function checked(input: PriceListInput) {
 }
 
 const taken = (method: string) =>
-  new AppError("conflict", `You already have a price list for ${method}: replace or delete it.`, [{ path: "/body/method", message: `${method} already has a price list`, code: "unique" }]);
+  new AppError("conflict", `You already have a price list for ${method}: replace or delete it.`, [
+    { path: "/body/method", message: `${method} already has a price list`, code: "unique" },
+  ]);
 
 export async function listPriceLists(db: Executor, merchant: Principal): Promise<PriceListList> {
   return { items: (await q.listPriceLists(db, merchant.id)).map(priceListToWire) };
@@ -49,17 +61,25 @@ export async function createPriceList(trx: Tx, merchant: Principal, input: Price
   const values = checked(input);
   const now = new Date();
   const id = newId(now.getTime());
-  if (!(await q.insertPriceList(trx, { id, merchant_id: merchant.id, ...values, created_at: now, updated_at: now }))) throw taken(input.method);
+  if (!(await q.insertPriceList(trx, { id, merchant_id: merchant.id, ...values, created_at: now, updated_at: now })))
+    throw taken(input.method);
   return getPriceList(trx, merchant, id);
 }
 
 /** `ifMatch`: the If-Match condition as sent (see entity-tags.ts); checked against the locked current version. */
-export async function replacePriceList(trx: Tx, merchant: Principal, id: string, input: PriceListInput, ifMatch?: string): Promise<PriceList> {
+export async function replacePriceList(
+  trx: Tx,
+  merchant: Principal,
+  id: string,
+  input: PriceListInput,
+  ifMatch?: string,
+): Promise<PriceList> {
   const values = checked(input);
   const current = await q.findPriceList(trx, merchant.id, id, true);
   if (!current) throw notFound("Price list");
   checkIfMatch(ifMatch, entityTag(priceListToWire(current)), "price list");
-  if (!(await q.updatePriceList(trx, merchant.id, id, { ...values, updated_at: new Date() }))) throw taken(input.method);
+  if (!(await q.updatePriceList(trx, merchant.id, id, { ...values, updated_at: new Date() })))
+    throw taken(input.method);
   return getPriceList(trx, merchant, id);
 }
 

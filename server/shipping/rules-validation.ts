@@ -11,7 +11,10 @@ type ShippingFactName = components["schemas"]["ShippingFactName"];
 
 const OPERATORS = new Set(["==", "!=", "<", "<=", ">", ">=", "in", "not_in", "contains"]);
 const KIND_WORDS: Record<FactKind, string> = {
-  string: "a string", number: "a number", boolean: "a boolean", string_array: "a list of strings",
+  string: "a string",
+  number: "a number",
+  boolean: "a boolean",
+  string_array: "a list of strings",
 };
 const isFact = (name: unknown): name is ShippingFactName => typeof name === "string" && Object.hasOwn(FACT_KINDS, name);
 
@@ -29,26 +32,45 @@ function factValueProblems(fact: ShippingFactName, value: unknown, path: string)
 function criterionProblems(c: RuleCriterion, at: string): ErrorDetail[] {
   const { fact, op, value } = c as { fact: unknown; op: unknown; value: unknown };
   if (!isFact(fact)) {
-    return [{ path: `${at}/fact`, code: "unknown_fact", message: `unknown fact ${JSON.stringify(fact)}; known facts: ${Object.keys(FACT_KINDS).join(", ")}` }];
+    return [
+      {
+        path: `${at}/fact`,
+        code: "unknown_fact",
+        message: `unknown fact ${JSON.stringify(fact)}; known facts: ${Object.keys(FACT_KINDS).join(", ")}`,
+      },
+    ];
   }
   if (typeof op !== "string" || !OPERATORS.has(op)) {
-    return [{ path: `${at}/op`, code: "enum", message: `unknown operator ${JSON.stringify(op)}; one of ${[...OPERATORS].join(" ")}` }];
+    return [
+      {
+        path: `${at}/op`,
+        code: "enum",
+        message: `unknown operator ${JSON.stringify(op)}; one of ${[...OPERATORS].join(" ")}`,
+      },
+    ];
   }
   const kind = FACT_KINDS[fact];
   const allowed = OPERATORS_BY_KIND[kind];
   if (!allowed.includes(op as RuleCriterion["op"])) {
-    return [{
-      path: `${at}/op`, code: "operator_not_applicable",
-      message: `${op} cannot apply to ${fact} (${KIND_WORDS[kind]}); use one of ${allowed.join(" ")}`,
-    }];
+    return [
+      {
+        path: `${at}/op`,
+        code: "operator_not_applicable",
+        message: `${op} cannot apply to ${fact} (${KIND_WORDS[kind]}); use one of ${allowed.join(" ")}`,
+      },
+    ];
   }
   const vAt = `${at}/value`;
   switch (op) {
     case "==":
     case "!=":
       return factValueProblems(fact, value, vAt);
-    case "<": case "<=": case ">": case ">=":
-      return typeof value === "number" && Number.isFinite(value) ? []
+    case "<":
+    case "<=":
+    case ">":
+    case ">=":
+      return typeof value === "number" && Number.isFinite(value)
+        ? []
         : [{ path: vAt, code: "type", message: `${op} compares numbers: the value must be a number` }];
     case "in":
     case "not_in":
@@ -57,9 +79,13 @@ function criterionProblems(c: RuleCriterion, at: string): ErrorDetail[] {
     case "contains":
       if (kind === "string_array") {
         const validate = specValidator(`ShippingFacts/properties/${fact}/items`);
-        return validate(value) ? [] : schemaProblems(validate.errors).map((p) => ({
-          path: vAt + p.path, code: p.code, message: `${fact} can never contain ${JSON.stringify(value)}: ${p.message}`,
-        }));
+        return validate(value)
+          ? []
+          : schemaProblems(validate.errors).map((p) => ({
+              path: vAt + p.path,
+              code: p.code,
+              message: `${fact} can never contain ${JSON.stringify(value)}: ${p.message}`,
+            }));
       }
       return typeof value === "string" ? [] : [{ path: vAt, code: "type", message: "contains needs a string value" }];
   }
@@ -76,14 +102,25 @@ export const MAX_PRICE_LIST_BYTES = 128 * 1024;
 
 function sizeProblems(input: PriceListInput, pointer: string): ErrorDetail[] {
   const rules = [...(input.pricing_rules ?? []), ...(input.modification_rules ?? [])];
-  const values = rules.reduce((n, r) => n + (r.criteria ?? []).reduce((m, c) => m + (Array.isArray(c.value) ? c.value.length : 1), 0), 0);
+  const values = rules.reduce(
+    (n, r) => n + (r.criteria ?? []).reduce((m, c) => m + (Array.isArray(c.value) ? c.value.length : 1), 0),
+    0,
+  );
   const bytes = new TextEncoder().encode(JSON.stringify(input)).length;
   const problems: ErrorDetail[] = [];
   if (values > MAX_PRICE_LIST_VALUES) {
-    problems.push({ path: pointer || "/", code: "too_large", message: `a price list holds at most ${MAX_PRICE_LIST_VALUES} criterion values in all; this one has ${values}` });
+    problems.push({
+      path: pointer || "/",
+      code: "too_large",
+      message: `a price list holds at most ${MAX_PRICE_LIST_VALUES} criterion values in all; this one has ${values}`,
+    });
   }
   if (bytes > MAX_PRICE_LIST_BYTES) {
-    problems.push({ path: pointer || "/", code: "too_large", message: `a price list is at most ${MAX_PRICE_LIST_BYTES} bytes of JSON; this one has ${bytes}` });
+    problems.push({
+      path: pointer || "/",
+      code: "too_large",
+      message: `a price list is at most ${MAX_PRICE_LIST_BYTES} bytes of JSON; this one has ${bytes}`,
+    });
   }
   return problems;
 }
@@ -113,10 +150,12 @@ export function validatePriceList(input: PriceListInput, pointer = ""): ErrorDet
     (rule.criteria ?? []).forEach((c, j) => problems.push(...criterionProblems(c, `${at}/criteria/${j}`)));
     if (typeof rule.amount !== "number") return;
     if (rule.adjust === "multiply") {
-      if (rule.amount < 0) problems.push({ path: `${at}/amount`, code: "minimum", message: "a multiply factor must be >= 0" });
+      if (rule.amount < 0)
+        problems.push({ path: `${at}/amount`, code: "minimum", message: "a multiply factor must be >= 0" });
     } else {
       if (!hasAtMostTwoDecimals(rule.amount)) problems.push(decimals(`${at}/amount`));
-      if (rule.adjust === "set" && rule.amount < 0) problems.push({ path: `${at}/amount`, code: "minimum", message: "a set price must be >= 0" });
+      if (rule.adjust === "set" && rule.amount < 0)
+        problems.push({ path: `${at}/amount`, code: "minimum", message: "a set price must be >= 0" });
     }
   });
   return problems;

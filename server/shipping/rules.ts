@@ -26,18 +26,27 @@ export function matches(criterion: RuleCriterion, facts: ShippingFacts): boolean
   const fact: unknown = facts[criterion.fact];
   const value = criterion.value;
   switch (criterion.op) {
-    case "==": return fact === value;
-    case "!=": return fact !== value;
-    case "<": return typeof fact === "number" && typeof value === "number" && fact < value;
-    case "<=": return typeof fact === "number" && typeof value === "number" && fact <= value;
-    case ">": return typeof fact === "number" && typeof value === "number" && fact > value;
-    case ">=": return typeof fact === "number" && typeof value === "number" && fact >= value;
-    case "in": return Array.isArray(value) && (typeof fact === "string" || typeof fact === "number") && value.includes(fact);
-    case "not_in": return Array.isArray(value) && !((typeof fact === "string" || typeof fact === "number") && value.includes(fact));
+    case "==":
+      return fact === value;
+    case "!=":
+      return fact !== value;
+    case "<":
+      return typeof fact === "number" && typeof value === "number" && fact < value;
+    case "<=":
+      return typeof fact === "number" && typeof value === "number" && fact <= value;
+    case ">":
+      return typeof fact === "number" && typeof value === "number" && fact > value;
+    case ">=":
+      return typeof fact === "number" && typeof value === "number" && fact >= value;
+    case "in":
+      return Array.isArray(value) && (typeof fact === "string" || typeof fact === "number") && value.includes(fact);
+    case "not_in":
+      return Array.isArray(value) && !((typeof fact === "string" || typeof fact === "number") && value.includes(fact));
     case "contains":
       if (Array.isArray(fact)) return typeof value === "string" && fact.includes(value);
       return typeof fact === "string" && typeof value === "string" && fact.includes(value);
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -51,9 +60,16 @@ export function firstMismatch(criteria: readonly RuleCriterion[], facts: Shippin
   return criteria.find((c) => !matches(c, facts));
 }
 
-function ruleCheck(index: number, rule: { description?: string }, failed: RuleCriterion | undefined, facts: ShippingFacts): RuleCheck {
+function ruleCheck(
+  index: number,
+  rule: { description?: string },
+  failed: RuleCriterion | undefined,
+  facts: ShippingFacts,
+): RuleCheck {
   return {
-    index, ...(rule.description !== undefined && { description: rule.description }), matched: !failed,
+    index,
+    ...(rule.description !== undefined && { description: rule.description }),
+    matched: !failed,
     failed: failed ? { criterion: failed, actual: facts[failed.fact] as Schemas["FactValue"] } : null,
   };
 }
@@ -69,10 +85,17 @@ export const MAX_PRICE_CENTS = 10_000_000;
 export function applyModification(cents: number, rule: Pick<ModificationRule, "adjust" | "amount">): number {
   let next: number;
   switch (rule.adjust) {
-    case "add": next = cents + toCents(rule.amount); break;
-    case "multiply": next = roundHalfAwayFromZero(cents * rule.amount); break;
-    case "set": next = toCents(rule.amount); break;
-    default: next = cents;
+    case "add":
+      next = cents + toCents(rule.amount);
+      break;
+    case "multiply":
+      next = roundHalfAwayFromZero(cents * rule.amount);
+      break;
+    case "set":
+      next = toCents(rule.amount);
+      break;
+    default:
+      next = cents;
   }
   return Math.min(MAX_PRICE_CENTS, Math.max(0, next));
 }
@@ -97,13 +120,21 @@ export function priceFor(list: PriceRules, facts: ShippingFacts, trace?: PriceSt
     }
   }
   let cents = Math.max(0, toCents(baseIndex >= 0 ? rules[baseIndex]!.price : list.fallback_price));
-  if (trace) trace.base = { source: baseIndex >= 0 ? "pricing_rule" : "fallback_price", rule_index: baseIndex >= 0 ? baseIndex : null, gross: fromCents(cents) };
+  if (trace)
+    trace.base = {
+      source: baseIndex >= 0 ? "pricing_rule" : "fallback_price",
+      rule_index: baseIndex >= 0 ? baseIndex : null,
+      gross: fromCents(cents),
+    };
   const modifications = list.modification_rules ?? [];
   for (let i = 0; i < modifications.length; i++) {
     const rule = modifications[i]!;
     const failed = firstMismatch(rule.criteria, facts);
     if (!failed) cents = applyModification(cents, rule);
-    trace?.modification_rules.push({ ...ruleCheck(i, rule, failed, facts), ...(!failed && { gross_after: fromCents(cents) }) });
+    trace?.modification_rules.push({
+      ...ruleCheck(i, rule, failed, facts),
+      ...(!failed && { gross_after: fromCents(cents) }),
+    });
   }
   return cents;
 }
@@ -114,8 +145,15 @@ export function priceOf(list: PricedList, facts: ShippingFacts): Price {
 }
 
 /** `priceOf` with how it was reached; `id` null for a draft. */
-export function explainedPriceOf(list: PricedList & { id?: string | null; name: string }, facts: ShippingFacts): { price: Price; explanation: PriceTrace } {
-  const steps: PriceSteps = { base: { source: "fallback_price", rule_index: null, gross: 0 }, pricing_rules: [], modification_rules: [] };
+export function explainedPriceOf(
+  list: PricedList & { id?: string | null; name: string },
+  facts: ShippingFacts,
+): { price: Price; explanation: PriceTrace } {
+  const steps: PriceSteps = {
+    base: { source: "fallback_price", rule_index: null, gross: 0 },
+    pricing_rules: [],
+    modification_rules: [],
+  };
   const cents = priceFor(list, facts, steps);
   return {
     price: { gross: fromCents(cents), currency: list.currency, tax: list.tax },

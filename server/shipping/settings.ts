@@ -37,7 +37,12 @@ export async function getSettings(db: Executor, merchant: Principal): Promise<Sh
 }
 
 /** `ifMatch`: the If-Match condition as sent (see entity-tags.ts), checked under the merchant's settings lock. */
-export async function replaceSettings(trx: Tx, merchant: Principal, input: ShippingSettingsInput, ifMatch?: string): Promise<ShippingSettings> {
+export async function replaceSettings(
+  trx: Tx,
+  merchant: Principal,
+  input: ShippingSettingsInput,
+  ifMatch?: string,
+): Promise<ShippingSettings> {
   if (ifMatch !== undefined) {
     await q.lockSettings(trx, merchant.id);
     checkIfMatch(ifMatch, entityTag(await getSettings(trx, merchant)), "shipping settings");

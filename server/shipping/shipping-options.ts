@@ -1,6 +1,12 @@
 // GET /shipping_options and GET /orders/{id}/shipping_options: facts, then each method's availability and fee,
 // with the nearest pickup points priced one by one.
-import type { CountryCode, OrderShippingOptionsResult, ShippingOptionsByMethod, ShippingOptionsPreview, ShippingOptionsResult } from "../../generated/api.ts";
+import type {
+  CountryCode,
+  OrderShippingOptionsResult,
+  ShippingOptionsByMethod,
+  ShippingOptionsPreview,
+  ShippingOptionsResult,
+} from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor } from "../db/transaction.ts";
 import { orderForShipping } from "../orders/orders.ts";
@@ -15,7 +21,6 @@ import { validatePriceList } from "./rules-validation.ts";
 import { DEFAULT_SETTINGS } from "./settings.ts";
 import { invalid, type ErrorDetail } from "../shared/errors.ts";
 import { postalCodeProblem } from "../shared/postal-codes.ts";
-
 
 /** What a shipping options answer may reuse (services.ts makes them and invalidates them across instances). */
 export interface Caches {
@@ -40,17 +45,35 @@ interface OptionsConfig {
   priceLists: readonly MethodPriceList[];
 }
 
-async function options(db: Executor, directory: TtlCache<Nearest>, config: OptionsConfig, facts: ShippingFacts, explain = false): Promise<ShippingOptionsByMethod> {
+async function options(
+  db: Executor,
+  directory: TtlCache<Nearest>,
+  config: OptionsConfig,
+  facts: ShippingFacts,
+  explain = false,
+): Promise<ShippingOptionsByMethod> {
   const { settings, priceLists } = config;
   const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit, explain };
   // The directory is asked only when the points are all pickup lacks (no_pickup_points is the last reason checked).
-  const pickupPoints = unavailableReason("pickup", input) !== "no_pickup_points" ? [] : (await nearestPickupPoints(db, directory, {
-    postalcode: facts["customer.postalcode"], country: facts["customer.country"], limit: settings.pickup_points_limit,
-  })).points;
+  const pickupPoints =
+    unavailableReason("pickup", input) !== "no_pickup_points"
+      ? []
+      : (
+          await nearestPickupPoints(db, directory, {
+            postalcode: facts["customer.postalcode"],
+            country: facts["customer.country"],
+            limit: settings.pickup_points_limit,
+          })
+        ).points;
   return buildShippingOptions({ ...input, pickupPoints });
 }
 
-export async function genericShippingOptions(db: Db, caches: Caches, merchant: Principal, query: GenericQuery): Promise<ShippingOptionsResult> {
+export async function genericShippingOptions(
+  db: Db,
+  caches: Caches,
+  merchant: Principal,
+  query: GenericQuery,
+): Promise<ShippingOptionsResult> {
   checkPostalCode(query.country, query.postalcode);
   const config = await shippingConfig(db, caches.shippingConfig, merchant.id);
   const facts = genericFacts(query, config.settings.letter);
@@ -61,7 +84,12 @@ export async function genericShippingOptions(db: Db, caches: Caches, merchant: P
  * The answer of `GET /shipping_options` for drafts of the merchant's settings and price lists (a draft list
  * replaces the saved one of its method), always explained. Drafts are checked as a save checks them.
  */
-export async function previewShippingOptions(db: Db, caches: Caches, merchant: Principal, input: ShippingOptionsPreview): Promise<ShippingOptionsResult> {
+export async function previewShippingOptions(
+  db: Db,
+  caches: Caches,
+  merchant: Principal,
+  input: ShippingOptionsPreview,
+): Promise<ShippingOptionsResult> {
   const country = input.country ?? "FI";
   const drafts = input.price_lists ?? [];
   const problems: ErrorDetail[] = drafts.flatMap((list, i) => validatePriceList(list, `/body/price_lists/${i}`));
@@ -69,12 +97,21 @@ export async function previewShippingOptions(db: Db, caches: Caches, merchant: P
   if (postal) problems.unshift({ path: "/body/postalcode", message: postal, code: "pattern" });
   drafts.forEach((list, i) => {
     if (drafts.findIndex((other) => other.method === list.method) !== i) {
-      problems.push({ path: `/body/price_lists/${i}/method`, message: `a second draft for ${list.method}`, code: "unique" });
+      problems.push({
+        path: `/body/price_lists/${i}/method`,
+        message: `a second draft for ${list.method}`,
+        code: "unique",
+      });
     }
   });
   if (problems.length) throw invalid(problems, "A draft is not valid.");
   const saved = await shippingConfig(db, caches.shippingConfig, merchant.id);
-  const settings = input.settings ? { ...input.settings, pickup_points_limit: input.settings.pickup_points_limit ?? DEFAULT_SETTINGS.pickup_points_limit } : saved.settings;
+  const settings = input.settings
+    ? {
+        ...input.settings,
+        pickup_points_limit: input.settings.pickup_points_limit ?? DEFAULT_SETTINGS.pickup_points_limit,
+      }
+    : saved.settings;
   const priceLists: MethodPriceList[] = [
     ...saved.priceLists.filter((list) => !drafts.some((d) => d.method === list.method)),
     ...drafts.map((d) => ({ ...d, id: null })),
@@ -87,10 +124,22 @@ export async function previewShippingOptions(db: Db, caches: Caches, merchant: P
   return { facts, options: await options(db, caches.directory, { settings, priceLists }, facts, true) };
 }
 
-export async function orderShippingOptions(db: Db, caches: Caches, merchant: Principal, orderId: string, explain = false): Promise<OrderShippingOptionsResult> {
-  const [order, config] = await Promise.all([orderForShipping(db, merchant, orderId), shippingConfig(db, caches.shippingConfig, merchant.id)]);
+export async function orderShippingOptions(
+  db: Db,
+  caches: Caches,
+  merchant: Principal,
+  orderId: string,
+  explain = false,
+): Promise<OrderShippingOptionsResult> {
+  const [order, config] = await Promise.all([
+    orderForShipping(db, merchant, orderId),
+    shippingConfig(db, caches.shippingConfig, merchant.id),
+  ]);
   const destination = order.destination;
-  const branch = destination && destination !== "home" && destination !== "letter" ? ((await pickupPointBranch(db, destination)) ?? null) : null;
+  const branch =
+    destination && destination !== "home" && destination !== "letter"
+      ? ((await pickupPointBranch(db, destination)) ?? null)
+      : null;
   const facts = orderFacts(order, config.settings.letter, branch);
   return { order_id: order.id, facts, options: await options(db, caches.directory, config, facts, explain) };
 }

@@ -1,5 +1,11 @@
 import type { ColumnType } from "kysely";
-import type { CountryCode, CurrencyCode, ModificationRule, PricingRule, ShippingMethodType } from "../../generated/api.ts";
+import type {
+  CountryCode,
+  CurrencyCode,
+  ModificationRule,
+  PricingRule,
+  ShippingMethodType,
+} from "../../generated/api.ts";
 import type { CreatedAt, UpdatedAt } from "../db/columns.ts";
 
 /** jsonb: written as JSON text (node-postgres would turn a JS array into a PostgreSQL array), read as a value. */

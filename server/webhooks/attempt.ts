@@ -8,7 +8,12 @@ import type { ClaimedRow, Outcome } from "./queue.ts";
 import { sendWebhook, type SendWebhookRequest, type SendWebhookResult } from "./sender.ts";
 import type { WebhookSettings } from "./settings.ts";
 
-export async function attemptDelivery(rows: ClaimedRow[], asBatch: boolean, settings: WebhookSettings, log: Logger): Promise<Outcome[]> {
+export async function attemptDelivery(
+  rows: ClaimedRow[],
+  asBatch: boolean,
+  settings: WebhookSettings,
+  log: Logger,
+): Promise<Outcome[]> {
   const started = new Date();
   let result: SendWebhookResult;
   try {
@@ -22,23 +27,41 @@ export async function attemptDelivery(rows: ClaimedRow[], asBatch: boolean, sett
 }
 
 /** The request: the envelope (or a batch of them) and the headers signing exactly those bytes. */
-export function prepare(rows: ClaimedRow[], asBatch: boolean, settings: WebhookSettings, started: Date): SendWebhookRequest {
+export function prepare(
+  rows: ClaimedRow[],
+  asBatch: boolean,
+  settings: WebhookSettings,
+  started: Date,
+): SendWebhookRequest {
   const first = rows[0]!;
   const batchId = asBatch ? first.batch_id! : undefined;
   const parts = rows.map(partsOf);
   const body = batchId ? batchJson(parts) : envelopeJson(parts[0]!);
   return {
     url: first.url,
-    headers: signedHeaders({ secret: first.secret, previousSecret: first.previous_secret }, batchId ?? first.event_id, body, started),
+    headers: signedHeaders(
+      { secret: first.secret, previousSecret: first.previous_secret },
+      batchId ?? first.event_id,
+      body,
+      started,
+    ),
     body,
     timeoutMs: settings.timeoutMs,
     allowPrivateNetworks: settings.allowPrivateNetworks,
-    ...(first.basic_username !== null && { basicAuth: { username: first.basic_username, password: first.basic_password ?? "" } }),
+    ...(first.basic_username !== null && {
+      basicAuth: { username: first.basic_username, password: first.basic_password ?? "" },
+    }),
   };
 }
 
 /** What each delivery of the request becomes; the members of a batch stay together while retried. */
-export function classify(rows: ClaimedRow[], result: SendWebhookResult, started: Date, settings: WebhookSettings, log: Logger): Outcome[] {
+export function classify(
+  rows: ClaimedRow[],
+  result: SendWebhookResult,
+  started: Date,
+  settings: WebhookSettings,
+  log: Logger,
+): Outcome[] {
   // 410 Gone: the receiver says it is gone for good. As Stripe and Svix do, stop sending: the endpoint is
   // disabled (deliveries queued for it wait until the merchant enables it again) and this one fails now.
   const gone = result.status === 410;
@@ -46,15 +69,26 @@ export function classify(rows: ClaimedRow[], result: SendWebhookResult, started:
     endpoint_id: rows[0]!.endpoint_id,
     started_at: started.toISOString(),
     response_status: result.status ?? null,
-    error: result.ok ? null : `${result.error ?? "failed"}${gone ? "; the endpoint is now disabled" : ""}`.slice(0, 1000),
+    error: result.ok
+      ? null
+      : `${result.error ?? "failed"}${gone ? "; the endpoint is now disabled" : ""}`.slice(0, 1000),
     duration_ms: result.durationMs,
     failure_class: result.ok ? null : (result.failureClass ?? null),
     response_excerpt: result.responseExcerpt || null,
-    disable_endpoint: gone ? { id: rows[0]!.endpoint_id, reason: "The endpoint answered 410 Gone; enable it again when it receives events." } : null,
+    disable_endpoint: gone
+      ? { id: rows[0]!.endpoint_id, reason: "The endpoint answered 410 Gone; enable it again when it receives events." }
+      : null,
   };
   if (result.ok) {
     log.debug({ deliveries: rows.map((r) => r.id), status: result.status, ms: result.durationMs }, "webhook delivered");
-    return rows.map((r) => ({ ...common, id: r.id, attempts: r.attempts, status: "succeeded", wait_ms: null, keep_batch: true }));
+    return rows.map((r) => ({
+      ...common,
+      id: r.id,
+      attempts: r.attempts,
+      status: "succeeded",
+      wait_ms: null,
+      keep_batch: true,
+    }));
   }
   // One draw of jitter for the whole request, from its least-tried member.
   const lead = Math.min(...rows.map((r) => r.attempts));
@@ -64,7 +98,10 @@ export function classify(rows: ClaimedRow[], result: SendWebhookResult, started:
   const anyDone = rows.some(exhausted);
   return rows.map((r) => {
     if (exhausted(r)) {
-      log.warn({ delivery: r.id, endpoint: r.endpoint_id, attempts: r.attempts, error: common.error }, "webhook delivery failed for good");
+      log.warn(
+        { delivery: r.id, endpoint: r.endpoint_id, attempts: r.attempts, error: common.error },
+        "webhook delivery failed for good",
+      );
       return { ...common, id: r.id, attempts: r.attempts, status: "failed", wait_ms: null, keep_batch: true };
     }
     log.debug({ delivery: r.id, attempts: r.attempts, error: common.error }, "webhook attempt failed; will retry");

@@ -8,7 +8,8 @@ export const JITTER = 0.2;
 const MAX_ENTRIES = 100; // retry_count is at most 1000 in the spec; far beyond any sane schedule
 const MAX_SECONDS = 7 * 24 * 3600;
 
-export type RetryScheduleResult = { schedule: readonly number[]; problem?: undefined } | { schedule?: undefined; problem: string };
+export type RetryScheduleResult =
+  { schedule: readonly number[]; problem?: undefined } | { schedule?: undefined; problem: string };
 
 /**
  * Parses WEBHOOK_RETRY_SCHEDULE: comma-separated positive seconds between attempts (decimals allowed, e.g.
@@ -33,8 +34,14 @@ export function parseRetrySchedule(raw: string | undefined, name = "WEBHOOK_RETR
  * When to make the next attempt after `attempts` attempts have failed (1 after the first), or undefined when
  * the schedule is exhausted and the delivery is `failed`. `random` returns [0, 1) like Math.random.
  */
-export function nextAttemptAt(attempts: number, now: Date, schedule: readonly number[] = DEFAULT_RETRY_SCHEDULE, random: () => number = Math.random): Date | undefined {
-  if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`attempts must be a whole number >= 1, got ${attempts}`);
+export function nextAttemptAt(
+  attempts: number,
+  now: Date,
+  schedule: readonly number[] = DEFAULT_RETRY_SCHEDULE,
+  random: () => number = Math.random,
+): Date | undefined {
+  if (!Number.isInteger(attempts) || attempts < 1)
+    throw new RangeError(`attempts must be a whole number >= 1, got ${attempts}`);
   const wait = schedule[attempts - 1];
   if (wait === undefined) return undefined;
   const factor = 1 - JITTER + 2 * JITTER * random();

@@ -9,23 +9,52 @@ import type { DeliveryState, EventType } from "./tables.ts";
 type Endpoints = Database["webhook_endpoints"];
 export type EndpointRow = Selectable<Endpoints>;
 /** What list and get read: never the secrets or the Basic credentials themselves. */
-export type EndpointView = Omit<EndpointRow, "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password" | "failing_since"> & {
+export type EndpointView = Omit<
+  EndpointRow,
+  "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password" | "failing_since"
+> & {
   has_basic_auth: boolean;
 };
 export type DeliveryRow = Selectable<Database["webhook_deliveries"]>;
 export type DeliveryView = DeliveryRow & { event_type: EventType };
 
-const VIEW = ["id", "merchant_id", "url", "event_types", "description", "enabled", "batching", "disabled_reason", "created_at", "updated_at"] as const;
+const VIEW = [
+  "id",
+  "merchant_id",
+  "url",
+  "event_types",
+  "description",
+  "enabled",
+  "batching",
+  "disabled_reason",
+  "created_at",
+  "updated_at",
+] as const;
 const hasBasicAuth = sql<boolean>`basic_username is not null`.as("has_basic_auth");
 
-export async function findEndpoint(db: Executor, merchantId: string, id: string, forUpdate = false): Promise<EndpointView | undefined> {
-  let q = db.selectFrom("webhook_endpoints").select(VIEW).select(hasBasicAuth).where("merchant_id", "=", merchantId).where("id", "=", id);
+export async function findEndpoint(
+  db: Executor,
+  merchantId: string,
+  id: string,
+  forUpdate = false,
+): Promise<EndpointView | undefined> {
+  let q = db
+    .selectFrom("webhook_endpoints")
+    .select(VIEW)
+    .select(hasBasicAuth)
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id);
   // Not FOR UPDATE: that would also wait for (and block) transactions queuing deliveries to the endpoint.
   if (forUpdate) q = q.forNoKeyUpdate();
   return q.executeTakeFirst();
 }
 
-export async function listEndpoints(db: Executor, merchantId: string, after: Position | undefined, limit: number): Promise<EndpointView[]> {
+export async function listEndpoints(
+  db: Executor,
+  merchantId: string,
+  after: Position | undefined,
+  limit: number,
+): Promise<EndpointView[]> {
   let q = db.selectFrom("webhook_endpoints").select(VIEW).select(hasBasicAuth).where("merchant_id", "=", merchantId);
   if (after) q = q.where(sql<boolean>`(created_at, id) > (${after.at}, ${after.id})`);
   return q.orderBy("created_at").orderBy("id").limit(limit).execute();
@@ -37,7 +66,11 @@ export async function lockMerchantEndpoints(trx: Tx, merchantId: string): Promis
 }
 
 export async function countEndpoints(db: Executor, merchantId: string): Promise<number> {
-  const r = await db.selectFrom("webhook_endpoints").select((eb) => eb.fn.countAll<string>().as("n")).where("merchant_id", "=", merchantId).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom("webhook_endpoints")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
@@ -48,28 +81,64 @@ export async function insertEndpoint(db: Executor, row: Insertable<Endpoints>): 
 export async function updateEndpoint(
   db: Executor,
   id: string,
-  changes: Partial<Pick<Insertable<Endpoints>, "url" | "event_types" | "description" | "enabled" | "disabled_reason" | "failing_since" | "batching" | "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password">> & { updated_at: Date },
+  changes: Partial<
+    Pick<
+      Insertable<Endpoints>,
+      | "url"
+      | "event_types"
+      | "description"
+      | "enabled"
+      | "disabled_reason"
+      | "failing_since"
+      | "batching"
+      | "secret"
+      | "previous_secret"
+      | "previous_secret_expires_at"
+      | "basic_username"
+      | "basic_password"
+    >
+  > & { updated_at: Date },
 ): Promise<void> {
   await db.updateTable("webhook_endpoints").set(changes).where("id", "=", id).execute();
 }
 
 export async function deleteEndpoint(db: Executor, merchantId: string, id: string): Promise<boolean> {
-  const r = await db.deleteFrom("webhook_endpoints").where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+  const r = await db
+    .deleteFrom("webhook_endpoints")
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   return r.numDeletedRows > 0n;
 }
 
 /** The current secret becomes the previous one (signing until `overlapUntil`); `secret` becomes current. */
-export async function rotateSecret(db: Executor, id: string, secret: string, overlapUntil: Date, now: Date): Promise<void> {
+export async function rotateSecret(
+  db: Executor,
+  id: string,
+  secret: string,
+  overlapUntil: Date,
+  now: Date,
+): Promise<void> {
   await db
     .updateTable("webhook_endpoints")
-    .set((eb) => ({ previous_secret: eb.ref("secret"), previous_secret_expires_at: overlapUntil, secret, updated_at: now }))
+    .set((eb) => ({
+      previous_secret: eb.ref("secret"),
+      previous_secret_expires_at: overlapUntil,
+      secret,
+      updated_at: now,
+    }))
     .where("id", "=", id)
     .execute();
 }
 
 /** Queued deliveries of the endpoint leave the batch they were sent in (in-flight ones finish as they are). */
 export async function forgetBatches(db: Executor, endpointId: string): Promise<void> {
-  await db.updateTable("webhook_deliveries").set({ batch_id: null }).where("endpoint_id", "=", endpointId).where("status", "=", "pending").execute();
+  await db
+    .updateTable("webhook_deliveries")
+    .set({ batch_id: null })
+    .where("endpoint_id", "=", endpointId)
+    .where("status", "=", "pending")
+    .execute();
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -91,10 +160,22 @@ export interface FeedRow {
  * The merchant's events after `after`, in (txid, id) order, of transactions older than every one still
  * running: none of those can commit an event that sorts before the rows returned.
  */
-export async function feedEvents(db: Executor, merchantId: string, types: readonly EventType[], after: FeedPosition | undefined, limit: number): Promise<FeedRow[]> {
+export async function feedEvents(
+  db: Executor,
+  merchantId: string,
+  types: readonly EventType[],
+  after: FeedPosition | undefined,
+  limit: number,
+): Promise<FeedRow[]> {
   let q = db
     .selectFrom("webhook_events")
-    .select(["id", "event_type", "created_at", sql<string>`txid::text`.as("txid"), sql<string>`payload::text`.as("payload_json")])
+    .select([
+      "id",
+      "event_type",
+      "created_at",
+      sql<string>`txid::text`.as("txid"),
+      sql<string>`payload::text`.as("payload_json"),
+    ])
     .where("merchant_id", "=", merchantId)
     .where("event_type", "in", types)
     .where(sql<boolean>`txid < pg_snapshot_xmin(pg_current_snapshot())`);
@@ -103,7 +184,11 @@ export async function feedEvents(db: Executor, merchantId: string, types: readon
 }
 
 /** Test events queued to an endpoint within the last `seconds`, and when the oldest of them was. */
-export async function recentTestEvents(db: Executor, endpointId: string, seconds: number): Promise<{ count: number; oldest: Date | null }> {
+export async function recentTestEvents(
+  db: Executor,
+  endpointId: string,
+  seconds: number,
+): Promise<{ count: number; oldest: Date | null }> {
   const r = await sql<{ count: string; oldest: Date | null }>`
     select count(*) as count, min(d.created_at) as oldest
     from webhook_deliveries d join webhook_events ev on ev.id = d.event_id
@@ -144,7 +229,12 @@ export async function insertDeliveries(db: Executor, rows: NewDelivery[]): Promi
 }
 
 export async function findDelivery(db: Executor, merchantId: string, id: string): Promise<DeliveryRow | undefined> {
-  return db.selectFrom("webhook_deliveries").selectAll().where("merchant_id", "=", merchantId).where("id", "=", id).executeTakeFirst();
+  return db
+    .selectFrom("webhook_deliveries")
+    .selectAll()
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
 }
 
 /** Deliveries of one event to one endpoint that are not finished. */
@@ -200,7 +290,14 @@ export async function pruneOlderThan(db: Executor, days: number, batch = 1000): 
   for (;;) {
     const d = await db
       .deleteFrom("webhook_deliveries")
-      .where("id", "in", (eb) => eb.selectFrom("webhook_deliveries").select("id").where("status", "in", ["succeeded", "failed"]).where("created_at", "<", cutoff).limit(batch))
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("webhook_deliveries")
+          .select("id")
+          .where("status", "in", ["succeeded", "failed"])
+          .where("created_at", "<", cutoff)
+          .limit(batch),
+      )
       .executeTakeFirst();
     deleted += Number(d.numDeletedRows);
     if (Number(d.numDeletedRows) < batch) break;
@@ -208,9 +305,20 @@ export async function pruneOlderThan(db: Executor, days: number, batch = 1000): 
   for (;;) {
     const e = await db
       .deleteFrom("webhook_events")
-      .where("id", "in", (eb) => eb.selectFrom("webhook_events").select("id").where("created_at", "<", cutoff)
-        .where(({ not, exists, selectFrom }) => not(exists(selectFrom("webhook_deliveries as d").select("d.id").whereRef("d.event_id", "=", "webhook_events.id"))))
-        .limit(batch))
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("webhook_events")
+          .select("id")
+          .where("created_at", "<", cutoff)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom("webhook_deliveries as d").select("d.id").whereRef("d.event_id", "=", "webhook_events.id"),
+              ),
+            ),
+          )
+          .limit(batch),
+      )
       .executeTakeFirst();
     if (Number(e.numDeletedRows) < batch) break;
   }

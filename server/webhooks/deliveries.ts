@@ -10,25 +10,34 @@ import * as q from "./db.ts";
 import { recordEventFor } from "./outbox.ts";
 import { deliveryToWire } from "./wire.ts";
 
-
 export const TEST_MESSAGE = "This is a test event from the logistics API.";
 /** Test events are for checking a receiver, not for load: a few a minute per endpoint. */
 export const TEST_EVENTS_PER_WINDOW = 10;
 const TEST_EVENT_WINDOW_SECONDS = 60;
 
-export async function listDeliveries(db: Executor, merchant: Principal, endpointId: string, query: QueryOf<"listWebhookDeliveries">): Promise<WebhookDeliveryList> {
+export async function listDeliveries(
+  db: Executor,
+  merchant: Principal,
+  endpointId: string,
+  query: QueryOf<"listWebhookDeliveries">,
+): Promise<WebhookDeliveryList> {
   if (!(await q.findEndpoint(db, merchant.id, endpointId))) throw notFound("Webhook endpoint");
   const limit = query.limit ?? 50;
   const rows = await q.listDeliveries(db, {
     endpointId,
-    statuses: query.status === undefined ? undefined : query.status === "pending" ? ["pending", "in_flight"] : [query.status],
+    statuses:
+      query.status === undefined ? undefined : query.status === "pending" ? ["pending", "in_flight"] : [query.status],
     before: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
     limit: limit + 1,
   });
   return toPage(rows, limit, (d) => ({ at: d.created_at, id: d.id }), deliveryToWire);
 }
 
-export async function sendTestEvent(trx: Tx, merchant: Principal, endpointId: string): Promise<WebhookDeliveryAccepted> {
+export async function sendTestEvent(
+  trx: Tx,
+  merchant: Principal,
+  endpointId: string,
+): Promise<WebhookDeliveryAccepted> {
   const endpoint = await q.findEndpoint(trx, merchant.id, endpointId, true);
   if (!endpoint) throw notFound("Webhook endpoint");
   if (!endpoint.enabled) throw new AppError("conflict", "The endpoint is disabled: enable it to send a test event.");
@@ -36,9 +45,16 @@ export async function sendTestEvent(trx: Tx, merchant: Principal, endpointId: st
   const recent = await q.recentTestEvents(trx, endpointId, TEST_EVENT_WINDOW_SECONDS);
   if (recent.count >= TEST_EVENTS_PER_WINDOW) {
     const wait = Math.max(1, Math.ceil(TEST_EVENT_WINDOW_SECONDS - (Date.now() - recent.oldest!.getTime()) / 1000));
-    throw new AppError("rate_limited", `At most ${TEST_EVENTS_PER_WINDOW} test events a minute per endpoint. Retry in ${wait} s.`, [], { "Retry-After": String(wait) });
+    throw new AppError(
+      "rate_limited",
+      `At most ${TEST_EVENTS_PER_WINDOW} test events a minute per endpoint. Retry in ${wait} s.`,
+      [],
+      { "Retry-After": String(wait) },
+    );
   }
-  const { eventId, deliveryId } = await recordEventFor(trx, "webhook.test", merchant.id, endpointId, new Date(), { message: TEST_MESSAGE });
+  const { eventId, deliveryId } = await recordEventFor(trx, "webhook.test", merchant.id, endpointId, new Date(), {
+    message: TEST_MESSAGE,
+  });
   return { success: true, event_id: eventId, delivery_id: deliveryId };
 }
 
@@ -51,11 +67,23 @@ export async function redeliver(trx: Tx, merchant: Principal, deliveryId: string
   if (!endpoint) throw notFound("Webhook delivery");
   if (!endpoint.enabled) throw new AppError("conflict", "The endpoint is disabled: enable it to re-deliver.");
   if (await q.hasOpenDelivery(trx, earlier.event_id, earlier.endpoint_id)) {
-    throw new AppError("conflict", "A delivery of this event to this endpoint is still pending: wait for it to succeed or fail.");
+    throw new AppError(
+      "conflict",
+      "A delivery of this event to this endpoint is still pending: wait for it to succeed or fail.",
+    );
   }
   const now = new Date();
   const id = newId(now.getTime());
   const retryBase = await q.attemptsSoFar(trx, earlier.event_id, earlier.endpoint_id);
-  await q.insertDeliveries(trx, [{ id, event_id: earlier.event_id, endpoint_id: earlier.endpoint_id, merchant_id: merchant.id, retry_base: retryBase, created_at: now }]);
+  await q.insertDeliveries(trx, [
+    {
+      id,
+      event_id: earlier.event_id,
+      endpoint_id: earlier.endpoint_id,
+      merchant_id: merchant.id,
+      retry_base: retryBase,
+      created_at: now,
+    },
+  ]);
   return { success: true, event_id: earlier.event_id, delivery_id: id };
 }

@@ -19,7 +19,17 @@ import type { DatabaseHandle } from "../db/database.ts";
 import { newId } from "../shared/ids.ts";
 import { attemptDelivery } from "./attempt.ts";
 import { OutcomeCommitter } from "./outcomes.ts";
-import { batchCandidates, claimBatch, claimSingles, lockEndpoints, nextDueAt, recoverInFlight, release, type ClaimedRow, type Exclusions } from "./queue.ts";
+import {
+  batchCandidates,
+  claimBatch,
+  claimSingles,
+  lockEndpoints,
+  nextDueAt,
+  recoverInFlight,
+  release,
+  type ClaimedRow,
+  type Exclusions,
+} from "./queue.ts";
 import type { WebhookSettings } from "./settings.ts";
 
 export const WAKE_CHANNEL = "webhook_deliveries";
@@ -83,11 +93,19 @@ export class Dispatcher {
     // Waiting sockets are cheap; a few receivers that time out must not hold up everyone else.
     this.concurrency = opts.concurrency ?? 256;
     this.perEndpointLimit = Math.min(opts.perEndpoint ?? 16, this.concurrency);
-    this.perMerchantLimit = Math.min(this.concurrency, opts.perMerchant ?? Math.max(this.perEndpointLimit, Math.floor(this.concurrency / 4)));
+    this.perMerchantLimit = Math.min(
+      this.concurrency,
+      opts.perMerchant ?? Math.max(this.perEndpointLimit, Math.floor(this.concurrency / 4)),
+    );
     this.pollMs = opts.pollMs ?? 5_000;
     this.leaseMs = 2 * opts.settings.timeoutMs + 5_000;
     this.claimChunk = Math.max(1, Math.min(16, Math.floor(this.concurrency / 4)));
-    this.committer = new OutcomeCommitter(this.db, this.log, (ms) => this.wakeIn(ms), this.opts.settings.disableAfterFailingDays);
+    this.committer = new OutcomeCommitter(
+      this.db,
+      this.log,
+      (ms) => this.wakeIn(ms),
+      this.opts.settings.disableAfterFailingDays,
+    );
   }
 
   async start(): Promise<void> {
@@ -97,7 +115,9 @@ export class Dispatcher {
       const n = await recoverInFlight(this.db);
       if (n) this.log.info({ deliveries: n }, "resuming deliveries left in flight by the previous run");
     }
-    this.unlisten = await this.opts.handle.listen(WAKE_CHANNEL, this.wake, (err) => this.log.warn({ err }, "webhook wake-up listener failed; reconnecting"));
+    this.unlisten = await this.opts.handle.listen(WAKE_CHANNEL, this.wake, (err) =>
+      this.log.warn({ err }, "webhook wake-up listener failed; reconnecting"),
+    );
     this.poll = setInterval(() => void this.pollNow(), this.pollMs);
     void this.pollNow();
   }
@@ -114,7 +134,12 @@ export class Dispatcher {
     const waiting = [...this.perEndpoint.values()].flatMap((e) => e.queue.splice(0));
     this.waiting = 0;
     for (const r of waiting) this.hold(r.merchant_id, -1);
-    await release(this.db, waiting.map((r) => r.id)).catch((err) => this.log.warn({ err }, "giving back waiting webhook deliveries failed; their lease brings them back"));
+    await release(
+      this.db,
+      waiting.map((r) => r.id),
+    ).catch((err) =>
+      this.log.warn({ err }, "giving back waiting webhook deliveries failed; their lease brings them back"),
+    );
     while (this.sends.size) await Promise.all([...this.sends]);
     await this.committer.drain();
   }
@@ -131,10 +156,13 @@ export class Dispatcher {
     if (this.timerAt !== undefined && this.timerAt <= at) return;
     clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timerAt = undefined;
-      void this.pollNow();
-    }, Math.max(0, ms));
+    this.timer = setTimeout(
+      () => {
+        this.timerAt = undefined;
+        void this.pollNow();
+      },
+      Math.max(0, ms),
+    );
   }
 
   /** Claims what is due, then sets the timer for the next delivery due later (a retry, a lease's end). */
@@ -201,7 +229,10 @@ export class Dispatcher {
     const room = this.free();
     if (room > 0) {
       // One batch at a time per batching endpoint: while it is sent, the next events gather.
-      const candidates = await batchCandidates(this.db, room, { endpoints: [...this.perEndpoint.keys()], merchants: this.exclusions().merchants });
+      const candidates = await batchCandidates(this.db, room, {
+        endpoints: [...this.perEndpoint.keys()],
+        merchants: this.exclusions().merchants,
+      });
       if (candidates.length) {
         const batches = await this.db.transaction().execute(async (trx) => {
           const out: ClaimedRow[][] = [];
@@ -221,7 +252,9 @@ export class Dispatcher {
 
   private exclusions(): Exclusions {
     return {
-      endpoints: [...this.perEndpoint].filter(([, e]) => e.sending + e.queue.length >= 2 * this.perEndpointLimit).map(([id]) => id),
+      endpoints: [...this.perEndpoint]
+        .filter(([, e]) => e.sending + e.queue.length >= 2 * this.perEndpointLimit)
+        .map(([id]) => id),
       merchants: [...this.merchantLoad].filter(([, n]) => n >= this.perMerchantLimit).map(([id]) => id),
     };
   }

@@ -1,6 +1,13 @@
 // The merchant's webhook endpoints: register, change, rotate the secret, remove.
 import { generateWebhookSecret } from "./signing.ts";
-import type { DeletedResult, WebhookEndpoint, WebhookEndpointCreate, WebhookEndpointList, WebhookEndpointUpdate, WebhookEndpointWithSecret } from "../../generated/api.ts";
+import type {
+  DeletedResult,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointList,
+  WebhookEndpointUpdate,
+  WebhookEndpointWithSecret,
+} from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import type { QueryOf } from "../shared/contract.ts";
@@ -10,7 +17,6 @@ import { decodeCursor, toPage } from "../shared/pagination.ts";
 import * as q from "./db.ts";
 import { checkWebhookUrl } from "./url-safety.ts";
 import { endpointToWire } from "./wire.ts";
-
 
 export const MAX_ENDPOINTS = 20;
 /** How long the secret before a rotation keeps signing beside the new one. */
@@ -25,7 +31,12 @@ function checkUrl(url: string, settings: EndpointSettings): void {
   if (problems.length) throw invalid(problems, "The webhook URL is not allowed.");
 }
 
-export async function createEndpoint(trx: Tx, merchant: Principal, input: WebhookEndpointCreate, settings: EndpointSettings): Promise<WebhookEndpointWithSecret> {
+export async function createEndpoint(
+  trx: Tx,
+  merchant: Principal,
+  input: WebhookEndpointCreate,
+  settings: EndpointSettings,
+): Promise<WebhookEndpointWithSecret> {
   checkUrl(input.url, settings);
   await q.lockMerchantEndpoints(trx, merchant.id);
   if ((await q.countEndpoints(trx, merchant.id)) >= MAX_ENDPOINTS) {
@@ -57,14 +68,24 @@ export async function getEndpoint(db: Executor, merchant: Principal, id: string)
   return endpointToWire(e);
 }
 
-export async function listEndpoints(db: Executor, merchant: Principal, query: QueryOf<"listWebhookEndpoints">): Promise<WebhookEndpointList> {
+export async function listEndpoints(
+  db: Executor,
+  merchant: Principal,
+  query: QueryOf<"listWebhookEndpoints">,
+): Promise<WebhookEndpointList> {
   const limit = query.limit ?? 50;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const rows = await q.listEndpoints(db, merchant.id, after, limit + 1);
   return toPage(rows, limit, (e) => ({ at: e.created_at, id: e.id }), endpointToWire);
 }
 
-export async function updateEndpoint(trx: Tx, merchant: Principal, id: string, input: WebhookEndpointUpdate, settings: EndpointSettings): Promise<WebhookEndpoint> {
+export async function updateEndpoint(
+  trx: Tx,
+  merchant: Principal,
+  id: string,
+  input: WebhookEndpointUpdate,
+  settings: EndpointSettings,
+): Promise<WebhookEndpoint> {
   if (input.url !== undefined) checkUrl(input.url, settings);
   const current = await q.findEndpoint(trx, merchant.id, id, true);
   if (!current) throw notFound("Webhook endpoint");
@@ -73,7 +94,10 @@ export async function updateEndpoint(trx: Tx, merchant: Principal, id: string, i
     ...plain,
     // The merchant decides now: a reason the service gave for disabling it no longer applies.
     ...(input.enabled !== undefined && { disabled_reason: null, failing_since: null }),
-    ...(basic_auth !== undefined && { basic_username: basic_auth?.username ?? null, basic_password: basic_auth?.password ?? null }),
+    ...(basic_auth !== undefined && {
+      basic_username: basic_auth?.username ?? null,
+      basic_password: basic_auth?.password ?? null,
+    }),
     updated_at: new Date(),
   });
   // A batch formed before the switch is not resumed after it: queued deliveries form new batches.

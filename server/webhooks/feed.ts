@@ -8,11 +8,19 @@ import { decodeFeedCursor, encodeFeedCursor } from "../shared/pagination.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import { feedEvents } from "./db.ts";
 
-
 /** Every type but webhook.test, which is addressed to one endpoint, not an event of the merchant's. */
-const FEED_TYPES: readonly FeedEventType[] = ["inbound_shipment.items_arrived", "inbound_shipment.arrived_at_warehouse", "inbound_shipment.processed", "inbound_shipment.status_changed"];
+const FEED_TYPES: readonly FeedEventType[] = [
+  "inbound_shipment.items_arrived",
+  "inbound_shipment.arrived_at_warehouse",
+  "inbound_shipment.processed",
+  "inbound_shipment.status_changed",
+];
 
-export async function listEvents(db: Executor, merchant: Principal, query: QueryOf<"listEvents">): Promise<EventFeedPage> {
+export async function listEvents(
+  db: Executor,
+  merchant: Principal,
+  query: QueryOf<"listEvents">,
+): Promise<EventFeedPage> {
   const limit = query.limit ?? 50;
   const after = query.cursor === undefined ? undefined : decodeFeedCursor(query.cursor);
   const types = query.event_type?.length ? FEED_TYPES.filter((t) => query.event_type!.includes(t)) : FEED_TYPES;
@@ -21,7 +29,15 @@ export async function listEvents(db: Executor, merchant: Principal, query: Query
   const last = page[page.length - 1];
   return {
     // The stored payload was validated against the event's schema when it was recorded.
-    items: page.map((r) => ({ event_id: r.id, event_type: r.event_type, ts: formatTimestamp(r.created_at), payload: JSON.parse(r.payload_json) }) as FeedEvent),
+    items: page.map(
+      (r) =>
+        ({
+          event_id: r.id,
+          event_type: r.event_type,
+          ts: formatTimestamp(r.created_at),
+          payload: JSON.parse(r.payload_json),
+        }) as FeedEvent,
+    ),
     // At the end of the feed the position stays where the caller is, so that it can poll from there.
     next_cursor: last ? encodeFeedCursor({ txid: last.txid, id: last.id }) : (query.cursor ?? null),
     has_more: rows.length > limit,

@@ -43,7 +43,10 @@ export class OutcomeCommitter {
       } catch (err) {
         this.queue.unshift(...batch);
         if (++failures > 20) {
-          this.log.error({ err, outcomes: this.queue.length }, "giving up recording webhook outcomes; the deliveries will be retried after their lease");
+          this.log.error(
+            { err, outcomes: this.queue.length },
+            "giving up recording webhook outcomes; the deliveries will be retried after their lease",
+          );
           this.queue = [];
           return;
         }

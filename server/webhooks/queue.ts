@@ -58,7 +58,13 @@ export interface Exclusions {
  * merchant's backlog never queues ahead of another's first delivery. Skips rows another dispatcher holds
  * (SKIP LOCKED) and the endpoints and merchants at their limit here.
  */
-export async function claimSingles(db: Db, limit: number, perMerchant: number, leaseMs: number, excluded: Exclusions): Promise<ClaimedRow[]> {
+export async function claimSingles(
+  db: Db,
+  limit: number,
+  perMerchant: number,
+  leaseMs: number,
+  excluded: Exclusions,
+): Promise<ClaimedRow[]> {
   const picked = sql`
     select d.id from webhook_deliveries d
     where d.id = any(array(
@@ -103,7 +109,13 @@ export async function lockEndpoints(trx: Tx, ids: string[]): Promise<string[]> {
  * them: a retried batch is resent whole, under its id), or up to `max` due deliveries in no batch yet,
  * which become batch `newBatchId`.
  */
-export async function claimBatch(trx: Tx, endpointId: string, max: number, leaseMs: number, newBatchId: string): Promise<ClaimedRow[]> {
+export async function claimBatch(
+  trx: Tx,
+  endpointId: string,
+  max: number,
+  leaseMs: number,
+  newBatchId: string,
+): Promise<ClaimedRow[]> {
   const picked = sql`
     select d.id from webhook_deliveries d
     where d.endpoint_id = ${endpointId} and d.due_at <= now()
@@ -159,10 +171,16 @@ export async function finish(db: Db, outcomes: Outcome[], disableAfterFailingDay
     from json_to_recordset(${JSON.stringify(outcomes.map(({ disable_endpoint: _, endpoint_id: __, ...o }) => o))}::json) as v(
       id char(24), attempts int, status text, wait_ms double precision, keep_batch boolean,
       started_at timestamptz, response_status int, error text, duration_ms int, failure_class text, response_excerpt text)
-    where d.id = any(${outcomes.map((o) => o.id)}::char(24)[]) and d.id = v.id and d.attempts = v.attempts and d.status = 'in_flight'`.execute(db);
-  const gone = new Map(outcomes.flatMap((o) => (o.disable_endpoint ? [[o.disable_endpoint.id, o.disable_endpoint.reason] as const] : [])));
+    where d.id = any(${outcomes.map((o) => o.id)}::char(24)[]) and d.id = v.id and d.attempts = v.attempts and d.status = 'in_flight'`.execute(
+    db,
+  );
+  const gone = new Map(
+    outcomes.flatMap((o) => (o.disable_endpoint ? [[o.disable_endpoint.id, o.disable_endpoint.reason] as const] : [])),
+  );
   for (const [id, reason] of gone) {
-    await sql`update webhook_endpoints set enabled = false, disabled_reason = ${reason}, updated_at = now() where id = ${id} and enabled`.execute(db);
+    await sql`update webhook_endpoints set enabled = false, disabled_reason = ${reason}, updated_at = now() where id = ${id} and enabled`.execute(
+      db,
+    );
   }
   await recordStreaks(db, outcomes, disableAfterFailingDays);
 }
@@ -176,7 +194,9 @@ async function recordStreaks(db: Db, outcomes: Outcome[], days: number): Promise
     if (!first || o.started_at < first) failedSince.set(o.endpoint_id, o.started_at);
   }
   if (succeeded.size) {
-    await sql`update webhook_endpoints set failing_since = null where id = any(${[...succeeded]}::char(24)[]) and failing_since is not null`.execute(db);
+    await sql`update webhook_endpoints set failing_since = null where id = any(${[...succeeded]}::char(24)[]) and failing_since is not null`.execute(
+      db,
+    );
   }
   if (!failedSince.size) return;
   const ids = [...failedSince.keys()];
@@ -213,12 +233,15 @@ export async function release(db: Db, ids: string[]): Promise<void> {
  * previous run are due again at once instead of at the end of their lease.
  */
 export async function recoverInFlight(db: Db): Promise<number> {
-  const r = await sql`update webhook_deliveries set status = 'pending', due_at = now() where status = 'in_flight'`.execute(db);
+  const r =
+    await sql`update webhook_deliveries set status = 'pending', due_at = now() where status = 'in_flight'`.execute(db);
   return Number(r.numAffectedRows ?? 0);
 }
 
 /** When the earliest queued delivery is due (or its lease ends). */
 export async function nextDueAt(db: Db): Promise<Date | undefined> {
-  const r = await sql<{ at: Date | null }>`select min(due_at) as at from webhook_deliveries where due_at is not null`.execute(db);
+  const r = await sql<{
+    at: Date | null;
+  }>`select min(due_at) as at from webhook_deliveries where due_at is not null`.execute(db);
   return r.rows[0]?.at ?? undefined;
 }

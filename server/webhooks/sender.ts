@@ -74,7 +74,10 @@ interface Answer {
 
 export async function sendWebhook(req: SendWebhookRequest): Promise<SendWebhookResult> {
   const started = performance.now();
-  const result = (r: Omit<SendWebhookResult, "durationMs">): SendWebhookResult => ({ ...r, durationMs: Math.round(performance.now() - started) });
+  const result = (r: Omit<SendWebhookResult, "durationMs">): SendWebhookResult => ({
+    ...r,
+    durationMs: Math.round(performance.now() - started),
+  });
 
   let url: URL;
   try {
@@ -82,13 +85,24 @@ export async function sendWebhook(req: SendWebhookRequest): Promise<SendWebhookR
   } catch {
     return result({ ok: false, error: "invalid URL", failureClass: "destination_refused" });
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return result({ ok: false, error: "unsupported URL scheme (http or https only)", failureClass: "destination_refused" });
-  if (url.username || url.password) return result({ ok: false, error: "credentials in the URL are not allowed", failureClass: "destination_refused" });
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return result({
+      ok: false,
+      error: "unsupported URL scheme (http or https only)",
+      failureClass: "destination_refused",
+    });
+  if (url.username || url.password)
+    return result({ ok: false, error: "credentials in the URL are not allowed", failureClass: "destination_refused" });
   // The connect-time lookup guards names; net connects to IP literals without a lookup, so check those here.
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   if (!req.allowPrivateNetworks && net.isIP(host)) {
     const reason = refusedAddressReason(host);
-    if (reason) return result({ ok: false, error: `destination refused: ${host} is ${reason}`, failureClass: "destination_refused" });
+    if (reason)
+      return result({
+        ok: false,
+        error: `destination refused: ${host} is ${reason}`,
+        failureClass: "destination_refused",
+      });
   }
 
   const deadline = started + req.timeoutMs;
@@ -99,11 +113,23 @@ export async function sendWebhook(req: SendWebhookRequest): Promise<SendWebhookR
       const excerpt = answer.excerpt ? { responseExcerpt: answer.excerpt } : {};
       if (ok) return result({ ok, status: answer.status, ...excerpt });
       const note = answer.status >= 300 && answer.status < 400 ? " (redirects are not followed)" : "";
-      return result({ ok, status: answer.status, error: `HTTP ${answer.status} from endpoint${note}`, failureClass: classOfStatus(answer.status), ...excerpt });
+      return result({
+        ok,
+        status: answer.status,
+        error: `HTTP ${answer.status} from endpoint${note}`,
+        failureClass: classOfStatus(answer.status),
+        ...excerpt,
+      });
     } catch (err) {
       const e = err as NodeJS.ErrnoException & { reusedSocket?: boolean };
       // A pooled connection the receiver closed just as we reused it: the documented case for one fresh retry.
-      if (tryNo === 1 && e.reusedSocket && (e.code === "ECONNRESET" || e.code === "EPIPE") && performance.now() < deadline) continue;
+      if (
+        tryNo === 1 &&
+        e.reusedSocket &&
+        (e.code === "ECONNRESET" || e.code === "EPIPE") &&
+        performance.now() < deadline
+      )
+        continue;
       return result({ ok: false, error: describeError(e, req.timeoutMs), failureClass: classOfError(e) });
     }
   }
@@ -118,7 +144,8 @@ function attempt(url: URL, host: string, req: SendWebhookRequest, deadline: numb
       "content-type": "application/json",
       "content-length": String(Buffer.byteLength(req.body)),
     };
-    if (req.basicAuth) headers.authorization = `Basic ${Buffer.from(`${req.basicAuth.username}:${req.basicAuth.password}`).toString("base64")}`;
+    if (req.basicAuth)
+      headers.authorization = `Basic ${Buffer.from(`${req.basicAuth.username}:${req.basicAuth.password}`).toString("base64")}`;
 
     let status: number | undefined;
     const chunks: Buffer[] = [];
@@ -168,7 +195,11 @@ function attempt(url: URL, host: string, req: SendWebhookRequest, deadline: numb
 
 function excerptOf(body: Buffer): string {
   // Printable text only: the excerpt may end up in an API response or a log line.
-  return body.toString("utf8").replace(/[^\P{C}\n\t]/gu, "").replace(/\uFFFD+$/u, "").slice(0, EXCERPT_CHARS);
+  return body
+    .toString("utf8")
+    .replace(/[^\P{C}\n\t]/gu, "")
+    .replace(/\uFFFD+$/u, "")
+    .slice(0, EXCERPT_CHARS);
 }
 
 function classOfStatus(status: number): FailureClass {
@@ -179,8 +210,14 @@ function classOfStatus(status: number): FailureClass {
 }
 
 const CLASS_OF_CODE: Record<string, FailureClass> = {
-  ECONNREFUSED: "refused", ENOTFOUND: "dns", EAI_AGAIN: "dns", ETIMEDOUT: "timeout",
-  ECONNRESET: "connection", EPIPE: "connection", EHOSTUNREACH: "connection", ENETUNREACH: "connection",
+  ECONNREFUSED: "refused",
+  ENOTFOUND: "dns",
+  EAI_AGAIN: "dns",
+  ETIMEDOUT: "timeout",
+  ECONNRESET: "connection",
+  EPIPE: "connection",
+  EHOSTUNREACH: "connection",
+  ENETUNREACH: "connection",
 };
 
 function classOfError(err: NodeJS.ErrnoException): FailureClass {
@@ -207,7 +244,8 @@ const ERRORS: Record<string, string> = {
 
 /** A short message without the URL or any credential: node's own messages may contain the host and path. */
 function describeError(err: NodeJS.ErrnoException, timeoutMs: number): string {
-  if (err instanceof AttemptTimeout) return `timeout after ${timeoutMs >= 1000 ? `${+(timeoutMs / 1000).toFixed(1)} s` : `${timeoutMs} ms`}`;
+  if (err instanceof AttemptTimeout)
+    return `timeout after ${timeoutMs >= 1000 ? `${+(timeoutMs / 1000).toFixed(1)} s` : `${timeoutMs} ms`}`;
   if (err.code === BLOCKED_CODE) return `destination refused: ${err.message}`;
   const known = err.code && ERRORS[err.code];
   if (known) return known;

@@ -9,7 +9,12 @@ export function generateWebhookSecret(): string {
 }
 
 /** The three headers of one attempt: one `v1,` signature per secret (two during a rotation) over exactly `body`. */
-export function webhookHeaders(secrets: readonly string[], id: string, body: string, at: Date): Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> {
+export function webhookHeaders(
+  secrets: readonly string[],
+  id: string,
+  body: string,
+  at: Date,
+): Record<"webhook-id" | "webhook-timestamp" | "webhook-signature", string> {
   return {
     "webhook-id": id,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),

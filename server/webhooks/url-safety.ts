@@ -18,7 +18,10 @@ export const BLOCKED_CODE = "EWEBHOOKBLOCKED";
 
 export class WebhookDestinationBlockedError extends Error {
   readonly code = BLOCKED_CODE;
-  constructor(readonly address: string, readonly reason: string) {
+  constructor(
+    readonly address: string,
+    readonly reason: string,
+  ) {
     super(`${address} is ${reason}`);
   }
 }
@@ -121,8 +124,15 @@ export function checkWebhookUrl(raw: string, opts: UrlSafetyOptions = {}, path =
     return problem("invalid_url", "must be an absolute http or https URL");
   }
   const problems: ErrorDetail[] = [];
-  if (url.protocol !== "http:" && url.protocol !== "https:") problems.push(...problem("unsupported_scheme", "must use http or https"));
-  if (url.username || url.password) problems.push(...problem("credentials_in_url", "must not contain a user name or password (use the endpoint's Basic credentials instead)"));
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    problems.push(...problem("unsupported_scheme", "must use http or https"));
+  if (url.username || url.password)
+    problems.push(
+      ...problem(
+        "credentials_in_url",
+        "must not contain a user name or password (use the endpoint's Basic credentials instead)",
+      ),
+    );
   if (!url.hostname) problems.push(...problem("missing_host", "must name a host"));
   if (problems.length || opts.allowPrivateNetworks) return problems;
 
@@ -130,10 +140,19 @@ export function checkWebhookUrl(raw: string, opts: UrlSafetyOptions = {}, path =
   // The WHATWG parser has already turned 2130706433, 0177.0.0.1 and 0x7f.1 into 127.0.0.1.
   if (net.isIP(host)) {
     const reason = refusedAddressReason(host);
-    if (reason) problems.push(...problem("destination_not_allowed", `host ${host} is ${reason}; webhooks go to public internet addresses only`));
+    if (reason)
+      problems.push(
+        ...problem(
+          "destination_not_allowed",
+          `host ${host} is ${reason}; webhooks go to public internet addresses only`,
+        ),
+      );
   } else {
     const reason = refusedHostnameReason(host);
-    if (reason) problems.push(...problem("destination_not_allowed", `host ${host} is ${reason}; webhooks go to public internet hosts only`));
+    if (reason)
+      problems.push(
+        ...problem("destination_not_allowed", `host ${host} is ${reason}; webhooks go to public internet hosts only`),
+      );
   }
   return problems;
 }
@@ -141,7 +160,11 @@ export function checkWebhookUrl(raw: string, opts: UrlSafetyOptions = {}, path =
 type LookupAddress = dns.LookupAddress;
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 /** The resolver the guard asks; node's dns.lookup unless a test injects another. */
-export type Resolver = (hostname: string, options: dns.LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /**
  * A `lookup` for node's net/http/https options (or an Agent's) that resolves the name and refuses the
@@ -150,9 +173,14 @@ export type Resolver = (hostname: string, options: dns.LookupAllOptions, callbac
  */
 export function createGuardedLookup(opts: UrlSafetyOptions & { resolve?: Resolver } = {}) {
   const resolve: Resolver = opts.resolve ?? ((h, o, cb) => dns.lookup(h, o, cb));
-  return function guardedLookup(hostname: string, options: dns.LookupOptions | number | LookupCallback, callback?: LookupCallback): void {
+  return function guardedLookup(
+    hostname: string,
+    options: dns.LookupOptions | number | LookupCallback,
+    callback?: LookupCallback,
+  ): void {
     const cb = (typeof options === "function" ? options : callback) as LookupCallback;
-    const o: dns.LookupOptions = typeof options === "object" ? options : typeof options === "number" ? { family: options } : {};
+    const o: dns.LookupOptions =
+      typeof options === "object" ? options : typeof options === "number" ? { family: options } : {};
     resolve(hostname, { ...o, all: true }, (err, addresses) => {
       if (err) return cb(err, o.all ? [] : "");
       if (!opts.allowPrivateNetworks) {

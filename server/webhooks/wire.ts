@@ -3,7 +3,6 @@ import type { WebhookDelivery, WebhookEndpoint } from "../../generated/api.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import type { DeliveryView, EndpointView } from "./db.ts";
 
-
 export function endpointToWire(e: EndpointView): WebhookEndpoint {
   return {
     id: e.id,

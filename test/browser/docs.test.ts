@@ -8,7 +8,10 @@ import { parse } from "yaml";
 import { launchChromium } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
-const spec = parse(readFileSync("spec/openapi.yaml", "utf8")) as { tags: { name: string }[]; webhooks: Record<string, { post: { summary: string } }> };
+const spec = parse(readFileSync("spec/openapi.yaml", "utf8")) as {
+  tags: { name: string }[];
+  webhooks: Record<string, { post: { summary: string } }>;
+};
 const SHOTS = ".tmp/screenshots";
 
 let srv: TestServer;
@@ -48,7 +51,10 @@ async function sidebarLabels(page: Page): Promise<string[]> {
 describe("/docs", () => {
   it("renders the whole contract with Redoc from the service's own files", async () => {
     const { page, errors, foreign } = await open("/docs");
-    await page.getByRole("heading", { name: /Logistics API/ }).first().waitFor({ timeout: 20_000 });
+    await page
+      .getByRole("heading", { name: /Logistics API/ })
+      .first()
+      .waitFor({ timeout: 20_000 });
     const labels = (await sidebarLabels(page)).join("\n");
     for (const tag of spec.tags) expect(labels, tag.name).toContain(tag.name);
     // Every webhook event, with its payload schema, in the reference.
@@ -72,7 +78,15 @@ describe("/docs", () => {
     const { page, errors, foreign } = await open("/docs");
     await page.getByRole("navigation", { name: "Documentation" }).getByRole("link", { name: "Guide" }).click();
     await page.waitForURL(`${srv.origin}/docs/guide`);
-    for (const name of ["Getting started", "Authentication", "Errors", "Idempotency", "Pagination", "Webhooks", "The events feed"]) {
+    for (const name of [
+      "Getting started",
+      "Authentication",
+      "Errors",
+      "Idempotency",
+      "Pagination",
+      "Webhooks",
+      "The events feed",
+    ]) {
       await expect(page.getByRole("heading", { level: 2, name }).isVisible(), name).resolves.toBe(true);
     }
     await expect(page.getByText("verifyWebhookEvents(process.env.WEBHOOK_SECRET").isVisible()).resolves.toBe(true);

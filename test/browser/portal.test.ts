@@ -32,7 +32,11 @@ beforeAll(async () => {
   // The portal as `npm start` builds it, into a folder of this run's own (both databases' runs build at once).
   const portalDir = path.resolve(`.tmp/portal-${process.env.TEST_DB ?? "pglite"}`);
   execFileSync(process.execPath, ["tools/build-portal.mjs", portalDir], { stdio: "inherit" });
-  srv = await startTestServer({ webhooks: { allowPrivateNetworks: true, retrySchedule: [], timeoutMs: 2000 }, dispatcher: true, portalDir });
+  srv = await startTestServer({
+    webhooks: { allowPrivateNetworks: true, retrySchedule: [], timeoutMs: 2000 },
+    dispatcher: true,
+    portalDir,
+  });
   m = await srv.merchant(MERCHANT);
   await srv.operator("portal-browser-wh");
   await loadDemo(srv);
@@ -54,9 +58,16 @@ afterAll(async () => {
 async function open(width = 1280) {
   const page = await browser.newPage({ viewport: { width, height: 900 } });
   const errors: string[] = [];
-  page.on("console", (msg) => void (msg.type() === "error" && !/status of 4\d\d/.test(msg.text()) && errors.push(msg.text())));
+  page.on(
+    "console",
+    (msg) => void (msg.type() === "error" && !/status of 4\d\d/.test(msg.text()) && errors.push(msg.text())),
+  );
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.route("**/*", (route) => (route.request().url().startsWith(`${srv.origin}/`) ? route.continue() : (errors.push(`foreign request ${route.request().url()}`), route.abort())));
+  await page.route("**/*", (route) =>
+    route.request().url().startsWith(`${srv.origin}/`)
+      ? route.continue()
+      : (errors.push(`foreign request ${route.request().url()}`), route.abort()),
+  );
   await page.goto(`${srv.origin}/portal`);
   return { page, errors };
 }
@@ -95,19 +106,29 @@ describe("the merchant portal", () => {
 
     await signIn(page);
     const nav = page.getByRole("navigation", { name: "Main" });
-    for (const name of ["Shipments", "Pricing", "Webhooks"]) await expect.poll(() => nav.getByRole("link", { name }).isVisible()).toBe(true);
+    for (const name of ["Shipments", "Pricing", "Webhooks"])
+      await expect.poll(() => nav.getByRole("link", { name }).isVisible()).toBe(true);
     await page.getByLabel("Merchant's reference").fill(DEMO_SHIPMENT_REF);
     await page.getByRole("button", { name: "Search" }).click();
     await page.getByRole("link", { name: DEMO_SHIPMENT_REF }).click();
     const arrivals = page.getByRole("table", { name: "Arrivals" });
     await arrivals.waitFor();
     expect(await arrivals.getByRole("row").count()).toBe(4); // header + three arrivals
-    await expect.poll(() => page.getByRole("row", { name: /Blue T-shirt M SKU-1 6410405082657 10 8/ }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole("row", { name: /Blue T-shirt M SKU-1 6410405082657 10 8/ }).isVisible())
+      .toBe(true);
     const timeline = page.getByRole("list", { name: "Status timeline" });
-    await expect.poll(() => timeline.getByRole("listitem").allTextContents()).toEqual([expect.stringMatching(/initial by the merchant$/), expect.stringMatching(/processing from initial, by the warehouse$/)]);
+    await expect
+      .poll(() => timeline.getByRole("listitem").allTextContents())
+      .toEqual([
+        expect.stringMatching(/initial by the merchant$/),
+        expect.stringMatching(/processing from initial, by the warehouse$/),
+      ]);
     await page.screenshot({ path: `${SHOTS}/portal-shipment.png`, fullPage: true });
 
-    const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie);
+    const storage = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+    );
     expect(storage).not.toContain("portal_session"); // the cookie is HttpOnly
     expect(storage).not.toMatch(/secret|password/i);
     expect(errors).toEqual([]);
@@ -125,24 +146,33 @@ describe("the merchant portal", () => {
     await page.getByRole("button", { name: "Announce" }).click();
     const gtin = page.getByLabel("GTIN");
     await expect.poll(() => gtin.getAttribute("aria-invalid")).toBe("true");
-    expect(await page.locator(`#${await gtin.getAttribute("aria-describedby")}`.replace(/:/g, "\\:")).textContent()).toBeTruthy();
+    expect(
+      await page.locator(`#${await gtin.getAttribute("aria-describedby")}`.replace(/:/g, "\\:")).textContent(),
+    ).toBeTruthy();
     await page.screenshot({ path: `${SHOTS}/portal-announce-invalid.png`, fullPage: true });
     await gtin.fill("");
     await page.getByRole("button", { name: "Announce" }).click();
     await page.getByRole("heading", { name: "PORTAL-PO-9" }).waitFor();
-    expect((await m.GET("/inbound_shipments", { params: { query: { merchants_ref: "PORTAL-PO-9" } } })).data?.items).toHaveLength(1);
+    expect(
+      (await m.GET("/inbound_shipments", { params: { query: { merchants_ref: "PORTAL-PO-9" } } })).data?.items,
+    ).toHaveLength(1);
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it("edits a pickup rule: the preview changes before saving, checkout's answer after", async () => {
-    const priceAt = async () => pickupPoints((await shippingOptions(m, { postalcode: "20780", country: "FI", weight: 1000 })).options).find((p) => p.branch === "fi.posti")!.price.gross;
+    const priceAt = async () =>
+      pickupPoints((await shippingOptions(m, { postalcode: "20780", country: "FI", weight: 1000 })).options).find(
+        (p) => p.branch === "fi.posti",
+      )!.price.gross;
     expect(await priceAt()).toBe(3.9);
     const { page, errors } = await open();
     await signIn(page);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Pricing" }).click();
     const rule = page.getByRole("article", { name: "Pricing rule 2" });
-    await expect.poll(() => rule.getByLabel("Description of pricing rule 2").inputValue()).toBe("Posti points are cheaper");
+    await expect
+      .poll(() => rule.getByLabel("Description of pricing rule 2").inputValue())
+      .toBe("Posti points are cheaper");
     const preview = page.getByRole("region", { name: "Preview" });
     const pickup = preview.getByRole("listitem", { name: "Pickup" });
     await expect.poll(() => pickup.textContent()).toContain("3.90 EUR");
@@ -163,9 +193,13 @@ describe("the merchant portal", () => {
 
     // A value the API refuses is marked as you type, with the API's message.
     await rule.getByLabel("Price of pricing rule 2").fill("2.755");
-    await expect.poll(() => rule.getByLabel("Price of pricing rule 2").getAttribute("aria-invalid"), { timeout: 10_000 }).toBe("true");
+    await expect
+      .poll(() => rule.getByLabel("Price of pricing rule 2").getAttribute("aria-invalid"), { timeout: 10_000 })
+      .toBe("true");
     await rule.getByLabel("Price of pricing rule 2").fill("2.75");
-    await expect.poll(() => rule.getByLabel("Price of pricing rule 2").getAttribute("aria-invalid"), { timeout: 10_000 }).toBeNull();
+    await expect
+      .poll(() => rule.getByLabel("Price of pricing rule 2").getAttribute("aria-invalid"), { timeout: 10_000 })
+      .toBeNull();
 
     // Asked once per change, not again and again while nothing changes.
     const asked: string[] = [];
@@ -174,9 +208,13 @@ describe("the merchant portal", () => {
     expect(asked).toEqual([]);
 
     await page.getByRole("button", { name: "Save price list" }).click();
-    await page.getByRole("status").filter({ hasText: "Saved" }).waitFor({ timeout: 5000 }).catch(async (e) => {
-      throw new Error(`${e}\n${errors.join("\n")}\n${await page.locator("form").last().textContent()}`);
-    });
+    await page
+      .getByRole("status")
+      .filter({ hasText: "Saved" })
+      .waitFor({ timeout: 5000 })
+      .catch(async (e) => {
+        throw new Error(`${e}\n${errors.join("\n")}\n${await page.locator("form").last().textContent()}`);
+      });
     await expect.poll(priceAt, { timeout: 5000 }).toBe(2.75);
     expect(errors).toEqual([]);
     await page.close();
@@ -190,7 +228,9 @@ describe("the merchant portal", () => {
         s.close(() => resolve(p));
       });
     });
-    const ep = await m.POST("/webhook_endpoints/_create", { body: { url: `http://127.0.0.1:${port}/hook`, event_types: ["webhook.test"] } });
+    const ep = await m.POST("/webhook_endpoints/_create", {
+      body: { url: `http://127.0.0.1:${port}/hook`, event_types: ["webhook.test"] },
+    });
     expect(ep.response.status).toBe(201);
     const { page, errors } = await open();
     await signIn(page);
@@ -198,22 +238,35 @@ describe("the merchant portal", () => {
     await page.getByRole("link", { name: `http://127.0.0.1:${port}/hook` }).click();
     await page.getByRole("button", { name: "Send test event" }).click();
     const deliveries = page.getByRole("table", { name: "Deliveries" });
-    await expect.poll(async () => {
-      await page.getByRole("button", { name: "Refresh" }).click();
-      return deliveries.textContent();
-    }, { timeout: 15_000 }).toContain("failed");
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole("button", { name: "Refresh" }).click();
+          return deliveries.textContent();
+        },
+        { timeout: 15_000 },
+      )
+      .toContain("failed");
     expect(await deliveries.textContent()).toContain("Nothing accepts connections there");
     await page.screenshot({ path: `${SHOTS}/portal-webhook-failed.png`, fullPage: true });
 
     const rx = await startReceiver(port);
     try {
-      await deliveries.getByRole("button", { name: /^Redeliver webhook.test/ }).first().click();
+      await deliveries
+        .getByRole("button", { name: /^Redeliver webhook.test/ })
+        .first()
+        .click();
       await page.getByRole("status").filter({ hasText: "Redelivery queued." }).waitFor();
       await rx.waitFor(1);
-      await expect.poll(async () => {
-        await page.getByRole("button", { name: "Refresh" }).click();
-        return deliveries.textContent();
-      }, { timeout: 15_000 }).toContain("succeeded");
+      await expect
+        .poll(
+          async () => {
+            await page.getByRole("button", { name: "Refresh" }).click();
+            return deliveries.textContent();
+          },
+          { timeout: 15_000 },
+        )
+        .toContain("succeeded");
       await page.screenshot({ path: `${SHOTS}/portal-webhook-redelivered.png`, fullPage: true });
     } finally {
       await rx.close();

@@ -3,7 +3,16 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiConnectionError, ApiError, ApiTimeoutError, basicAuthorization, createLogisticsClient, pages, paginate, type ClientOptions } from "../../client/index.ts";
+import {
+  ApiConnectionError,
+  ApiError,
+  ApiTimeoutError,
+  basicAuthorization,
+  createLogisticsClient,
+  pages,
+  paginate,
+  type ClientOptions,
+} from "../../client/index.ts";
 import { announcement, createShipment } from "../helpers/fixtures.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -16,7 +25,9 @@ interface Seen {
 }
 
 /** Answers each request with the next scripted answer ("drop" closes the socket without an answer). */
-async function scripted(answers: (number | "drop" | { status: number; headers?: Record<string, string>; delayMs?: number; body?: string })[]) {
+async function scripted(
+  answers: (number | "drop" | { status: number; headers?: Record<string, string>; delayMs?: number; body?: string })[],
+) {
   const seen: Seen[] = [];
   const server: Server = createServer((req, res) => {
     let body = "";
@@ -28,23 +39,55 @@ async function scripted(answers: (number | "drop" | { status: number; headers?: 
       const { status, headers = {}, delayMs = 0, body: text } = typeof a === "number" ? { status: a } : a;
       setTimeout(() => {
         res.writeHead(status, { "content-type": "application/json", ...headers });
-        res.end(text ?? (status < 400 ? JSON.stringify({ items: [], next_cursor: null, success: true, shipment_id: "0".repeat(24) }) : JSON.stringify({ success: false, code: status === 429 ? "rate_limited" : "unavailable", message: "try later", details: [], request_id: "req-1" })));
+        res.end(
+          text ??
+            (status < 400
+              ? JSON.stringify({ items: [], next_cursor: null, success: true, shipment_id: "0".repeat(24) })
+              : JSON.stringify({
+                  success: false,
+                  code: status === 429 ? "rate_limited" : "unavailable",
+                  message: "try later",
+                  details: [],
+                  request_id: "req-1",
+                })),
+        );
       }, delayMs);
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/2015-01-01`;
-  return { seen, base, close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }) };
+  return {
+    seen,
+    base,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 const fast = (base: string, extra: Partial<ClientOptions> = {}) =>
-  createLogisticsClient({ baseUrl: base, username: "M-shop.example.com", secret: "s", retries: { maxRetries: 3, initialDelayMs: 10, maxDelayMs: 200 }, ...extra });
+  createLogisticsClient({
+    baseUrl: base,
+    username: "M-shop.example.com",
+    secret: "s",
+    retries: { maxRetries: 3, initialDelayMs: 10, maxDelayMs: 200 },
+    ...extra,
+  });
 
 describe("retries", () => {
   it("retries a GET on 503 and 429, honouring Retry-After, then returns the answer", async () => {
-    const s = await scripted([{ status: 503, headers: { "retry-after": "0" } }, { status: 429, headers: { "retry-after": "1" } }, 200]);
+    const s = await scripted([
+      { status: 503, headers: { "retry-after": "0" } },
+      { status: 429, headers: { "retry-after": "1" } },
+      200,
+    ]);
     try {
-      const r = await fast(s.base, { retries: { maxRetries: 3, initialDelayMs: 10, maxDelayMs: 5_000 } }).GET("/inbound_shipments", {});
+      const r = await fast(s.base, { retries: { maxRetries: 3, initialDelayMs: 10, maxDelayMs: 5_000 } }).GET(
+        "/inbound_shipments",
+        {},
+      );
       expect(r.response.status).toBe(200);
       expect(s.seen).toHaveLength(3);
       // Retry-After: 1 means at least a second before the third attempt.
@@ -75,7 +118,9 @@ describe("retries", () => {
     }
     const dead = await scripted(["drop"]);
     try {
-      await expect(createLogisticsClient({ baseUrl: dead.base }).GET("/inbound_shipments", {})).rejects.toBeInstanceOf(ApiConnectionError);
+      await expect(createLogisticsClient({ baseUrl: dead.base }).GET("/inbound_shipments", {})).rejects.toBeInstanceOf(
+        ApiConnectionError,
+      );
       expect(dead.seen).toHaveLength(1);
     } finally {
       await dead.close();
@@ -85,7 +130,9 @@ describe("retries", () => {
   it("never repeats a POST without an Idempotency-Key", async () => {
     const s = await scripted([503, 200]);
     try {
-      const r = await fast(s.base).POST("/inbound_shipments/{shipment_id}/_delete", { params: { path: { shipment_id: "0".repeat(24) } } });
+      const r = await fast(s.base).POST("/inbound_shipments/{shipment_id}/_delete", {
+        params: { path: { shipment_id: "0".repeat(24) } },
+      });
       expect(r.response.status).toBe(503);
       expect(s.seen).toHaveLength(1);
     } finally {
@@ -112,7 +159,10 @@ describe("retries", () => {
   it("keeps the caller's own key, and adds none when retries are off", async () => {
     const s = await scripted([201]);
     try {
-      await fast(s.base).POST("/inbound_shipments/_create", { body: announcement(), params: { header: { "Idempotency-Key": "order-42" } } });
+      await fast(s.base).POST("/inbound_shipments/_create", {
+        body: announcement(),
+        params: { header: { "Idempotency-Key": "order-42" } },
+      });
       await createLogisticsClient({ baseUrl: s.base }).POST("/inbound_shipments/_create", { body: announcement() });
       expect(s.seen.map((x) => x.headers["idempotency-key"])).toEqual(["order-42", undefined]);
     } finally {
@@ -127,7 +177,9 @@ describe("timeouts and cancellation", () => {
     const s = await scripted([{ status: 200, delayMs: 10_000 }]);
     try {
       const started = Date.now();
-      await expect(createLogisticsClient({ baseUrl: s.base, timeoutMs: 200 }).GET("/inbound_shipments", {})).rejects.toBeInstanceOf(ApiTimeoutError);
+      await expect(
+        createLogisticsClient({ baseUrl: s.base, timeoutMs: 200 }).GET("/inbound_shipments", {}),
+      ).rejects.toBeInstanceOf(ApiTimeoutError);
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       await s.close();
@@ -141,11 +193,19 @@ describe("timeouts and cancellation", () => {
       return new Promise<Response>((resolve) => setTimeout(() => resolve(new Response("{}", { status: 200 })), 5_000));
     };
     const started = Date.now();
-    await expect(createLogisticsClient({ baseUrl: "http://127.0.0.1:9/2015-01-01", timeoutMs: 100, fetch: deaf }).GET("/inbound_shipments", {})).rejects.toBeInstanceOf(ApiTimeoutError);
+    await expect(
+      createLogisticsClient({ baseUrl: "http://127.0.0.1:9/2015-01-01", timeoutMs: 100, fetch: deaf }).GET(
+        "/inbound_shipments",
+        {},
+      ),
+    ).rejects.toBeInstanceOf(ApiTimeoutError);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(calls).toBe(1);
     const abort = new AbortController();
-    const pending = createLogisticsClient({ baseUrl: "http://127.0.0.1:9/2015-01-01", fetch: deaf }).GET("/inbound_shipments", { signal: abort.signal });
+    const pending = createLogisticsClient({ baseUrl: "http://127.0.0.1:9/2015-01-01", fetch: deaf }).GET(
+      "/inbound_shipments",
+      { signal: abort.signal },
+    );
     setTimeout(() => abort.abort(), 50);
     await expect(pending).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(2_500);
@@ -179,7 +239,12 @@ describe("against the service", () => {
     const m = await srv.merchant(merchant);
     const good = await m.GET("/inbound_shipments", {});
     expect(good.response.status).toBe(200);
-    const strict = createLogisticsClient({ baseUrl: srv.baseUrl, username: `M-${merchant}`, secret: "wrong", throwOnError: true });
+    const strict = createLogisticsClient({
+      baseUrl: srv.baseUrl,
+      username: `M-${merchant}`,
+      secret: "wrong",
+      throwOnError: true,
+    });
     const e401 = await strict.GET("/inbound_shipments", {}).catch((e: unknown) => e);
     expect(e401).toBeInstanceOf(ApiError);
     expect(e401).toMatchObject({ status: 401, code: "unauthorized" });
@@ -191,7 +256,8 @@ describe("against the service", () => {
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push(await createShipment(m, announcement({ merchants_ref: `PAGE-${i}` })));
     const seenPages = [];
-    for await (const p of pages(m, "/inbound_shipments", { params: { query: { limit: 2 } } })) seenPages.push(p.items.length);
+    for await (const p of pages(m, "/inbound_shipments", { params: { query: { limit: 2 } } }))
+      seenPages.push(p.items.length);
     expect(seenPages).toEqual([2, 2, 1]);
     const all = [];
     for await (const s of paginate(m, "/inbound_shipments", { params: { query: { limit: 2 } } })) all.push(s.id);
@@ -205,6 +271,8 @@ describe("against the service", () => {
   });
 
   it("sends Basic credentials as UTF-8 without Node's Buffer", () => {
-    expect(basicAuthorization("M-shop.example.com", "pä55")).toBe(`Basic ${Buffer.from("M-shop.example.com:pä55", "utf8").toString("base64")}`);
+    expect(basicAuthorization("M-shop.example.com", "pä55")).toBe(
+      `Basic ${Buffer.from("M-shop.example.com:pä55", "utf8").toString("base64")}`,
+    );
   });
 });

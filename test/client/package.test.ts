@@ -22,9 +22,14 @@ beforeAll(async () => {
   const packed = await exec("npm", ["run", "--silent", "client:pack"], { cwd: ROOT });
   tarball = packed.stdout.trim().split("\n").pop()!;
   project = mkdtempSync(path.join(tmpdir(), "logistics-integrator-"));
-  writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "integrator", private: true, type: "module" }));
+  writeFileSync(
+    path.join(project, "package.json"),
+    JSON.stringify({ name: "integrator", private: true, type: "module" }),
+  );
   // @types/node only for the Node script; the library's own types must not need it (checked below).
-  await exec("npm", ["install", tarball, "@types/node@20", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: project });
+  await exec("npm", ["install", tarball, "@types/node@20", "--no-audit", "--no-fund", "--prefer-offline"], {
+    cwd: project,
+  });
   copyFileSync(path.join(ROOT, "client/examples/integration.mjs"), path.join(project, "integration.mjs"));
 }, 180_000);
 afterAll(() => {
@@ -53,7 +58,9 @@ describe("the tarball", () => {
   });
 
   it("type-checks under strict TypeScript without Node's types, and the example script with them", async () => {
-    writeFileSync(path.join(project, "check.ts"), `
+    writeFileSync(
+      path.join(project, "check.ts"),
+      `
 import { ApiError, createLogisticsClient, paginate, unwrap, type WebhookEvent, type components } from "@logistics-api/client";
 const client = createLogisticsClient({ baseUrl: "https://api.example.com/2015-01-01", username: "M-shop.example.com", secret: "s", retries: 2, timeoutMs: 5000 });
 export async function typed(event: WebhookEvent): Promise<string[]> {
@@ -73,23 +80,52 @@ export async function typed(event: WebhookEvent): Promise<string[]> {
   try { await unwrap(client.GET("/events", {})); } catch (e) { if (e instanceof ApiError) ids.push(e.code, String(e.status)); }
   return ids;
 }
-`);
-    const base = { strict: true, noEmit: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], skipLibCheck: false, noUncheckedIndexedAccess: true };
-    writeFileSync(path.join(project, "tsconfig.lib.json"), JSON.stringify({ compilerOptions: { ...base, types: [] }, files: ["check.ts"] }));
-    writeFileSync(path.join(project, "tsconfig.script.json"), JSON.stringify({ compilerOptions: { ...base, types: ["node"], allowJs: true, checkJs: true }, files: ["integration.mjs"] }));
+`,
+    );
+    const base = {
+      strict: true,
+      noEmit: true,
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      target: "ES2022",
+      lib: ["ES2022", "DOM"],
+      skipLibCheck: false,
+      noUncheckedIndexedAccess: true,
+    };
+    writeFileSync(
+      path.join(project, "tsconfig.lib.json"),
+      JSON.stringify({ compilerOptions: { ...base, types: [] }, files: ["check.ts"] }),
+    );
+    writeFileSync(
+      path.join(project, "tsconfig.script.json"),
+      JSON.stringify({
+        compilerOptions: { ...base, types: ["node"], allowJs: true, checkJs: true },
+        files: ["integration.mjs"],
+      }),
+    );
     const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
     for (const config of ["tsconfig.lib.json", "tsconfig.script.json"]) {
-      const r = await exec(process.execPath, [tsc, "-p", config], { cwd: project }).catch((e: { stdout: string }) => ({ stdout: e.stdout, failed: true }));
+      const r = await exec(process.execPath, [tsc, "-p", config], { cwd: project }).catch((e: { stdout: string }) => ({
+        stdout: e.stdout,
+        failed: true,
+      }));
       expect(r.stdout, config).toBe("");
     }
   });
 });
 
 /** Runs the example script; when it waits for a webhook, `onWaiting` gets the receiver's URL. */
-function integrate(baseUrl: string, onWaiting?: (url: string) => Promise<void>): Promise<{ code: number | null; lines: Record<string, unknown>[]; output: string }> {
+function integrate(
+  baseUrl: string,
+  onWaiting?: (url: string) => Promise<void>,
+): Promise<{ code: number | null; lines: Record<string, unknown>[]; output: string }> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ["integration.mjs"], { cwd: project, env: { ...process.env, LOGISTICS_BASE_URL: baseUrl }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["integration.mjs"], {
+      cwd: project,
+      env: { ...process.env, LOGISTICS_BASE_URL: baseUrl },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     const lines: Record<string, unknown>[] = [];
     let sending: Promise<void> = Promise.resolve();
@@ -116,10 +152,19 @@ describe("one integration, unchanged against the mock and the server", () => {
     const port = await freePort();
     const mock = run(path.join(ROOT, "scripts/mock.ts"), ["-p", String(port)], {});
     try {
-      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/events`, { headers: { authorization: "Basic TS1hOmI=" } })).status === 200, mock);
+      await waitFor(
+        async () =>
+          (await fetch(`http://127.0.0.1:${port}/events`, { headers: { authorization: "Basic TS1hOmI=" } })).status ===
+          200,
+        mock,
+      );
       let sent = "";
       const result = await integrate(`http://127.0.0.1:${port}`, async (url) => {
-        const r = await exec(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/mock-webhook.ts"), url, "webhook.test"], { cwd: ROOT });
+        const r = await exec(
+          process.execPath,
+          ["--import", "tsx", path.join(ROOT, "scripts/mock-webhook.ts"), url, "webhook.test"],
+          { cwd: ROOT },
+        );
         sent = r.stdout;
       });
       expect(result.code, result.output).toBe(0);
@@ -143,7 +188,14 @@ describe("one integration, unchanged against the mock and the server", () => {
       origin = `http://127.0.0.1:${port}`;
       dataDir = mkdtempSync(path.join(tmpdir(), "logistics-integrator-db-"));
       // As the README says: a local receiver needs WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.
-      server = run(SERVER_MAIN, [], { PORT: String(port), HOST: "127.0.0.1", PGLITE_DIR: dataDir, DATABASE_URL: "", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", LOG_LEVEL: "warn" });
+      server = run(SERVER_MAIN, [], {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        PGLITE_DIR: dataDir,
+        DATABASE_URL: "",
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+        LOG_LEVEL: "warn",
+      });
       await waitReady(origin, server, 60_000);
     }, 90_000);
     afterAll(async () => {
@@ -157,7 +209,11 @@ describe("one integration, unchanged against the mock and the server", () => {
       expect(result.code, result.output).toBe(0);
       const created = step(result.lines, "created")!;
       expect(created.shipment_id).toMatch(/^[0-9a-f]{24}$/);
-      expect(step(result.lines, "read")).toMatchObject({ shipment_id: created.shipment_id, status: "initial", products: [["SKU-1001", 10, 0]] });
+      expect(step(result.lines, "read")).toMatchObject({
+        shipment_id: created.shipment_id,
+        status: "initial",
+        products: [["SKU-1001", 10, 0]],
+      });
       expect(step(result.lines, "shipping_options")).toMatchObject({ home: true });
       expect(step(result.lines, "shipping_options")!.pickup_points).toBeGreaterThan(0);
       expect(step(result.lines, "webhook")).toMatchObject({ event_type: "webhook.test", verified: true });
@@ -166,7 +222,9 @@ describe("one integration, unchanged against the mock and the server", () => {
 
     it("runs in a browser: the main entry bundles for the browser and calls the service from a page", async () => {
       const entry = path.join(project, "browser-entry.js");
-      writeFileSync(entry, `
+      writeFileSync(
+        entry,
+        `
 import { createLogisticsClient, unwrap, paginate } from "@logistics-api/client";
 const client = createLogisticsClient({ baseUrl: location.origin + "/2015-01-01", username: "M-demo.example.com", secret: "demo-secret-change-me", retries: 1 });
 const created = await unwrap(client.POST("/inbound_shipments/_create", { body: { merchants_ref: "BROWSER-1", sender_name: "Acme Supplies Oy", products: [{ merchants_id: "SKU-1", name: "Mug", qty: 2 }] } }));
@@ -174,10 +232,15 @@ const read = await unwrap(client.GET("/inbound_shipments/{shipment_id}", { param
 let listed = 0;
 for await (const s of paginate(client, "/inbound_shipments", { params: { query: { limit: 1 } } })) listed += s.id ? 1 : 0;
 document.body.dataset.result = JSON.stringify({ id: read.id, ref: read.merchants_ref, listed });
-`);
+`,
+      );
       const esbuild = path.join(ROOT, "node_modules/esbuild/bin/esbuild");
       // platform=browser: a Node built-in anywhere in the main entry's graph fails the build.
-      const built = await exec(esbuild, [entry, "--bundle", "--format=esm", "--platform=browser", "--target=es2022", "--log-level=error"], { cwd: project, maxBuffer: 16 * 1024 * 1024 });
+      const built = await exec(
+        esbuild,
+        [entry, "--bundle", "--format=esm", "--platform=browser", "--target=es2022", "--log-level=error"],
+        { cwd: project, maxBuffer: 16 * 1024 * 1024 },
+      );
       const bundle = built.stdout;
       expect(bundle).not.toMatch(/from\s*["']node:|require\(["']node:/);
 
@@ -191,7 +254,10 @@ document.body.dataset.result = JSON.stringify({ id: read.id, ref: read.merchants
         await page.route(`${origin}/__integrator/**`, (route) => {
           const url = new URL(route.request().url());
           if (url.pathname.endsWith(".js")) return route.fulfill({ contentType: "text/javascript", body: bundle });
-          return route.fulfill({ contentType: "text/html", body: `<!doctype html><title>client check</title><body><script type="module" src="/__integrator/app.js"></script></body>` });
+          return route.fulfill({
+            contentType: "text/html",
+            body: `<!doctype html><title>client check</title><body><script type="module" src="/__integrator/app.js"></script></body>`,
+          });
         });
         await page.goto(`${origin}/__integrator/index.html`);
         await page.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 15_000 });
@@ -207,7 +273,11 @@ document.body.dataset.result = JSON.stringify({ id: read.id, ref: read.merchants
   });
 });
 
-async function waitFor(check: () => Promise<boolean>, proc: { child: ChildProcess; output(): string }, timeoutMs = 30_000) {
+async function waitFor(
+  check: () => Promise<boolean>,
+  proc: { child: ChildProcess; output(): string },
+  timeoutMs = 30_000,
+) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (proc.child.exitCode !== null) throw new Error(`exited early:\n${proc.output()}`);

@@ -32,7 +32,10 @@ export function contractHarness(prefixes: string[]) {
     async start(): Promise<void> {
       srv = await startTestServer();
       const upstream = srv.origin + BASE_PATH;
-      const [s, l] = await Promise.allSettled([startPrismProxy({ upstream, errors: true }), startPrismProxy({ upstream, errors: false })]);
+      const [s, l] = await Promise.allSettled([
+        startPrismProxy({ upstream, errors: true }),
+        startPrismProxy({ upstream, errors: false }),
+      ]);
       if (s.status === "fulfilled") strict = s.value;
       if (l.status === "fulfilled") lenient = l.value;
       if (s.status === "rejected") throw s.reason;
@@ -50,7 +53,8 @@ export function contractHarness(prefixes: string[]) {
       return { username, strict: rec.via(strict!, username, secret), lenient: rec.via(lenient!, username, secret) };
     },
     /** A client through one of the proxies that sends these headers (a portal session's Cookie and X-CSRF-Token). */
-    withHeaders: (proxy: "strict" | "lenient", headers: Record<string, string>) => rec.via((proxy === "strict" ? strict : lenient)!, undefined, undefined, headers),
+    withHeaders: (proxy: "strict" | "lenient", headers: Record<string, string>) =>
+      rec.via((proxy === "strict" ? strict : lenient)!, undefined, undefined, headers),
     /** A client through one of the proxies with any credentials (or none): for the refused ones. */
     client: (proxy: "strict" | "lenient", username?: string, secret?: string) =>
       rec.via((proxy === "strict" ? strict : lenient)!, username, secret),
@@ -58,10 +62,16 @@ export function contractHarness(prefixes: string[]) {
     /** `conforms`, the shared error body with this code, and `details` naming each of `paths`. */
     fails(result: Result, expected: number | ContractExpectation, code: string, paths: string[] = []): S["Error"] {
       const error = rec.fails(result, expected, code);
-      for (const p of paths) expect(error.details.map((d) => d.path), JSON.stringify(error.details)).toContain(p);
+      for (const p of paths)
+        expect(
+          error.details.map((d) => d.path),
+          JSON.stringify(error.details),
+        ).toContain(p);
       return error;
     },
-    refusedByPrism: (result: Result, status: 401 | 422, violation: string) => rec.refusedByPrism(result, status, violation),
-    expectComplete: (required: Record<string, number[]>) => rec.expectComplete(required, `under ${prefixes.join(", ")}`),
+    refusedByPrism: (result: Result, status: 401 | 422, violation: string) =>
+      rec.refusedByPrism(result, status, violation),
+    expectComplete: (required: Record<string, number[]>) =>
+      rec.expectComplete(required, `under ${prefixes.join(", ")}`),
   };
 }

@@ -64,14 +64,29 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     expect(first.data).toMatchObject({ success: true, status: "initial" });
     const retry = conforms(await m.strict.POST("/inbound_shipments/_create", { ...idem, body: announcement() }), 201);
     expect(retry.data!.shipment_id).toBe(first.data!.shipment_id);
-    fails(await m.strict.POST("/inbound_shipments/_create", { ...idem, body: announcement({ merchants_ref: "PO-OTHER" }) }), 422, "idempotency_key_reused");
+    fails(
+      await m.strict.POST("/inbound_shipments/_create", { ...idem, body: announcement({ merchants_ref: "PO-OTHER" }) }),
+      422,
+      "idempotency_key_reused",
+    );
 
-    const dup = fails(await m.strict.POST("/inbound_shipments/_create", {
-      body: announcement({ products: [{ merchants_id: "SKU-1", qty: 1 }, { merchants_id: "SKU-1", qty: 2 }] }),
-    }), 400, "validation_failed");
+    const dup = fails(
+      await m.strict.POST("/inbound_shipments/_create", {
+        body: announcement({
+          products: [
+            { merchants_id: "SKU-1", qty: 1 },
+            { merchants_id: "SKU-1", qty: 2 },
+          ],
+        }),
+      }),
+      400,
+      "validation_failed",
+    );
     expect(JSON.stringify(dup.details)).toContain("/body/products/1");
 
-    const wrong = await h.client("strict", m.username, "not-the-secret").POST("/inbound_shipments/_create", { body: announcement() });
+    const wrong = await h
+      .client("strict", m.username, "not-the-secret")
+      .POST("/inbound_shipments/_create", { body: announcement() });
     fails(wrong, 401, "unauthorized");
     expect(wrong.response.headers.get("www-authenticate")).toMatch(/^Basic realm=/);
 
@@ -83,10 +98,18 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     const typo = { ...announcement(), expected_at_warehouse: "2016-01-20" } as S["InboundShipmentCreate"];
 
     refusedByPrism(await m.strict.POST("/inbound_shipments/_create", { body: typo }), 422, "expected_at_warehouse");
-    const e = fails(await m.lenient.POST("/inbound_shipments/_create", { body: typo }), { status: 400, requestViolations: ["additionalProperties"] }, "validation_failed");
+    const e = fails(
+      await m.lenient.POST("/inbound_shipments/_create", { body: typo }),
+      { status: 400, requestViolations: ["additionalProperties"] },
+      "validation_failed",
+    );
     expect(e.details).toContainEqual(expect.objectContaining({ path: "/body/expected_at_warehouse" }));
 
-    refusedByPrism(await h.client("strict").POST("/inbound_shipments/_create", { body: announcement() }), 401, "Invalid security scheme used");
+    refusedByPrism(
+      await h.client("strict").POST("/inbound_shipments/_create", { body: announcement() }),
+      401,
+      "Invalid security scheme used",
+    );
     const anon = await h.client("lenient").POST("/inbound_shipments/_create", { body: announcement() });
     fails(anon, { status: 401, requestViolations: [401] }, "unauthorized");
     expect(anon.response.headers.get("www-authenticate")).toMatch(/^Basic realm=/);
@@ -106,23 +129,48 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     const page1 = conforms(await m.strict.GET("/inbound_shipments", { params: { query: { limit: 2 } } }), 200);
     expect(page1.data!.items).toHaveLength(2);
     expect(page1.data!.next_cursor).toEqual(expect.any(String));
-    const page2 = conforms(await m.strict.GET("/inbound_shipments", { params: { query: { limit: 2, cursor: page1.data!.next_cursor! } } }), 200);
+    const page2 = conforms(
+      await m.strict.GET("/inbound_shipments", { params: { query: { limit: 2, cursor: page1.data!.next_cursor! } } }),
+      200,
+    );
     expect(page2.data!.next_cursor).toBeNull();
     expect([...page1.data!.items, ...page2.data!.items].map((s) => s.id).sort()).toEqual([a, b, c].sort());
 
-    const confirmed = conforms(await m.strict.GET("/inbound_shipments", { params: { query: { status: ["confirmed"] } } }), 200);
+    const confirmed = conforms(
+      await m.strict.GET("/inbound_shipments", { params: { query: { status: ["confirmed"] } } }),
+      200,
+    );
     expect(confirmed.data!.items.map((s) => s.id)).toEqual([b]);
-    const two = conforms(await m.strict.GET("/inbound_shipments", { params: { query: { status: ["initial", "confirmed"], merchants_ref: "LIST-B" } } }), 200);
+    const two = conforms(
+      await m.strict.GET("/inbound_shipments", {
+        params: { query: { status: ["initial", "confirmed"], merchants_ref: "LIST-B" } },
+      }),
+      200,
+    );
     expect(two.data!.items.map((s) => s.id).sort()).toEqual([b, c].sort());
-    const since = conforms(await m.strict.GET("/inbound_shipments", { params: { query: { updated_since: before } } }), 200);
+    const since = conforms(
+      await m.strict.GET("/inbound_shipments", { params: { query: { updated_since: before } } }),
+      200,
+    );
     expect(since.data!.items).toHaveLength(3);
-    const future = conforms(await m.strict.GET("/inbound_shipments", { params: { query: { updated_since: "2999-01-01T00:00:00+00:00" } } }), 200);
+    const future = conforms(
+      await m.strict.GET("/inbound_shipments", { params: { query: { updated_since: "2999-01-01T00:00:00+00:00" } } }),
+      200,
+    );
     expect(future.data).toEqual({ items: [], next_cursor: null });
 
     refusedByPrism(await m.strict.GET("/inbound_shipments", { params: { query: { limit: 0 } } }), 422, "limit");
-    const bad = fails(await m.lenient.GET("/inbound_shipments", { params: { query: { limit: 0 } } }), { status: 400, requestViolations: ["minimum"] }, "validation_failed");
+    const bad = fails(
+      await m.lenient.GET("/inbound_shipments", { params: { query: { limit: 0 } } }),
+      { status: 400, requestViolations: ["minimum"] },
+      "validation_failed",
+    );
     expect(bad.details).toContainEqual(expect.objectContaining({ path: "/query/limit" }));
-    fails(await m.lenient.GET("/inbound_shipments", { params: { query: { limit: 101 } } }), { status: 400, requestViolations: ["maximum"] }, "validation_failed");
+    fails(
+      await m.lenient.GET("/inbound_shipments", { params: { query: { limit: 101 } } }),
+      { status: 400, requestViolations: ["maximum"] },
+      "validation_failed",
+    );
   });
 
   it("getInboundShipment: 200 as merchant and as operator; 404 for another merchant", async () => {
@@ -144,23 +192,62 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     const w = await account("operator");
     const id = await create(m.strict);
 
-    const mod = conforms(await m.strict.POST("/inbound_shipments/{shipment_id}", {
-      ...path(id),
-      body: { expected_at_wh: "2016-01-20", products: [{ merchants_id: "SKU-1001", qty: 12 }, { merchants_id: "SKU-1003", name: "Blue T-shirt XL", qty: 3 }] },
-    }), 200);
+    const mod = conforms(
+      await m.strict.POST("/inbound_shipments/{shipment_id}", {
+        ...path(id),
+        body: {
+          expected_at_wh: "2016-01-20",
+          products: [
+            { merchants_id: "SKU-1001", qty: 12 },
+            { merchants_id: "SKU-1003", name: "Blue T-shirt XL", qty: 3 },
+          ],
+        },
+      }),
+      200,
+    );
     expect(mod.data).toMatchObject({ success: true, shipment_id: id });
-    conforms(await m.strict.POST("/inbound_shipments/{shipment_id}", { ...path(id), body: { expected_at_wh: null, sender_name: "Acme Oy" } }), 200);
+    conforms(
+      await m.strict.POST("/inbound_shipments/{shipment_id}", {
+        ...path(id),
+        body: { expected_at_wh: null, sender_name: "Acme Oy" },
+      }),
+      200,
+    );
 
     conforms(await arrive(w.strict, id, [{ merchants_id: "SKU-1001", change: 6 }], "2016-01-20T09:12:01+00:00"), 200);
-    const cut = fails(await m.strict.POST("/inbound_shipments/{shipment_id}", { ...path(id), body: { products: [{ merchants_id: "SKU-1001", qty: 5 }] } }), 409, "conflict");
+    const cut = fails(
+      await m.strict.POST("/inbound_shipments/{shipment_id}", {
+        ...path(id),
+        body: { products: [{ merchants_id: "SKU-1001", qty: 5 }] },
+      }),
+      409,
+      "conflict",
+    );
     expect(JSON.stringify(cut.details)).toContain("SKU-1001");
-    fails(await m.strict.POST("/inbound_shipments/{shipment_id}", { ...path(id), body: { products_all: [{ merchants_id: "SKU-1002", qty: 5 }] } }), 409, "conflict");
+    fails(
+      await m.strict.POST("/inbound_shipments/{shipment_id}", {
+        ...path(id),
+        body: { products_all: [{ merchants_id: "SKU-1002", qty: 5 }] },
+      }),
+      409,
+      "conflict",
+    );
 
     // Make the lines match what arrived, then close.
-    conforms(await m.strict.POST("/inbound_shipments/{shipment_id}", { ...path(id), body: { products_all: [{ merchants_id: "SKU-1001", qty: 6 }] } }), 200);
+    conforms(
+      await m.strict.POST("/inbound_shipments/{shipment_id}", {
+        ...path(id),
+        body: { products_all: [{ merchants_id: "SKU-1001", qty: 6 }] },
+      }),
+      200,
+    );
     const closed = conforms(await move(w.strict, id, { status: "processed" }), 200);
     expect(closed.data!.status).toBe("processed");
-    const late = fails(await m.strict.POST("/inbound_shipments/{shipment_id}", { ...path(id), body: { expected_at_wh: "2016-01-21" } }), 409, "invalid_state");
+    const late = fails(
+      await m.strict.POST("/inbound_shipments/{shipment_id}", { ...path(id), body: { expected_at_wh: "2016-01-21" } }),
+      409,
+      "invalid_state",
+    );
     expect(late.message).toContain("processed");
   });
 
@@ -175,7 +262,9 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     const deleted = conforms(await m.strict.DELETE("/inbound_shipments/{shipment_id}", path(s1)), 200);
     expect(deleted.data).toMatchObject({ success: true, shipment_id: s1, status: "deleted" });
     fails(await m.strict.DELETE("/inbound_shipments/{shipment_id}", path(s1)), 409, "invalid_state");
-    expect((conforms(await m.strict.GET("/inbound_shipments/{shipment_id}", path(s1)), 200)).data!.status).toBe("deleted");
+    expect(conforms(await m.strict.GET("/inbound_shipments/{shipment_id}", path(s1)), 200).data!.status).toBe(
+      "deleted",
+    );
 
     const s2 = await create(m.strict);
     const byPost = conforms(await m.strict.POST("/inbound_shipments/{shipment_id}/_delete", path(s2)), 200);
@@ -194,12 +283,18 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     const w = await account("operator");
     const id = await create(m.strict);
 
-    const r1 = conforms(await arrive(w.strict, id, [{ merchants_id: "SKU-1001", change: 6 }], "2016-01-20T09:12:01+00:00"), 200);
+    const r1 = conforms(
+      await arrive(w.strict, id, [{ merchants_id: "SKU-1001", change: 6 }], "2016-01-20T09:12:01+00:00"),
+      200,
+    );
     expect(r1.data).toMatchObject({ id, status: "processing" });
-    const r2 = conforms(await arrive(w.strict, id, [
-      { merchants_id: "SKU-1001", change: -1 },
-      { merchants_id: "SKU-9999", change: 2, name: "Unannounced", gtin: "" },
-    ]), 200);
+    const r2 = conforms(
+      await arrive(w.strict, id, [
+        { merchants_id: "SKU-1001", change: -1 },
+        { merchants_id: "SKU-9999", change: 2, name: "Unannounced", gtin: "" },
+      ]),
+      200,
+    );
     const lines = Object.fromEntries(r2.data!.products.map((l) => [l.product.merchants_id, l]));
     expect(lines["SKU-1001"]).toMatchObject({ qty: 10, arrivedQty: 5 });
     expect(lines["SKU-9999"]).toMatchObject({ qty: 0, arrivedQty: 2 });
@@ -218,16 +313,30 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
       const r = conforms(await move(w.strict, id, { status }), 200);
       expect(r.data).toMatchObject({ id, status });
     }
-    conforms(await arrive(w.strict, id, [{ merchants_id: "SKU-1001", change: 10 }, { merchants_id: "SKU-1002", change: 3 }]), 200);
+    conforms(
+      await arrive(w.strict, id, [
+        { merchants_id: "SKU-1001", change: 10 },
+        { merchants_id: "SKU-1002", change: 3 },
+      ]),
+      200,
+    );
 
     const short = conforms(await move(w.strict, id, { status: "processed" }), 200);
     expect(short.data!.status).toBe("problem");
-    expect(short.data!.problems).toContainEqual(expect.objectContaining({ type: "product.missing", merchants_id: "SKU-1002", resolved: false }));
+    expect(short.data!.problems).toContainEqual(
+      expect.objectContaining({ type: "product.missing", merchants_id: "SKU-1002", resolved: false }),
+    );
 
     const accepted = conforms(await move(w.strict, id, { status: "processed" }), 200);
     expect(accepted.data!.status).toBe("processed");
 
-    const damaged = conforms(await move(w.strict, id, { status: "problem", problems: [{ type: "damaged", merchants_id: "SKU-1001", description: "Two boxes wet on arrival" }] }), 200);
+    const damaged = conforms(
+      await move(w.strict, id, {
+        status: "problem",
+        problems: [{ type: "damaged", merchants_id: "SKU-1001", description: "Two boxes wet on arrival" }],
+      }),
+      200,
+    );
     expect(damaged.data!.status).toBe("problem");
     expect(damaged.data!.problems).toContainEqual(expect.objectContaining({ type: "damaged", resolved: false }));
     const resumed = conforms(await move(w.strict, id, { status: "processing" }), 200);
@@ -248,7 +357,10 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     const id = await create(m.strict);
     conforms(await move(w.strict, id, { status: "en_route" }), 200);
     const h1 = conforms(await m.strict.GET("/inbound_shipments/{shipment_id}/status_history", path(id)), 200);
-    expect(h1.data!.items.map((i) => [i.from, i.to, i.by])).toEqual([[null, "initial", "merchant"], ["initial", "en_route", "warehouse"]]);
+    expect(h1.data!.items.map((i) => [i.from, i.to, i.by])).toEqual([
+      [null, "initial", "merchant"],
+      ["initial", "en_route", "warehouse"],
+    ]);
     conforms(await w.strict.GET("/inbound_shipments/{shipment_id}/status_history", path(id)), 200);
     fails(await other.strict.GET("/inbound_shipments/{shipment_id}/status_history", path(id)), 404, "not_found");
   });
@@ -257,4 +369,3 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     h.expectComplete(REQUIRED);
   });
 });
-

@@ -17,7 +17,13 @@ beforeAll(async () => {
   const until = Date.now() + 30_000;
   for (;;) {
     if (mock.child.exitCode !== null) throw new Error(`mock exited:\n${mock.output()}`);
-    if (await fetch(`${origin}/events`, { headers: AUTH }).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${origin}/events`, { headers: AUTH }).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > until) throw new Error(`mock not ready:\n${mock.output()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -44,13 +50,19 @@ function request(op: Operation, headers: Record<string, string> = {}) {
   const query = new URLSearchParams();
   for (const p of op.params) {
     if (p.in === "path") path = path.replace(`{${p.name}}`, sample(p.name, p.schema));
-    else if (p.in === "query" && p.required) query.set(p.name, sample(p.name, p.schema.type === "array" ? p.schema.items : p.schema));
+    else if (p.in === "query" && p.required)
+      query.set(p.name, sample(p.name, p.schema.type === "array" ? p.schema.items : p.schema));
   }
   const body = op.bodyExamples[0];
   return fetch(`${origin}${path}${query.size ? `?${query}` : ""}`, {
     method: op.method.toUpperCase(),
     // The cookie: for the operations only a portal session may call (Prism checks that one is sent).
-    headers: { ...AUTH, Cookie: "portal_session=mock", ...(body !== undefined && { "content-type": "application/json" }), ...headers },
+    headers: {
+      ...AUTH,
+      Cookie: "portal_session=mock",
+      ...(body !== undefined && { "content-type": "application/json" }),
+      ...headers,
+    },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
 }
@@ -63,21 +75,31 @@ function fillers(value: unknown, at = ""): string[] {
 }
 
 describe("npm run mock", () => {
-  it.each(operations.map((o) => [o.operationId, o] as const))("%s answers its documented success example", async (_id, op) => {
-    const res = await request(op);
-    const success = [...op.responses.keys()].filter((s) => s >= 200 && s < 300);
-    expect(success, op.operationId).toContain(res.status);
-    expect(res.headers.get("idempotent-replayed") ?? "false").toBe("false");
-    const text = await res.text();
-    if (!text) return;
-    const body = JSON.parse(text);
-    expect(fillers(body)).toEqual([]);
-    for (const [name, value] of res.headers) expect(value, name).not.toBe("string");
-  });
+  it.each(operations.map((o) => [o.operationId, o] as const))(
+    "%s answers its documented success example",
+    async (_id, op) => {
+      const res = await request(op);
+      const success = [...op.responses.keys()].filter((s) => s >= 200 && s < 300);
+      expect(success, op.operationId).toContain(res.status);
+      expect(res.headers.get("idempotent-replayed") ?? "false").toBe("false");
+      const text = await res.text();
+      if (!text) return;
+      const body = JSON.parse(text);
+      expect(fillers(body)).toEqual([]);
+      for (const [name, value] of res.headers) expect(value, name).not.toBe("string");
+    },
+  );
 
   it("tells one story: what a create returns is what the reads show", async () => {
     const get = async (path: string) => (await fetch(`${origin}${path}`, { headers: AUTH })).json();
-    const post = async (path: string, body: unknown) => (await fetch(`${origin}${path}`, { method: "POST", headers: { ...AUTH, "content-type": "application/json" }, body: JSON.stringify(body) })).json();
+    const post = async (path: string, body: unknown) =>
+      (
+        await fetch(`${origin}${path}`, {
+          method: "POST",
+          headers: { ...AUTH, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        })
+      ).json();
     const op = (id: string) => operations.find((o) => o.operationId === id)!;
 
     const shipment = await post("/inbound_shipments/_create", op("createInboundShipment").bodyExamples[0]);
@@ -110,7 +132,10 @@ describe("npm run mock", () => {
       checked.push(op.operationId);
     }
     expect(checked.length).toBeGreaterThan(10);
-    const limited = await request(operations.find((o) => o.operationId === "listInboundShipments")!, { prefer: "code=429" });
+    const limited = await request(
+      operations.find((o) => o.operationId === "listInboundShipments")!,
+      { prefer: "code=429" },
+    );
     expect(limited.status).toBe(429);
     expect(await limited.json()).toMatchObject({ success: false, code: "rate_limited" });
     expect(limited.headers.get("retry-after")).toBe("12");

@@ -23,7 +23,12 @@ async function signIn(email: string, password: string) {
   const token = /^portal_session=([^;]+);/.exec(r.response.headers.get("set-cookie") ?? "")?.[1];
   expect(token, "the session cookie comes through the proxy").toBeDefined();
   const headers = { Cookie: `portal_session=${token}`, "X-CSRF-Token": r.data!.csrf_token };
-  return { data: r.data!, strict: h.withHeaders("strict", headers), lenient: h.withHeaders("lenient", headers), noCsrf: h.withHeaders("strict", { Cookie: headers.Cookie }) };
+  return {
+    data: r.data!,
+    strict: h.withHeaders("strict", headers),
+    lenient: h.withHeaders("lenient", headers),
+    noCsrf: h.withHeaders("strict", { Cookie: headers.Cookie }),
+  };
 }
 
 describe("portal operations conform to spec/openapi.yaml through Prism", () => {
@@ -31,9 +36,24 @@ describe("portal operations conform to spec/openapi.yaml through Prism", () => {
     const m = await account("merchant");
     const merchantId = m.username.slice(2);
     await provisionPortalUser(h.server().handle.db, merchantId, `anna@${merchantId}`, "anna-password", "admin");
-    refusedByPrism(await h.client("strict").POST("/portal_sessions/_create", { body: { email: `anna@${merchantId}` } as never }), 422, "password");
-    fails(await h.client("lenient").POST("/portal_sessions/_create", { body: { email: `anna@${merchantId}` } as never }), { status: 400, requestViolations: ["required"] }, "validation_failed", ["/body/password"]);
-    fails(await h.client("strict").POST("/portal_sessions/_create", { body: { email: `anna@${merchantId}`, password: "wrong-password" } }), 401, "unauthorized");
+    refusedByPrism(
+      await h.client("strict").POST("/portal_sessions/_create", { body: { email: `anna@${merchantId}` } as never }),
+      422,
+      "password",
+    );
+    fails(
+      await h.client("lenient").POST("/portal_sessions/_create", { body: { email: `anna@${merchantId}` } as never }),
+      { status: 400, requestViolations: ["required"] },
+      "validation_failed",
+      ["/body/password"],
+    );
+    fails(
+      await h
+        .client("strict")
+        .POST("/portal_sessions/_create", { body: { email: `anna@${merchantId}`, password: "wrong-password" } }),
+      401,
+      "unauthorized",
+    );
 
     const s = await signIn(`anna@${merchantId}`, "anna-password");
     expect(s.data.user).toMatchObject({ email: `anna@${merchantId}`, role: "admin", merchant_id: merchantId });
@@ -48,16 +68,48 @@ describe("portal operations conform to spec/openapi.yaml through Prism", () => {
   it("portal users: created by the merchant (201) and admins; 400 short password; 403 staff; 409 taken email", async () => {
     const m = await account("merchant");
     const merchantId = m.username.slice(2);
-    const made = conforms(await m.strict.POST("/portal_users/_create", { body: { email: `staff@${merchantId}`, password: "staff-password", role: "staff" } }), 201);
+    const made = conforms(
+      await m.strict.POST("/portal_users/_create", {
+        body: { email: `staff@${merchantId}`, password: "staff-password", role: "staff" },
+      }),
+      201,
+    );
     expect(made.data).toMatchObject({ email: `staff@${merchantId}`, role: "staff" });
-    refusedByPrism(await m.strict.POST("/portal_users/_create", { body: { email: `x@${merchantId}`, password: "short", role: "staff" } }), 422, "password");
-    fails(await m.lenient.POST("/portal_users/_create", { body: { email: `x@${merchantId}`, password: "short", role: "staff" } }), { status: 400, requestViolations: ["minLength"] }, "validation_failed", ["/body/password"]);
-    fails(await m.strict.POST("/portal_users/_create", { body: { email: `staff@${merchantId}`, password: "staff-password", role: "staff" } }), 409, "conflict");
-    expect(conforms(await m.strict.GET("/portal_users"), 200).data!.items.map((u) => u.email)).toEqual([`staff@${merchantId}`]);
+    refusedByPrism(
+      await m.strict.POST("/portal_users/_create", {
+        body: { email: `x@${merchantId}`, password: "short", role: "staff" },
+      }),
+      422,
+      "password",
+    );
+    fails(
+      await m.lenient.POST("/portal_users/_create", {
+        body: { email: `x@${merchantId}`, password: "short", role: "staff" },
+      }),
+      { status: 400, requestViolations: ["minLength"] },
+      "validation_failed",
+      ["/body/password"],
+    );
+    fails(
+      await m.strict.POST("/portal_users/_create", {
+        body: { email: `staff@${merchantId}`, password: "staff-password", role: "staff" },
+      }),
+      409,
+      "conflict",
+    );
+    expect(conforms(await m.strict.GET("/portal_users"), 200).data!.items.map((u) => u.email)).toEqual([
+      `staff@${merchantId}`,
+    ]);
 
     const staff = await signIn(`staff@${merchantId}`, "staff-password");
     fails(await staff.strict.GET("/portal_users"), 403, "access_denied");
-    fails(await staff.strict.POST("/portal_users/_create", { body: { email: `y@${merchantId}`, password: "y-password-1", role: "admin" } }), 403, "access_denied");
+    fails(
+      await staff.strict.POST("/portal_users/_create", {
+        body: { email: `y@${merchantId}`, password: "y-password-1", role: "admin" },
+      }),
+      403,
+      "access_denied",
+    );
 
     h.expectComplete(REQUIRED);
   });

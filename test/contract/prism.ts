@@ -44,7 +44,6 @@ export interface PrismOptions {
   startTimeoutMs?: number;
 }
 
-
 // Runs Prism as its child and kills the whole group when the test process disappears without cleaning
 // up (a killed worker runs no afterAll and no exit handler): Prism never outlives the test run.
 const WATCHDOG = `
@@ -93,7 +92,18 @@ process.once("exit", () => {
 export async function startPrismProxy(opts: PrismOptions): Promise<PrismProxy> {
   const strict = opts.errors ?? true;
   const port = await freePort();
-  const args = ["proxy", opts.spec ?? SPEC_PATH, opts.upstream, ...(strict ? ["--errors"] : []), "-h", "127.0.0.1", "-p", String(port), "-v", "error"];
+  const args = [
+    "proxy",
+    opts.spec ?? SPEC_PATH,
+    opts.upstream,
+    ...(strict ? ["--errors"] : []),
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(port),
+    "-v",
+    "error",
+  ];
   // detached: a new process group (the watchdog and Prism), so the whole group can be killed at once.
   const child = spawn(process.execPath, ["-e", WATCHDOG, String(process.pid), PRISM_BIN, ...args], {
     cwd: ROOT,
@@ -116,8 +126,12 @@ export async function startPrismProxy(opts: PrismOptions): Promise<PrismProxy> {
     }
   });
   let exitInfo: string | undefined;
-  child.once("exit", (code, signal) => { exitInfo = `exited with ${signal ?? code}`; });
-  child.once("error", (err) => { exitInfo = `could not start: ${err.message}`; });
+  child.once("exit", (code, signal) => {
+    exitInfo = `exited with ${signal ?? code}`;
+  });
+  child.once("error", (err) => {
+    exitInfo = `could not start: ${err.message}`;
+  });
 
   const origin = `http://127.0.0.1:${port}`;
   const close = async () => {
@@ -143,7 +157,9 @@ export async function startPrismProxy(opts: PrismOptions): Promise<PrismProxy> {
     } catch {
       if (Date.now() > deadline) {
         await close();
-        throw new Error(`Prism did not answer on ${origin} within ${opts.startTimeoutMs ?? 30_000} ms (prism ${args.join(" ")}):\n${log}`);
+        throw new Error(
+          `Prism did not answer on ${origin} within ${opts.startTimeoutMs ?? 30_000} ms (prism ${args.join(" ")}):\n${log}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -166,7 +182,9 @@ const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "tr
 
 /** Operations of the spec whose path starts with `prefix`. */
 export function specOperations(prefix = "/", specPath = SPEC_PATH): SpecOperation[] {
-  const doc = parse(readFileSync(specPath, "utf8")) as { paths?: Record<string, Record<string, { operationId?: string }>> };
+  const doc = parse(readFileSync(specPath, "utf8")) as {
+    paths?: Record<string, Record<string, { operationId?: string }>>;
+  };
   const out: SpecOperation[] = [];
   for (const [p, item] of Object.entries(doc.paths ?? {})) {
     if (!p.startsWith(prefix)) continue;
@@ -219,18 +237,22 @@ export function contractProblems(res: Response, expected: ContractExpectation): 
   const violations = violationsOf(res);
   if (res.status !== expected.status) problems.push(`status ${res.status}, expected ${expected.status}`);
   if (mediaType(res) === "application/problem+json") {
-    problems.push(res.status === 500 && violations
-      ? "Prism replaced the server's response by its own 500: the response violates the spec"
-      : "Prism answered by itself (application/problem+json), the request was not forwarded");
+    problems.push(
+      res.status === 500 && violations
+        ? "Prism replaced the server's response by its own 500: the response violates the spec"
+        : "Prism answered by itself (application/problem+json), the request was not forwarded",
+    );
   }
-  if (mediaType(res) !== "application/json") problems.push(`content-type ${res.headers.get("content-type")}, expected application/json`);
+  if (mediaType(res) !== "application/json")
+    problems.push(`content-type ${res.headers.get("content-type")}, expected application/json`);
   if (expected.requestViolations) {
     const list = violations ?? [];
     const response = list.filter((v) => v.location[0] !== "request");
     if (response.length) problems.push(`response violations: ${JSON.stringify(response)}`);
     const codes = list.filter((v) => v.location[0] === "request").map((v) => v.code);
     for (const code of expected.requestViolations) {
-      if (!codes.includes(code)) problems.push(`expected Prism to flag the request with ${code}; sl-violations: ${JSON.stringify(list)}`);
+      if (!codes.includes(code))
+        problems.push(`expected Prism to flag the request with ${code}; sl-violations: ${JSON.stringify(list)}`);
     }
   } else if (violations) {
     problems.push(`sl-violations: ${JSON.stringify(violations)}`);

@@ -10,7 +10,14 @@ import { contractProblems, mediaType, type ContractExpectation, type PrismProxy,
 type S = components["schemas"];
 export type Result = { response: Response; data?: unknown; error?: unknown };
 
-interface Call { operationId: string; method: string; path: string; url: string; body: string; proxy: string }
+interface Call {
+  operationId: string;
+  method: string;
+  path: string;
+  url: string;
+  body: string;
+  proxy: string;
+}
 
 export class ContractRecorder {
   private readonly calls = new WeakMap<Response, Call>();
@@ -54,12 +61,16 @@ export class ContractRecorder {
     const call = this.calls.get(result.response);
     const body = result.error ?? result.data;
     return [
-      call ? `${call.operationId}: ${call.method} ${call.url} via the ${call.proxy}` : `(unrecorded) ${result.response.url}`,
+      call
+        ? `${call.operationId}: ${call.method} ${call.url} via the ${call.proxy}`
+        : `(unrecorded) ${result.response.url}`,
       call?.body ? `request body: ${call.body}` : undefined,
       `-> ${result.response.status} ${result.response.headers.get("content-type")}`,
       `sl-violations: ${result.response.headers.get("sl-violations") ?? "(none)"}`,
       `response body: ${typeof body === "string" ? body : JSON.stringify(body)}`,
-    ].filter(Boolean).join("\n");
+    ]
+      .filter(Boolean)
+      .join("\n");
   }
 
   /** The response conforms: expected status, application/json, no `sl-violations` (unless a lenient case). */
@@ -104,6 +115,9 @@ export class ContractRecorder {
     }
     expect(missing, `operations of the spec ${what} not driven through Prism`).toEqual([]);
     expect(Object.keys(required).sort(), `REQUIRED must list exactly the spec's operations ${what}`).toEqual(inSpec);
-    expect([...this.unchecked].map((c) => `${c.operationId} ${c.method} ${c.url}`), "responses nobody checked").toEqual([]);
+    expect(
+      [...this.unchecked].map((c) => `${c.operationId} ${c.method} ${c.url}`),
+      "responses nobody checked",
+    ).toEqual([]);
   }
 }

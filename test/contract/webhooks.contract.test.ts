@@ -33,7 +33,12 @@ const delivery = (delivery_id: string) => ({ params: { path: { delivery_id } } }
 const UNKNOWN = "0123456789abcdef01234567";
 
 async function create(c: LogisticsClient, body: Partial<S["WebhookEndpointCreate"]> = {}) {
-  const r = conforms(await c.POST("/webhook_endpoints/_create", { body: { url: URL_, event_types: ["inbound_shipment.items_arrived"], ...body } }), 201);
+  const r = conforms(
+    await c.POST("/webhook_endpoints/_create", {
+      body: { url: URL_, event_types: ["inbound_shipment.items_arrived"], ...body },
+    }),
+    201,
+  );
   return r.data!;
 }
 
@@ -41,7 +46,11 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
   it("createWebhookEndpoint: 201 (with Basic credentials and batching), idempotent retry, 422, 400 destination and unknown property, 401, 403, 409 beyond the limit", async () => {
     const m = await account("merchant");
     const w = await account("operator");
-    const ep = await create(m.strict, { description: "ERP", batching: true, basic_auth: { username: "erp", password: "pw" } });
+    const ep = await create(m.strict, {
+      description: "ERP",
+      batching: true,
+      basic_auth: { username: "erp", password: "pw" },
+    });
     expect(ep).toMatchObject({ batching: true, has_basic_auth: true, secret: expect.stringMatching(/^whsec_/) });
 
     const idem = { params: { header: { "Idempotency-Key": `contract-hooks-${Date.now()}` } } };
@@ -49,16 +58,34 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
     const first = conforms(await m.strict.POST("/webhook_endpoints/_create", { ...idem, body }), 201);
     const retry = conforms(await m.strict.POST("/webhook_endpoints/_create", { ...idem, body }), 201);
     expect(retry.data).toEqual(first.data);
-    fails(await m.strict.POST("/webhook_endpoints/_create", { ...idem, body: { ...body, description: "other" } }), 422, "idempotency_key_reused");
+    fails(
+      await m.strict.POST("/webhook_endpoints/_create", { ...idem, body: { ...body, description: "other" } }),
+      422,
+      "idempotency_key_reused",
+    );
 
-    const e = fails(await m.strict.POST("/webhook_endpoints/_create", { body: { url: "http://10.0.0.7/hook", event_types: ["webhook.test"] } }), 400, "validation_failed");
+    const e = fails(
+      await m.strict.POST("/webhook_endpoints/_create", {
+        body: { url: "http://10.0.0.7/hook", event_types: ["webhook.test"] },
+      }),
+      400,
+      "validation_failed",
+    );
     expect(e.details).toContainEqual(expect.objectContaining({ path: "/body/url", code: "destination_not_allowed" }));
 
     const typo = { ...body, events: ["webhook.test"] } as S["WebhookEndpointCreate"];
     refusedByPrism(await m.strict.POST("/webhook_endpoints/_create", { body: typo }), 422, "events");
-    fails(await m.lenient.POST("/webhook_endpoints/_create", { body: typo }), { status: 400, requestViolations: ["additionalProperties"] }, "validation_failed");
+    fails(
+      await m.lenient.POST("/webhook_endpoints/_create", { body: typo }),
+      { status: 400, requestViolations: ["additionalProperties"] },
+      "validation_failed",
+    );
 
-    fails(await h.client("strict", m.username, "wrong").POST("/webhook_endpoints/_create", { body }), 401, "unauthorized");
+    fails(
+      await h.client("strict", m.username, "wrong").POST("/webhook_endpoints/_create", { body }),
+      401,
+      "unauthorized",
+    );
     fails(await w.strict.POST("/webhook_endpoints/_create", { body }), 403, "access_denied");
 
     const soFar = conforms(await m.strict.GET("/webhook_endpoints"), 200).data!.items.length;
@@ -74,10 +101,17 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
     const a = await create(m.strict);
     const b = await create(m.strict, { enabled: false });
     const page1 = conforms(await m.strict.GET("/webhook_endpoints", { params: { query: { limit: 1 } } }), 200);
-    const page2 = conforms(await m.strict.GET("/webhook_endpoints", { params: { query: { limit: 1, cursor: page1.data!.next_cursor! } } }), 200);
+    const page2 = conforms(
+      await m.strict.GET("/webhook_endpoints", { params: { query: { limit: 1, cursor: page1.data!.next_cursor! } } }),
+      200,
+    );
     expect([...page1.data!.items, ...page2.data!.items].map((e) => e.id)).toEqual([a.id, b.id]);
     refusedByPrism(await m.strict.GET("/webhook_endpoints", { params: { query: { limit: 0 } } }), 422, "limit");
-    fails(await m.lenient.GET("/webhook_endpoints", { params: { query: { limit: 0 } } }), { status: 400, requestViolations: ["minimum"] }, "validation_failed");
+    fails(
+      await m.lenient.GET("/webhook_endpoints", { params: { query: { limit: 0 } } }),
+      { status: 400, requestViolations: ["minimum"] },
+      "validation_failed",
+    );
 
     const got = conforms(await m.strict.GET("/webhook_endpoints/{webhook_id}", at(b.id)), 200);
     expect(got.data).toMatchObject({ id: b.id, enabled: false });
@@ -87,13 +121,33 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
   it("updateWebhookEndpoint: 200 (Basic credentials set and removed); 400 destination; 404", async () => {
     const m = await account("merchant");
     const ep = await create(m.strict);
-    const set = conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(ep.id), body: { basic_auth: { username: "erp", password: "pw" }, batching: true, enabled: false } }), 200);
+    const set = conforms(
+      await m.strict.POST("/webhook_endpoints/{webhook_id}", {
+        ...at(ep.id),
+        body: { basic_auth: { username: "erp", password: "pw" }, batching: true, enabled: false },
+      }),
+      200,
+    );
     expect(set.data).toMatchObject({ has_basic_auth: true, batching: true, enabled: false });
-    const cleared = conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(ep.id), body: { basic_auth: null, description: "no auth" } }), 200);
+    const cleared = conforms(
+      await m.strict.POST("/webhook_endpoints/{webhook_id}", {
+        ...at(ep.id),
+        body: { basic_auth: null, description: "no auth" },
+      }),
+      200,
+    );
     expect(cleared.data).toMatchObject({ has_basic_auth: false, description: "no auth" });
-    const bad = fails(await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(ep.id), body: { url: "http://localhost/hook" } }), 400, "validation_failed");
+    const bad = fails(
+      await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(ep.id), body: { url: "http://localhost/hook" } }),
+      400,
+      "validation_failed",
+    );
     expect(bad.details[0]).toMatchObject({ path: "/body/url", code: "destination_not_allowed" });
-    fails(await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(UNKNOWN), body: { enabled: true } }), 404, "not_found");
+    fails(
+      await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(UNKNOWN), body: { enabled: true } }),
+      404,
+      "not_found",
+    );
   });
 
   it("rotateWebhookSecret and deleteWebhookEndpoint: 200; 404", async () => {
@@ -111,22 +165,56 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
     const m = await account("merchant");
     const ep = await create(m.strict);
     const test = conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}/_test", at(ep.id)), 202);
-    fails(await m.strict.POST("/webhook_deliveries/{delivery_id}/_redeliver", delivery(test.data!.delivery_id)), 409, "conflict");
+    fails(
+      await m.strict.POST("/webhook_deliveries/{delivery_id}/_redeliver", delivery(test.data!.delivery_id)),
+      409,
+      "conflict",
+    );
 
     const list = conforms(await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", at(ep.id)), 200);
-    expect(list.data!.items).toEqual([expect.objectContaining({ id: test.data!.delivery_id, status: "pending", event_type: "webhook.test" })]);
+    expect(list.data!.items).toEqual([
+      expect.objectContaining({ id: test.data!.delivery_id, status: "pending", event_type: "webhook.test" }),
+    ]);
     // As the dispatcher leaves it after a day of failures.
     await sql`update webhook_deliveries set status = 'failed', due_at = null, attempts = 8, last_attempt_at = now(),
-      last_response_status = 503, last_error = 'HTTP 503 from endpoint', last_duration_ms = 12 where id = ${test.data!.delivery_id}`.execute(h.server().handle.db);
-    const failed = conforms(await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id }, query: { status: "failed", limit: 10 } } }), 200);
-    expect(failed.data!.items[0]).toMatchObject({ status: "failed", attempts: 8, last_response_status: 503, last_duration_ms: 12, next_attempt_at: null });
+      last_response_status = 503, last_error = 'HTTP 503 from endpoint', last_duration_ms = 12 where id = ${test.data!.delivery_id}`.execute(
+      h.server().handle.db,
+    );
+    const failed = conforms(
+      await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", {
+        params: { path: { webhook_id: ep.id }, query: { status: "failed", limit: 10 } },
+      }),
+      200,
+    );
+    expect(failed.data!.items[0]).toMatchObject({
+      status: "failed",
+      attempts: 8,
+      last_response_status: 503,
+      last_duration_ms: 12,
+      next_attempt_at: null,
+    });
 
-    const again = conforms(await m.strict.POST("/webhook_deliveries/{delivery_id}/_redeliver", delivery(test.data!.delivery_id)), 202);
+    const again = conforms(
+      await m.strict.POST("/webhook_deliveries/{delivery_id}/_redeliver", delivery(test.data!.delivery_id)),
+      202,
+    );
     expect(again.data).toMatchObject({ success: true, event_id: test.data!.event_id });
     fails(await m.strict.POST("/webhook_deliveries/{delivery_id}/_redeliver", delivery(UNKNOWN)), 404, "not_found");
 
-    refusedByPrism(await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id }, query: { status: "sent" as "failed" } } }), 422, "status");
-    fails(await m.lenient.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id }, query: { status: "sent" as "failed" } } }), { status: 400, requestViolations: ["enum"] }, "validation_failed");
+    refusedByPrism(
+      await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", {
+        params: { path: { webhook_id: ep.id }, query: { status: "sent" as "failed" } },
+      }),
+      422,
+      "status",
+    );
+    fails(
+      await m.lenient.GET("/webhook_endpoints/{webhook_id}/deliveries", {
+        params: { path: { webhook_id: ep.id }, query: { status: "sent" as "failed" } },
+      }),
+      { status: 400, requestViolations: ["enum"] },
+      "validation_failed",
+    );
     fails(await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", at(UNKNOWN)), 404, "not_found");
 
     conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(ep.id), body: { enabled: false } }), 200);

@@ -14,7 +14,10 @@ import { loadSpec } from "./spec-model.ts";
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 // `npm test` replays the same cases every time (a failure there is a regression, not bad luck);
 // `npm run fuzz` draws a new seed unless FUZZ_SEED is given.
-const SEED = process.env.FUZZ_SEED === "random" ? (Date.now() ^ (Math.random() * 2 ** 31)) | 0 : Number(process.env.FUZZ_SEED ?? 20150101);
+const SEED =
+  process.env.FUZZ_SEED === "random"
+    ? (Date.now() ^ (Math.random() * 2 ** 31)) | 0
+    : Number(process.env.FUZZ_SEED ?? 20150101);
 const PATH = process.env.FUZZ_PATH;
 
 let srv: TestServer;
@@ -23,25 +26,33 @@ const model = loadSpec();
 const operations = model.operations.filter((o) => o.implemented);
 
 // The fuzzer sends wrong credentials on purpose: the login throttle would soon answer only 429.
-useTestServer(async (s) => {
-  srv = s;
-  const principals = {
-    merchant: ["M-fuzz-a.example.com", "fuzz-secret-a"],
-    otherMerchant: ["M-fuzz-b.example.com", "fuzz-secret-b"],
-    operator: ["W-fuzz-wh.example.com", "fuzz-secret-w"],
-  } as const;
-  for (const [user, secret] of Object.values(principals)) {
-    await provisionAccount(srv.handle.db, user.startsWith("M-") ? "merchant" : "operator", user.slice(2), secret);
-  }
-  oracle = new Oracle(srv, model, { merchant: [...principals.merchant], otherMerchant: [...principals.otherMerchant], operator: [...principals.operator] });
-  await oracle.seed();
-}, { loginLimits: { perAddress: 0, perAccount: 0, windowMs: 60_000 } });
+useTestServer(
+  async (s) => {
+    srv = s;
+    const principals = {
+      merchant: ["M-fuzz-a.example.com", "fuzz-secret-a"],
+      otherMerchant: ["M-fuzz-b.example.com", "fuzz-secret-b"],
+      operator: ["W-fuzz-wh.example.com", "fuzz-secret-w"],
+    } as const;
+    for (const [user, secret] of Object.values(principals)) {
+      await provisionAccount(srv.handle.db, user.startsWith("M-") ? "merchant" : "operator", user.slice(2), secret);
+    }
+    oracle = new Oracle(srv, model, {
+      merchant: [...principals.merchant],
+      otherMerchant: [...principals.otherMerchant],
+      operator: [...principals.operator],
+    });
+    await oracle.seed();
+  },
+  { loginLimits: { perAddress: 0, perAccount: 0, windowMs: 60_000 } },
+);
 
 describe("fuzzing every implemented operation from the spec", () => {
   it("covers the registry", () => {
     expect(operations.length).toBeGreaterThan(0);
     // Ids for every path parameter that a create operation provides; others are random (404 is fine).
-    for (const name of oracle.fedParams()) expect(oracle.pools.get(name)!.length, `fixtures for {${name}}`).toBeGreaterThan(0);
+    for (const name of oracle.fedParams())
+      expect(oracle.pools.get(name)!.length, `fixtures for {${name}}`).toBeGreaterThan(0);
   });
 
   it("can build requests for every operation of the spec, implemented or not yet", () => {
@@ -56,36 +67,52 @@ describe("fuzzing every implemented operation from the spec", () => {
     const cases = operations.flatMap(ruleCasesFor);
     const covered = new Set(cases.map((c) => c.operationId));
     // The operations with number parameters or code fields in their examples, as the spec has them today.
-    for (const id of ["getShippingOptions", "listInboundShipments", "createOrder", "createPriceList", "replaceShippingSettings"]) expect(covered, id).toContain(id);
+    for (const id of [
+      "getShippingOptions",
+      "listInboundShipments",
+      "createOrder",
+      "createPriceList",
+      "replaceShippingSettings",
+    ])
+      expect(covered, id).toContain(id);
     expect(cases.length).toBeGreaterThan(150);
     for (const c of cases) await oracle.check(c);
   });
 
-  it(`${RUNS} requests: no 5xx, declared statuses, error shape, valid 2xx bodies, refusals change nothing`, { timeout: RUNS * 500 + 120_000 }, async () => {
-    const started = Date.now();
-    const seen = new Map<string, number>();
-    const perOperation = new Map(operations.map((op) => [op, requestFor(op)]));
-    const ruleCases = operations.flatMap(ruleCasesFor);
-    // One in ten breaks exactly one value rule, and must be refused for it.
-    const arb = fc.oneof(
-      { weight: 9, arbitrary: fc.constantFrom(...operations).chain((op) => perOperation.get(op)!) },
-      { weight: 1, arbitrary: fc.constantFrom(...ruleCases) as fc.Arbitrary<FuzzRequest> },
-    );
-    const property = fc.asyncProperty(arb, async (r: FuzzRequest) => {
-      seen.set(r.operationId, (seen.get(r.operationId) ?? 0) + 1);
-      await oracle.check(r);
-    });
-    const result = await fc.check(property, { numRuns: RUNS, seed: SEED, ...(PATH && { path: PATH }), endOnFailure: false });
-    const summary = `fuzz: ${result.numRuns} runs, seed ${SEED}, ${((Date.now() - started) / 1000).toFixed(1)} s, database ${process.env.TEST_DB}; statuses ${JSON.stringify(Object.fromEntries(oracle.statuses))}; ms in requests ${oracle.timings.request.toFixed(0)}, in fingerprints ${oracle.timings.fingerprint.toFixed(0)}; per operation ${JSON.stringify(Object.fromEntries(seen))}`;
-    console.log(summary);
-    if (result.failed) {
-      const shrunk = result.counterexample?.[0] as FuzzRequest | undefined;
-      const why = (result.errorInstance as Error | undefined)?.message ?? String(result.errorInstance);
-      throw new Error(
-        `Failed after ${result.numRuns} cases (seed ${result.seed}, shrunk ${result.numShrinks} times):\n` +
-          `${why}${why.includes("--- request") || !shrunk ? "" : `\n--- request\n${oracle.describe(shrunk)}`}\n\n` +
-          `Replay: FUZZ_SEED=${result.seed} FUZZ_PATH=${result.counterexamplePath} FUZZ_RUNS=${RUNS} npm run fuzz`,
+  it(
+    `${RUNS} requests: no 5xx, declared statuses, error shape, valid 2xx bodies, refusals change nothing`,
+    { timeout: RUNS * 500 + 120_000 },
+    async () => {
+      const started = Date.now();
+      const seen = new Map<string, number>();
+      const perOperation = new Map(operations.map((op) => [op, requestFor(op)]));
+      const ruleCases = operations.flatMap(ruleCasesFor);
+      // One in ten breaks exactly one value rule, and must be refused for it.
+      const arb = fc.oneof(
+        { weight: 9, arbitrary: fc.constantFrom(...operations).chain((op) => perOperation.get(op)!) },
+        { weight: 1, arbitrary: fc.constantFrom(...ruleCases) as fc.Arbitrary<FuzzRequest> },
       );
-    }
-  });
+      const property = fc.asyncProperty(arb, async (r: FuzzRequest) => {
+        seen.set(r.operationId, (seen.get(r.operationId) ?? 0) + 1);
+        await oracle.check(r);
+      });
+      const result = await fc.check(property, {
+        numRuns: RUNS,
+        seed: SEED,
+        ...(PATH && { path: PATH }),
+        endOnFailure: false,
+      });
+      const summary = `fuzz: ${result.numRuns} runs, seed ${SEED}, ${((Date.now() - started) / 1000).toFixed(1)} s, database ${process.env.TEST_DB}; statuses ${JSON.stringify(Object.fromEntries(oracle.statuses))}; ms in requests ${oracle.timings.request.toFixed(0)}, in fingerprints ${oracle.timings.fingerprint.toFixed(0)}; per operation ${JSON.stringify(Object.fromEntries(seen))}`;
+      console.log(summary);
+      if (result.failed) {
+        const shrunk = result.counterexample?.[0] as FuzzRequest | undefined;
+        const why = (result.errorInstance as Error | undefined)?.message ?? String(result.errorInstance);
+        throw new Error(
+          `Failed after ${result.numRuns} cases (seed ${result.seed}, shrunk ${result.numShrinks} times):\n` +
+            `${why}${why.includes("--- request") || !shrunk ? "" : `\n--- request\n${oracle.describe(shrunk)}`}\n\n` +
+            `Replay: FUZZ_SEED=${result.seed} FUZZ_PATH=${result.counterexamplePath} FUZZ_RUNS=${RUNS} npm run fuzz`,
+        );
+      }
+    },
+  );
 });

@@ -12,7 +12,11 @@ import { valid, type FuzzRequest, type Who } from "./generate.ts";
 import type { RuleRequest } from "./rules.ts";
 import { operationAt, type Operation, type Schema, type SpecModel } from "./spec-model.ts";
 
-export interface Principals { merchant: [string, string]; otherMerchant: [string, string]; operator: [string, string] }
+export interface Principals {
+  merchant: [string, string];
+  otherMerchant: [string, string];
+  operator: [string, string];
+}
 
 export class Oracle {
   private ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
@@ -27,13 +31,18 @@ export class Oracle {
   readonly statuses = new Map<number, number>();
   readonly timings = { request: 0, fingerprint: 0 };
 
-  constructor(private srv: TestServer, private model: SpecModel, private principals: Principals) {
+  constructor(
+    private srv: TestServer,
+    private model: SpecModel,
+    private principals: Principals,
+  ) {
     (addFormats as unknown as (a: Ajv2020) => void)(this.ajv);
     this.byId = new Map(model.operations.map((o) => [o.operationId, o]));
     for (const o of model.operations.filter((x) => x.implemented)) {
       for (const p of o.params.filter((x) => x.in === "path")) {
         if (!this.pools.has(p.name)) this.pools.set(p.name, []);
-        for (const c of this.creatorsOf(p.name, o.path)) this.feeds.set(c.operationId, [...new Set([...(this.feeds.get(c.operationId) ?? []), p.name])]);
+        for (const c of this.creatorsOf(p.name, o.path))
+          this.feeds.set(c.operationId, [...new Set([...(this.feeds.get(c.operationId) ?? []), p.name])]);
       }
     }
   }
@@ -67,15 +76,22 @@ export class Oracle {
     await this.countChanges();
     for (const creator of this.model.operations.filter((o) => this.feeds.has(o.operationId))) {
       // The spec's example, else bodies generated from the schema (the server may refuse some).
-      const bodies = creator.bodyExamples.length ? Array(perKind).fill(creator.bodyExamples[0]) : fc.sample(valid(creator.body), { numRuns: perKind * 3, seed: 1 });
+      const bodies = creator.bodyExamples.length
+        ? Array(perKind).fill(creator.bodyExamples[0])
+        : fc.sample(valid(creator.body), { numRuns: perKind * 3, seed: 1 });
       const who: Who = creator.roles.includes("merchant") ? "merchant" : "operator";
       for (const body of bodies) {
-        const res = await fetch(this.srv.baseUrl + creator.path, { method: "POST", headers: { ...this.auth(who), "Content-Type": "application/json" }, body: JSON.stringify(body) });
+        const res = await fetch(this.srv.baseUrl + creator.path, {
+          method: "POST",
+          headers: { ...this.auth(who), "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
         this.remember(creator, res.status, await res.json());
       }
     }
     // The oracle is only as good as its counter: the fixtures must have moved it.
-    if ((await this.fingerprint()) === "0") throw new Error("the change counter did not see the fixtures being created");
+    if ((await this.fingerprint()) === "0")
+      throw new Error("the change counter did not see the fixtures being created");
   }
 
   /**
@@ -87,12 +103,18 @@ export class Oracle {
     const db = this.srv.handle.db;
     const tables = await sql<{ name: string }>`
       select table_name as name from information_schema.tables
-      where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_%' order by 1`.execute(db);
+      where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_%' order by 1`.execute(
+      db,
+    );
     await sql`create table fuzz_changes (n bigint not null)`.execute(db);
     await sql`insert into fuzz_changes values (0)`.execute(db);
-    await sql`create function fuzz_count_change() returns trigger language plpgsql as $$ begin update fuzz_changes set n = n + 1; return null; end $$`.execute(db);
+    await sql`create function fuzz_count_change() returns trigger language plpgsql as $$ begin update fuzz_changes set n = n + 1; return null; end $$`.execute(
+      db,
+    );
     for (const { name } of tables.rows) {
-      await sql`create trigger fuzz_count after insert or update or delete on ${sql.table(name)} for each row execute function fuzz_count_change()`.execute(db);
+      await sql`create trigger fuzz_count after insert or update or delete on ${sql.table(name)} for each row execute function fuzz_count_change()`.execute(
+        db,
+      );
     }
   }
 
@@ -113,10 +135,14 @@ export class Oracle {
 
   auth(who: Who): Record<string, string> {
     switch (who) {
-      case "none": return {};
-      case "garbage": return { Authorization: "Basic !!notbase64!!" };
-      case "wrongSecret": return { Authorization: basicAuth(this.principals.merchant[0], "not-the-secret") };
-      default: return { Authorization: basicAuth(...this.principals[who]) };
+      case "none":
+        return {};
+      case "garbage":
+        return { Authorization: "Basic !!notbase64!!" };
+      case "wrongSecret":
+        return { Authorization: basicAuth(this.principals.merchant[0], "not-the-secret") };
+      default:
+        return { Authorization: basicAuth(...this.principals[who]) };
     }
   }
 
@@ -134,7 +160,12 @@ export class Oracle {
     const path = this.concretePath(r);
     const cut = (x: string) => (x.length > 300 ? `${x.slice(0, 300)}...(${x.length} characters)` : x);
     const q = r.query.length ? `?${new URLSearchParams(r.query.map(([k, v]) => [cut(k), cut(v)]))}` : "";
-    const body = r.body === undefined ? "" : typeof r.body === "string" ? r.body : `<bytes ${Buffer.from(r.body).toString("hex").slice(0, 400)}>`;
+    const body =
+      r.body === undefined
+        ? ""
+        : typeof r.body === "string"
+          ? r.body
+          : `<bytes ${Buffer.from(r.body).toString("hex").slice(0, 400)}>`;
     return [
       `${r.method.toUpperCase()} ${path}${q}  (${r.operationId}; as ${r.who}; ${r.mutation})`,
       ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`),
@@ -157,7 +188,11 @@ export class Oracle {
     this.lastFingerprint ??= await this.fingerprint();
     const before = this.lastFingerprint;
     const t = performance.now();
-    const res = await fetch(url, { method, headers, body: withBody ? (typeof r.body === "string" ? r.body : Buffer.from(r.body!)) : undefined });
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: withBody ? (typeof r.body === "string" ? r.body : Buffer.from(r.body!)) : undefined,
+    });
     const text = await res.text();
     this.timings.request += performance.now() - t;
     this.statuses.set(res.status, (this.statuses.get(res.status) ?? 0) + 1);
@@ -167,14 +202,19 @@ export class Oracle {
     };
     let json: unknown;
     if (method !== "HEAD") {
-      try { json = JSON.parse(text); } catch { fail("the answer is not JSON"); }
+      try {
+        json = JSON.parse(text);
+      } catch {
+        fail("the answer is not JSON");
+      }
     }
     if (res.status >= 500 && res.status !== 501) fail(`server error ${res.status}`);
 
     const target = operationAt(this.model.operations, r.method, path);
     if (!target) {
       // 431 comes from the HTTP parser, before any routing.
-      if (![401, 405, 429, 431].includes(res.status)) fail(`a method without an operation answered ${res.status}, not 405`);
+      if (![401, 405, 429, 431].includes(res.status))
+        fail(`a method without an operation answered ${res.status}, not 405`);
     } else if (!target.responses.has(res.status)) {
       fail(`status ${res.status} is not declared for ${target.operationId}`);
     } else if (res.status === 501 && target.implemented) {
@@ -183,7 +223,8 @@ export class Oracle {
     if (method !== "HEAD") {
       if (res.status >= 400) {
         this.validate(this.model.errorSchema, json, fail, "the error shape");
-        if ((json as { request_id?: string }).request_id !== res.headers.get("x-request-id")) fail("request_id differs from X-Request-Id");
+        if ((json as { request_id?: string }).request_id !== res.headers.get("x-request-id"))
+          fail("request_id differs from X-Request-Id");
       } else if (target) {
         const schema = target.responses.get(res.status);
         if (schema) this.validate(schema, json, fail, `the ${res.status} schema of ${target.operationId}`);
@@ -193,7 +234,8 @@ export class Oracle {
     const expected = (r as Partial<RuleRequest>).expect;
     if (expected && method !== "HEAD") {
       const body = json as { code?: string; details?: { path: string }[] };
-      if (res.status !== expected.status || body.code !== expected.code) fail(`breaking one rule must be ${expected.status} ${expected.code}`);
+      if (res.status !== expected.status || body.code !== expected.code)
+        fail(`breaking one rule must be ${expected.status} ${expected.code}`);
       if (!body.details?.some((d) => d.path === expected.path)) fail(`the details must name ${expected.path}`);
     }
     const ft = performance.now();

@@ -15,7 +15,27 @@ export interface Expectation {
 export type RuleRequest = FuzzRequest & { expect: Expectation };
 
 // Each is refused by the strict query numbers: only -?digits(.digits)? without leading zeros.
-export const ODD_NUMBER_LITERALS = ["Infinity", "-Infinity", "1e309", "1e3", "0x10", "0b11", "0o7", "", " ", "NaN", "1_000", "--1", "+5", "05", ".5", "5.", "\u0661\u0662", "1,5", "0.1.2"];
+export const ODD_NUMBER_LITERALS = [
+  "Infinity",
+  "-Infinity",
+  "1e309",
+  "1e3",
+  "0x10",
+  "0b11",
+  "0o7",
+  "",
+  " ",
+  "NaN",
+  "1_000",
+  "--1",
+  "+5",
+  "05",
+  ".5",
+  "5.",
+  "\u0661\u0662",
+  "1,5",
+  "0.1.2",
+];
 export const NOT_COUNTRIES = ["XX", "ZZ", "UK", "fi", "Fi", "EU", "F", "FIN", "AA", "QZ"];
 export const NOT_CURRENCIES = ["ZZZ", "eur", "EU", "EURO", "BTC", "E", "QQQ"];
 export const OVER_PRECISE_VAT = [25.123456789, 24.001, 10.125, 0.001];
@@ -23,17 +43,27 @@ export const OVER_PRECISE_VAT = [25.123456789, 24.001, 10.125, 0.001];
 type Kind = "country" | "currency" | "tax";
 
 /** The places of an example body whose schema is a country or currency code, or a VAT rate. */
-function codePlaces(schema: Schema | undefined, value: unknown, at: (string | number)[] = []): { at: (string | number)[]; kind: Kind }[] {
+function codePlaces(
+  schema: Schema | undefined,
+  value: unknown,
+  at: (string | number)[] = [],
+): { at: (string | number)[]; kind: Kind }[] {
   if (!schema || value === undefined || value === null) return [];
   const enumOf = (schema.enum ?? []) as unknown[];
   if (enumOf.includes("FI") && enumOf.includes("SE")) return [{ at, kind: "country" }];
   if (enumOf.includes("EUR") && enumOf.includes("SEK")) return [{ at, kind: "currency" }];
   if (at[at.length - 1] === "tax" && typeof value === "number") return [{ at, kind: "tax" }];
   const alts = (schema.oneOf ?? schema.anyOf ?? schema.allOf) as Schema[] | undefined;
-  if (alts) return alts.flatMap((s) => codePlaces(s, value, at)).filter((p, i, all) => all.findIndex((q) => q.at.join("/") === p.at.join("/")) === i);
-  if (Array.isArray(value) && schema.items) return value.flatMap((v, i) => codePlaces(schema.items as Schema, v, [...at, i]));
+  if (alts)
+    return alts
+      .flatMap((s) => codePlaces(s, value, at))
+      .filter((p, i, all) => all.findIndex((q) => q.at.join("/") === p.at.join("/")) === i);
+  if (Array.isArray(value) && schema.items)
+    return value.flatMap((v, i) => codePlaces(schema.items as Schema, v, [...at, i]));
   if (typeof value === "object" && schema.properties) {
-    return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => codePlaces((schema.properties as Record<string, Schema>)[k], v, [...at, k]));
+    return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+      codePlaces((schema.properties as Record<string, Schema>)[k], v, [...at, k]),
+    );
   }
   return [];
 }
@@ -62,25 +92,38 @@ function goodQueryValue(p: Param): string {
 /** Every rule-breaking request for `op`: each odd literal in each number parameter, each bad code in each place. */
 export function ruleCasesFor(op: Operation): RuleRequest[] {
   const who = op.roles.includes("merchant") ? "merchant" : "operator";
-  const pathParams = Object.fromEntries(op.params.filter((p) => p.in === "path").map((p) => [p.name, { pool: p.name, index: 0 }]));
+  const pathParams = Object.fromEntries(
+    op.params.filter((p) => p.in === "path").map((p) => [p.name, { pool: p.name, index: 0 }]),
+  );
   const required = op.params.filter((p) => p.in === "query" && p.required);
   const example = op.bodyExamples[0];
   const make = (query: [string, string][], body: unknown, mutation: string, path: string): RuleRequest => ({
-    operationId: op.operationId, method: op.method, who, path: pathParams, query, headers: {},
+    operationId: op.operationId,
+    method: op.method,
+    who,
+    path: pathParams,
+    query,
+    headers: {},
     ...(body !== undefined && { body: JSON.stringify(body), contentType: "application/json" }),
-    mutation: `rule: ${mutation}`, expect: { status: 400, code: "validation_failed", path },
+    mutation: `rule: ${mutation}`,
+    expect: { status: 400, code: "validation_failed", path },
   });
   const cases: RuleRequest[] = [];
   for (const p of op.params.filter(isNumberParam)) {
-    const others = required.filter((r) => r.name !== p.name).map((r) => [r.name, goodQueryValue(r)] as [string, string]);
-    for (const v of ODD_NUMBER_LITERALS) cases.push(make([...others, [p.name, v]], example, `query ${p.name}=${JSON.stringify(v)}`, `/query/${p.name}`));
+    const others = required
+      .filter((r) => r.name !== p.name)
+      .map((r) => [r.name, goodQueryValue(r)] as [string, string]);
+    for (const v of ODD_NUMBER_LITERALS)
+      cases.push(make([...others, [p.name, v]], example, `query ${p.name}=${JSON.stringify(v)}`, `/query/${p.name}`));
   }
   if (op.body && example !== undefined) {
     const query = required.map((r) => [r.name, goodQueryValue(r)] as [string, string]);
     for (const place of codePlaces(op.body, example)) {
-      const bad: unknown[] = place.kind === "country" ? NOT_COUNTRIES : place.kind === "currency" ? NOT_CURRENCIES : OVER_PRECISE_VAT;
+      const bad: unknown[] =
+        place.kind === "country" ? NOT_COUNTRIES : place.kind === "currency" ? NOT_CURRENCIES : OVER_PRECISE_VAT;
       const pointer = `/body/${place.at.join("/")}`;
-      for (const v of bad) cases.push(make(query, setAt(example, place.at, v), `${pointer}=${JSON.stringify(v)}`, pointer));
+      for (const v of bad)
+        cases.push(make(query, setAt(example, place.at, v), `${pointer}=${JSON.stringify(v)}`, pointer));
     }
   }
   return cases;

@@ -6,7 +6,14 @@ import { IMPLEMENTED } from "../../server/handlers.ts";
 
 export type Schema = Record<string, any>;
 
-export interface Param { name: string; in: "path" | "query" | "header"; required: boolean; schema: Schema; style?: string; explode?: boolean }
+export interface Param {
+  name: string;
+  in: "path" | "query" | "header";
+  required: boolean;
+  schema: Schema;
+  style?: string;
+  explode?: boolean;
+}
 
 export interface Operation {
   operationId: string;
@@ -37,14 +44,19 @@ export function loadSpec(file = "spec/openapi.yaml") {
     const ref = (node as Schema).$ref as string | undefined;
     if (ref) {
       if (!seen.has(ref)) {
-        const target = ref.replace(/^#\//, "").split("/").map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+        const target = ref
+          .replace(/^#\//, "")
+          .split("/")
+          .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
           .reduce<any>((o, k) => o?.[k], doc);
         if (target === undefined) throw new Error(`unresolved ${ref}`);
         seen.set(ref, deref(target, depth + 1));
       }
       // Siblings of $ref (OpenAPI 3.1 allows them, e.g. a description) are kept beside the target.
       const { $ref: _, ...siblings } = node as Schema;
-      return Object.keys(siblings).length ? { ...(seen.get(ref) as Schema), ...deref(siblings, depth + 1) } : seen.get(ref);
+      return Object.keys(siblings).length
+        ? { ...(seen.get(ref) as Schema), ...deref(siblings, depth + 1) }
+        : seen.get(ref);
     }
     return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(v, depth + 1)]));
   };
@@ -62,7 +74,10 @@ export function loadSpec(file = "spec/openapi.yaml") {
       for (const [status, r] of Object.entries(op.responses as Record<string, Schema>)) {
         responses.set(Number(status), r.content?.["application/json"]?.schema);
       }
-      const examples = [json?.example, ...Object.values((json?.examples ?? {}) as Record<string, { value: unknown }>).map((e) => e.value)].filter((e) => e !== undefined);
+      const examples = [
+        json?.example,
+        ...Object.values((json?.examples ?? {}) as Record<string, { value: unknown }>).map((e) => e.value),
+      ].filter((e) => e !== undefined);
       operations.push({
         operationId: op.operationId,
         method,
@@ -86,7 +101,9 @@ export function operationAt(ops: Operation[], method: string, path: string): Ope
   const m = method === "head" ? "get" : method;
   // The most literal template wins (/inbound_shipments/_create over /{shipment_id}), whatever the method.
   const literals = (t: string) => t.split("/").filter((x) => x && !x.startsWith("{")).length;
-  const templates = [...new Set(ops.map((o) => o.path))].filter((t) => templateRegex(t).test(path)).sort((a, b) => literals(b) - literals(a));
+  const templates = [...new Set(ops.map((o) => o.path))]
+    .filter((t) => templateRegex(t).test(path))
+    .sort((a, b) => literals(b) - literals(a));
   return templates.length ? ops.find((o) => o.path === templates[0] && o.method === m) : undefined;
 }
 

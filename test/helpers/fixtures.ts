@@ -41,7 +41,12 @@ export async function moveTo(w: LogisticsClient, id: string, body: S["InboundSta
  * Asserts the exact failure: status, error code, the shared error shape with a request id equal to
  * the X-Request-Id header, and that `details` names each of `paths`.
  */
-export function expectError(result: { response: Response; error?: unknown }, status: number, code: string, paths: string[] = []): S["Error"] {
+export function expectError(
+  result: { response: Response; error?: unknown },
+  status: number,
+  code: string,
+  paths: string[] = [],
+): S["Error"] {
   expect(result.response.status).toBe(status);
   const error = result.error as S["Error"];
   expect(error).toMatchObject({ success: false, code });
@@ -62,4 +67,5 @@ export async function expectUnchanged<R>(srv: TestServer, request: () => Promise
   return result;
 }
 
-export const basicAuth = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
+export const basicAuth = (user: string, secret: string) =>
+  `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;

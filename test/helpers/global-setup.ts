@@ -21,17 +21,26 @@ export default async function setup(project: TestProject) {
   // project (its own folder: start-and-cli rebuilds dist/ while others run); tsx compiling at each of some
   // thirty starts cost more than a second of CPU apiece.
   const serverMain = path.resolve(`.tmp/server-${kind}/main.js`);
-  execFileSync(process.execPath, ["--input-type=module", "-e", "await (await import('./tools/build.mjs')).buildServer(process.argv[1])", serverMain], { stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    ["--input-type=module", "-e", "await (await import('./tools/build.mjs')).buildServer(process.argv[1])", serverMain],
+    { stdio: "inherit" },
+  );
   project.provide("serverMain", serverMain);
   if (kind === "postgres") {
     const url = project.config.env?.TEST_PG_URL;
-    if (!url) throw new Error("CI=true needs PostgreSQL: set DATABASE_URL or TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)");
+    if (!url)
+      throw new Error(
+        "CI=true needs PostgreSQL: set DATABASE_URL or TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test)",
+      );
     const client = new pg.Client({ connectionString: url });
     try {
       await client.connect();
       await client.query("select 1");
     } catch (err) {
-      throw new Error(`PostgreSQL at ${url.replace(/\/\/[^@]*@/, "//***@")} is not reachable: ${(err as Error).message}`);
+      throw new Error(
+        `PostgreSQL at ${url.replace(/\/\/[^@]*@/, "//***@")} is not reachable: ${(err as Error).message}`,
+      );
     } finally {
       await client.end().catch(() => {});
     }

@@ -27,7 +27,10 @@ export function ownClusterAvailable(): string | undefined {
 
 const asPostgres = (cmd: string, args: string[]) => {
   const asRoot = process.getuid?.() === 0;
-  return execFileSync(asRoot ? "runuser" : cmd, asRoot ? ["-u", "postgres", "--", cmd, ...args] : args, { stdio: "pipe", encoding: "utf8" });
+  return execFileSync(asRoot ? "runuser" : cmd, asRoot ? ["-u", "postgres", "--", cmd, ...args] : args, {
+    stdio: "pipe",
+    encoding: "utf8",
+  });
 };
 
 export async function createOwnCluster(): Promise<OwnCluster> {
@@ -42,12 +45,24 @@ export async function createOwnCluster(): Promise<OwnCluster> {
   const pids = () => {
     const postmaster = Number(readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
     // The backends and background workers are the postmaster's children.
-    const children = spawnSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" }).stdout.trim().split("\n").filter(Boolean).map(Number);
+    const children = spawnSync("pgrep", ["-P", String(postmaster)], { encoding: "utf8" })
+      .stdout.trim()
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
     return [postmaster, ...children];
   };
   const cluster: OwnCluster = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    start: () => void ctl("-w", "-l", path.join(root, "log"), "-o", `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"),
+    start: () =>
+      void ctl(
+        "-w",
+        "-l",
+        path.join(root, "log"),
+        "-o",
+        `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off`,
+        "start",
+      ),
     stop: () => void ctl("-w", "-m", "fast", "stop"),
     pause: () => pids().forEach((p) => process.kill(p, "SIGSTOP")),
     resume: () => pids().forEach((p) => process.kill(p, "SIGCONT")),

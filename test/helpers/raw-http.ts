@@ -27,13 +27,19 @@ export function rawRequest(origin: string, lines: string[], body = "", timeoutMs
       if (end < 0) return final ? fail(new Error(`incomplete response: ${text.slice(0, 200)}`)) : undefined;
       const [statusLine, ...headerLines] = text.slice(0, end).split("\r\n");
       const headers: Record<string, string> = {};
-      for (const l of headerLines) headers[l.slice(0, l.indexOf(":")).toLowerCase()] = l.slice(l.indexOf(":") + 1).trim();
+      for (const l of headerLines)
+        headers[l.slice(0, l.indexOf(":")).toLowerCase()] = l.slice(l.indexOf(":") + 1).trim();
       const rest = data.subarray(Buffer.byteLength(text.slice(0, end + 4), "latin1"));
       const length = headers["content-length"] === undefined ? undefined : Number(headers["content-length"]);
       if (length !== undefined ? rest.length < length : !final) return undefined;
       clearTimeout(timer);
       socket.destroy();
-      resolve({ status: Number(statusLine!.split(" ")[1]), headers, body: rest.subarray(0, length).toString("utf8"), ms: Date.now() - started });
+      resolve({
+        status: Number(statusLine!.split(" ")[1]),
+        headers,
+        body: rest.subarray(0, length).toString("utf8"),
+        ms: Date.now() - started,
+      });
     };
     const fail = (err: Error) => {
       clearTimeout(timer);

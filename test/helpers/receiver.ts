@@ -34,7 +34,10 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
       const matching = () => r.received.filter((x) => opts.path === undefined || x.path === opts.path);
       while (matching().length < n) {
-        if (Date.now() > deadline) throw new Error(`expected ${n} webhook requests${opts.path ? ` to ${opts.path}` : ""}, got ${matching().length}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `expected ${n} webhook requests${opts.path ? ` to ${opts.path}` : ""}, got ${matching().length}`,
+          );
         await new Promise((res) => setTimeout(res, 10));
       }
       return matching();
@@ -48,7 +51,12 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const got: Received = { path: (req.url ?? "/").split("?")[0]!, headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: performance.now() };
+      const got: Received = {
+        path: (req.url ?? "/").split("?")[0]!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: performance.now(),
+      };
       r.received.push(got);
       void Promise.resolve(r.respond(got)).then((a) => {
         const { status, body = "OK", delayMs = 0 } = typeof a === "number" ? { status: a } : a;

@@ -63,12 +63,34 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const metrics = createMetrics(handle);
   // The same composition root as `npm start`; the housekeeping's first sweep is seconds away, past most tests.
   const services = createServices({
-    handle, logger, webhooks, loginLimits: opts.loginLimits,
-    worker: opts.dispatcher ? { deliveryRetentionDays: 30, dispatcher: { onAttempt: metrics.deliveryAttempt, ...(typeof opts.dispatcher === "object" && opts.dispatcher) } } : false,
+    handle,
+    logger,
+    webhooks,
+    loginLimits: opts.loginLimits,
+    worker: opts.dispatcher
+      ? {
+          deliveryRetentionDays: 30,
+          dispatcher: {
+            onAttempt: metrics.deliveryAttempt,
+            ...(typeof opts.dispatcher === "object" && opts.dispatcher),
+          },
+        }
+      : false,
   });
   await services.start();
   const dispatcher = services.dispatcher;
-  const app = createApp({ services, logger, rateLimitPerMinute: opts.rateLimitPerMinute, concurrentRequestsPerCaller: opts.concurrentRequestsPerCaller, heavyRequestsPerCaller: opts.heavyRequestsPerCaller, bodyBytesPerMinute: opts.bodyBytesPerMinute, handlers: opts.handlers, metrics, metricsToken: opts.metricsToken, portalDir: opts.portalDir });
+  const app = createApp({
+    services,
+    logger,
+    rateLimitPerMinute: opts.rateLimitPerMinute,
+    concurrentRequestsPerCaller: opts.concurrentRequestsPerCaller,
+    heavyRequestsPerCaller: opts.heavyRequestsPerCaller,
+    bodyBytesPerMinute: opts.bodyBytesPerMinute,
+    handlers: opts.handlers,
+    metrics,
+    metricsToken: opts.metricsToken,
+    portalDir: opts.portalDir,
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -99,7 +121,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
           and table_name <> 'rate_limit_counters'
         order by 1`.execute(handle.db);
       const out: Record<string, unknown[]> = {};
-      for (const { name } of tables.rows) out[name] = (await sql`select * from ${sql.table(name)} order by 1, 2`.execute(handle.db)).rows;
+      for (const { name } of tables.rows)
+        out[name] = (await sql`select * from ${sql.table(name)} order by 1, 2`.execute(handle.db)).rows;
       return out;
     },
     close: async () => {
@@ -128,7 +151,10 @@ export function useTestServer(setup: (srv: TestServer) => void | Promise<void>, 
 }
 
 /** useTestServer with a merchant and a warehouse operator of the file's own. */
-export function useTestAccounts(set: (s: { srv: TestServer; m: LogisticsClient; w: LogisticsClient }) => void, opts: TestServerOptions = {}): void {
+export function useTestAccounts(
+  set: (s: { srv: TestServer; m: LogisticsClient; w: LogisticsClient }) => void,
+  opts: TestServerOptions = {},
+): void {
   useTestServer(async (srv) => set({ srv, m: await srv.merchant(), w: await srv.operator() }), opts);
 }
 
@@ -136,12 +162,18 @@ export function useTestAccounts(set: (s: { srv: TestServer; m: LogisticsClient; 
  * useTestServer with a webhook dispatcher sending to a loopback receiver of the file's own. No safety poll
  * within a test's time: every delivery is woken by its commit's notification or a retry timer.
  */
-export function useWebhookServer(setup: (srv: TestServer, rx: Receiver) => void | Promise<void>, webhooks: Partial<WebhookSettings>): void {
+export function useWebhookServer(
+  setup: (srv: TestServer, rx: Receiver) => void | Promise<void>,
+  webhooks: Partial<WebhookSettings>,
+): void {
   let rx: Receiver | undefined;
-  useTestServer(async (srv) => {
-    rx = await startReceiver();
-    await setup(srv, rx);
-  }, { webhooks: { allowPrivateNetworks: true, ...webhooks }, dispatcher: { pollMs: 600_000 } });
+  useTestServer(
+    async (srv) => {
+      rx = await startReceiver();
+      await setup(srv, rx);
+    },
+    { webhooks: { allowPrivateNetworks: true, ...webhooks }, dispatcher: { pollMs: 600_000 } },
+  );
   afterAll(async () => {
     await rx?.close();
   });

@@ -24,7 +24,9 @@ function settled(srv: TestServer): void {
 }
 
 export async function importPoints(srv: TestServer, points: S["PickupPoint"][]): Promise<void> {
-  const r = await inTransaction(srv.handle.db, (trx) => importPickupPoints(trx, JSON.stringify(points), { format: "json" }));
+  const r = await inTransaction(srv.handle.db, (trx) =>
+    importPickupPoints(trx, JSON.stringify(points), { format: "json" }),
+  );
   settled(srv);
   expect(r.errors).toEqual([]);
 }
@@ -43,8 +45,15 @@ let seq = 0;
 /** A directory point with a unique id; override what the test is about. */
 export const point = (over: Partial<S["PickupPoint"]> = {}): S["PickupPoint"] => ({
   id: (0xabc000000000 + ++seq).toString(16).padStart(24, "0"),
-  name: "Test point", address: "Testikatu 1", postalcode: "20780", city: "KAARINA", country: "FI",
-  coordinates: [60.4, 22.4], branch: "fi.posti", location_info: null, carrier_info: { fi_posti: { id: String(seq) } },
+  name: "Test point",
+  address: "Testikatu 1",
+  postalcode: "20780",
+  city: "KAARINA",
+  country: "FI",
+  coordinates: [60.4, 22.4],
+  branch: "fi.posti",
+  location_info: null,
+  carrier_info: { fi_posti: { id: String(seq) } },
   ...over,
 });
 
@@ -55,12 +64,25 @@ export const SETTINGS: S["ShippingSettingsInput"] = {
   countries: ["FI"],
 };
 
-export const list = (method: S["ShippingMethodType"], over: Partial<S["PriceListInput"]> = {}): S["PriceListInput"] => ({
-  name: `${method} prices`, method, currency: "EUR", tax: 25.5, fallback_price: { letter: 2.9, home: 5.9, pickup: 4.9 }[method],
-  pricing_rules: [], modification_rules: [], ...over,
+export const list = (
+  method: S["ShippingMethodType"],
+  over: Partial<S["PriceListInput"]> = {},
+): S["PriceListInput"] => ({
+  name: `${method} prices`,
+  method,
+  currency: "EUR",
+  tax: 25.5,
+  fallback_price: { letter: 2.9, home: 5.9, pickup: 4.9 }[method],
+  pricing_rules: [],
+  modification_rules: [],
+  ...over,
 });
 
-export async function configure(m: LogisticsClient, settings: S["ShippingSettingsInput"], lists: S["PriceListInput"][]): Promise<S["PriceList"][]> {
+export async function configure(
+  m: LogisticsClient,
+  settings: S["ShippingSettingsInput"],
+  lists: S["PriceListInput"][],
+): Promise<S["PriceList"][]> {
   const put = await m.PUT("/merchant/shipping_settings", { body: settings });
   expect(put.response.status).toBe(200);
   const created: S["PriceList"][] = [];
@@ -72,18 +94,29 @@ export async function configure(m: LogisticsClient, settings: S["ShippingSetting
   return created;
 }
 
-export async function shippingOptions(m: LogisticsClient, query: operations["getShippingOptions"]["parameters"]["query"]) {
+export async function shippingOptions(
+  m: LogisticsClient,
+  query: operations["getShippingOptions"]["parameters"]["query"],
+) {
   const r = await m.GET("/shipping_options", { params: { query } });
   expect(r.response.status, JSON.stringify(r.error)).toBe(200);
   return r.data!;
 }
 
 export const orderLine = (over: Partial<S["OrderLine"]> = {}): S["OrderLine"] => ({
-  merchants_id: "SKU-1", name: "Blue T-shirt M", qty: 1, unit_price: 19.9, weight_g: 210, ...over,
+  merchants_id: "SKU-1",
+  name: "Blue T-shirt M",
+  qty: 1,
+  unit_price: 19.9,
+  weight_g: 210,
+  ...over,
 });
 
 export const order = (over: Partial<S["OrderCreate"]> = {}): S["OrderCreate"] => ({
-  merchants_ref: "ORD-1", customer: { postalcode: "20780", country: "FI" }, products: [orderLine()], ...over,
+  merchants_ref: "ORD-1",
+  customer: { postalcode: "20780", country: "FI" },
+  products: [orderLine()],
+  ...over,
 });
 
 export async function createOrder(m: LogisticsClient, body: S["OrderCreate"] = order()): Promise<string> {
@@ -95,5 +128,7 @@ export async function createOrder(m: LogisticsClient, body: S["OrderCreate"] = o
 /** Pickup points of an answer, in answer order. */
 export function pickupPoints(options: { pickup: { available: boolean } }): S["PickupPointWithPrice"][] {
   expect(options.pickup.available).toBe(true);
-  return Object.values((options.pickup as unknown as { pickup_points: Record<string, S["PickupPointWithPrice"]> }).pickup_points);
+  return Object.values(
+    (options.pickup as unknown as { pickup_points: Record<string, S["PickupPointWithPrice"]> }).pickup_points,
+  );
 }

@@ -24,7 +24,9 @@ type RawOp = {
   operationId: string;
   security?: Record<string, string[]>[];
   parameters?: { $ref?: string; name?: string; in?: string; required?: boolean }[];
-  requestBody?: { content?: { "application/json"?: { example?: unknown; examples?: Record<string, { value: unknown }> } } };
+  requestBody?: {
+    content?: { "application/json"?: { example?: unknown; examples?: Record<string, { value: unknown }> } };
+  };
   responses: Record<string, unknown>;
 };
 
@@ -36,23 +38,29 @@ function resolveParam(p: NonNullable<RawOp["parameters"]>[number]) {
   return spec.components.parameters[p.$ref.split("/").pop()!] as typeof p;
 }
 
-export const specOps: SpecOp[] = Object.entries(spec.paths as Record<string, Record<string, RawOp>>).flatMap(([path, item]) =>
-  HTTP_METHODS.filter((m) => item[m]).map((m) => {
-    const op = item[m]!;
-    const media = op.requestBody?.content?.["application/json"];
-    const params = [...((item as { parameters?: RawOp["parameters"] }).parameters ?? []), ...(op.parameters ?? [])].map(resolveParam);
-    return {
-      operationId: op.operationId,
-      method: m.toUpperCase(),
-      path,
-      roles: (op.security ?? spec.security).flatMap((r: { basicAuth?: string[] }) => r.basicAuth ?? []),
-      schemes: [...new Set((op.security ?? spec.security).flatMap((r: Record<string, string[]>) => Object.keys(r)))] as string[],
-      hasBody: Boolean(op.requestBody),
-      bodyExample: media?.example ?? Object.values(media?.examples ?? {})[0]?.value,
-      requiredQuery: params.filter((p) => p.in === "query" && p.required).map((p) => p.name!),
-      statuses: Object.keys(op.responses),
-    };
-  }),
+export const specOps: SpecOp[] = Object.entries(spec.paths as Record<string, Record<string, RawOp>>).flatMap(
+  ([path, item]) =>
+    HTTP_METHODS.filter((m) => item[m]).map((m) => {
+      const op = item[m]!;
+      const media = op.requestBody?.content?.["application/json"];
+      const params = [
+        ...((item as { parameters?: RawOp["parameters"] }).parameters ?? []),
+        ...(op.parameters ?? []),
+      ].map(resolveParam);
+      return {
+        operationId: op.operationId,
+        method: m.toUpperCase(),
+        path,
+        roles: (op.security ?? spec.security).flatMap((r: { basicAuth?: string[] }) => r.basicAuth ?? []),
+        schemes: [
+          ...new Set((op.security ?? spec.security).flatMap((r: Record<string, string[]>) => Object.keys(r))),
+        ] as string[],
+        hasBody: Boolean(op.requestBody),
+        bodyExample: media?.example ?? Object.values(media?.examples ?? {})[0]?.value,
+        requiredQuery: params.filter((p) => p.in === "query" && p.required).map((p) => p.name!),
+        statuses: Object.keys(op.responses),
+      };
+    }),
 );
 
 /** The operations the server implements: the registry's keys. */

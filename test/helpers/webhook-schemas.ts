@@ -5,7 +5,10 @@ import { spec } from "./spec.ts";
 
 const doc = spec as {
   components: unknown;
-  webhooks: Record<string, { post: { requestBody: { content: { "application/json": { schema: { $ref: string } } } } } }>;
+  webhooks: Record<
+    string,
+    { post: { requestBody: { content: { "application/json": { schema: { $ref: string } } } } } }
+  >;
 };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
@@ -19,5 +22,7 @@ export function webhookBodyProblems(name: string, body: unknown): string[] {
   const ref = entry.post.requestBody.content["application/json"].schema.$ref;
   const validate = ajv.getSchema(`${ROOT}${ref}`);
   if (!validate) return [`cannot resolve ${ref}`];
-  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
+  return validate(body)
+    ? []
+    : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message} ${JSON.stringify(e.params)}`);
 }

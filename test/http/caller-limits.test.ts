@@ -12,12 +12,19 @@ afterEach(async () => {
 });
 
 /** A POST whose body never finishes arriving: a request in progress until the socket closes. */
-function hangingPost(origin: string, path: string, authorization: string, length = 1000): Promise<{ socket: net.Socket; answered: () => boolean }> {
+function hangingPost(
+  origin: string,
+  path: string,
+  authorization: string,
+  length = 1000,
+): Promise<{ socket: net.Socket; answered: () => boolean }> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     let answered = false;
     const socket = net.connect(Number(port), hostname, () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"merchants_ref":`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: ${authorization}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"merchants_ref":`,
+      );
       resolve({ socket, answered: () => answered });
     });
     socket.on("data", () => (answered = true));
@@ -31,7 +38,11 @@ function hangingPost(origin: string, path: string, authorization: string, length
  * nothing) being refused with 429. A probe that is let through takes a slot for a moment, and a hanging request
  * arriving then is refused: that one is replaced, so the wait ends with exactly `n` requests in progress.
  */
-async function holdSlots(n: number, open: () => Promise<{ socket: net.Socket; answered: () => boolean }>, probe: () => Promise<number>) {
+async function holdSlots(
+  n: number,
+  open: () => Promise<{ socket: net.Socket; answered: () => boolean }>,
+  probe: () => Promise<number>,
+) {
   let held: Awaited<ReturnType<typeof open>>[] = [];
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
@@ -48,8 +59,16 @@ describe("per-caller limits", () => {
     srv = await startTestServer({ concurrentRequestsPerCaller: 4 });
     const busy = await srv.merchant("busy.example.com");
     const calm = await srv.merchant("calm.example.com");
-    const sockets = await holdSlots(4, () => hangingPost(srv!.origin, "/2015-01-01/inbound_shipments/_create", basicAuth("M-busy.example.com", "secret-busy.example.com")),
-      async () => (await busy.GET("/inbound_shipments", {})).response.status);
+    const sockets = await holdSlots(
+      4,
+      () =>
+        hangingPost(
+          srv!.origin,
+          "/2015-01-01/inbound_shipments/_create",
+          basicAuth("M-busy.example.com", "secret-busy.example.com"),
+        ),
+      async () => (await busy.GET("/inbound_shipments", {})).response.status,
+    );
 
     const refused = await busy.GET("/inbound_shipments", {});
     expectError(refused, 429, "rate_limited");
@@ -71,9 +90,22 @@ describe("per-caller limits", () => {
     const auth = basicAuth("M-bulk.example.com", "secret-bulk.example.com");
     // The probe: a large body that fails validation (400 when let through), so it stores nothing.
     const invalidLarge = { merchants_ref: 1, padding: "z".repeat(20_000) } as never;
-    const sockets = await holdSlots(2, () => hangingPost(srv!.origin, "/2015-01-01/orders/_create", auth, 100_000),
-      async () => (await heavy.POST("/orders/_create", { body: invalidLarge })).response.status);
-    const big = { merchants_ref: "BULK", customer: { postalcode: "00100", country: "FI" as const }, products: Array.from({ length: 200 }, (_, i) => ({ merchants_id: `SKU-${i}`, name: `Product ${i} ${"y".repeat(80)}`, qty: 1, unit_price: 1, weight_g: 100 })) };
+    const sockets = await holdSlots(
+      2,
+      () => hangingPost(srv!.origin, "/2015-01-01/orders/_create", auth, 100_000),
+      async () => (await heavy.POST("/orders/_create", { body: invalidLarge })).response.status,
+    );
+    const big = {
+      merchants_ref: "BULK",
+      customer: { postalcode: "00100", country: "FI" as const },
+      products: Array.from({ length: 200 }, (_, i) => ({
+        merchants_id: `SKU-${i}`,
+        name: `Product ${i} ${"y".repeat(80)}`,
+        qty: 1,
+        unit_price: 1,
+        weight_g: 100,
+      })),
+    };
     expect(Buffer.byteLength(JSON.stringify(big))).toBeGreaterThan(16 * 1024);
     const refused = await heavy.POST("/orders/_create", { body: big });
     expectError(refused, 429, "rate_limited");
@@ -91,7 +123,15 @@ describe("per-caller limits", () => {
     const heavy = await srv.merchant("heavy.example.com");
     const light = await srv.merchant("light.example.com");
     // About 11 KB each: as many as fit in 60,000 bytes pass, the next does not.
-    const big = (n: number) => announcement({ merchants_ref: `BIG-${n}`, products: Array.from({ length: 100 }, (_, i) => ({ merchants_id: `SKU-${n}-${i}`, name: `Product ${i} ${"x".repeat(60)}`, qty: 1 })) });
+    const big = (n: number) =>
+      announcement({
+        merchants_ref: `BIG-${n}`,
+        products: Array.from({ length: 100 }, (_, i) => ({
+          merchants_id: `SKU-${n}-${i}`,
+          name: `Product ${i} ${"x".repeat(60)}`,
+          qty: 1,
+        })),
+      });
     const size = Buffer.byteLength(JSON.stringify(big(0)));
     expect(size).toBeGreaterThan(10_000);
     const fit = Math.floor(60_000 / size);

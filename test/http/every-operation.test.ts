@@ -24,7 +24,18 @@ afterAll(async () => {
   await Promise.all([srv?.close(), bare?.close()]);
 });
 
-async function call(s: TestServer, op: SpecOp, init: { method?: string; authorization?: string; cookie?: string; csrf?: string; body?: unknown; query?: string } = {}) {
+async function call(
+  s: TestServer,
+  op: SpecOp,
+  init: {
+    method?: string;
+    authorization?: string;
+    cookie?: string;
+    csrf?: string;
+    body?: unknown;
+    query?: string;
+  } = {},
+) {
   const headers: Record<string, string> = {};
   if (init.authorization) headers.Authorization = init.authorization;
   if (init.cookie) headers.Cookie = init.cookie;
@@ -37,7 +48,11 @@ async function call(s: TestServer, op: SpecOp, init: { method?: string; authoriz
   });
   const text = await response.text();
   let error: unknown = text;
-  try { error = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    error = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   return { response, error };
 }
 
@@ -53,7 +68,12 @@ function sessionCookie(s: TestServer): Promise<{ cookie: string; csrf: string }>
     const email = `every-op-${sessions.size}@every-op.example.com`;
     cookie = (async () => {
       await provisionPortalUser(s.handle.db, "every-op.example.com", email, "every-op-password");
-      const { token, session } = await signIn(s.handle.db, new LoginThrottle(s.handle.db), { email, password: "every-op-password" }, "127.0.0.1");
+      const { token, session } = await signIn(
+        s.handle.db,
+        new LoginThrottle(s.handle.db),
+        { email, password: "every-op-password" },
+        "127.0.0.1",
+      );
       return { cookie: `portal_session=${token}`, csrf: session.csrf_token };
     })();
     sessions.set(s, cookie);
@@ -86,13 +106,19 @@ describe.each(cases.filter(([, op]) => op.schemes.length > 0))("%s", (_name, op)
 
   it("with a wrong secret is 401 as well", async () => {
     // An account of its own per operation: the login throttle counts failures per account and address.
-    const r = await call(srv, op, { authorization: basicAuth(`M-${op.operationId.toLowerCase()}.example.com`, "wrong-secret-value") });
+    const r = await call(srv, op, {
+      authorization: basicAuth(`M-${op.operationId.toLowerCase()}.example.com`, "wrong-secret-value"),
+    });
     expectError(r, 401, "unauthorized");
   });
 
-  const others = op.schemes.includes("basicAuth") ? ["merchant", "warehouse"].filter((role) => !op.roles.includes(role)) : [];
+  const others = op.schemes.includes("basicAuth")
+    ? ["merchant", "warehouse"].filter((role) => !op.roles.includes(role))
+    : [];
   it.each(others)("a %s is 403 access_denied, decided before the body is read, and nothing changes", async (role) => {
-    const r = await expectUnchanged(srv, () => call(srv, op, { authorization: authOf(role), body: op.hasBody ? { not: "valid" } : undefined }));
+    const r = await expectUnchanged(srv, () =>
+      call(srv, op, { authorization: authOf(role), body: op.hasBody ? { not: "valid" } : undefined }),
+    );
     expectError(r, 403, "access_denied");
   });
 
@@ -100,11 +126,16 @@ describe.each(cases.filter(([, op]) => op.schemes.length > 0))("%s", (_name, op)
     const query = op.requiredQuery.map((name) => `${name}=${encodeURIComponent(String(queryExample(name)))}`).join("&");
     const body = op.hasBody ? op.bodyExample : undefined;
     expect(!op.hasBody || body !== undefined, "the spec has a request body example").toBe(true);
-    const auth = async (s: TestServer) => (op.roles.length > 0 ? { authorization: authOf(op.roles[0]!) } : await sessionCookie(s));
+    const auth = async (s: TestServer) =>
+      op.roles.length > 0 ? { authorization: authOf(op.roles[0]!) } : await sessionCookie(s);
     const r = await call(bare, op, { ...(await auth(bare)), body, query: query && `?${query}` });
     expectError(r, 501, "not_implemented");
     if (!implemented.has(op.operationId)) {
-      expectError(await call(srv, op, { ...(await auth(srv)), body, query: query && `?${query}` }), 501, "not_implemented");
+      expectError(
+        await call(srv, op, { ...(await auth(srv)), body, query: query && `?${query}` }),
+        501,
+        "not_implemented",
+      );
     }
   });
 });
@@ -117,14 +148,23 @@ describe("methods the spec does not declare on a path", () => {
     const op = specOps.find((o) => o.path === path)!;
     const r = await expectUnchanged(srv, () => call(srv, { ...op, method }, { authorization: MERCHANT }));
     expectError(r, 405, "method_not_allowed");
-    const allow = r.response.headers.get("allow")!.toUpperCase().split(/\s*,\s*/).sort();
+    const allow = r.response.headers
+      .get("allow")!
+      .toUpperCase()
+      .split(/\s*,\s*/)
+      .sort();
     expect(allow).toEqual(expect.arrayContaining(declared));
     expect(allow).not.toContain(method);
   });
 });
 
 function queryExample(name: string): unknown {
-  const params = Object.values(spec.components.parameters as Record<string, { name: string; in: string; example?: unknown; schema?: { example?: unknown; default?: unknown } }>);
+  const params = Object.values(
+    spec.components.parameters as Record<
+      string,
+      { name: string; in: string; example?: unknown; schema?: { example?: unknown; default?: unknown } }
+    >,
+  );
   const p = params.find((x) => x.name === name && x.in === "query");
   const value = p?.example ?? p?.schema?.example ?? p?.schema?.default;
   if (value === undefined) throw new Error(`query parameter ${name} needs an example in the spec`);

@@ -36,12 +36,15 @@ describe("/metrics", () => {
     expect((await scrape({ authorization: "Bearer wrong-token-of-the-same-size" })).status).toBe(401);
     expect((await scrape({ authorization: `Basic ${btoa("M-x:y")}` })).status).toBe(401);
     expect((await fetch(`${bare.origin}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
-    expect((await fetch(`${srv.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).not.toBe(200);
+    expect((await fetch(`${srv.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).not.toBe(
+      200,
+    );
   });
 
   it("counts requests by operation and status, times them, and shows the pool, the database and the outbox", async () => {
     const id = await createShipment(m);
-    const before = value((await scrape()).text, 'http_requests_total{operation="getInboundShipment",status="200"}') ?? 0;
+    const before =
+      value((await scrape()).text, 'http_requests_total{operation="getInboundShipment",status="200"}') ?? 0;
     await getShipment(m, id);
     await getShipment(m, id);
     await m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: "ffffffffffffffffffffffff" } } });
@@ -50,8 +53,12 @@ describe("/metrics", () => {
     expect(s.type).toMatch(/^text\/plain/);
     expect(value(s.text, 'http_requests_total{operation="getInboundShipment",status="200"}')).toBe(before + 2);
     expect(value(s.text, 'http_requests_total{operation="getInboundShipment",status="404"}')).toBeGreaterThanOrEqual(1);
-    expect(value(s.text, 'http_requests_total{operation="createInboundShipment",status="201"}')).toBeGreaterThanOrEqual(1);
-    expect(value(s.text, 'http_request_duration_seconds_count{operation="getInboundShipment",status="200"}')).toBe(before + 2);
+    expect(value(s.text, 'http_requests_total{operation="createInboundShipment",status="201"}')).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(value(s.text, 'http_request_duration_seconds_count{operation="getInboundShipment",status="200"}')).toBe(
+      before + 2,
+    );
     expect(value(s.text, 'db_pool_connections{state="total"}')).toBeGreaterThanOrEqual(1);
     expect(value(s.text, 'db_pool_connections{state="waiting"}')).toBe(0);
     expect(value(s.text, "db_up")).toBe(1);
@@ -60,12 +67,16 @@ describe("/metrics", () => {
   });
 
   it("shows webhook delivery attempts by outcome and the outbox's depth and age", async () => {
-    const ep = await m.POST("/webhook_endpoints/_create", { body: { url: rx.url("/metrics"), event_types: ["webhook.test"] } });
+    const ep = await m.POST("/webhook_endpoints/_create", {
+      body: { url: rx.url("/metrics"), event_types: ["webhook.test"] },
+    });
     expect(ep.response.status).toBe(201);
     rx.respond = () => 500;
     await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.data!.id } } });
     await rx.waitFor(1, { path: "/metrics" });
-    await expect.poll(async () => value((await scrape()).text, 'webhook_delivery_attempts_total{outcome="retrying"}')).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(async () => value((await scrape()).text, 'webhook_delivery_attempts_total{outcome="retrying"}'))
+      .toBeGreaterThanOrEqual(1);
     const s = await scrape();
     expect(value(s.text, "webhook_outbox_pending")).toBe(1);
     expect(value(s.text, "webhook_oldest_undelivered_age_seconds")).toBeGreaterThanOrEqual(0);

@@ -11,23 +11,48 @@ let srv: TestServer;
 const SECRET = "the-right-secret-1";
 const LIMITS = { perAddress: 30, perAccount: 5, windowMs: 60_000 };
 
-useTestServer(async (s) => {
-  srv = s;
-  for (const id of ["victim.example.com", "victim2.example.com", "bystander.example.com"]) await provisionAccount(srv.handle.db, "merchant", id, SECRET);
-}, { loginLimits: LIMITS });
+useTestServer(
+  async (s) => {
+    srv = s;
+    for (const id of ["victim.example.com", "victim2.example.com", "bystander.example.com"])
+      await provisionAccount(srv.handle.db, "merchant", id, SECRET);
+  },
+  { loginLimits: LIMITS },
+);
 
-interface Answer { status: number; retryAfter?: string; body: { code?: string; details?: unknown[] } }
+interface Answer {
+  status: number;
+  retryAfter?: string;
+  body: { code?: string; details?: unknown[] };
+}
 
 /** GET /inbound_shipments from a chosen loopback address (the server sees it as the client's address). */
 function get(from: string, user: string, secret: string): Promise<Answer> {
   const url = new URL(`${srv.baseUrl}/inbound_shipments`);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, localAddress: from, agent: false, headers: { Authorization: basicAuth(user, secret) } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (c) => (text += c)).on("end", () => {
-        resolve({ status: res.statusCode!, retryAfter: res.headers["retry-after"] as string | undefined, body: JSON.parse(text) });
-      });
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        localAddress: from,
+        agent: false,
+        headers: { Authorization: basicAuth(user, secret) },
+      },
+      (res) => {
+        let text = "";
+        res
+          .setEncoding("utf8")
+          .on("data", (c) => (text += c))
+          .on("end", () => {
+            resolve({
+              status: res.statusCode!,
+              retryAfter: res.headers["retry-after"] as string | undefined,
+              body: JSON.parse(text),
+            });
+          });
+      },
+    );
     req.on("error", reject).end();
   });
 }
@@ -35,7 +60,8 @@ function get(from: string, user: string, secret: string): Promise<Answer> {
 describe("failed sign-ins per account and address", () => {
   it(`${LIMITS.perAccount} wrong secrets are 401; then that address gets 429 with Retry-After, even with the right secret`, async () => {
     await expectUnchanged(srv, async () => {
-      for (let i = 0; i < LIMITS.perAccount; i++) expect((await get("127.0.0.1", "M-victim.example.com", `guess-${i}`)).status).toBe(401);
+      for (let i = 0; i < LIMITS.perAccount; i++)
+        expect((await get("127.0.0.1", "M-victim.example.com", `guess-${i}`)).status).toBe(401);
       for (const secret of ["guess-x", SECRET]) {
         const r = await get("127.0.0.1", "M-victim.example.com", secret);
         expect(r.status).toBe(429);
@@ -98,17 +124,26 @@ describe("the cost of a failed check", () => {
       await provisionAccount(flood.handle.db, "merchant", "flood.example.com", SECRET);
       const auth = (i: number) => basicAuth("M-flood.example.com", `guess-${i}`);
       const answers = await Promise.all(
-        Array.from({ length: 150 }, (_, i) => fetch(`${flood.baseUrl}/inbound_shipments`, { headers: { Authorization: auth(i) } }).then(async (r) => ({
-          status: r.status, retryAfter: r.headers.get("retry-after"), code: ((await r.json()) as { code: string }).code,
-        }))),
+        Array.from({ length: 150 }, (_, i) =>
+          fetch(`${flood.baseUrl}/inbound_shipments`, { headers: { Authorization: auth(i) } }).then(async (r) => ({
+            status: r.status,
+            retryAfter: r.headers.get("retry-after"),
+            code: ((await r.json()) as { code: string }).code,
+          })),
+        ),
       );
       const statuses = new Set(answers.map((a) => a.status));
-      expect([...statuses].every((s) => s === 401 || s === 503), JSON.stringify([...statuses])).toBe(true);
+      expect(
+        [...statuses].every((s) => s === 401 || s === 503),
+        JSON.stringify([...statuses]),
+      ).toBe(true);
       const overflow = answers.filter((a) => a.status === 503);
       expect(overflow.length).toBeGreaterThan(0);
       expect(overflow.every((a) => a.code === "unavailable" && a.retryAfter === "1")).toBe(true);
       // The right secret still works once the flood has passed.
-      const ok = await fetch(`${flood.baseUrl}/inbound_shipments`, { headers: { Authorization: basicAuth("M-flood.example.com", SECRET) } });
+      const ok = await fetch(`${flood.baseUrl}/inbound_shipments`, {
+        headers: { Authorization: basicAuth("M-flood.example.com", SECRET) },
+      });
       expect(ok.status).toBe(200);
     } finally {
       await flood.close();

@@ -11,7 +11,11 @@ async function raw(path: string, headers: Record<string, string>, init: { origin
   const response = await fetch((init.origin ? srv.origin : srv.baseUrl) + path, { headers });
   const text = await response.text();
   let error: unknown = text;
-  try { error = JSON.parse(text); } catch { /* keep text */ }
+  try {
+    error = JSON.parse(text);
+  } catch {
+    /* keep text */
+  }
   return { response, error, text };
 }
 
@@ -60,7 +64,15 @@ describe("public endpoints need no credentials", () => {
     const r = await raw("/docs/guide", {}, { origin: true });
     expect(r.response.status).toBe(200);
     expect(r.response.headers.get("content-type")).toMatch(/^text\/html/);
-    for (const heading of ["Getting started", "Authentication", "Idempotency", "Pagination", "Webhooks", "The events feed"]) expect(r.text).toContain(`>${heading}</h2>`);
+    for (const heading of [
+      "Getting started",
+      "Authentication",
+      "Idempotency",
+      "Pagination",
+      "Webhooks",
+      "The events feed",
+    ])
+      expect(r.text).toContain(`>${heading}</h2>`);
   });
 
   it("the public endpoints also work with wrong credentials (they do not check them)", async () => {

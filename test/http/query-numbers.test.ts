@@ -12,25 +12,43 @@ useTestServer(async (s) => {
 });
 
 // The raw query string reaches the server as written: the typed client's types would refuse these values.
-const get = (_path: "/shipping_options", query: string) => m.GET("/shipping_options", { params: { query: { postalcode: "20780" } }, querySerializer: () => query });
+const get = (_path: "/shipping_options", query: string) =>
+  m.GET("/shipping_options", { params: { query: { postalcode: "20780" } }, querySerializer: () => query });
 
 describe("strict query numbers", () => {
-  it.each(["Infinity", "-Infinity", "1e309", "1e3", "0x10", "0b11", "0o7", "%20", "+5", ".5", "5.", "1_000", "NaN", "12,5"])(
-    "weight=%s is 400 validation_failed naming /query/weight, and changes nothing",
-    async (value) => {
-      const r = await expectUnchanged(srv, () => get("/shipping_options", `postalcode=20780&weight=${value}`));
-      expectError(r, 400, "validation_failed", ["/query/weight"]);
-    },
-  );
+  it.each([
+    "Infinity",
+    "-Infinity",
+    "1e309",
+    "1e3",
+    "0x10",
+    "0b11",
+    "0o7",
+    "%20",
+    "+5",
+    ".5",
+    "5.",
+    "1_000",
+    "NaN",
+    "12,5",
+  ])("weight=%s is 400 validation_failed naming /query/weight, and changes nothing", async (value) => {
+    const r = await expectUnchanged(srv, () => get("/shipping_options", `postalcode=20780&weight=${value}`));
+    expectError(r, 400, "validation_failed", ["/query/weight"]);
+  });
 
   it("a blank weight is refused, not read as a known 0 g", async () => {
-    expectError(await get("/shipping_options", "postalcode=20780&weight="), 400, "validation_failed", ["/query/weight"]);
+    expectError(await get("/shipping_options", "postalcode=20780&weight="), 400, "validation_failed", [
+      "/query/weight",
+    ]);
   });
 
-  it.each(["0x10", "1e1", "10.0", "Infinity", " 10"])("limit=%s (a whole number parameter) is 400 naming /query/limit", async (value) => {
-    const r = await m.GET("/inbound_shipments", { querySerializer: () => `limit=${encodeURIComponent(value)}` });
-    expectError(r, 400, "validation_failed", ["/query/limit"]);
-  });
+  it.each(["0x10", "1e1", "10.0", "Infinity", " 10"])(
+    "limit=%s (a whole number parameter) is 400 naming /query/limit",
+    async (value) => {
+      const r = await m.GET("/inbound_shipments", { querySerializer: () => `limit=${encodeURIComponent(value)}` });
+      expectError(r, 400, "validation_failed", ["/query/limit"]);
+    },
+  );
 
   it("decimal literals are accepted as they read", async () => {
     for (const weight of ["0", "350", "12.5", "999999.25"]) {
@@ -46,7 +64,9 @@ describe("strict query numbers", () => {
 
 describe("strict country codes in queries", () => {
   it.each(["XX", "ZZ", "fi", "FIN"])("country=%s is 400 validation_failed naming /query/country", async (country) => {
-    expectError(await get("/shipping_options", `postalcode=20780&country=${country}`), 400, "validation_failed", ["/query/country"]);
+    expectError(await get("/shipping_options", `postalcode=20780&country=${country}`), 400, "validation_failed", [
+      "/query/country",
+    ]);
   });
 });
 

@@ -3,7 +3,16 @@ import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";
-import { announcement, arrive, createShipment, expectError, getShipment, moveTo, expectUnchanged, basicAuth } from "../helpers/fixtures.ts";
+import {
+  announcement,
+  arrive,
+  createShipment,
+  expectError,
+  getShipment,
+  moveTo,
+  expectUnchanged,
+  basicAuth,
+} from "../helpers/fixtures.ts";
 
 type S = components["schemas"];
 type Result = { response: Response; error?: unknown };
@@ -20,14 +29,17 @@ const OPERATOR_SECRET = "operator-secret-auth";
 const basic = basicAuth;
 
 // Many failed sign-ins come from one address here; the login throttle has its own tests (test/http/password-guessing.test.ts).
-useTestServer(async (s) => {
-  srv = s;
-  await provisionAccount(srv.handle.db, "merchant", MERCHANT, MERCHANT_SECRET);
-  await provisionAccount(srv.handle.db, "operator", OPERATOR, OPERATOR_SECRET);
-  m = srv.client(`M-${MERCHANT}`, MERCHANT_SECRET);
-  w = srv.client(`W-${OPERATOR}`, OPERATOR_SECRET);
-  shipmentId = await createShipment(m);
-}, { loginLimits: { perAddress: 0, perAccount: 0, windowMs: 60_000 } });
+useTestServer(
+  async (s) => {
+    srv = s;
+    await provisionAccount(srv.handle.db, "merchant", MERCHANT, MERCHANT_SECRET);
+    await provisionAccount(srv.handle.db, "operator", OPERATOR, OPERATOR_SECRET);
+    m = srv.client(`M-${MERCHANT}`, MERCHANT_SECRET);
+    w = srv.client(`W-${OPERATOR}`, OPERATOR_SECRET);
+    shipmentId = await createShipment(m);
+  },
+  { loginLimits: { perAddress: 0, perAccount: 0, windowMs: 60_000 } },
+);
 
 const unchanged = <R>(request: () => Promise<R>) => expectUnchanged(srv, request);
 
@@ -37,11 +49,23 @@ function expectUnauthorized(result: Result): void {
   expect(result.response.headers.get("www-authenticate")).toMatch(/^Basic realm="[^"]+"/);
 }
 
-async function raw(path: string, headers: Record<string, string>, init: { method?: string; body?: string; origin?: boolean } = {}) {
-  const response = await fetch((init.origin ? srv.origin : srv.baseUrl) + path, { method: init.method ?? "GET", headers, body: init.body });
+async function raw(
+  path: string,
+  headers: Record<string, string>,
+  init: { method?: string; body?: string; origin?: boolean } = {},
+) {
+  const response = await fetch((init.origin ? srv.origin : srv.baseUrl) + path, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body,
+  });
   const text = await response.text();
   let error: unknown = text;
-  try { error = JSON.parse(text); } catch { /* keep text */ }
+  try {
+    error = JSON.parse(text);
+  } catch {
+    /* keep text */
+  }
   return { response, error, text };
 }
 
@@ -58,11 +82,25 @@ function everyOperation(c: LogisticsClient, id: string): Record<OperationName, (
     confirm: () => c.POST("/inbound_shipments/{shipment_id}/_confirm", p),
     delete: () => c.DELETE("/inbound_shipments/{shipment_id}", p),
     postDelete: () => c.POST("/inbound_shipments/{shipment_id}/_delete", p),
-    arrivals: () => c.POST("/inbound_shipments/{shipment_id}/arrivals", { ...p, body: { arrivals: [{ merchants_id: "SKU-1001", change: 1 }] } }),
+    arrivals: () =>
+      c.POST("/inbound_shipments/{shipment_id}/arrivals", {
+        ...p,
+        body: { arrivals: [{ merchants_id: "SKU-1001", change: 1 }] },
+      }),
     status: () => c.POST("/inbound_shipments/{shipment_id}/_status", { ...p, body: { status: "en_route" } }),
   };
 }
-const ALL: OperationName[] = ["create", "list", "get", "modify", "confirm", "delete", "postDelete", "arrivals", "status"];
+const ALL: OperationName[] = [
+  "create",
+  "list",
+  "get",
+  "modify",
+  "confirm",
+  "delete",
+  "postDelete",
+  "arrivals",
+  "status",
+];
 
 describe("missing or wrong credentials are 401 with a WWW-Authenticate challenge, and change nothing", () => {
   const refused: [string, () => LogisticsClient][] = [
@@ -88,8 +126,14 @@ describe("missing or wrong credentials are 401 with a WWW-Authenticate challenge
 
   const headers: [string, string][] = [
     ["Basic with text that is not base64", "Basic not*base64!"],
-    ["Basic with base64 of text without a colon", `Basic ${Buffer.from(`M-${MERCHANT}${MERCHANT_SECRET}`).toString("base64")}`],
-    ["Basic with base64 of a colon first (no username)", `Basic ${Buffer.from(`:${MERCHANT_SECRET}`).toString("base64")}`],
+    [
+      "Basic with base64 of text without a colon",
+      `Basic ${Buffer.from(`M-${MERCHANT}${MERCHANT_SECRET}`).toString("base64")}`,
+    ],
+    [
+      "Basic with base64 of a colon first (no username)",
+      `Basic ${Buffer.from(`:${MERCHANT_SECRET}`).toString("base64")}`,
+    ],
     ["Basic with nothing after it", "Basic "],
     ["Basic with two tokens", `${basic(`M-${MERCHANT}`, MERCHANT_SECRET)} extra`],
     ["the Bearer scheme", `Bearer ${Buffer.from(`M-${MERCHANT}:${MERCHANT_SECRET}`).toString("base64")}`],
@@ -98,7 +142,13 @@ describe("missing or wrong credentials are 401 with a WWW-Authenticate challenge
     ["an empty header", ""],
   ];
   it.each(headers)("%s is 401", async (_name, authorization) => {
-    const r = await unchanged(() => raw("/inbound_shipments/_create", { Authorization: authorization, "Content-Type": "application/json" }, { method: "POST", body: JSON.stringify(announcement()) }));
+    const r = await unchanged(() =>
+      raw(
+        "/inbound_shipments/_create",
+        { Authorization: authorization, "Content-Type": "application/json" },
+        { method: "POST", body: JSON.stringify(announcement()) },
+      ),
+    );
     expectUnauthorized(r);
     expectUnauthorized(await raw(`/inbound_shipments/${shipmentId}`, { Authorization: authorization }));
   });
@@ -110,12 +160,18 @@ describe("missing or wrong credentials are 401 with a WWW-Authenticate challenge
   });
 
   it("the scheme name is case-insensitive (RFC 7235)", async () => {
-    const r = await raw(`/inbound_shipments/${shipmentId}`, { Authorization: basic(`M-${MERCHANT}`, MERCHANT_SECRET).replace("Basic", "basic") });
+    const r = await raw(`/inbound_shipments/${shipmentId}`, {
+      Authorization: basic(`M-${MERCHANT}`, MERCHANT_SECRET).replace("Basic", "basic"),
+    });
     expect(r.response.status).toBe(200);
   });
 
   it("credentials are checked before the body: a bad body without credentials is 401, not 400", async () => {
-    const r = await raw("/inbound_shipments/_create", { "Content-Type": "application/json" }, { method: "POST", body: "{not json" });
+    const r = await raw(
+      "/inbound_shipments/_create",
+      { "Content-Type": "application/json" },
+      { method: "POST", body: "{not json" },
+    );
     expectUnauthorized(r);
   });
 
@@ -135,27 +191,37 @@ describe("roles: a valid principal outside its role is 403 access_denied", () =>
   });
 
   it("a merchant may not record arrivals even on its own shipment with an Idempotency-Key", async () => {
-    const r = await unchanged(() => m.POST("/inbound_shipments/{shipment_id}/arrivals", {
-      params: { path: { shipment_id: shipmentId }, header: { "Idempotency-Key": "merchant-arrival-1" } },
-      body: { arrivals: [{ merchants_id: "SKU-1001", change: 1 }] },
-    }));
+    const r = await unchanged(() =>
+      m.POST("/inbound_shipments/{shipment_id}/arrivals", {
+        params: { path: { shipment_id: shipmentId }, header: { "Idempotency-Key": "merchant-arrival-1" } },
+        body: { arrivals: [{ merchants_id: "SKU-1001", change: 1 }] },
+      }),
+    );
     expectError(r, 403, "access_denied");
   });
 
-  it.each(["en_route", "arrived_at_warehouse", "cancelled"] as const)("a merchant may not move its shipment to %s", async (to) => {
-    const r = await unchanged(() => moveTo(m, shipmentId, { status: to }));
-    expectError(r, 403, "access_denied");
-  });
+  it.each(["en_route", "arrived_at_warehouse", "cancelled"] as const)(
+    "a merchant may not move its shipment to %s",
+    async (to) => {
+      const r = await unchanged(() => moveTo(m, shipmentId, { status: to }));
+      expectError(r, 403, "access_denied");
+    },
+  );
 
   it("a merchant may not move its shipment to problem", async () => {
-    const r = await unchanged(() => moveTo(m, shipmentId, { status: "problem", problems: [{ type: "damaged", description: "wet" }] }));
+    const r = await unchanged(() =>
+      moveTo(m, shipmentId, { status: "problem", problems: [{ type: "damaged", description: "wet" }] }),
+    );
     expectError(r, 403, "access_denied");
   });
 
-  it.each(["create", "modify", "confirm", "delete", "postDelete", "list"] as const)("an operator may not call the merchant operation %s", async (name) => {
-    const r = await unchanged(() => everyOperation(w, shipmentId)[name]());
-    expectError(r, 403, "access_denied");
-  });
+  it.each(["create", "modify", "confirm", "delete", "postDelete", "list"] as const)(
+    "an operator may not call the merchant operation %s",
+    async (name) => {
+      const r = await unchanged(() => everyOperation(w, shipmentId)[name]());
+      expectError(r, 403, "access_denied");
+    },
+  );
 
   it("the shipment is still initial and unchanged after the refused calls", async () => {
     const s = await getShipment(m, shipmentId);
@@ -167,7 +233,9 @@ describe("roles: a valid principal outside its role is 403 access_denied", () =>
     const other = await srv.merchant();
     const otherId = await createShipment(other, announcement({ merchants_ref: "PO-OTHER" }));
     for (const id of [shipmentId, otherId]) {
-      const { data, response } = await w.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } } });
+      const { data, response } = await w.GET("/inbound_shipments/{shipment_id}", {
+        params: { path: { shipment_id: id } },
+      });
       expect(response.status).toBe(200);
       expect(data!.id).toBe(id);
     }
@@ -182,9 +250,12 @@ describe("roles: a valid principal outside its role is 403 access_denied", () =>
   });
 
   it("a 403 is decided before the body is validated: a merchant sending a bad arrivals body is 403, not 400", async () => {
-    const r = await unchanged(() => m.POST("/inbound_shipments/{shipment_id}/arrivals", {
-      params: { path: { shipment_id: shipmentId } }, body: { arrivals: [] } as never,
-    }));
+    const r = await unchanged(() =>
+      m.POST("/inbound_shipments/{shipment_id}/arrivals", {
+        params: { path: { shipment_id: shipmentId } },
+        body: { arrivals: [] } as never,
+      }),
+    );
     expectError(r, 403, "access_denied");
   });
 });

@@ -4,7 +4,15 @@ import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { startTestServer, useTestServer, type TestServer } from "../helpers/server.ts";
-import { announcement, arrive, createShipment, expectError, getShipment, expectUnchanged, basicAuth } from "../helpers/fixtures.ts";
+import {
+  announcement,
+  arrive,
+  createShipment,
+  expectError,
+  getShipment,
+  expectUnchanged,
+  basicAuth,
+} from "../helpers/fixtures.ts";
 
 type S = components["schemas"];
 type Result = { response: Response; error?: unknown };
@@ -42,20 +50,38 @@ const unchanged = <R>(request: () => Promise<R>) => expectUnchanged(srv, request
 /** expectError plus: request id in body and header, and every given path among details[].path. */
 
 /** A raw request for what the typed client cannot send; the body is parsed as JSON when it is JSON. */
-async function raw(path: string, init: { method?: string; headers?: Record<string, string>; body?: string; origin?: boolean } = {}) {
+async function raw(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; origin?: boolean } = {},
+) {
   const url = (init.origin ? srv.origin : srv.baseUrl) + path;
   const response = await fetch(url, { method: init.method ?? "GET", headers: init.headers, body: init.body });
   const text = await response.text();
   let error: unknown = text;
-  try { error = JSON.parse(text); } catch { /* not JSON: keep the text */ }
+  try {
+    error = JSON.parse(text);
+  } catch {
+    /* not JSON: keep the text */
+  }
   return { response, error, text };
 }
 
-const json = (auth: string, extra: Record<string, string> = {}) => ({ Authorization: auth, "Content-Type": "application/json", ...extra });
+const json = (auth: string, extra: Record<string, string> = {}) => ({
+  Authorization: auth,
+  "Content-Type": "application/json",
+  ...extra,
+});
 
-const line = (overrides: Record<string, unknown> = {}) => ({ merchants_id: "SKU-9", name: "Thing", gtin: "", qty: 1, ...overrides });
+const line = (overrides: Record<string, unknown> = {}) => ({
+  merchants_id: "SKU-9",
+  name: "Thing",
+  gtin: "",
+  qty: 1,
+  ...overrides,
+});
 const withLine = (overrides: Record<string, unknown>) => ({ ...announcement(), products: [line(overrides)] });
-const without = (obj: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(obj).filter(([k]) => k !== key));
+const without = (obj: Record<string, unknown>, key: string) =>
+  Object.fromEntries(Object.entries(obj).filter(([k]) => k !== key));
 const many = (n: number) => Array.from({ length: n }, (_, i) => line({ merchants_id: `SKU-${i}` }));
 
 async function create(body: unknown) {
@@ -65,10 +91,16 @@ async function modify(body: unknown, id = shipmentId) {
   return m.POST("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } }, body: body as never });
 }
 async function arrivals(body: unknown, id = receivingId) {
-  return w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: id } }, body: body as never });
+  return w.POST("/inbound_shipments/{shipment_id}/arrivals", {
+    params: { path: { shipment_id: id } },
+    body: body as never,
+  });
 }
 async function status(body: unknown, id = receivingId) {
-  return w.POST("/inbound_shipments/{shipment_id}/_status", { params: { path: { shipment_id: id } }, body: body as never });
+  return w.POST("/inbound_shipments/{shipment_id}/_status", {
+    params: { path: { shipment_id: id } },
+    body: body as never,
+  });
 }
 async function list(query: Record<string, unknown>) {
   return m.GET("/inbound_shipments", { params: { query: query as never } });
@@ -78,9 +110,13 @@ const hourFromNow = () => new Date(Date.now() + 3_600_000).toISOString().replace
 
 describe("create: bad bodies are 400 validation_failed naming the field, and store nothing", () => {
   const cases: [string, () => unknown, string[]][] = [
-    ["unknown top-level property expected_at_warehouse", () => ({ ...announcement(), expected_at_warehouse: "2016-01-20" }), ["/body/expected_at_warehouse"]],
+    [
+      "unknown top-level property expected_at_warehouse",
+      () => ({ ...announcement(), expected_at_warehouse: "2016-01-20" }),
+      ["/body/expected_at_warehouse"],
+    ],
     ["unknown property inside a product line", () => withLine({ quantity: 3 }), ["/body/products/0/quantity"]],
-    ["qty as the string \"1\"", () => withLine({ qty: "1" }), ["/body/products/0/qty"]],
+    ['qty as the string "1"', () => withLine({ qty: "1" }), ["/body/products/0/qty"]],
     ["qty 1.5", () => withLine({ qty: 1.5 }), ["/body/products/0/qty"]],
     ["qty 0", () => withLine({ qty: 0 }), ["/body/products/0/qty"]],
     ["qty -1", () => withLine({ qty: -1 }), ["/body/products/0/qty"]],
@@ -92,26 +128,62 @@ describe("create: bad bodies are 400 validation_failed naming the field, and sto
     ["missing merchants_ref", () => without(announcement(), "merchants_ref"), ["/body/merchants_ref"]],
     ["missing sender_name", () => without(announcement(), "sender_name"), ["/body/sender_name"]],
     ["missing products", () => without(announcement(), "products"), ["/body/products"]],
-    ["a line without merchants_id", () => ({ ...announcement(), products: [without(line(), "merchants_id")] }), ["/body/products/0/merchants_id"]],
+    [
+      "a line without merchants_id",
+      () => ({ ...announcement(), products: [without(line(), "merchants_id")] }),
+      ["/body/products/0/merchants_id"],
+    ],
     ["a line without qty", () => ({ ...announcement(), products: [without(line(), "qty")] }), ["/body/products/0/qty"]],
     ["empty products array", () => ({ ...announcement(), products: [] }), ["/body/products"]],
-    ["merchants_ref of 101 characters", () => ({ ...announcement(), merchants_ref: "R".repeat(101) }), ["/body/merchants_ref"]],
+    [
+      "merchants_ref of 101 characters",
+      () => ({ ...announcement(), merchants_ref: "R".repeat(101) }),
+      ["/body/merchants_ref"],
+    ],
     ["empty merchants_ref", () => ({ ...announcement(), merchants_ref: "" }), ["/body/merchants_ref"]],
-    ["sender_name of 201 characters", () => ({ ...announcement(), sender_name: "S".repeat(201) }), ["/body/sender_name"]],
+    [
+      "sender_name of 201 characters",
+      () => ({ ...announcement(), sender_name: "S".repeat(201) }),
+      ["/body/sender_name"],
+    ],
     ["empty sender_name", () => ({ ...announcement(), sender_name: "" }), ["/body/sender_name"]],
     ["product name of 201 characters", () => withLine({ name: "N".repeat(201) }), ["/body/products/0/name"]],
-    ["merchants_id of 101 characters", () => withLine({ merchants_id: "X".repeat(101) }), ["/body/products/0/merchants_id"]],
-    ["merchants_id with a leading space", () => withLine({ merchants_id: " SKU-9" }), ["/body/products/0/merchants_id"]],
+    [
+      "merchants_id of 101 characters",
+      () => withLine({ merchants_id: "X".repeat(101) }),
+      ["/body/products/0/merchants_id"],
+    ],
+    [
+      "merchants_id with a leading space",
+      () => withLine({ merchants_id: " SKU-9" }),
+      ["/body/products/0/merchants_id"],
+    ],
     ["empty merchants_id", () => withLine({ merchants_id: "" }), ["/body/products/0/merchants_id"]],
     ["501 product lines", () => ({ ...announcement(), products: many(501) }), ["/body/products"]],
     ["GTIN with a wrong check digit", () => withLine({ gtin: "6410405082658" }), ["/body/products/0/gtin"]],
     ["GTIN of 9 digits", () => withLine({ gtin: "123456789" }), ["/body/products/0/gtin"]],
     ["GTIN with letters", () => withLine({ gtin: "64104050826AB" }), ["/body/products/0/gtin"]],
     ["GTIN as a number", () => withLine({ gtin: 6410405082657 }), ["/body/products/0/gtin"]],
-    ["expected_at_wh 2016-02-30 (no such day)", () => ({ ...announcement(), expected_at_wh: "2016-02-30" }), ["/body/expected_at_wh"]],
-    ["expected_at_wh 2016-13-01 (no such month)", () => ({ ...announcement(), expected_at_wh: "2016-13-01" }), ["/body/expected_at_wh"]],
-    ["expected_at_wh 20160120 (no dashes)", () => ({ ...announcement(), expected_at_wh: "20160120" }), ["/body/expected_at_wh"]],
-    ["expected_at_wh with a time", () => ({ ...announcement(), expected_at_wh: "2016-01-20T10:00:00+00:00" }), ["/body/expected_at_wh"]],
+    [
+      "expected_at_wh 2016-02-30 (no such day)",
+      () => ({ ...announcement(), expected_at_wh: "2016-02-30" }),
+      ["/body/expected_at_wh"],
+    ],
+    [
+      "expected_at_wh 2016-13-01 (no such month)",
+      () => ({ ...announcement(), expected_at_wh: "2016-13-01" }),
+      ["/body/expected_at_wh"],
+    ],
+    [
+      "expected_at_wh 20160120 (no dashes)",
+      () => ({ ...announcement(), expected_at_wh: "20160120" }),
+      ["/body/expected_at_wh"],
+    ],
+    [
+      "expected_at_wh with a time",
+      () => ({ ...announcement(), expected_at_wh: "2016-01-20T10:00:00+00:00" }),
+      ["/body/expected_at_wh"],
+    ],
     ["expected_at_wh null on create", () => ({ ...announcement(), expected_at_wh: null }), ["/body/expected_at_wh"]],
     ["negative purchasePrice", () => withLine({ purchasePrice: -1 }), ["/body/products/0/purchasePrice"]],
     ["purchasePrice with three decimals", () => withLine({ purchasePrice: 1.234 }), ["/body/products/0/purchasePrice"]],
@@ -122,15 +194,31 @@ describe("create: bad bodies are 400 validation_failed naming the field, and sto
   });
 
   it("the same merchants_id twice in one request is 400 with a detail coded duplicate", async () => {
-    const body = announcement({ products: [line({ merchants_id: "SKU-D", qty: 1 }), line({ merchants_id: "SKU-E" }), line({ merchants_id: "SKU-D", qty: 2 })] as S["ProductLineInput"][] });
-    const error = expectError(await unchanged(() => create(body)), 400, "validation_failed", ["/body/products/2/merchants_id"]);
+    const body = announcement({
+      products: [
+        line({ merchants_id: "SKU-D", qty: 1 }),
+        line({ merchants_id: "SKU-E" }),
+        line({ merchants_id: "SKU-D", qty: 2 }),
+      ] as S["ProductLineInput"][],
+    });
+    const error = expectError(await unchanged(() => create(body)), 400, "validation_failed", [
+      "/body/products/2/merchants_id",
+    ]);
     expect(error.details.find((d) => d.path === "/body/products/2/merchants_id")).toMatchObject({ code: "duplicate" });
   });
 
   it("reports every offending field at once", async () => {
-    const body = { merchants_ref: "", sender_name: "S".repeat(201), products: [line({ qty: 0 }), line({ merchants_id: "SKU-2", gtin: "12" })] };
-    const error = expectError(await unchanged(() => create(body)), 400, "validation_failed",
-      ["/body/merchants_ref", "/body/sender_name", "/body/products/0/qty", "/body/products/1/gtin"]);
+    const body = {
+      merchants_ref: "",
+      sender_name: "S".repeat(201),
+      products: [line({ qty: 0 }), line({ merchants_id: "SKU-2", gtin: "12" })],
+    };
+    const error = expectError(await unchanged(() => create(body)), 400, "validation_failed", [
+      "/body/merchants_ref",
+      "/body/sender_name",
+      "/body/products/0/qty",
+      "/body/products/1/gtin",
+    ]);
     expect(error.details.every((d) => typeof d.message === "string" && d.message.length > 0)).toBe(true);
   });
 
@@ -142,7 +230,13 @@ describe("create: bad bodies are 400 validation_failed naming the field, and sto
 
 describe("create: bodies that are not a JSON object", () => {
   it("malformed JSON is 400 validation_failed", async () => {
-    const r = await unchanged(() => raw("/inbound_shipments/_create", { method: "POST", headers: json(merchantAuth), body: '{"merchants_ref": "PO-1", "sender_name": ' }));
+    const r = await unchanged(() =>
+      raw("/inbound_shipments/_create", {
+        method: "POST",
+        headers: json(merchantAuth),
+        body: '{"merchants_ref": "PO-1", "sender_name": ',
+      }),
+    );
     expectError(r, 400, "validation_failed", ["/body"]);
   });
 
@@ -152,17 +246,23 @@ describe("create: bodies that are not a JSON object", () => {
   });
 
   it("a JSON string is 400 validation_failed", async () => {
-    const r = await unchanged(() => raw("/inbound_shipments/_create", { method: "POST", headers: json(merchantAuth), body: '"PO-2016-0042"' }));
+    const r = await unchanged(() =>
+      raw("/inbound_shipments/_create", { method: "POST", headers: json(merchantAuth), body: '"PO-2016-0042"' }),
+    );
     expectError(r, 400, "validation_failed", ["/body"]);
   });
 
   it("JSON null is 400 validation_failed", async () => {
-    const r = await unchanged(() => raw("/inbound_shipments/_create", { method: "POST", headers: json(merchantAuth), body: "null" }));
+    const r = await unchanged(() =>
+      raw("/inbound_shipments/_create", { method: "POST", headers: json(merchantAuth), body: "null" }),
+    );
     expectError(r, 400, "validation_failed", ["/body"]);
   });
 
   it("a number is 400 validation_failed", async () => {
-    const r = await unchanged(() => raw("/inbound_shipments/_create", { method: "POST", headers: json(merchantAuth), body: "42" }));
+    const r = await unchanged(() =>
+      raw("/inbound_shipments/_create", { method: "POST", headers: json(merchantAuth), body: "42" }),
+    );
     expectError(r, 400, "validation_failed", ["/body"]);
   });
 
@@ -172,29 +272,43 @@ describe("create: bodies that are not a JSON object", () => {
   });
 
   it("a valid body sent as text/plain is 415 unsupported_media_type", async () => {
-    const r = await unchanged(() => raw("/inbound_shipments/_create", {
-      method: "POST", headers: { Authorization: merchantAuth, "Content-Type": "text/plain" }, body: JSON.stringify(announcement()),
-    }));
+    const r = await unchanged(() =>
+      raw("/inbound_shipments/_create", {
+        method: "POST",
+        headers: { Authorization: merchantAuth, "Content-Type": "text/plain" },
+        body: JSON.stringify(announcement()),
+      }),
+    );
     expectError(r, 415, "unsupported_media_type");
   });
 
   it("a form-encoded body is 415 unsupported_media_type", async () => {
-    const r = await unchanged(() => raw("/inbound_shipments/_create", {
-      method: "POST", headers: { Authorization: merchantAuth, "Content-Type": "application/x-www-form-urlencoded" }, body: "merchants_ref=PO-1&sender_name=x",
-    }));
+    const r = await unchanged(() =>
+      raw("/inbound_shipments/_create", {
+        method: "POST",
+        headers: { Authorization: merchantAuth, "Content-Type": "application/x-www-form-urlencoded" },
+        body: "merchants_ref=PO-1&sender_name=x",
+      }),
+    );
     expectError(r, 415, "unsupported_media_type");
   });
 
   it("JSON in a charset other than UTF-8 is 415 unsupported_media_type", async () => {
-    const r = await unchanged(() => raw("/inbound_shipments/_create", {
-      method: "POST", headers: { Authorization: merchantAuth, "Content-Type": "application/json; charset=latin1" }, body: JSON.stringify(announcement()),
-    }));
+    const r = await unchanged(() =>
+      raw("/inbound_shipments/_create", {
+        method: "POST",
+        headers: { Authorization: merchantAuth, "Content-Type": "application/json; charset=latin1" },
+        body: JSON.stringify(announcement()),
+      }),
+    );
     expectError(r, 415, "unsupported_media_type");
   });
 
   it("a body over 1 MB is 413 payload_too_large", async () => {
     const body = JSON.stringify({ ...announcement(), sender_name: "x".repeat(1_100_000) });
-    const r = await unchanged(() => raw("/inbound_shipments/_create", { method: "POST", headers: json(merchantAuth), body }));
+    const r = await unchanged(() =>
+      raw("/inbound_shipments/_create", { method: "POST", headers: json(merchantAuth), body }),
+    );
     expectError(r, 413, "payload_too_large");
   });
 });
@@ -202,19 +316,39 @@ describe("create: bodies that are not a JSON object", () => {
 describe("modify: bad bodies are 400 and change nothing", () => {
   const cases: [string, () => unknown, string[]][] = [
     ["empty body {}", () => ({}), ["/body"]],
-    ["both products and products_all", () => ({ products: [line()], products_all: [line({ merchants_id: "SKU-8" })] }), ["/body/products_all"]],
-    ["unknown property expected_at_warehouse", () => ({ expected_at_warehouse: "2016-01-20" }), ["/body/expected_at_warehouse"]],
+    [
+      "both products and products_all",
+      () => ({ products: [line()], products_all: [line({ merchants_id: "SKU-8" })] }),
+      ["/body/products_all"],
+    ],
+    [
+      "unknown property expected_at_warehouse",
+      () => ({ expected_at_warehouse: "2016-01-20" }),
+      ["/body/expected_at_warehouse"],
+    ],
     ["status is not modifiable here", () => ({ status: "confirmed" }), ["/body/status"]],
     ["unknown property in a merged line", () => ({ products: [line({ quantity: 2 })] }), ["/body/products/0/quantity"]],
     ["empty products", () => ({ products: [] }), ["/body/products"]],
     ["empty products_all", () => ({ products_all: [] }), ["/body/products_all"]],
     ["products not an array", () => ({ products: line() }), ["/body/products"]],
     ["qty 0 in products", () => ({ products: [line({ qty: 0 })] }), ["/body/products/0/qty"]],
-    ["qty \"3\" in products_all", () => ({ products_all: [line({ qty: "3" })] }), ["/body/products_all/0/qty"]],
+    ['qty "3" in products_all', () => ({ products_all: [line({ qty: "3" })] }), ["/body/products_all/0/qty"]],
     ["a line without qty", () => ({ products: [without(line(), "qty")] }), ["/body/products/0/qty"]],
-    ["duplicate merchants_id in products", () => ({ products: [line(), line({ qty: 2 })] }), ["/body/products/1/merchants_id"]],
-    ["duplicate merchants_id in products_all", () => ({ products_all: [line(), line({ qty: 2 })] }), ["/body/products_all/1/merchants_id"]],
-    ["GTIN with a wrong check digit", () => ({ products: [line({ gtin: "6410405082658" })] }), ["/body/products/0/gtin"]],
+    [
+      "duplicate merchants_id in products",
+      () => ({ products: [line(), line({ qty: 2 })] }),
+      ["/body/products/1/merchants_id"],
+    ],
+    [
+      "duplicate merchants_id in products_all",
+      () => ({ products_all: [line(), line({ qty: 2 })] }),
+      ["/body/products_all/1/merchants_id"],
+    ],
+    [
+      "GTIN with a wrong check digit",
+      () => ({ products: [line({ gtin: "6410405082658" })] }),
+      ["/body/products/0/gtin"],
+    ],
     ["501 lines in products_all", () => ({ products_all: many(501) }), ["/body/products_all"]],
     ["expected_at_wh 2016-02-30", () => ({ expected_at_wh: "2016-02-30" }), ["/body/expected_at_wh"]],
     ["expected_at_wh 2016-13-01", () => ({ expected_at_wh: "2016-13-01" }), ["/body/expected_at_wh"]],
@@ -229,7 +363,13 @@ describe("modify: bad bodies are 400 and change nothing", () => {
   });
 
   it("malformed JSON is 400 validation_failed", async () => {
-    const r = await unchanged(() => raw(`/inbound_shipments/${shipmentId}`, { method: "POST", headers: json(merchantAuth), body: "{expected_at_wh: 2016-01-20}" }));
+    const r = await unchanged(() =>
+      raw(`/inbound_shipments/${shipmentId}`, {
+        method: "POST",
+        headers: json(merchantAuth),
+        body: "{expected_at_wh: 2016-01-20}",
+      }),
+    );
     expectError(r, 400, "validation_failed", ["/body"]);
   });
 
@@ -238,16 +378,28 @@ describe("modify: bad bodies are 400 and change nothing", () => {
   });
 
   it("text/plain is 415 unsupported_media_type", async () => {
-    const r = await unchanged(() => raw(`/inbound_shipments/${shipmentId}`, {
-      method: "POST", headers: { Authorization: merchantAuth, "Content-Type": "text/plain" }, body: '{"expected_at_wh":"2016-01-20"}',
-    }));
+    const r = await unchanged(() =>
+      raw(`/inbound_shipments/${shipmentId}`, {
+        method: "POST",
+        headers: { Authorization: merchantAuth, "Content-Type": "text/plain" },
+        body: '{"expected_at_wh":"2016-01-20"}',
+      }),
+    );
     expectError(r, 415, "unsupported_media_type");
   });
 
   it("the shipment still reads as created after all of the above", async () => {
     const s = await getShipment(m, shipmentId);
-    expect(s).toMatchObject({ merchants_ref: "PO-2016-0042", sender_name: "Acme Supplies Oy", status: "initial", expected_at_wh: null });
-    expect(s.products.map((l) => [l.product.merchants_id, l.qty])).toEqual([["SKU-1001", 10], ["SKU-1002", 5]]);
+    expect(s).toMatchObject({
+      merchants_ref: "PO-2016-0042",
+      sender_name: "Acme Supplies Oy",
+      status: "initial",
+      expected_at_wh: null,
+    });
+    expect(s.products.map((l) => [l.product.merchants_id, l.qty])).toEqual([
+      ["SKU-1001", 10],
+      ["SKU-1002", 5],
+    ]);
   });
 });
 
@@ -255,24 +407,48 @@ describe("arrivals: bad bodies are 400 and record nothing", () => {
   const arrival = (overrides: Record<string, unknown> = {}) => ({ merchants_id: "SKU-1001", change: 1, ...overrides });
   const cases: [string, () => unknown, string[]][] = [
     ["change 0", () => ({ arrivals: [arrival({ change: 0 })] }), ["/body/arrivals/0/change"]],
-    ["change \"1\"", () => ({ arrivals: [arrival({ change: "1" })] }), ["/body/arrivals/0/change"]],
+    ['change "1"', () => ({ arrivals: [arrival({ change: "1" })] }), ["/body/arrivals/0/change"]],
     ["change 1.5", () => ({ arrivals: [arrival({ change: 1.5 })] }), ["/body/arrivals/0/change"]],
     ["change 1000001", () => ({ arrivals: [arrival({ change: 1_000_001 })] }), ["/body/arrivals/0/change"]],
     ["change -1000001", () => ({ arrivals: [arrival({ change: -1_000_001 })] }), ["/body/arrivals/0/change"]],
     ["a line without change", () => ({ arrivals: [without(arrival(), "change")] }), ["/body/arrivals/0/change"]],
-    ["a line without merchants_id", () => ({ arrivals: [without(arrival(), "merchants_id")] }), ["/body/arrivals/0/merchants_id"]],
-    ["qty instead of change", () => ({ arrivals: [{ merchants_id: "SKU-1001", qty: 1 }] }), ["/body/arrivals/0/qty", "/body/arrivals/0/change"]],
-    ["unknown top-level property", () => ({ arrivals: [arrival()], timestamp: "2016-01-20T09:12:01+00:00" }), ["/body/timestamp"]],
+    [
+      "a line without merchants_id",
+      () => ({ arrivals: [without(arrival(), "merchants_id")] }),
+      ["/body/arrivals/0/merchants_id"],
+    ],
+    [
+      "qty instead of change",
+      () => ({ arrivals: [{ merchants_id: "SKU-1001", qty: 1 }] }),
+      ["/body/arrivals/0/qty", "/body/arrivals/0/change"],
+    ],
+    [
+      "unknown top-level property",
+      () => ({ arrivals: [arrival()], timestamp: "2016-01-20T09:12:01+00:00" }),
+      ["/body/timestamp"],
+    ],
     ["missing arrivals", () => ({ ts: "2016-01-20T09:12:01+00:00" }), ["/body/arrivals"]],
     ["empty arrivals", () => ({ arrivals: [] }), ["/body/arrivals"]],
     ["arrivals not an array", () => ({ arrivals: arrival() }), ["/body/arrivals"]],
-    ["duplicate merchants_id", () => ({ arrivals: [arrival(), arrival({ change: 2 })] }), ["/body/arrivals/1/merchants_id"]],
-    ["GTIN with a wrong check digit on a new product", () => ({ arrivals: [arrival({ merchants_id: "SKU-NEW", gtin: "6410405082658" })] }), ["/body/arrivals/0/gtin"]],
+    [
+      "duplicate merchants_id",
+      () => ({ arrivals: [arrival(), arrival({ change: 2 })] }),
+      ["/body/arrivals/1/merchants_id"],
+    ],
+    [
+      "GTIN with a wrong check digit on a new product",
+      () => ({ arrivals: [arrival({ merchants_id: "SKU-NEW", gtin: "6410405082658" })] }),
+      ["/body/arrivals/0/gtin"],
+    ],
     ["ts an hour in the future", () => ({ ts: hourFromNow(), arrivals: [arrival()] }), ["/body/ts"]],
     ["ts with a space instead of T", () => ({ ts: "2016-01-20 09:12:01+00:00", arrivals: [arrival()] }), ["/body/ts"]],
     ["ts without a UTC offset", () => ({ ts: "2016-01-20T09:12:01", arrivals: [arrival()] }), ["/body/ts"]],
     ["ts as a date only", () => ({ ts: "2016-01-20", arrivals: [arrival()] }), ["/body/ts"]],
-    ["ts on a day that does not exist", () => ({ ts: "2016-02-30T09:12:01+00:00", arrivals: [arrival()] }), ["/body/ts"]],
+    [
+      "ts on a day that does not exist",
+      () => ({ ts: "2016-02-30T09:12:01+00:00", arrivals: [arrival()] }),
+      ["/body/ts"],
+    ],
     ["ts at hour 25", () => ({ ts: "2016-01-20T25:00:00+00:00", arrivals: [arrival()] }), ["/body/ts"]],
     ["ts as epoch seconds", () => ({ ts: 1453281121, arrivals: [arrival()] }), ["/body/ts"]],
   ];
@@ -282,20 +458,32 @@ describe("arrivals: bad bodies are 400 and record nothing", () => {
   });
 
   it("malformed JSON is 400 validation_failed", async () => {
-    const r = await unchanged(() => raw(`/inbound_shipments/${receivingId}/arrivals`, { method: "POST", headers: json(operatorAuth), body: '{"arrivals": [{"merchants_id": "SKU-1001", "change": 1}' }));
+    const r = await unchanged(() =>
+      raw(`/inbound_shipments/${receivingId}/arrivals`, {
+        method: "POST",
+        headers: json(operatorAuth),
+        body: '{"arrivals": [{"merchants_id": "SKU-1001", "change": 1}',
+      }),
+    );
     expectError(r, 400, "validation_failed", ["/body"]);
   });
 
   it("text/plain is 415 unsupported_media_type", async () => {
-    const r = await unchanged(() => raw(`/inbound_shipments/${receivingId}/arrivals`, {
-      method: "POST", headers: { Authorization: operatorAuth, "Content-Type": "text/plain" }, body: '{"arrivals":[{"merchants_id":"SKU-1001","change":1}]}',
-    }));
+    const r = await unchanged(() =>
+      raw(`/inbound_shipments/${receivingId}/arrivals`, {
+        method: "POST",
+        headers: { Authorization: operatorAuth, "Content-Type": "text/plain" },
+        body: '{"arrivals":[{"merchants_id":"SKU-1001","change":1}]}',
+      }),
+    );
     expectError(r, 415, "unsupported_media_type");
   });
 
   it("a body over 1 MB is 413 payload_too_large", async () => {
     const body = JSON.stringify({ arrivals: [{ merchants_id: "SKU-1001", change: 1, name: "x".repeat(1_100_000) }] });
-    const r = await unchanged(() => raw(`/inbound_shipments/${receivingId}/arrivals`, { method: "POST", headers: json(operatorAuth), body }));
+    const r = await unchanged(() =>
+      raw(`/inbound_shipments/${receivingId}/arrivals`, { method: "POST", headers: json(operatorAuth), body }),
+    );
     expectError(r, 413, "payload_too_large");
   });
 
@@ -317,11 +505,31 @@ describe("_status: bad bodies are 400 and move nothing", () => {
     ["problem without problems", () => ({ status: "problem" }), ["/body/problems"]],
     ["problem with an empty problems list", () => ({ status: "problem", problems: [] }), ["/body/problems"]],
     ["problems on a non-problem status", () => ({ status: "processed", problems: [problem] }), ["/body/problems"]],
-    ["a problem of an unknown type", () => ({ status: "problem", problems: [{ ...problem, type: "lost" }] }), ["/body/problems/0/type"]],
-    ["a problem without description", () => ({ status: "problem", problems: [without(problem, "description")] }), ["/body/problems/0/description"]],
-    ["a problem with an empty description", () => ({ status: "problem", problems: [{ ...problem, description: "" }] }), ["/body/problems/0/description"]],
-    ["a problem description of 1001 characters", () => ({ status: "problem", problems: [{ ...problem, description: "d".repeat(1001) }] }), ["/body/problems/0/description"]],
-    ["an unknown property in a problem", () => ({ status: "problem", problems: [{ ...problem, severity: "high" }] }), ["/body/problems/0/severity"]],
+    [
+      "a problem of an unknown type",
+      () => ({ status: "problem", problems: [{ ...problem, type: "lost" }] }),
+      ["/body/problems/0/type"],
+    ],
+    [
+      "a problem without description",
+      () => ({ status: "problem", problems: [without(problem, "description")] }),
+      ["/body/problems/0/description"],
+    ],
+    [
+      "a problem with an empty description",
+      () => ({ status: "problem", problems: [{ ...problem, description: "" }] }),
+      ["/body/problems/0/description"],
+    ],
+    [
+      "a problem description of 1001 characters",
+      () => ({ status: "problem", problems: [{ ...problem, description: "d".repeat(1001) }] }),
+      ["/body/problems/0/description"],
+    ],
+    [
+      "an unknown property in a problem",
+      () => ({ status: "problem", problems: [{ ...problem, severity: "high" }] }),
+      ["/body/problems/0/severity"],
+    ],
     ["an unknown top-level property", () => ({ status: "processed", reason: "done" }), ["/body/reason"]],
   ];
   it.each(cases)("%s", async (_name, body, paths) => {
@@ -330,7 +538,13 @@ describe("_status: bad bodies are 400 and move nothing", () => {
   });
 
   it("malformed JSON is 400 validation_failed", async () => {
-    const r = await unchanged(() => raw(`/inbound_shipments/${receivingId}/_status`, { method: "POST", headers: json(operatorAuth), body: "{'status': 'processed'}" }));
+    const r = await unchanged(() =>
+      raw(`/inbound_shipments/${receivingId}/_status`, {
+        method: "POST",
+        headers: json(operatorAuth),
+        body: "{'status': 'processed'}",
+      }),
+    );
     expectError(r, 400, "validation_failed", ["/body"]);
   });
 
@@ -360,7 +574,10 @@ describe("list: bad query parameters are 400 naming the parameter", () => {
   it.each(cases)("%s", async (_name, query, path) => {
     const result = await unchanged(() => list(query));
     const error = expectError(result, 400, "validation_failed");
-    expect(error.details.map((d) => d.path).some((p) => p === path || p.startsWith(`${path}/`)), JSON.stringify(error.details)).toBe(true);
+    expect(
+      error.details.map((d) => d.path).some((p) => p === path || p.startsWith(`${path}/`)),
+      JSON.stringify(error.details),
+    ).toBe(true);
   });
 
   it("a cursor made from a well-formed but foreign value is refused, not trusted", async () => {
@@ -371,11 +588,20 @@ describe("list: bad query parameters are 400 naming the parameter", () => {
 });
 
 describe("a path id that is not 24 lowercase hex characters is 400 on every operation", () => {
-  const badIds = ["abc", "569C9D3AB7E4F1A2C3D4E5F6", "569c9d3ab7e4f1a2c3d4e5f", "569c9d3ab7e4f1a2c3d4e5f6a", "569c9d3ab7e4f1a2c3d4e5g6"];
+  const badIds = [
+    "abc",
+    "569C9D3AB7E4F1A2C3D4E5F6",
+    "569c9d3ab7e4f1a2c3d4e5f",
+    "569c9d3ab7e4f1a2c3d4e5f6a",
+    "569c9d3ab7e4f1a2c3d4e5g6",
+  ];
   const idPath = /^\/(path|params)\/shipment_id$/;
   const expectIdError = (r: Result) => {
     const error = expectError(r, 400, "validation_failed");
-    expect(error.details.some((d) => idPath.test(d.path)), JSON.stringify(error.details)).toBe(true);
+    expect(
+      error.details.some((d) => idPath.test(d.path)),
+      JSON.stringify(error.details),
+    ).toBe(true);
   };
   it.each(badIds)("GET /inbound_shipments/%s", async (id) => {
     expectIdError(await m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } } }));
@@ -387,7 +613,12 @@ describe("a path id that is not 24 lowercase hex characters is 400 on every oper
       expectIdError(await m.POST("/inbound_shipments/{shipment_id}/_confirm", p));
       expectIdError(await m.DELETE("/inbound_shipments/{shipment_id}", p));
       expectIdError(await m.POST("/inbound_shipments/{shipment_id}/_delete", p));
-      expectIdError(await w.POST("/inbound_shipments/{shipment_id}/arrivals", { ...p, body: { arrivals: [{ merchants_id: "SKU-1001", change: 1 }] } }));
+      expectIdError(
+        await w.POST("/inbound_shipments/{shipment_id}/arrivals", {
+          ...p,
+          body: { arrivals: [{ merchants_id: "SKU-1001", change: 1 }] },
+        }),
+      );
       expectIdError(await w.POST("/inbound_shipments/{shipment_id}/_status", { ...p, body: { status: "en_route" } }));
     });
   });
@@ -395,15 +626,32 @@ describe("a path id that is not 24 lowercase hex characters is 400 on every oper
     const p = { params: { path: { shipment_id: "0000000000000000000000ff" } } };
     expectError(await m.GET("/inbound_shipments/{shipment_id}", p), 404, "not_found");
     await unchanged(async () => {
-      expectError(await m.POST("/inbound_shipments/{shipment_id}", { ...p, body: { sender_name: "x" } }), 404, "not_found");
-      expectError(await w.POST("/inbound_shipments/{shipment_id}/arrivals", { ...p, body: { arrivals: [{ merchants_id: "SKU-1001", change: 1 }] } }), 404, "not_found");
+      expectError(
+        await m.POST("/inbound_shipments/{shipment_id}", { ...p, body: { sender_name: "x" } }),
+        404,
+        "not_found",
+      );
+      expectError(
+        await w.POST("/inbound_shipments/{shipment_id}/arrivals", {
+          ...p,
+          body: { arrivals: [{ merchants_id: "SKU-1001", change: 1 }] },
+        }),
+        404,
+        "not_found",
+      );
     });
   });
 });
 
 describe("routing: methods, unknown routes and the base path", () => {
   it("PUT /inbound_shipments/_create is 405 method_not_allowed with an Allow header", async () => {
-    const r = await unchanged(() => raw("/inbound_shipments/_create", { method: "PUT", headers: json(merchantAuth), body: JSON.stringify(announcement()) }));
+    const r = await unchanged(() =>
+      raw("/inbound_shipments/_create", {
+        method: "PUT",
+        headers: json(merchantAuth),
+        body: JSON.stringify(announcement()),
+      }),
+    );
     expectError(r, 405, "method_not_allowed");
     const allow = r.response.headers.get("allow");
     expect(allow).toBeTruthy();
@@ -412,9 +660,18 @@ describe("routing: methods, unknown routes and the base path", () => {
   });
 
   it("PATCH on a shipment is 405 and Allow lists GET, POST and DELETE", async () => {
-    const r = await unchanged(() => raw(`/inbound_shipments/${shipmentId}`, { method: "PATCH", headers: json(merchantAuth), body: '{"sender_name":"x"}' }));
+    const r = await unchanged(() =>
+      raw(`/inbound_shipments/${shipmentId}`, {
+        method: "PATCH",
+        headers: json(merchantAuth),
+        body: '{"sender_name":"x"}',
+      }),
+    );
     expectError(r, 405, "method_not_allowed");
-    const allow = r.response.headers.get("allow")!.toUpperCase().split(/\s*,\s*/);
+    const allow = r.response.headers
+      .get("allow")!
+      .toUpperCase()
+      .split(/\s*,\s*/);
     expect(allow).toEqual(expect.arrayContaining(["GET", "POST", "DELETE"]));
     expect(allow).not.toContain("PATCH");
   });
@@ -422,7 +679,12 @@ describe("routing: methods, unknown routes and the base path", () => {
   it("GET on the arrivals operation is 405 with Allow: POST", async () => {
     const r = await raw(`/inbound_shipments/${receivingId}/arrivals`, { headers: { Authorization: operatorAuth } });
     expectError(r, 405, "method_not_allowed");
-    expect(r.response.headers.get("allow")!.toUpperCase().split(/\s*,\s*/)).toEqual(["POST"]);
+    expect(
+      r.response.headers
+        .get("allow")!
+        .toUpperCase()
+        .split(/\s*,\s*/),
+    ).toEqual(["POST"]);
   });
 
   it("an unknown route under /2015-01-01 is 404 not_found", async () => {
@@ -434,10 +696,16 @@ describe("routing: methods, unknown routes and the base path", () => {
   });
 
   it("POST /inbound_shipments/_create outside the /2015-01-01 prefix is 404 and stores nothing", async () => {
-    for (const path of ["/inbound_shipments/_create", "/2015-01-02/inbound_shipments/_create", "/2015-01-01x/inbound_shipments/_create"]) {
+    for (const path of [
+      "/inbound_shipments/_create",
+      "/2015-01-02/inbound_shipments/_create",
+      "/2015-01-01x/inbound_shipments/_create",
+    ]) {
       const bad = { ...announcement(), expected_at_warehouse: "2016-01-20", products: [line({ qty: 0 })] };
       for (const body of [announcement(), bad]) {
-        const r = await unchanged(() => raw(path, { method: "POST", headers: json(merchantAuth), body: JSON.stringify(body), origin: true }));
+        const r = await unchanged(() =>
+          raw(path, { method: "POST", headers: json(merchantAuth), body: JSON.stringify(body), origin: true }),
+        );
         expectError(r, 404, "not_found");
       }
     }
@@ -452,7 +720,9 @@ describe("request ids", () => {
       await raw("/inbound_shipments/_create", { method: "POST" }),
       await raw("/nothing_here", { headers: { Authorization: merchantAuth } }),
       await raw("/inbound_shipments/_create", { method: "PUT", headers: { Authorization: merchantAuth } }),
-      await m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: "0000000000000000000000ff" } } }),
+      await m.GET("/inbound_shipments/{shipment_id}", {
+        params: { path: { shipment_id: "0000000000000000000000ff" } },
+      }),
       await w.POST("/inbound_shipments/_create", { body: announcement() }),
     ];
     const ids = results.map((r) => {
@@ -467,7 +737,11 @@ describe("request ids", () => {
 
   it("a valid X-Request-Id given by the caller is echoed in the header and the error body", async () => {
     const given = "caller-req.2016-01-20:0042";
-    const r = await raw("/inbound_shipments/_create", { method: "POST", headers: json(merchantAuth, { "X-Request-Id": given }), body: "[]" });
+    const r = await raw("/inbound_shipments/_create", {
+      method: "POST",
+      headers: json(merchantAuth, { "X-Request-Id": given }),
+      body: "[]",
+    });
     expectError(r, 400, "validation_failed");
     expect(r.response.headers.get("x-request-id")).toBe(given);
     expect((r.error as S["Error"]).request_id).toBe(given);
@@ -478,7 +752,11 @@ describe("request ids", () => {
 
   it("an X-Request-Id that is not a safe token is replaced, not echoed", async () => {
     for (const given of ["has spaces in it", "x".repeat(200), "<script>"]) {
-      const r = await raw("/inbound_shipments/_create", { method: "POST", headers: json(merchantAuth, { "X-Request-Id": given }), body: "[]" });
+      const r = await raw("/inbound_shipments/_create", {
+        method: "POST",
+        headers: json(merchantAuth, { "X-Request-Id": given }),
+        body: "[]",
+      });
       const header = r.response.headers.get("x-request-id");
       expect(header).toBeTruthy();
       expect(header).not.toBe(given);
@@ -505,7 +783,9 @@ describe("an unexpected failure reveals nothing internal", () => {
         const error = expectError(r, 500, "unknown");
         expect(error.details).toEqual([]);
         const text = JSON.stringify(r.error);
-        expect(text).not.toMatch(/Error:|\bat .*\.(ts|js):\d+|node_modules|\/work\/|select |insert |from "|kysely|pglite|postgres|destroyed|ECONN/i);
+        expect(text).not.toMatch(
+          /Error:|\bat .*\.(ts|js):\d+|node_modules|\/work\/|select |insert |from "|kysely|pglite|postgres|destroyed|ECONN/i,
+        );
         expect(Object.keys(r.error as object).sort()).toEqual(["code", "details", "message", "request_id", "success"]);
       }
     } finally {

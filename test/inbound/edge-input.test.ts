@@ -9,7 +9,9 @@ let m: LogisticsClient;
 let auth: string;
 useTestServer(async (s) => {
   srv = s;
-  await (await import("../../server/accounts/domain.ts")).provisionAccount(srv.handle.db, "merchant", "edge.example.com", "edge-secret-1");
+  await (
+    await import("../../server/accounts/domain.ts")
+  ).provisionAccount(srv.handle.db, "merchant", "edge.example.com", "edge-secret-1");
   m = srv.client("M-edge.example.com", "edge-secret-1");
   auth = basicAuth("M-edge.example.com", "edge-secret-1");
 });
@@ -20,7 +22,10 @@ async function send(path: string, init: { method?: string; body?: string } = {})
     headers: { Authorization: auth, ...(init.body !== undefined && { "Content-Type": "application/json" }) },
     body: init.body,
   });
-  return { status: res.status, body: (await res.json()) as { code?: string; details?: { path: string; code?: string }[] } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { code?: string; details?: { path: string; code?: string }[] },
+  };
 }
 
 describe("edge input", () => {
@@ -29,7 +34,10 @@ describe("edge input", () => {
     const res = await expectUnchanged(srv, () => send("/inbound_shipments/_create", { method: "POST", body }));
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("validation_failed");
-    expect(res.body.details!.map((d) => [d.path, d.code])).toEqual([["/body/merchants_ref", "nul"], ["/body/products/0/merchants_id", "nul"]]);
+    expect(res.body.details!.map((d) => [d.path, d.code])).toEqual([
+      ["/body/merchants_ref", "nul"],
+      ["/body/products/0/merchants_id", "nul"],
+    ]);
   });
 
   it("a NUL character in a query parameter is a 400", async () => {
@@ -40,11 +48,15 @@ describe("edge input", () => {
 
   it("a body sent to an operation that takes none is refused, not ignored; {} is accepted", async () => {
     const id = await createShipment(m);
-    const refused = await expectUnchanged(srv, () => send(`/inbound_shipments/${id}/_confirm`, { method: "POST", body: '{"status":"confirmed"}' }));
+    const refused = await expectUnchanged(srv, () =>
+      send(`/inbound_shipments/${id}/_confirm`, { method: "POST", body: '{"status":"confirmed"}' }),
+    );
     expect(refused.status).toBe(400);
     expect(refused.body.details![0]).toMatchObject({ path: "/body", code: "not_allowed" });
     expect((await getShipment(m, id)).status).toBe("initial");
-    const deleted = await expectUnchanged(srv, () => send(`/inbound_shipments/${id}`, { method: "DELETE", body: '{"force":true}' }));
+    const deleted = await expectUnchanged(srv, () =>
+      send(`/inbound_shipments/${id}`, { method: "DELETE", body: '{"force":true}' }),
+    );
     expect(deleted.status).toBe(400);
     expect((await send(`/inbound_shipments/${id}/_confirm`, { method: "POST", body: "{}" })).status).toBe(200);
   });

@@ -83,7 +83,9 @@ describe("create with an Idempotency-Key", () => {
     expect(first.response.status).toBe(201);
     const bodies: S["InboundShipmentCreate"][] = [
       announcement({ merchants_ref: "PO-DIFFERENT" }),
-      announcement({ products: [{ merchants_id: "SKU-1001", name: "Blue T-shirt M", gtin: "6410405082657", qty: 11 }] }),
+      announcement({
+        products: [{ merchants_id: "SKU-1001", name: "Blue T-shirt M", gtin: "6410405082657", qty: 11 }],
+      }),
       announcement({ expected_at_wh: "2016-01-20" }),
     ];
     for (const body of bodies) {
@@ -176,16 +178,20 @@ describe("create with an Idempotency-Key", () => {
     const items = await listAll(m);
     expect(items.map((s) => s.id)).toEqual([results[0]!.data!.shipment_id]);
     const rows = (await srv.snapshot()).inbound_shipments as { id: string; merchant_id: string }[];
-    expect(rows.filter((r) => r.merchant_id === "idem-concurrent.example.com").map((r) => r.id)).toEqual([results[0]!.data!.shipment_id]);
+    expect(rows.filter((r) => r.merchant_id === "idem-concurrent.example.com").map((r) => r.id)).toEqual([
+      results[0]!.data!.shipment_id,
+    ]);
     expectIdenticalBodies(results.map((r) => r.data));
   });
 
   it("a request that failed (400) does not burn the key: the key then works with a valid body", async () => {
     const m = await freshMerchant();
-    const bad = announcement({ products: [
-      { merchants_id: "SKU-1", name: "", gtin: "", qty: 1 },
-      { merchants_id: "SKU-1", name: "", gtin: "", qty: 2 },
-    ] });
+    const bad = announcement({
+      products: [
+        { merchants_id: "SKU-1", name: "", gtin: "", qty: 1 },
+        { merchants_id: "SKU-1", name: "", gtin: "", qty: 2 },
+      ],
+    });
     const r1 = await unchanged(() => create(m, "failed-first-1", bad));
     expectError(r1, 400, "validation_failed");
     const r2 = await create(m, "failed-first-1");
@@ -198,7 +204,10 @@ describe("create with an Idempotency-Key", () => {
     const m = await freshMerchant();
     const r = await unchanged(() => create(m, "has a space"));
     const error = expectError(r, 400, "validation_failed");
-    expect(error.details.some((d) => /^\/headers?\/idempotency-key$/i.test(d.path)), JSON.stringify(error.details)).toBe(true);
+    expect(
+      error.details.some((d) => /^\/headers?\/idempotency-key$/i.test(d.path)),
+      JSON.stringify(error.details),
+    ).toBe(true);
     expect(await listAll(m)).toHaveLength(0);
   });
 
@@ -206,16 +215,22 @@ describe("create with an Idempotency-Key", () => {
     const m = await freshMerchant();
     const r = await unchanged(() => create(m, "k".repeat(256)));
     const error = expectError(r, 400, "validation_failed");
-    expect(error.details.some((d) => /^\/headers?\/idempotency-key$/i.test(d.path)), JSON.stringify(error.details)).toBe(true);
+    expect(
+      error.details.some((d) => /^\/headers?\/idempotency-key$/i.test(d.path)),
+      JSON.stringify(error.details),
+    ).toBe(true);
     expect(await listAll(m)).toHaveLength(0);
     expect((await create(m, "k".repeat(255))).response.status).toBe(201);
   });
 
   it("an empty key is 400", async () => {
     const m = await freshMerchant();
-    const r = await unchanged(() => m.POST("/inbound_shipments/_create", {
-      params: { header: { "Idempotency-Key": "" } }, body: announcement(),
-    }));
+    const r = await unchanged(() =>
+      m.POST("/inbound_shipments/_create", {
+        params: { header: { "Idempotency-Key": "" } },
+        body: announcement(),
+      }),
+    );
     expectError(r, 400, "validation_failed");
   });
 });
@@ -238,7 +253,10 @@ describe("arrivals with an Idempotency-Key", () => {
     expect(retry.response.headers.get("idempotent-replayed")).toBe("true");
     expect(retry.data).toEqual(first.data);
     const s = await getShipment(m, id);
-    const l = line("SKU-1001", s.products.find((p) => p.product.merchants_id === "SKU-1001"));
+    const l = line(
+      "SKU-1001",
+      s.products.find((p) => p.product.merchants_id === "SKU-1001"),
+    );
     expect(l.arrivedQty).toBe(4);
     expect(l.arrivals).toEqual([{ ts: "2016-01-20T09:12:01+00:00", change: 4 }]);
   });
@@ -254,20 +272,31 @@ describe("arrivals with an Idempotency-Key", () => {
   it("a retried arrival without ts (defaults to now) is still counted once", async () => {
     const id = await createShipment(m);
     const results = [];
-    for (let i = 0; i < 3; i++) results.push(await arrivalsWithKey(id, "arrival-no-ts-1", [{ merchants_id: "SKU-1002", change: 2 }]));
+    for (let i = 0; i < 3; i++)
+      results.push(await arrivalsWithKey(id, "arrival-no-ts-1", [{ merchants_id: "SKU-1002", change: 2 }]));
     for (const r of results) expect(r.response.status).toBe(200);
     expect(results[1]!.data).toEqual(results[0]!.data);
-    const l = line("SKU-1002", (await getShipment(m, id)).products.find((p) => p.product.merchants_id === "SKU-1002"));
+    const l = line(
+      "SKU-1002",
+      (await getShipment(m, id)).products.find((p) => p.product.merchants_id === "SKU-1002"),
+    );
     expect(l.arrivedQty).toBe(2);
     expect(l.arrivals).toHaveLength(1);
   });
 
   it("concurrent retries of one arrival are counted once", async () => {
     const id = await createShipment(m);
-    const results = await Promise.all(Array.from({ length: 8 }, () => arrivalsWithKey(id, "arrival-concurrent-1", [{ merchants_id: "SKU-1001", change: 1 }])));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        arrivalsWithKey(id, "arrival-concurrent-1", [{ merchants_id: "SKU-1001", change: 1 }]),
+      ),
+    );
     for (const r of results) expect(r.response.status).toBe(200);
     for (const r of results) expect(r.data).toEqual(results[0]!.data);
-    const l = line("SKU-1001", (await getShipment(m, id)).products.find((p) => p.product.merchants_id === "SKU-1001"));
+    const l = line(
+      "SKU-1001",
+      (await getShipment(m, id)).products.find((p) => p.product.merchants_id === "SKU-1001"),
+    );
     expect(l.arrivedQty).toBe(1);
     expect(l.arrivals).toHaveLength(1);
     expectIdenticalBodies(results.map((r) => r.data));
@@ -275,14 +304,20 @@ describe("arrivals with an Idempotency-Key", () => {
 
   it("different keys are different arrivals", async () => {
     const id = await createShipment(m);
-    expect((await arrivalsWithKey(id, "arrival-k1", [{ merchants_id: "SKU-1001", change: 1 }])).response.status).toBe(200);
-    expect((await arrivalsWithKey(id, "arrival-k2", [{ merchants_id: "SKU-1001", change: 1 }])).response.status).toBe(200);
+    expect((await arrivalsWithKey(id, "arrival-k1", [{ merchants_id: "SKU-1001", change: 1 }])).response.status).toBe(
+      200,
+    );
+    expect((await arrivalsWithKey(id, "arrival-k2", [{ merchants_id: "SKU-1001", change: 1 }])).response.status).toBe(
+      200,
+    );
     expect((await getShipment(m, id)).products[0]!.arrivedQty).toBe(2);
   });
 
   it("the same key with another body is 422 and records nothing", async () => {
     const id = await createShipment(m);
-    expect((await arrivalsWithKey(id, "arrival-reuse-1", [{ merchants_id: "SKU-1001", change: 1 }])).response.status).toBe(200);
+    expect(
+      (await arrivalsWithKey(id, "arrival-reuse-1", [{ merchants_id: "SKU-1001", change: 1 }])).response.status,
+    ).toBe(200);
     const r = await unchanged(() => arrivalsWithKey(id, "arrival-reuse-1", [{ merchants_id: "SKU-1001", change: 2 }]));
     expectError(r, 422, "idempotency_key_reused");
     expect((await getShipment(m, id)).products[0]!.arrivedQty).toBe(1);
@@ -304,11 +339,21 @@ describe("arrivals with an Idempotency-Key", () => {
     const failed = await unchanged(() => arrivalsWithKey(id, "arrival-409-1", correction));
     expectError(failed, 409, "conflict");
     // Something arrives without a key; the correction is now possible.
-    expect((await w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: id } }, body: { arrivals: [{ merchants_id: "SKU-1001", change: 3 }] } })).response.status).toBe(200);
+    expect(
+      (
+        await w.POST("/inbound_shipments/{shipment_id}/arrivals", {
+          params: { path: { shipment_id: id } },
+          body: { arrivals: [{ merchants_id: "SKU-1001", change: 3 }] },
+        })
+      ).response.status,
+    ).toBe(200);
     const retried = await arrivalsWithKey(id, "arrival-409-1", correction);
     expect(retried.response.status).toBe(200);
     expect(retried.response.headers.get("idempotent-replayed")).toBeNull();
-    const l = line("SKU-1001", retried.data!.products.find((p) => p.product.merchants_id === "SKU-1001"));
+    const l = line(
+      "SKU-1001",
+      retried.data!.products.find((p) => p.product.merchants_id === "SKU-1001"),
+    );
     expect(l.arrivedQty).toBe(2);
     // And now the key is spent: a further retry replays without a second correction.
     const replay = await unchanged(() => arrivalsWithKey(id, "arrival-409-1", correction));
@@ -319,9 +364,25 @@ describe("arrivals with an Idempotency-Key", () => {
 
   it("a request that failed with 409 invalid_state does not burn the key", async () => {
     const id = await createShipment(m);
-    expect((await w.POST("/inbound_shipments/{shipment_id}/_status", { params: { path: { shipment_id: id } }, body: { status: "en_route" } })).response.status).toBe(200);
-    expect((await w.POST("/inbound_shipments/{shipment_id}/_status", { params: { path: { shipment_id: id } }, body: { status: "cancelled" } })).response.status).toBe(200);
-    const r = await unchanged(() => arrivalsWithKey(id, "arrival-cancelled-1", [{ merchants_id: "SKU-1001", change: 1 }]));
+    expect(
+      (
+        await w.POST("/inbound_shipments/{shipment_id}/_status", {
+          params: { path: { shipment_id: id } },
+          body: { status: "en_route" },
+        })
+      ).response.status,
+    ).toBe(200);
+    expect(
+      (
+        await w.POST("/inbound_shipments/{shipment_id}/_status", {
+          params: { path: { shipment_id: id } },
+          body: { status: "cancelled" },
+        })
+      ).response.status,
+    ).toBe(200);
+    const r = await unchanged(() =>
+      arrivalsWithKey(id, "arrival-cancelled-1", [{ merchants_id: "SKU-1001", change: 1 }]),
+    );
     expectError(r, 409, "invalid_state");
     const other = await createShipment(m);
     // The key was not stored for the failed request: using it for another request is not a 422.
@@ -335,7 +396,10 @@ describe("arrivals with an Idempotency-Key", () => {
     for (const key of ["a b", "x".repeat(256)]) {
       const r = await unchanged(() => arrivalsWithKey(id, key, [{ merchants_id: "SKU-1001", change: 1 }]));
       const error = expectError(r, 400, "validation_failed");
-      expect(error.details.some((d) => /^\/headers?\/idempotency-key$/i.test(d.path)), JSON.stringify(error.details)).toBe(true);
+      expect(
+        error.details.some((d) => /^\/headers?\/idempotency-key$/i.test(d.path)),
+        JSON.stringify(error.details),
+      ).toBe(true);
     }
   });
 });

@@ -45,19 +45,25 @@ describe("list inbound shipments", () => {
 
   it("returns full shipments in the retrieval shape", async () => {
     const { data } = await list({ limit: 1 });
-    expect(data!.items[0]).toMatchObject({ id: ids[0], status: "initial", products: [expect.objectContaining({ qty: 10, arrivedQty: 0 }), expect.objectContaining({ qty: 5 })] });
+    expect(data!.items[0]).toMatchObject({
+      id: ids[0],
+      status: "initial",
+      products: [expect.objectContaining({ qty: 10, arrivedQty: 0 }), expect.objectContaining({ qty: 5 })],
+    });
   });
 
   it("moves a changed shipment to the end, so a poller sees it again", async () => {
     const changed = ids[1]!;
-    await m.POST("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: changed } }, body: { sender_name: "Changed Oy" } });
+    await m.POST("/inbound_shipments/{shipment_id}", {
+      params: { path: { shipment_id: changed } },
+      body: { sender_name: "Changed Oy" },
+    });
     const order = await all({ limit: 2 });
     expect(order.at(-1)).toBe(changed);
     ids = order;
   });
 
   it("filters by merchants_ref, status and updated_since", async () => {
-
     expect(await all({ merchants_ref: "PO-ODD" })).toHaveLength(2);
     const confirmedId = ids[0]!;
     await m.POST("/inbound_shipments/{shipment_id}/_confirm", { params: { path: { shipment_id: confirmedId } } });

@@ -16,9 +16,18 @@ const skus = async (id: string) => (await getShipment(m, id)).products.map((l) =
 describe("modify inbound shipment", () => {
   it("products merges by merchants_id: updates listed lines, appends new ones, keeps the rest", async () => {
     const id = await createShipment(m);
-    const res = await modify(id, { products: [{ merchants_id: "SKU-1001", qty: 12 }, { merchants_id: "SKU-1003", name: "Blue T-shirt XL", qty: 3 }] });
+    const res = await modify(id, {
+      products: [
+        { merchants_id: "SKU-1001", qty: 12 },
+        { merchants_id: "SKU-1003", name: "Blue T-shirt XL", qty: 3 },
+      ],
+    });
     expect(res.data).toEqual({ success: true, shipment_id: id, status: "initial" });
-    expect(await skus(id)).toEqual([["SKU-1001", 12], ["SKU-1002", 5], ["SKU-1003", 3]]);
+    expect(await skus(id)).toEqual([
+      ["SKU-1001", 12],
+      ["SKU-1002", 5],
+      ["SKU-1003", 3],
+    ]);
     const s = await getShipment(m, id);
     expect(s.products[0]!.product.name).toBe("Blue T-shirt M"); // omitted name keeps the catalogue's
     expect(s.products[2]!.product.name).toBe("Blue T-shirt XL");
@@ -26,14 +35,26 @@ describe("modify inbound shipment", () => {
 
   it("products_all replaces the whole list in the given order", async () => {
     const id = await createShipment(m);
-    await modify(id, { products_all: [{ merchants_id: "SKU-1004", name: "Socks", qty: 2 }, { merchants_id: "SKU-1002", qty: 7 }] });
-    expect(await skus(id)).toEqual([["SKU-1004", 2], ["SKU-1002", 7]]);
+    await modify(id, {
+      products_all: [
+        { merchants_id: "SKU-1004", name: "Socks", qty: 2 },
+        { merchants_id: "SKU-1002", qty: 7 },
+      ],
+    });
+    expect(await skus(id)).toEqual([
+      ["SKU-1004", 2],
+      ["SKU-1002", 7],
+    ]);
   });
 
   it("changes the header fields and sets or clears expected_at_wh", async () => {
     const id = await createShipment(m);
     await modify(id, { merchants_ref: "PO-2", sender_name: "Other Oy", expected_at_wh: "2016-02-29" });
-    expect(await getShipment(m, id)).toMatchObject({ merchants_ref: "PO-2", sender_name: "Other Oy", expected_at_wh: "2016-02-29" });
+    expect(await getShipment(m, id)).toMatchObject({
+      merchants_ref: "PO-2",
+      sender_name: "Other Oy",
+      expected_at_wh: "2016-02-29",
+    });
     await modify(id, { expected_at_wh: null });
     expect((await getShipment(m, id)).expected_at_wh).toBeNull();
   });
@@ -92,14 +113,28 @@ describe("arrivals", () => {
 });
 
 describe("closing with processed", () => {
-  const close = (id: string) => w.POST("/inbound_shipments/{shipment_id}/_status", { params: { path: { shipment_id: id } }, body: { status: "processed" } });
+  const close = (id: string) =>
+    w.POST("/inbound_shipments/{shipment_id}/_status", {
+      params: { path: { shipment_id: id } },
+      body: { status: "processed" },
+    });
 
   it("a short line sends the shipment to problem; the merchant's adjustment closes it by itself", async () => {
     const id = await createShipment(m);
-    await arrive(w, id, [{ merchants_id: "SKU-1001", change: 10 }, { merchants_id: "SKU-1002", change: 3 }]);
+    await arrive(w, id, [
+      { merchants_id: "SKU-1001", change: 10 },
+      { merchants_id: "SKU-1002", change: 3 },
+    ]);
     const closed = await close(id);
     expect(closed.data!.status).toBe("problem");
-    expect(closed.data!.problems).toEqual([expect.objectContaining({ type: "product.missing", merchants_id: "SKU-1002", resolved: false, resolved_at: null })]);
+    expect(closed.data!.problems).toEqual([
+      expect.objectContaining({
+        type: "product.missing",
+        merchants_id: "SKU-1002",
+        resolved: false,
+        resolved_at: null,
+      }),
+    ]);
 
     const adjusted = await modify(id, { products: [{ merchants_id: "SKU-1002", qty: 3 }] });
     expect(adjusted.data!.status).toBe("processed");
@@ -111,9 +146,15 @@ describe("closing with processed", () => {
 
   it("an over-delivered line is product.extra; late arrivals of a short line also settle it", async () => {
     const id = await createShipment(m);
-    await arrive(w, id, [{ merchants_id: "SKU-1001", change: 12 }, { merchants_id: "SKU-1002", change: 4 }]);
+    await arrive(w, id, [
+      { merchants_id: "SKU-1001", change: 12 },
+      { merchants_id: "SKU-1002", change: 4 },
+    ]);
     const closed = await close(id);
-    expect(closed.data!.problems.map((p) => [p.type, p.merchants_id]).sort()).toEqual([["product.extra", "SKU-1001"], ["product.missing", "SKU-1002"]]);
+    expect(closed.data!.problems.map((p) => [p.type, p.merchants_id]).sort()).toEqual([
+      ["product.extra", "SKU-1001"],
+      ["product.missing", "SKU-1002"],
+    ]);
     await arrive(w, id, [{ merchants_id: "SKU-1002", change: 1 }]);
     expect((await getShipment(m, id)).status).toBe("problem"); // SKU-1001 still over
     await modify(id, { products: [{ merchants_id: "SKU-1001", qty: 12 }] });
@@ -131,11 +172,24 @@ describe("closing with processed", () => {
 
   it("a damage report is not settled by quantities: the shipment stays in problem", async () => {
     const id = await createShipment(m);
-    await arrive(w, id, [{ merchants_id: "SKU-1001", change: 10 }, { merchants_id: "SKU-1002", change: 4 }]);
+    await arrive(w, id, [
+      { merchants_id: "SKU-1001", change: 10 },
+      { merchants_id: "SKU-1002", change: 4 },
+    ]);
     await close(id);
     const path = { params: { path: { shipment_id: id } } };
     // The warehouse adds a damage report while it waits for the merchant.
-    await srv.handle.db.insertInto("inbound_problems").values({ id: "0".repeat(23) + "1", shipment_id: id, type: "damaged", merchants_id: null, description: "Box crushed", created_at: new Date() }).execute();
+    await srv.handle.db
+      .insertInto("inbound_problems")
+      .values({
+        id: "0".repeat(23) + "1",
+        shipment_id: id,
+        type: "damaged",
+        merchants_id: null,
+        description: "Box crushed",
+        created_at: new Date(),
+      })
+      .execute();
     await modify(id, { products: [{ merchants_id: "SKU-1002", qty: 4 }] });
     const s = (await m.GET("/inbound_shipments/{shipment_id}", path)).data!;
     expect(s.status).toBe("problem");
@@ -146,7 +200,10 @@ describe("closing with processed", () => {
 
 describe("create", () => {
   it("stores purchasePrice to the cent and returns it", async () => {
-    const id = await createShipment(m, announcement({ products: [{ merchants_id: "SKU-P", qty: 1, purchasePrice: 19.99 }] }));
+    const id = await createShipment(
+      m,
+      announcement({ products: [{ merchants_id: "SKU-P", qty: 1, purchasePrice: 19.99 }] }),
+    );
     expect((await getShipment(m, id)).products[0]).toMatchObject({ purchasePrice: 19.99 });
   });
 });

@@ -6,9 +6,12 @@ import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { announcement, expectError } from "../helpers/fixtures.ts";
 
 let srv: TestServer;
-useTestServer((s) => {
-  srv = s;
-}, { rateLimitPerMinute: 3 });
+useTestServer(
+  (s) => {
+    srv = s;
+  },
+  { rateLimitPerMinute: 3 },
+);
 
 describe("rate limit", () => {
   it("answers 429 rate_limited with Retry-After past the limit, per caller", async () => {
@@ -26,16 +29,27 @@ describe("rate limit", () => {
 
 describe("idempotency key lifetime", () => {
   const age = (key: string, hours: number) =>
-    sql`update idempotency_keys set created_at = now() - make_interval(hours => ${hours}) where key = ${key}`.execute(srv.handle.db);
+    sql`update idempotency_keys set created_at = now() - make_interval(hours => ${hours}) where key = ${key}`.execute(
+      srv.handle.db,
+    );
 
   it("a key older than 24 hours is forgotten: the housekeeping deletes it, a reuse starts afresh", async () => {
     const m = await srv.merchant();
-    const first = await m.POST("/inbound_shipments/_create", { params: { header: { "Idempotency-Key": "old-key" } }, body: announcement() });
+    const first = await m.POST("/inbound_shipments/_create", {
+      params: { header: { "Idempotency-Key": "old-key" } },
+      body: announcement(),
+    });
     expect(first.response.status).toBe(201);
-    await m.POST("/inbound_shipments/_create", { params: { header: { "Idempotency-Key": "fresh-key" } }, body: announcement() });
+    await m.POST("/inbound_shipments/_create", {
+      params: { header: { "Idempotency-Key": "fresh-key" } },
+      body: announcement(),
+    });
     await age("old-key", 25);
 
-    const reused = await m.POST("/inbound_shipments/_create", { params: { header: { "Idempotency-Key": "old-key" } }, body: announcement({ merchants_ref: "PO-OTHER" }) });
+    const reused = await m.POST("/inbound_shipments/_create", {
+      params: { header: { "Idempotency-Key": "old-key" } },
+      body: announcement({ merchants_ref: "PO-OTHER" }),
+    });
     expect(reused.response.status).toBe(201);
     expect(reused.data!.shipment_id).not.toBe(first.data!.shipment_id);
 

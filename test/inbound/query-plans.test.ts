@@ -50,7 +50,8 @@ describe(`query plans on ${COUNT.toLocaleString("en")} shipments (PostgreSQL)`, 
       { status: ["en_route" as const, "initial" as const] },
       { updated_since: new Date(Date.now() - 86_400_000).toISOString() },
     ];
-    for (const query of queries) await expectIndexOnly((db) => listShipments(db, merchant, query), JSON.stringify(query));
+    for (const query of queries)
+      await expectIndexOnly((db) => listShipments(db, merchant, query), JSON.stringify(query));
   });
 
   it("the reference search finds the one generated shipment", async () => {

@@ -21,14 +21,20 @@ const WAREHOUSE: Record<string, Status[]> = {
 };
 const MODIFIABLE: Status[] = ["initial", "confirmed", "en_route", "arrived_at_warehouse", "processing", "problem"];
 
-const warehouseCases = Object.entries(WAREHOUSE).flatMap(([target, from]) => ALL_STATUSES.map((s) => [s, target, from.includes(s)] as const));
+const warehouseCases = Object.entries(WAREHOUSE).flatMap(([target, from]) =>
+  ALL_STATUSES.map((s) => [s, target, from.includes(s)] as const),
+);
 
 describe("warehouse status changes", () => {
   it.each(warehouseCases)("%s -> %s allowed: %s", async (from, target, allowed) => {
     const id = await shipmentIn(from, m, w);
-    const body = target === "problem"
-      ? { status: "problem" as const, problems: [{ type: "product.not_ok" as const, merchants_id: "SKU-1001", description: "Wrong colour" }] }
-      : { status: target as Exclude<Status, "problem" | "initial" | "confirmed" | "deleted"> };
+    const body =
+      target === "problem"
+        ? {
+            status: "problem" as const,
+            problems: [{ type: "product.not_ok" as const, merchants_id: "SKU-1001", description: "Wrong colour" }],
+          }
+        : { status: target as Exclude<Status, "problem" | "initial" | "confirmed" | "deleted"> };
     const before = await srv.snapshot();
     const res = await moveTo(w, id, body);
     if (allowed) {
@@ -59,7 +65,9 @@ describe("merchant moves", () => {
     for (const viaPost of [false, true]) {
       const id = await shipmentIn(from, m, w);
       const path = { params: { path: { shipment_id: id } } };
-      const res = viaPost ? await m.POST("/inbound_shipments/{shipment_id}/_delete", path) : await m.DELETE("/inbound_shipments/{shipment_id}", path);
+      const res = viaPost
+        ? await m.POST("/inbound_shipments/{shipment_id}/_delete", path)
+        : await m.DELETE("/inbound_shipments/{shipment_id}", path);
       if (from === "initial" || from === "confirmed") {
         expect(res.data).toEqual({ success: true, shipment_id: id, status: "deleted" });
         expect((await getShipment(m, id)).status).toBe("deleted");
@@ -72,7 +80,10 @@ describe("merchant moves", () => {
 
   it.each(ALL_STATUSES)("modify in %s", async (from) => {
     const id = await shipmentIn(from, m, w);
-    const res = await m.POST("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } }, body: { expected_at_wh: "2030-05-01" } });
+    const res = await m.POST("/inbound_shipments/{shipment_id}", {
+      params: { path: { shipment_id: id } },
+      body: { expected_at_wh: "2030-05-01" },
+    });
     if (MODIFIABLE.includes(from)) {
       expect(res.response.status).toBe(200);
       expect((await getShipment(m, id)).expected_at_wh).toBe("2030-05-01");
@@ -101,21 +112,37 @@ describe("status history and events", () => {
   it("records each change and writes outbox events in the same transaction", async () => {
     const id = await shipmentIn("initial", m, w);
     await moveTo(w, id, { status: "arrived_at_warehouse" });
-    await arrive(w, id, [{ merchants_id: "SKU-1001", change: 10 }, { merchants_id: "SKU-1002", change: 5 }]);
+    await arrive(w, id, [
+      { merchants_id: "SKU-1001", change: 10 },
+      { merchants_id: "SKU-1002", change: 5 },
+    ]);
     await moveTo(w, id, { status: "processed" });
-    const history = await srv.handle.db.selectFrom("inbound_status_history").select(["from_status", "to_status"]).where("shipment_id", "=", id).orderBy("id").execute();
+    const history = await srv.handle.db
+      .selectFrom("inbound_status_history")
+      .select(["from_status", "to_status"])
+      .where("shipment_id", "=", id)
+      .orderBy("id")
+      .execute();
     expect(history).toEqual([
       { from_status: null, to_status: "initial" },
       { from_status: "initial", to_status: "arrived_at_warehouse" },
       { from_status: "arrived_at_warehouse", to_status: "processing" },
       { from_status: "processing", to_status: "processed" },
     ]);
-    const events = await srv.handle.db.selectFrom("webhook_events").select(["event_type", "payload"]).orderBy("created_at").orderBy("id").execute();
+    const events = await srv.handle.db
+      .selectFrom("webhook_events")
+      .select(["event_type", "payload"])
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
     const mine = events.filter((e) => JSON.stringify(e.payload).includes(id)).map((e) => e.event_type);
     expect(mine).toEqual([
-      "inbound_shipment.status_changed", "inbound_shipment.arrived_at_warehouse",
-      "inbound_shipment.status_changed", "inbound_shipment.items_arrived",
-      "inbound_shipment.status_changed", "inbound_shipment.processed",
+      "inbound_shipment.status_changed",
+      "inbound_shipment.arrived_at_warehouse",
+      "inbound_shipment.status_changed",
+      "inbound_shipment.items_arrived",
+      "inbound_shipment.status_changed",
+      "inbound_shipment.processed",
     ]);
   });
 });

@@ -2,7 +2,14 @@
 import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";
-import { announcement, arrive, createShipment, expectError, getShipment, expectUnchanged } from "../helpers/fixtures.ts";
+import {
+  announcement,
+  arrive,
+  createShipment,
+  expectError,
+  getShipment,
+  expectUnchanged,
+} from "../helpers/fixtures.ts";
 
 type S = components["schemas"];
 type Result = { response: Response; error?: unknown };
@@ -22,7 +29,10 @@ useTestServer(async (s) => {
   w = await srv.operator();
   aId = await createShipment(a, announcement({ merchants_ref: "PO-A-1" }));
   aConfirmedId = await createShipment(a, announcement({ merchants_ref: "PO-A-2" }));
-  expect((await a.POST("/inbound_shipments/{shipment_id}/_confirm", { params: { path: { shipment_id: aConfirmedId } } })).response.status).toBe(200);
+  expect(
+    (await a.POST("/inbound_shipments/{shipment_id}/_confirm", { params: { path: { shipment_id: aConfirmedId } } }))
+      .response.status,
+  ).toBe(200);
   bId = await createShipment(b, announcement({ merchants_ref: "PO-B-1" }));
 });
 
@@ -42,11 +52,25 @@ describe("merchant B gets 404 (never 403) on merchant A's shipment, and A's ship
   });
 
   it("modify", async () => {
-    expectNotFound(await unchanged(() => b.POST("/inbound_shipments/{shipment_id}", { ...p(), body: { merchants_ref: "HIJACKED", expected_at_wh: "2016-01-20" } })));
+    expectNotFound(
+      await unchanged(() =>
+        b.POST("/inbound_shipments/{shipment_id}", {
+          ...p(),
+          body: { merchants_ref: "HIJACKED", expected_at_wh: "2016-01-20" },
+        }),
+      ),
+    );
   });
 
   it("modify with products_all", async () => {
-    expectNotFound(await unchanged(() => b.POST("/inbound_shipments/{shipment_id}", { ...p(), body: { products_all: [{ merchants_id: "SKU-1001", qty: 1 }] } })));
+    expectNotFound(
+      await unchanged(() =>
+        b.POST("/inbound_shipments/{shipment_id}", {
+          ...p(),
+          body: { products_all: [{ merchants_id: "SKU-1001", qty: 1 }] },
+        }),
+      ),
+    );
   });
 
   it("confirm", async () => {
@@ -66,7 +90,10 @@ describe("merchant B gets 404 (never 403) on merchant A's shipment, and A's ship
     const foreign = await b.GET("/inbound_shipments/{shipment_id}", p());
     const none = await b.GET("/inbound_shipments/{shipment_id}", missing);
     expectNotFound(none);
-    const strip = (r: Result) => { const { request_id: _, ...rest } = r.error as S["Error"]; return rest; };
+    const strip = (r: Result) => {
+      const { request_id: _, ...rest } = r.error as S["Error"];
+      return rest;
+    };
     expect(strip(foreign)).toEqual(strip(none));
   });
 
@@ -82,14 +109,19 @@ describe("merchant B gets 404 (never 403) on merchant A's shipment, and A's ship
   it("A still sees its shipment exactly as created, in status initial", async () => {
     const s = await getShipment(a, aId);
     expect(s).toMatchObject({ id: aId, merchants_ref: "PO-A-1", status: "initial", expected_at_wh: null });
-    expect(s.products.map((l) => [l.product.merchants_id, l.qty])).toEqual([["SKU-1001", 10], ["SKU-1002", 5]]);
+    expect(s.products.map((l) => [l.product.merchants_id, l.qty])).toEqual([
+      ["SKU-1001", 10],
+      ["SKU-1002", 5],
+    ]);
     expect((await getShipment(a, aConfirmedId)).status).toBe("confirmed");
   });
 
   it("A can still do what B could not (the 404s were about ownership)", async () => {
     const id = await createShipment(a, announcement({ merchants_ref: "PO-A-3" }));
     const q = { params: { path: { shipment_id: id } } };
-    expect((await a.POST("/inbound_shipments/{shipment_id}", { ...q, body: { sender_name: "Changed Oy" } })).response.status).toBe(200);
+    expect(
+      (await a.POST("/inbound_shipments/{shipment_id}", { ...q, body: { sender_name: "Changed Oy" } })).response.status,
+    ).toBe(200);
     expect((await a.POST("/inbound_shipments/{shipment_id}/_confirm", q)).response.status).toBe(200);
     expect((await a.DELETE("/inbound_shipments/{shipment_id}", q)).response.status).toBe(200);
     expect((await getShipment(a, id)).status).toBe("deleted");
@@ -103,7 +135,9 @@ describe("lists and catalogues are per merchant", () => {
     expect(all.data!.items.map((s) => s.id)).toEqual([bId]);
     const byRef = await b.GET("/inbound_shipments", { params: { query: { merchants_ref: "PO-A-1" } } });
     expect(byRef.data!.items).toEqual([]);
-    const byStatus = await b.GET("/inbound_shipments", { params: { query: { status: ["initial", "confirmed", "deleted"] } } });
+    const byStatus = await b.GET("/inbound_shipments", {
+      params: { query: { status: ["initial", "confirmed", "deleted"] } },
+    });
     expect(byStatus.data!.items.map((s) => s.id)).toEqual([bId]);
   });
 
@@ -126,7 +160,13 @@ describe("lists and catalogues are per merchant", () => {
   });
 
   it("B renaming its SKU-1001 does not rename A's product", async () => {
-    const id = await createShipment(b, announcement({ merchants_ref: "PO-B-2", products: [{ merchants_id: "SKU-1001", name: "B's own thing", gtin: "", qty: 1 }] }));
+    const id = await createShipment(
+      b,
+      announcement({
+        merchants_ref: "PO-B-2",
+        products: [{ merchants_id: "SKU-1001", name: "B's own thing", gtin: "", qty: 1 }],
+      }),
+    );
     expect((await getShipment(b, id)).products[0]!.product.name).toBe("B's own thing");
     const line = (await getShipment(a, aId)).products.find((l) => l.product.merchants_id === "SKU-1001")!;
     expect(line.product).toMatchObject({ name: "Blue T-shirt M", gtin: "6410405082657" });
@@ -142,7 +182,10 @@ describe("lists and catalogues are per merchant", () => {
     expect((await arrive(w, aId, [{ merchants_id: "SKU-1001", change: 3 }])).response.status).toBe(200);
     expect((await getShipment(a, aId)).products[0]!.arrivedQty).toBe(3);
     const sb = await getShipment(b, bId);
-    expect(sb.products.find((l) => l.product.merchants_id === "SKU-1001")).toMatchObject({ arrivedQty: 0, arrivals: [] });
+    expect(sb.products.find((l) => l.product.merchants_id === "SKU-1001")).toMatchObject({
+      arrivedQty: 0,
+      arrivals: [],
+    });
     expect(sb.status).toBe("initial");
   });
 });

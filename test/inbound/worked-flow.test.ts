@@ -27,12 +27,42 @@ describe("inbound shipment worked flow", () => {
     expect(modified.response.status).toBe(200);
     expect(modified.data).toMatchObject({ success: true, shipment_id: id });
 
-    expect((await arrive(w, id, [{ merchants_id: "SKU-1001", change: 6 }], "2016-01-20T09:12:01+00:00")).response.status).toBe(200);
-    expect((await arrive(w, id, [{ merchants_id: "SKU-1001", change: 4 }, { merchants_id: "SKU-1002", change: 2 }], "2016-01-20T12:40:33+02:00")).response.status).toBe(200);
+    expect(
+      (await arrive(w, id, [{ merchants_id: "SKU-1001", change: 6 }], "2016-01-20T09:12:01+00:00")).response.status,
+    ).toBe(200);
+    expect(
+      (
+        await arrive(
+          w,
+          id,
+          [
+            { merchants_id: "SKU-1001", change: 4 },
+            { merchants_id: "SKU-1002", change: 2 },
+          ],
+          "2016-01-20T12:40:33+02:00",
+        )
+      ).response.status,
+    ).toBe(200);
 
     const s = await getShipment(m, id);
-    expect(Object.keys(s).sort()).toEqual(["created_at", "expected_at_wh", "id", "merchants_ref", "problems", "products", "sender_name", "status", "updated_at"]);
-    expect(s).toMatchObject({ id, merchants_ref: "PO-2016-0042", sender_name: "Acme Supplies Oy", status: "processing", expected_at_wh: "2016-01-20" });
+    expect(Object.keys(s).sort()).toEqual([
+      "created_at",
+      "expected_at_wh",
+      "id",
+      "merchants_ref",
+      "problems",
+      "products",
+      "sender_name",
+      "status",
+      "updated_at",
+    ]);
+    expect(s).toMatchObject({
+      id,
+      merchants_ref: "PO-2016-0042",
+      sender_name: "Acme Supplies Oy",
+      status: "processing",
+      expected_at_wh: "2016-01-20",
+    });
     const [l1, l2] = s.products;
     expect(Object.keys(l1!).sort()).toEqual(["arrivals", "arrivedQty", "product", "qty"]);
     expect(Object.keys(l1!.product).sort()).toEqual(["gtin", "id", "merchants_id", "name"]);
@@ -57,7 +87,10 @@ describe("inbound shipment worked flow", () => {
     const body = /-d '([^']+)'/.exec(cmd)![1]!;
     const res = await fetch(`${srv.baseUrl}/inbound_shipments/_create`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Basic ${Buffer.from(`M-${DEMO.merchantId}:${DEMO.merchantSecret}`).toString("base64")}` },
+      headers: {
+        "Content-Type": "application/json",
+        Authorization: `Basic ${Buffer.from(`M-${DEMO.merchantId}:${DEMO.merchantSecret}`).toString("base64")}`,
+      },
       body,
     });
     expect(res.status).toBe(201);

@@ -22,7 +22,9 @@ afterAll(async () => {
 });
 
 it("an import committed elsewhere is seen by another instance's next lookup within a moment", async () => {
-  const nearest = async () => (await onB.GET("/pickup_points", { params: { query: { postalcode: "20780", limit: 1 } } })).data!.pickup_points[0]!.id;
+  const nearest = async () =>
+    (await onB.GET("/pickup_points", { params: { query: { postalcode: "20780", limit: 1 } } })).data!.pickup_points[0]!
+      .id;
   const before = await nearest();
   expect(await nearest()).toBe(before); // now cached on b for 60 s
   const here = point({ name: "Right at the postal code", postalcode: "20780", coordinates: [60.407, 22.369] });

@@ -8,7 +8,9 @@ import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { geonames, importCodes, importPoints, loadDemo, point } from "../helpers/shipping.ts";
 
 type S = components["schemas"];
-const demoPoints: S["PickupPoint"][] = JSON.parse(readFileSync(new URL("../../server/pickup-points/demo/pickup-points.json", import.meta.url), "utf8"));
+const demoPoints: S["PickupPoint"][] = JSON.parse(
+  readFileSync(new URL("../../server/pickup-points/demo/pickup-points.json", import.meta.url), "utf8"),
+);
 const KAARINA: [number, number] = [60.407, 22.369]; // 20780 in the demo postal codes
 
 let srv: TestServer;
@@ -29,19 +31,26 @@ async function lookup(c: LogisticsClient, query: operations["lookupPickupPoints"
 
 /** Every FI point sorted by great-circle distance from `origin` (ties by id): what the answer must be. */
 const bruteForce = (points: S["PickupPoint"][], origin: [number, number], country = "FI") =>
-  points.filter((p) => p.country === country)
+  points
+    .filter((p) => p.country === country)
     .map((p) => ({ id: p.id, d: distanceM(origin, p.coordinates) }))
     .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1));
 
 describe("GET /pickup_points/lookup and /pickup_points", () => {
   it("gives the 10 nearest points to 20780, nearest first, with great-circle distance_m from the postal code's location", async () => {
     const r = await lookup(m, { postalcode: "20780" });
-    expect(r).toMatchObject({ postalcode: "20780", country: "FI", origin: { coordinates: KAARINA, source: "postal_code" } });
+    expect(r).toMatchObject({
+      postalcode: "20780",
+      country: "FI",
+      origin: { coordinates: KAARINA, source: "postal_code" },
+    });
     const expected = bruteForce(demoPoints, KAARINA).slice(0, 10);
     expect(r.pickup_points.map((p) => p.id)).toEqual(expected.map((e) => e.id));
     expect(r.pickup_points.map((p) => p.distance_m)).toEqual(expected.map((e) => Math.round(e.d)));
     const first = demoPoints.find((p) => p.id === r.pickup_points[0]!.id)!;
-    expect(JSON.stringify(r.pickup_points[0])).toBe(JSON.stringify({ ...first, distance_m: r.pickup_points[0]!.distance_m }));
+    expect(JSON.stringify(r.pickup_points[0])).toBe(
+      JSON.stringify({ ...first, distance_m: r.pickup_points[0]!.distance_m }),
+    );
   });
 
   it("honours limit, answers the same on both paths, and to warehouse operators", async () => {
@@ -50,11 +59,16 @@ describe("GET /pickup_points/lookup and /pickup_points", () => {
     const list = await m.GET("/pickup_points", { params: { query: { postalcode: "00100", limit: 3 } } });
     expect(list.data).toEqual(three);
     expect(await lookup(w, { postalcode: "00100", limit: 3 })).toEqual(three);
-    expect((await lookup(m, { postalcode: "00100", limit: 50 })).pickup_points.length).toBe(demoPoints.length > 50 ? 50 : demoPoints.length);
+    expect((await lookup(m, { postalcode: "00100", limit: 50 })).pickup_points.length).toBe(
+      demoPoints.length > 50 ? 50 : demoPoints.length,
+    );
   });
 
   it("places an unknown postal code at the centre of the directory's points in it", async () => {
-    await importPoints(srv, [point({ postalcode: "20999", coordinates: [60.5, 22.5] }), point({ postalcode: "20999", coordinates: [60.6, 22.7] })]);
+    await importPoints(srv, [
+      point({ postalcode: "20999", coordinates: [60.5, 22.5] }),
+      point({ postalcode: "20999", coordinates: [60.6, 22.7] }),
+    ]);
     const r = await lookup(m, { postalcode: "20999", limit: 2 });
     expect(r.origin.source).toBe("pickup_points_in_postal_code");
     expect(r.origin.coordinates![0]).toBeCloseTo(60.55, 9);
@@ -62,21 +76,34 @@ describe("GET /pickup_points/lookup and /pickup_points", () => {
   });
 
   it("else at the nearest known postal code of the country: the longer shared prefix, then the numerically closer", async () => {
-    expect((await lookup(m, { postalcode: "20781" })).origin).toEqual({ coordinates: KAARINA, source: "nearest_postal_code" });
+    expect((await lookup(m, { postalcode: "20781" })).origin).toEqual({
+      coordinates: KAARINA,
+      source: "nearest_postal_code",
+    });
     const r = await lookup(m, { postalcode: "20899" }); // between 20780 and 20900: 20900 is closer
     expect(r.origin).toEqual({ coordinates: [60.405, 22.245], source: "nearest_postal_code" });
-    expect(r.pickup_points.map((p) => p.id)).toEqual(bruteForce(demoPoints, [60.405, 22.245]).slice(0, 10).map((e) => e.id));
+    expect(r.pickup_points.map((p) => p.id)).toEqual(
+      bruteForce(demoPoints, [60.405, 22.245])
+        .slice(0, 10)
+        .map((e) => e.id),
+    );
   });
 
   it("answers an empty list with origin none for a country without any known location", async () => {
     expect(await lookup(m, { postalcode: "111 22", country: "SE" })).toEqual({
-      postalcode: "111 22", country: "SE", origin: { coordinates: null, source: "none" }, pickup_points: [],
+      postalcode: "111 22",
+      country: "SE",
+      origin: { coordinates: null, source: "none" },
+      pickup_points: [],
     });
   });
 
   it("accepts a space in a postal code as %20 or, form-encoded, as +", async () => {
     for (const encoded of ["111%2022", "111+22"]) {
-      const r = await m.GET("/pickup_points/lookup", { params: { query: { postalcode: "111 22", country: "SE" } }, querySerializer: () => `postalcode=${encoded}&country=SE` });
+      const r = await m.GET("/pickup_points/lookup", {
+        params: { query: { postalcode: "111 22", country: "SE" } },
+        querySerializer: () => `postalcode=${encoded}&country=SE`,
+      });
       expect(r.response.status, JSON.stringify(r.error)).toBe(200);
       expect(r.data!.postalcode).toBe("111 22");
     }
@@ -84,7 +111,13 @@ describe("GET /pickup_points/lookup and /pickup_points", () => {
 
   it("never offers another country's points, however close", async () => {
     await importCodes(srv, [geonames("SE", "953 33", 65.84, 24.15, "Haparanda")]);
-    const swedish = point({ country: "SE", postalcode: "953 33", city: "HAPARANDA", coordinates: [65.8401, 24.1501], branch: "se.postnord" });
+    const swedish = point({
+      country: "SE",
+      postalcode: "953 33",
+      city: "HAPARANDA",
+      coordinates: [65.8401, 24.1501],
+      branch: "se.postnord",
+    });
     await importPoints(srv, [swedish]);
     const fi = await lookup(m, { postalcode: "20780", limit: 50 });
     expect(fi.pickup_points.map((p) => p.id)).not.toContain(swedish.id);
@@ -108,8 +141,14 @@ describe("GET /pickup_points/lookup and /pickup_points", () => {
   });
 
   it("refuses a missing postalcode and an unknown parameter", async () => {
-    expectError(await m.GET("/pickup_points/lookup", { params: { query: {} as never } }), 400, "validation_failed", ["/query/postalcode"]);
-    expectError(await m.GET("/pickup_points/lookup", { params: { query: { postalcode: "20780", radius: 5 } as never } }), 400, "validation_failed");
+    expectError(await m.GET("/pickup_points/lookup", { params: { query: {} as never } }), 400, "validation_failed", [
+      "/query/postalcode",
+    ]);
+    expectError(
+      await m.GET("/pickup_points/lookup", { params: { query: { postalcode: "20780", radius: 5 } as never } }),
+      400,
+      "validation_failed",
+    );
   });
 });
 
@@ -121,8 +160,19 @@ describe("GET /pickup_points/{id}", () => {
       expect(r.response.status).toBe(200);
       expect(JSON.stringify(r.data)).toBe(JSON.stringify(demo));
     }
-    expectError(await m.GET("/pickup_points/{pickup_point_id}", { params: { path: { pickup_point_id: "0123456789abcdef01234567" } } }), 404, "not_found");
-    expectError(await m.GET("/pickup_points/{pickup_point_id}", { params: { path: { pickup_point_id: "nope" } } }), 400, "validation_failed", ["/params/pickup_point_id"]);
+    expectError(
+      await m.GET("/pickup_points/{pickup_point_id}", {
+        params: { path: { pickup_point_id: "0123456789abcdef01234567" } },
+      }),
+      404,
+      "not_found",
+    );
+    expectError(
+      await m.GET("/pickup_points/{pickup_point_id}", { params: { path: { pickup_point_id: "nope" } } }),
+      400,
+      "validation_failed",
+      ["/params/pickup_point_id"],
+    );
   });
 });
 
@@ -130,21 +180,35 @@ describe("nearest points on a larger directory", () => {
   it("match a brute-force great-circle sort for origins across Finland and at its edges", async () => {
     // A deterministic spread of 3000 points over Finland (and a few at the same spot, to test ties by id).
     let s = 7;
-    const rand = () => ((s = (s * 48271) % 2147483647) / 2147483647);
+    const rand = () => (s = (s * 48271) % 2147483647) / 2147483647;
     const many = Array.from({ length: 3000 }, () => point({ coordinates: [59.8 + rand() * 10.2, 20.5 + rand() * 11] }));
     const twins = Array.from({ length: 3 }, () => point({ coordinates: [62.5, 25.5] }));
     await importPoints(srv, [...many, ...twins]);
-    const all = [...demoPoints, ...many, ...twins, point({ id: "x".repeat(24), country: "SE" })].filter((p) => p.country === "FI");
+    const all = [...demoPoints, ...many, ...twins, point({ id: "x".repeat(24), country: "SE" })].filter(
+      (p) => p.country === "FI",
+    );
     // The 20999 points imported above.
-    const extra = await srv.handle.db.selectFrom("pickup_points").select(["id", "lat", "lon"]).where("postalcode", "=", "20999").execute();
+    const extra = await srv.handle.db
+      .selectFrom("pickup_points")
+      .select(["id", "lat", "lon"])
+      .where("postalcode", "=", "20999")
+      .execute();
     const fi = [...all, ...extra.map((e) => point({ id: e.id, coordinates: [e.lat, e.lon] }))];
-    const origins: [string, [number, number]][] = [["Utsjoki", [69.9, 27.0]], ["Hanko", [59.82, 22.95]], ["Jyväskylä", [62.24, 25.75]], ["twins", [62.5, 25.5]]];
+    const origins: [string, [number, number]][] = [
+      ["Utsjoki", [69.9, 27.0]],
+      ["Hanko", [59.82, 22.95]],
+      ["Jyväskylä", [62.24, 25.75]],
+      ["twins", [62.5, 25.5]],
+    ];
     for (const [name, origin] of origins) {
       await importCodes(srv, [geonames("FI", "99999", ...origin, name)]);
       const r = await lookup(m, { postalcode: "99999", limit: 50 });
       expect(r.origin.coordinates).toEqual(origin);
       const expected = bruteForce(fi, origin).slice(0, 50);
-      expect(r.pickup_points.map((p) => p.id), name).toEqual(expected.map((e) => e.id));
+      expect(
+        r.pickup_points.map((p) => p.id),
+        name,
+      ).toEqual(expected.map((e) => e.id));
     }
   });
 });

@@ -11,7 +11,8 @@ import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { freePort, run, SERVER_MAIN, waitReady, type Proc } from "./helpers.ts";
 
 const missing = ownClusterAvailable();
-if (missing && process.env.CI === "true") throw new Error(`the database outage tests need initdb and pg_ctl: ${missing}`);
+if (missing && process.env.CI === "true")
+  throw new Error(`the database outage tests need initdb and pg_ctl: ${missing}`);
 
 let cluster: OwnCluster;
 let server: Proc;
@@ -29,13 +30,28 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${port}`;
   metricsOrigin = `http://127.0.0.1:${metricsPort}`;
   server = run(SERVER_MAIN, [], {
-    DATABASE_URL: cluster.url, PORT: String(port), METRICS_PORT: String(metricsPort), LOG_LEVEL: "warn", RATE_LIMIT_PER_MINUTE: "0",
-    DB_CONNECT_TIMEOUT_MS: "2000", DB_STATEMENT_TIMEOUT_MS: "2000",
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_RETRY_SCHEDULE: "0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5", WEBHOOK_TIMEOUT_MS: "1000",
+    DATABASE_URL: cluster.url,
+    PORT: String(port),
+    METRICS_PORT: String(metricsPort),
+    LOG_LEVEL: "warn",
+    RATE_LIMIT_PER_MINUTE: "0",
+    DB_CONNECT_TIMEOUT_MS: "2000",
+    DB_STATEMENT_TIMEOUT_MS: "2000",
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    WEBHOOK_RETRY_SCHEDULE: "0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5,0.5",
+    WEBHOOK_TIMEOUT_MS: "1000",
   });
   await waitReady(origin, server, 60_000);
-  m = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
-  w = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: `W-${DEMO.operatorId}`, secret: DEMO.operatorSecret });
+  m = createLogisticsClient({
+    baseUrl: `${origin}/2015-01-01`,
+    username: `M-${DEMO.merchantId}`,
+    secret: DEMO.merchantSecret,
+  });
+  w = createLogisticsClient({
+    baseUrl: `${origin}/2015-01-01`,
+    username: `W-${DEMO.operatorId}`,
+    secret: DEMO.operatorSecret,
+  });
 }, 90_000);
 
 afterAll(async () => {
@@ -47,7 +63,10 @@ afterAll(async () => {
   await rx?.close();
 });
 
-const announce = (ref: string) => m.POST("/inbound_shipments/_create", { body: { merchants_ref: ref, sender_name: "A", products: [{ merchants_id: "S", qty: 10 }] } });
+const announce = (ref: string) =>
+  m.POST("/inbound_shipments/_create", {
+    body: { merchants_ref: ref, sender_name: "A", products: [{ merchants_id: "S", qty: 10 }] },
+  });
 
 /** Writes every 50 ms until stopped; keeps what was acknowledged and how every other answer looked. */
 function writeLoad() {
@@ -61,7 +80,13 @@ function writeLoad() {
       const r = await announce(`LOAD-${++n}`).catch(() => undefined);
       const ms = performance.now() - t0;
       if (r?.response.status === 201) acknowledged.push(r.data!.shipment_id);
-      else failures.push({ status: r?.response.status ?? 0, code: (r?.error as { code?: string } | undefined)?.code, retryAfter: r?.response.headers.get("retry-after") ?? null, ms });
+      else
+        failures.push({
+          status: r?.response.status ?? 0,
+          code: (r?.error as { code?: string } | undefined)?.code,
+          retryAfter: r?.response.headers.get("retry-after") ?? null,
+          ms,
+        });
       await new Promise((res) => setTimeout(res, 50));
     }
   })();
@@ -80,7 +105,9 @@ async function status(path: string): Promise<number> {
 async function recoveryMs(shipmentId: string, limitMs: number): Promise<number> {
   const t0 = performance.now();
   while (performance.now() - t0 < limitMs) {
-    const r = await m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: shipmentId } } }).catch(() => undefined);
+    const r = await m
+      .GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: shipmentId } } })
+      .catch(() => undefined);
     if (r?.response.status === 200) return performance.now() - t0;
     await new Promise((res) => setTimeout(res, 100));
   }
@@ -93,11 +120,16 @@ describe.skipIf(missing)("the database goes away and comes back", () => {
     expect(before.response.status).toBe(201);
     const shipmentId = before.data!.shipment_id;
     // A webhook queued before the outage whose receiver fails until after it: it must still arrive.
-    const ep = await m.POST("/webhook_endpoints/_create", { body: { url: rx.url("/outage"), event_types: ["inbound_shipment.items_arrived"] } });
+    const ep = await m.POST("/webhook_endpoints/_create", {
+      body: { url: rx.url("/outage"), event_types: ["inbound_shipment.items_arrived"] },
+    });
     expect(ep.response.status).toBe(201);
     let receiverUp = false;
     rx.respond = () => (receiverUp ? 200 : 500);
-    const arrived = await w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: shipmentId } }, body: { arrivals: [{ merchants_id: "S", change: 2 }] } });
+    const arrived = await w.POST("/inbound_shipments/{shipment_id}/arrivals", {
+      params: { path: { shipment_id: shipmentId } },
+      body: { arrivals: [{ merchants_id: "S", change: 2 }] },
+    });
     expect(arrived.response.status).toBe(200);
     await rx.waitFor(1, { path: "/outage" });
 
@@ -112,7 +144,10 @@ describe.skipIf(missing)("the database goes away and comes back", () => {
     expect(read.response.status).toBe(503);
     expect(read.error).toMatchObject({ success: false, code: "unavailable" });
     expect(read.response.headers.get("retry-after")).toMatch(/^\d+$/);
-    const arrivalDuring = await w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: shipmentId } }, body: { arrivals: [{ merchants_id: "S", change: 1 }] } });
+    const arrivalDuring = await w.POST("/inbound_shipments/{shipment_id}/arrivals", {
+      params: { path: { shipment_id: shipmentId } },
+      body: { arrivals: [{ merchants_id: "S", change: 1 }] },
+    });
     expect(arrivalDuring.response.status).toBe(503);
     expect(await status("/readyz")).toBe(503);
     expect(await status("/healthz")).toBe(200);
@@ -134,7 +169,9 @@ describe.skipIf(missing)("the database goes away and comes back", () => {
       expect(f.ms).toBeLessThan(5_000);
     }
     expect(recovered).toBeLessThan(10_000);
-    console.log(`outage: ${load.acknowledged.length} writes acknowledged, ${load.failures.length} answered 503 (slowest ${Math.round(Math.max(...load.failures.map((f) => f.ms)))} ms); recovered ${Math.round(recovered)} ms after the restart`);
+    console.log(
+      `outage: ${load.acknowledged.length} writes acknowledged, ${load.failures.length} answered 503 (slowest ${Math.round(Math.max(...load.failures.map((f) => f.ms)))} ms); recovered ${Math.round(recovered)} ms after the restart`,
+    );
     await expect.poll(() => status("/readyz"), { timeout: 10_000 }).toBe(200);
     expect(await metric("db_up")).toBe(1);
 
@@ -149,12 +186,22 @@ describe.skipIf(missing)("the database goes away and comes back", () => {
     // The webhook queued before the outage is delivered, and a new one after it too (the dispatcher is back).
     receiverUp = true;
     const seen = rx.received.length;
-    const again = await w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: shipmentId } }, body: { arrivals: [{ merchants_id: "S", change: 1 }] } });
+    const again = await w.POST("/inbound_shipments/{shipment_id}/arrivals", {
+      params: { path: { shipment_id: shipmentId } },
+      body: { arrivals: [{ merchants_id: "S", change: 1 }] },
+    });
     expect(again.response.status).toBe(200);
-    await expect.poll(async () => {
-      const l = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.data!.id } } });
-      return l.data!.items.map((d) => d.status).sort();
-    }, { timeout: 15_000, interval: 200 }).toEqual(["succeeded", "succeeded"]);
+    await expect
+      .poll(
+        async () => {
+          const l = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", {
+            params: { path: { webhook_id: ep.data!.id } },
+          });
+          return l.data!.items.map((d) => d.status).sort();
+        },
+        { timeout: 15_000, interval: 200 },
+      )
+      .toEqual(["succeeded", "succeeded"]);
     expect(rx.received.length).toBeGreaterThan(seen);
   }, 90_000);
 

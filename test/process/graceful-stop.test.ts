@@ -25,28 +25,57 @@ it("SIGTERM: no new connections, the in-flight request and webhook delivery fini
   rx.respond = () => ({ status: 204, delayMs: 2_000 });
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const env = { PORT: String(port), PGLITE_DIR: path.join(dir, "db"), DATABASE_URL: "", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" };
+  const env = {
+    PORT: String(port),
+    PGLITE_DIR: path.join(dir, "db"),
+    DATABASE_URL: "",
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+  };
   const server = run(SERVER_MAIN, [], env);
   await waitReady(origin, server, 90_000);
-  const m = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
-  const ep = await m.POST("/webhook_endpoints/_create", { body: { url: rx.url("/drain"), event_types: ["inbound_shipment.status_changed"] } });
+  const m = createLogisticsClient({
+    baseUrl: `${origin}/2015-01-01`,
+    username: `M-${DEMO.merchantId}`,
+    secret: DEMO.merchantSecret,
+  });
+  const ep = await m.POST("/webhook_endpoints/_create", {
+    body: { url: rx.url("/drain"), event_types: ["inbound_shipment.status_changed"] },
+  });
   expect(ep.response.status).toBe(201);
-  expect((await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.data!.id } } })).response.status).toBe(202);
+  expect(
+    (await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.data!.id } } })).response
+      .status,
+  ).toBe(202);
   await rx.waitFor(1, { path: "/drain" });
 
   // A create whose body is still arriving.
-  const body = JSON.stringify({ merchants_ref: "DRAIN-1", sender_name: "Acme Supplies Oy", products: [{ merchants_id: "SKU-1", name: "Mug", qty: 3 }] });
+  const body = JSON.stringify({
+    merchants_ref: "DRAIN-1",
+    sender_name: "Acme Supplies Oy",
+    products: [{ merchants_id: "SKU-1", name: "Mug", qty: 3 }],
+  });
   const socket = net.connect(port, "127.0.0.1");
   await new Promise((r) => socket.once("connect", r));
   let answer = "";
   socket.on("data", (d) => (answer += d));
-  socket.write(`POST /2015-01-01/inbound_shipments/_create HTTP/1.1\r\nHost: x\r\nAuthorization: ${basicAuth(`M-${DEMO.merchantId}`, DEMO.merchantSecret)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`);
+  socket.write(
+    `POST /2015-01-01/inbound_shipments/_create HTTP/1.1\r\nHost: x\r\nAuthorization: ${basicAuth(`M-${DEMO.merchantId}`, DEMO.merchantSecret)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
+  );
   await new Promise((r) => setTimeout(r, 200));
 
   const signalled = Date.now();
   server.child.kill("SIGTERM");
   // No new connection is taken.
-  await expect.poll(async () => fetch(`${origin}/healthz`).then(() => "answered", () => "refused"), { timeout: 3_000 }).toBe("refused");
+  await expect
+    .poll(
+      async () =>
+        fetch(`${origin}/healthz`).then(
+          () => "answered",
+          () => "refused",
+        ),
+      { timeout: 3_000 },
+    )
+    .toBe("refused");
   // The request in flight is finished and answered.
   socket.write(body.slice(20));
   await expect.poll(() => answer, { timeout: 5_000 }).toMatch(/^HTTP\/1\.1 201 /);
@@ -63,8 +92,12 @@ it("SIGTERM: no new connections, the in-flight request and webhook delivery fini
     await waitReady(origin, again, 90_000);
     const list = await m.GET("/inbound_shipments", { params: { query: { limit: 100 } } });
     expect(list.data!.items.filter((s) => s.merchants_ref === "DRAIN-1")).toHaveLength(1);
-    const deliveries = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.data!.id } } });
-    expect(deliveries.data!.items.map((d) => [d.status, d.attempts, d.last_response_status])).toEqual([["succeeded", 1, 204]]);
+    const deliveries = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", {
+      params: { path: { webhook_id: ep.data!.id } },
+    });
+    expect(deliveries.data!.items.map((d) => [d.status, d.attempts, d.last_response_status])).toEqual([
+      ["succeeded", 1, 204],
+    ]);
     expect(rx.received.filter((x) => x.path === "/drain")).toHaveLength(1);
   } finally {
     again.child.kill("SIGTERM");

@@ -28,7 +28,10 @@ export function run(script: string, args: string[], env: Record<string, string>)
 /** The server as `npm start` runs it (a bundle of this checkout built by the test set-up), for `run`. */
 export const SERVER_MAIN = inject("serverMain");
 
-export async function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export async function cli(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const p = run("server/cli.ts", args, env);
   const code = await p.exited;
   return { code, output: p.output() };
@@ -38,7 +41,13 @@ export async function waitReady(origin: string, proc: Proc, timeoutMs = 30_000):
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (proc.child.exitCode !== null) throw new Error(`server exited early:\n${proc.output()}`);
-    if (await fetch(`${origin}/readyz`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${origin}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server not ready in time:\n${proc.output()}`);

@@ -26,105 +26,145 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("npm start and the CLI (PGlite)", () => {
-  it("npm start runs compiled JavaScript: seeds the demo, prints a working example, refuses a second process, and stops cleanly on SIGTERM", async () => {
-    expect(START).toMatch(/^npm run --silent build && /);
-    expect(COMPILED_MAIN).toBe("dist/server/main.js");
-    const port = await freePort();
-    const server = run(COMPILED_MAIN!, [], { ...env, PORT: String(port) });
-    const origin = `http://127.0.0.1:${port}`;
-    await waitReady(origin, server);
-    await expect.poll(() => server.output()).toContain("Demo data seeded.");
-    expect(server.output()).toContain(`curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}'`);
-    expect(server.output()).toContain(`${origin}/2015-01-01/inbound_shipments/_create`);
-
-    const demo = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: `M-${DEMO.merchantId}`, secret: DEMO.merchantSecret });
-    const created = await demo.POST("/inbound_shipments/_create", { body: { merchants_ref: "PO-1", sender_name: "A", products: [{ merchants_id: "S", qty: 1 }] } });
-    expect(created.response.status).toBe(201);
-    // The README's shipping options example: the demo directory and prices are seeded too.
-    expect(server.output()).toContain(`${origin}/2015-01-01/shipping_options?postalcode=20780&country=FI`);
-    const options = await demo.GET("/shipping_options", { params: { query: { postalcode: "20780", country: "FI" } } });
-    expect(options.data!.options.home).toEqual({ available: true, price: { gross: 5.9, currency: "EUR", tax: 25.5 } });
-    const points = Object.values((options.data!.options.pickup as { pickup_points: Record<string, { postalcode: string; price: { gross: number } }> }).pickup_points);
-    expect(points).toHaveLength(10);
-    expect(points[0]).toMatchObject({ postalcode: "20780", price: { gross: 3.9 } });
-
-    const second = await cli(["migrate"], env);
-    expect(second.code).toBe(1);
-    expect(second.output).toMatch(/in use by process \d+/);
-
-    server.child.kill("SIGTERM");
-    expect(await server.exited).toBe(0);
-    expect(server.output()).toContain("stopped");
-  }, PROCESS_TEST_TIMEOUT);
-
-  it("creates merchants and operators, prints generated secrets once, and the accounts work", async () => {
-    const made = await cli(["merchant", "create", "shop.example.com"], env);
-    expect(made.code).toBe(0);
-    const secret = /Secret \(shown once, store it now\): (\S+)/.exec(made.output)?.[1];
-    expect(secret).toBeDefined();
-    const op = await cli(["operator", "create", "dock-1", "--secret", "a-long-enough-secret"], env);
-    expect(op.code).toBe(0);
-    expect(op.output).toContain("Username: W-dock-1");
-    expect(op.output).not.toContain("Secret (shown once");
-    expect((await cli(["operator", "create", "dock-2", "--secret", "short"], env)).code).toBe(1);
-    expect((await cli(["merchant", "create", "bad id!"], env)).output).toContain("not a valid id");
-    expect((await cli(["migrate"], env)).output).toContain("nothing to apply");
-
-    const port = await freePort();
-    const server = run(SERVER_MAIN, [], { ...env, PORT: String(port) });
-    const origin = `http://127.0.0.1:${port}`;
-    try {
+  it(
+    "npm start runs compiled JavaScript: seeds the demo, prints a working example, refuses a second process, and stops cleanly on SIGTERM",
+    async () => {
+      expect(START).toMatch(/^npm run --silent build && /);
+      expect(COMPILED_MAIN).toBe("dist/server/main.js");
+      const port = await freePort();
+      const server = run(COMPILED_MAIN!, [], { ...env, PORT: String(port) });
+      const origin = `http://127.0.0.1:${port}`;
       await waitReady(origin, server);
-      expect(server.output()).not.toContain("Demo data seeded."); // not an empty database any more
-      const shop = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: "M-shop.example.com", secret });
-      expect((await shop.GET("/inbound_shipments")).response.status).toBe(200);
-      const dock = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: "W-dock-1", secret: "a-long-enough-secret" });
-      expect((await dock.GET("/inbound_shipments")).response.status).toBe(403);
-    } finally {
-      server.child.kill("SIGTERM");
-      await server.exited;
-    }
-  }, PROCESS_TEST_TIMEOUT);
+      await expect.poll(() => server.output()).toContain("Demo data seeded.");
+      expect(server.output()).toContain(`curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}'`);
+      expect(server.output()).toContain(`${origin}/2015-01-01/inbound_shipments/_create`);
 
-  it("refuses bad configuration with one message per problem", async () => {
-    const bad = run(SERVER_MAIN, [], { ...env, PORT: "eighty", LOG_LEVEL: "loud" });
-    expect(await bad.exited).toBe(2);
-    expect(bad.output()).toMatch(/PORT must be an integer[\s\S]*LOG_LEVEL must be one of/);
-  }, PROCESS_TEST_TIMEOUT);
+      const demo = createLogisticsClient({
+        baseUrl: `${origin}/2015-01-01`,
+        username: `M-${DEMO.merchantId}`,
+        secret: DEMO.merchantSecret,
+      });
+      const created = await demo.POST("/inbound_shipments/_create", {
+        body: { merchants_ref: "PO-1", sender_name: "A", products: [{ merchants_id: "S", qty: 1 }] },
+      });
+      expect(created.response.status).toBe(201);
+      // The README's shipping options example: the demo directory and prices are seeded too.
+      expect(server.output()).toContain(`${origin}/2015-01-01/shipping_options?postalcode=20780&country=FI`);
+      const options = await demo.GET("/shipping_options", {
+        params: { query: { postalcode: "20780", country: "FI" } },
+      });
+      expect(options.data!.options.home).toEqual({
+        available: true,
+        price: { gross: 5.9, currency: "EUR", tax: 25.5 },
+      });
+      const points = Object.values(
+        (
+          options.data!.options.pickup as {
+            pickup_points: Record<string, { postalcode: string; price: { gross: number } }>;
+          }
+        ).pickup_points,
+      );
+      expect(points).toHaveLength(10);
+      expect(points[0]).toMatchObject({ postalcode: "20780", price: { gross: 3.9 } });
+
+      const second = await cli(["migrate"], env);
+      expect(second.code).toBe(1);
+      expect(second.output).toMatch(/in use by process \d+/);
+
+      server.child.kill("SIGTERM");
+      expect(await server.exited).toBe(0);
+      expect(server.output()).toContain("stopped");
+    },
+    PROCESS_TEST_TIMEOUT,
+  );
+
+  it(
+    "creates merchants and operators, prints generated secrets once, and the accounts work",
+    async () => {
+      const made = await cli(["merchant", "create", "shop.example.com"], env);
+      expect(made.code).toBe(0);
+      const secret = /Secret \(shown once, store it now\): (\S+)/.exec(made.output)?.[1];
+      expect(secret).toBeDefined();
+      const op = await cli(["operator", "create", "dock-1", "--secret", "a-long-enough-secret"], env);
+      expect(op.code).toBe(0);
+      expect(op.output).toContain("Username: W-dock-1");
+      expect(op.output).not.toContain("Secret (shown once");
+      expect((await cli(["operator", "create", "dock-2", "--secret", "short"], env)).code).toBe(1);
+      expect((await cli(["merchant", "create", "bad id!"], env)).output).toContain("not a valid id");
+      expect((await cli(["migrate"], env)).output).toContain("nothing to apply");
+
+      const port = await freePort();
+      const server = run(SERVER_MAIN, [], { ...env, PORT: String(port) });
+      const origin = `http://127.0.0.1:${port}`;
+      try {
+        await waitReady(origin, server);
+        expect(server.output()).not.toContain("Demo data seeded."); // not an empty database any more
+        const shop = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: "M-shop.example.com", secret });
+        expect((await shop.GET("/inbound_shipments")).response.status).toBe(200);
+        const dock = createLogisticsClient({
+          baseUrl: `${origin}/2015-01-01`,
+          username: "W-dock-1",
+          secret: "a-long-enough-secret",
+        });
+        expect((await dock.GET("/inbound_shipments")).response.status).toBe(403);
+      } finally {
+        server.child.kill("SIGTERM");
+        await server.exited;
+      }
+    },
+    PROCESS_TEST_TIMEOUT,
+  );
+
+  it(
+    "refuses bad configuration with one message per problem",
+    async () => {
+      const bad = run(SERVER_MAIN, [], { ...env, PORT: "eighty", LOG_LEVEL: "loud" });
+      expect(await bad.exited).toBe(2);
+      expect(bad.output()).toMatch(/PORT must be an integer[\s\S]*LOG_LEVEL must be one of/);
+    },
+    PROCESS_TEST_TIMEOUT,
+  );
 
   // The test runs as root (chmod would not stop it), so read-only and full file systems are tmpfs mounts.
-  it("a read-only, full or locked data directory: one clear line and a non-zero exit, never a stack trace", async () => {
-    const mounts: string[] = [];
-    const mount = (name: string, options: string) => {
-      const at = path.join(dir, name);
-      mkdirSync(at);
-      execFileSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", at]);
-      mounts.push(at);
-      return at;
-    };
-    const locked = path.join(dir, "locked");
-    // Another live process holds it: this test runner's own pid.
-    cpSync(inject("pgliteTemplate"), locked, { recursive: true });
-    writeFileSync(`${locked}.lock`, String(process.pid));
-    try {
-      const cases: [string, RegExp][] = [
-        [path.join(mount("ro", "size=4m,ro"), "db"), /: its file system is read-only \(EROFS\)\. Set PGLITE_DIR/],
-        // Less than the 32 MB a start needs: refused before PGlite writes anything.
-        [path.join(mount("small", "size=8m"), "db"), /: its file system is full \(only \d+\.\d MB free; at least 32 MB needed\)\./],
-        // Enough to pass that check, too little for a new database (about 40 MB): PGlite's own error, explained.
-        [path.join(mount("full", "size=36m"), "db"), /: its file system is full \(ENOSPC\)\./],
-        [locked, /is in use by process \d+\. Stop it first, or set DATABASE_URL/],
-      ];
-      for (const [pgliteDir, message] of cases) {
-        const p = run(SERVER_MAIN, [], { ...env, PGLITE_DIR: pgliteDir, PORT: "0", SEED_DEMO: "false" });
-        expect(await p.exited, p.output()).toBe(1);
-        const lines = p.output().trim().split("\n");
-        expect(lines, p.output()).toHaveLength(1);
-        expect(lines[0]).toMatch(/^(Cannot open the embedded database in |The embedded database )/);
-        expect(lines[0]).toMatch(message);
+  it(
+    "a read-only, full or locked data directory: one clear line and a non-zero exit, never a stack trace",
+    async () => {
+      const mounts: string[] = [];
+      const mount = (name: string, options: string) => {
+        const at = path.join(dir, name);
+        mkdirSync(at);
+        execFileSync("mount", ["-t", "tmpfs", "-o", options, "tmpfs", at]);
+        mounts.push(at);
+        return at;
+      };
+      const locked = path.join(dir, "locked");
+      // Another live process holds it: this test runner's own pid.
+      cpSync(inject("pgliteTemplate"), locked, { recursive: true });
+      writeFileSync(`${locked}.lock`, String(process.pid));
+      try {
+        const cases: [string, RegExp][] = [
+          [path.join(mount("ro", "size=4m,ro"), "db"), /: its file system is read-only \(EROFS\)\. Set PGLITE_DIR/],
+          // Less than the 32 MB a start needs: refused before PGlite writes anything.
+          [
+            path.join(mount("small", "size=8m"), "db"),
+            /: its file system is full \(only \d+\.\d MB free; at least 32 MB needed\)\./,
+          ],
+          // Enough to pass that check, too little for a new database (about 40 MB): PGlite's own error, explained.
+          [path.join(mount("full", "size=36m"), "db"), /: its file system is full \(ENOSPC\)\./],
+          [locked, /is in use by process \d+\. Stop it first, or set DATABASE_URL/],
+        ];
+        for (const [pgliteDir, message] of cases) {
+          const p = run(SERVER_MAIN, [], { ...env, PGLITE_DIR: pgliteDir, PORT: "0", SEED_DEMO: "false" });
+          expect(await p.exited, p.output()).toBe(1);
+          const lines = p.output().trim().split("\n");
+          expect(lines, p.output()).toHaveLength(1);
+          expect(lines[0]).toMatch(/^(Cannot open the embedded database in |The embedded database )/);
+          expect(lines[0]).toMatch(message);
+        }
+      } finally {
+        for (const at of mounts) execFileSync("umount", [at]);
       }
-    } finally {
-      for (const at of mounts) execFileSync("umount", [at]);
-    }
-  }, PROCESS_TEST_TIMEOUT);
+    },
+    PROCESS_TEST_TIMEOUT,
+  );
 });

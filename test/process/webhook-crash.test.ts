@@ -12,7 +12,11 @@ import { createTestDatabase } from "../helpers/database.ts";
 import { startReceiver, type Received, type Receiver } from "../helpers/receiver.ts";
 import { freePort, run, SERVER_MAIN, waitReady, type Proc } from "./helpers.ts";
 
-const WEBHOOKS = { WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_RETRY_SCHEDULE: "0.05,0.1,0.2,0.5,1", WEBHOOK_TIMEOUT_MS: "1000" };
+const WEBHOOKS = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+  WEBHOOK_RETRY_SCHEDULE: "0.05,0.1,0.2,0.5,1",
+  WEBHOOK_TIMEOUT_MS: "1000",
+};
 
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
@@ -65,10 +69,14 @@ async function startServer() {
 describe("kill -9 during writes and deliveries", () => {
   it("every acknowledged write is there after a restart, and every committed arrival is delivered", async () => {
     const a = await startServer();
-    const ep = await a.m.POST("/webhook_endpoints/_create", { body: { url: rx.url("/crash"), event_types: ["inbound_shipment.items_arrived"] } });
+    const ep = await a.m.POST("/webhook_endpoints/_create", {
+      body: { url: rx.url("/crash"), event_types: ["inbound_shipment.items_arrived"] },
+    });
     expect(ep.response.status).toBe(201);
     const secret = ep.data!.secret;
-    const created = await a.m.POST("/inbound_shipments/_create", { body: { merchants_ref: "PO-CRASH", sender_name: "A", products: [{ merchants_id: "S", qty: 100 }] } });
+    const created = await a.m.POST("/inbound_shipments/_create", {
+      body: { merchants_ref: "PO-CRASH", sender_name: "A", products: [{ merchants_id: "S", qty: 100 }] },
+    });
     const shipmentId = created.data!.shipment_id;
 
     // A slow receiver that fails everything until the restart: deliveries are in flight or waiting for a
@@ -76,7 +84,10 @@ describe("kill -9 during writes and deliveries", () => {
     rx.respond = () => ({ status: 503, delayMs: 250 });
     const acknowledged: number[] = [];
     const arrivals = Array.from({ length: 20 }, async (_, i) => {
-      const r = await a.w.POST("/inbound_shipments/{shipment_id}/arrivals", { params: { path: { shipment_id: shipmentId } }, body: { arrivals: [{ merchants_id: "S", change: 1 }] } });
+      const r = await a.w.POST("/inbound_shipments/{shipment_id}/arrivals", {
+        params: { path: { shipment_id: shipmentId } },
+        body: { arrivals: [{ merchants_id: "S", change: 1 }] },
+      });
       if (r.response.status === 200) acknowledged.push(i);
     });
     // New shipments written at the same time: each one answered 201 must be there after the restart.
@@ -87,7 +98,11 @@ describe("kill -9 during writes and deliveries", () => {
     const creates = Array.from({ length: 4 }, async () => {
       while (!killed) {
         const n = sent++;
-        const r = await a.m.POST("/inbound_shipments/_create", { body: { merchants_ref: `CRASH-${n}`, sender_name: "A", products: [{ merchants_id: `S-${n}`, qty: n + 1 }] } }).catch(() => undefined);
+        const r = await a.m
+          .POST("/inbound_shipments/_create", {
+            body: { merchants_ref: `CRASH-${n}`, sender_name: "A", products: [{ merchants_id: `S-${n}`, qty: n + 1 }] },
+          })
+          .catch(() => undefined);
         if (r?.response.status === 201) createdIds.push(r.data!.shipment_id);
       }
     });
@@ -105,10 +120,15 @@ describe("kill -9 during writes and deliveries", () => {
       return 200;
     };
     const b = await startServer();
-    for (const id of createdIds) expect((await b.m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } } })).response.status).toBe(200);
+    for (const id of createdIds)
+      expect(
+        (await b.m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } } })).response.status,
+      ).toBe(200);
     const crashRefs: { merchants_ref: string }[] = [];
-    for (let cursor: string | undefined; ; ) {
-      const page = await b.m.GET("/inbound_shipments", { params: { query: { limit: 100, ...(cursor && { cursor }) } } });
+    for (let cursor: string | undefined; ;) {
+      const page = await b.m.GET("/inbound_shipments", {
+        params: { query: { limit: 100, ...(cursor && { cursor }) } },
+      });
       crashRefs.push(...page.data!.items.filter((s) => s.merchants_ref.startsWith("CRASH-")));
       if (!page.data!.next_cursor) break;
       cursor = page.data!.next_cursor;
@@ -116,25 +136,36 @@ describe("kill -9 during writes and deliveries", () => {
     // A few more may have committed unanswered; none answered is missing, none is there twice.
     expect(crashRefs.length).toBeGreaterThanOrEqual(createdIds.length);
     expect(new Set(crashRefs.map((s) => s.merchants_ref)).size).toBe(crashRefs.length);
-    const shipment = await b.m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: shipmentId } } });
+    const shipment = await b.m.GET("/inbound_shipments/{shipment_id}", {
+      params: { path: { shipment_id: shipmentId } },
+    });
     // Committed arrivals: at least the acknowledged ones (a few more may have committed unanswered).
     const recorded = shipment.data!.products[0]!.arrivedQty;
     expect(recorded).toBeGreaterThanOrEqual(acknowledged.length);
 
     // Each committed arrival is one items_arrived event, and each reaches the receiver, verified.
     const byEvent = new Map<string, WebhookEvent>();
-    await expect.poll(() => {
-      for (const r of accepted) {
-        const e = verifyWebhook(secret, r.headers, r.body) as WebhookEvent;
-        byEvent.set(e.event_id, e);
-      }
-      return byEvent.size;
-    }, { timeout: 15_000, interval: 100 }).toBe(recorded);
-    const totals = [...byEvent.values()].map((e) => (e.event_type === "inbound_shipment.items_arrived" ? e.payload.products[0]!.arrivedQty : -1)).sort((x, y) => x - y);
+    await expect
+      .poll(
+        () => {
+          for (const r of accepted) {
+            const e = verifyWebhook(secret, r.headers, r.body) as WebhookEvent;
+            byEvent.set(e.event_id, e);
+          }
+          return byEvent.size;
+        },
+        { timeout: 15_000, interval: 100 },
+      )
+      .toBe(recorded);
+    const totals = [...byEvent.values()]
+      .map((e) => (e.event_type === "inbound_shipment.items_arrived" ? e.payload.products[0]!.arrivedQty : -1))
+      .sort((x, y) => x - y);
     expect(totals).toEqual(Array.from({ length: recorded }, (_, i) => i + 1));
 
     const pending = async () => {
-      const l = await b.m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.data!.id }, query: { limit: 100 } } });
+      const l = await b.m.GET("/webhook_endpoints/{webhook_id}/deliveries", {
+        params: { path: { webhook_id: ep.data!.id }, query: { limit: 100 } },
+      });
       expect(l.data!.items).toHaveLength(recorded);
       return l.data!.items.filter((d) => d.status !== "succeeded").length;
     };

@@ -29,7 +29,13 @@ function section(): Block[] {
   return [...text.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, lang, code]) => {
     const first = code!.split("\n")[0]!;
     const file = /^\/\/ my-shop\/(\S+)$/.exec(first)?.[1];
-    return { lang: lang!, code: code!, where: /my-shop/.test(first) ? "shop" : "repo", background: /another terminal/.test(first), ...(file && { file }) };
+    return {
+      lang: lang!,
+      code: code!,
+      where: /my-shop/.test(first) ? "shop" : "repo",
+      background: /another terminal/.test(first),
+      ...(file && { file }),
+    };
   });
 }
 
@@ -49,8 +55,17 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const b of background) stop(b.child, "SIGTERM");
-  const exited = (c: ChildProcess) => new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.once("exit", r)));
-  const slow = await Promise.race([Promise.all(background.map((b) => exited(b.child))).then(() => []), new Promise<string[]>((r) => setTimeout(() => r(background.filter((b) => b.child.exitCode === null && b.child.signalCode === null).map((b) => b.name)), 15_000))]);
+  const exited = (c: ChildProcess) =>
+    new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r(null) : c.once("exit", r)));
+  const slow = await Promise.race([
+    Promise.all(background.map((b) => exited(b.child))).then(() => []),
+    new Promise<string[]>((r) =>
+      setTimeout(
+        () => r(background.filter((b) => b.child.exitCode === null && b.child.signalCode === null).map((b) => b.name)),
+        15_000,
+      ),
+    ),
+  ]);
   for (const b of background) stop(b.child, "SIGKILL");
   expect(slow, "still running 15 s after SIGTERM").toEqual([]);
   if (shop) rmSync(path.dirname(shop), { recursive: true, force: true });
@@ -58,7 +73,8 @@ afterAll(async () => {
 
 function localize(code: string): string {
   let out = code.replaceAll("../my-shop", shop);
-  for (const [from, to] of Object.entries(ports)) out = out.replaceAll(`127.0.0.1:${from}`, `127.0.0.1:${to}`).replaceAll(`.listen(${from},`, `.listen(${to},`);
+  for (const [from, to] of Object.entries(ports))
+    out = out.replaceAll(`127.0.0.1:${from}`, `127.0.0.1:${to}`).replaceAll(`.listen(${from},`, `.listen(${to},`);
   return out;
 }
 
@@ -67,7 +83,11 @@ async function shell(block: Block): Promise<string> {
   const envFile = path.join(path.dirname(shop), "env.json");
   const script = `set -euo pipefail\n${localize(block.code)}\nnode -e 'require("fs").writeFileSync(process.argv[1], JSON.stringify(process.env))' ${JSON.stringify(envFile)}\n`;
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-    const child = spawn("bash", ["-c", script], { cwd: block.where === "shop" ? shop : ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["-c", script], {
+      cwd: block.where === "shop" ? shop : ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
@@ -83,11 +103,20 @@ function startBackground(block: Block) {
   let code = localize(block.code);
   if (/\bnpm start\b/.test(code)) {
     const port = ports["3000"]!;
-    code = code.replace(/\bnpm start\b/, `PORT=${port} HOST=127.0.0.1 PGLITE_DIR=${dataDir} node ${inject("serverMain")}`);
+    code = code.replace(
+      /\bnpm start\b/,
+      `PORT=${port} HOST=127.0.0.1 PGLITE_DIR=${dataDir} node ${inject("serverMain")}`,
+    );
   }
-  if (/\bnpm run mock\b/.test(code) && !/mock:webhook/.test(code)) code = code.replace(/\bnpm run mock\b/, `npm run mock -- -p ${ports["4010"]}`);
+  if (/\bnpm run mock\b/.test(code) && !/mock:webhook/.test(code))
+    code = code.replace(/\bnpm run mock\b/, `npm run mock -- -p ${ports["4010"]}`);
   // Its own process group, so that stopping it stops what bash started (npm, node), as Ctrl-C would.
-  const child = spawn("bash", ["-c", code], { cwd: block.where === "shop" ? shop : ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn("bash", ["-c", code], {
+    cwd: block.where === "shop" ? shop : ROOT,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let output = "";
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
@@ -104,7 +133,12 @@ function stop(child: ChildProcess, signal: NodeJS.Signals) {
   }
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, proc?: { child: ChildProcess; output: () => string }, ms = 60_000) {
+async function until(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  proc?: { child: ChildProcess; output: () => string },
+  ms = 60_000,
+) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (proc && proc.child.exitCode !== null) throw new Error(`${what}: exited\n${proc.output()}`);
@@ -115,23 +149,55 @@ async function until(what: string, check: () => Promise<boolean> | boolean, proc
 }
 
 /** A TCP connection is accepted (without sending a request the receiver would log). */
-const listening = (port: number) => new Promise<boolean>((resolve) => {
-  const socket = connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
-  socket.on("error", () => resolve(false));
-});
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, "127.0.0.1", () => (socket.destroy(), resolve(true)));
+    socket.on("error", () => resolve(false));
+  });
 
-const up = (port: string, p: string) => async () => (await fetch(`http://127.0.0.1:${port}${p}`, { headers: { authorization: `Basic ${btoa("M-a:b")}` } })).status < 500;
+const up = (port: string, p: string) => async () =>
+  (await fetch(`http://127.0.0.1:${port}${p}`, { headers: { authorization: `Basic ${btoa("M-a:b")}` } })).status < 500;
 
 it("every snippet of 'Integrate in 10 minutes' works, in order", async () => {
   const blocks = section();
   expect(blocks.map((b) => (b.file ? `js ${b.file}` : `${b.lang} ${b.where}${b.background ? " bg" : ""}`))).toEqual([
-    "sh repo", "sh repo bg", "js first-call.mjs", "sh shop", "sh repo bg", "sh shop", "js receiver.mjs", "sh shop bg", "sh repo", "js register.mjs", "sh shop", "sh shop", "js catch-up.mjs", "sh shop",
+    "sh repo",
+    "sh repo bg",
+    "js first-call.mjs",
+    "sh shop",
+    "sh repo bg",
+    "sh shop",
+    "js receiver.mjs",
+    "sh shop bg",
+    "sh repo",
+    "js register.mjs",
+    "sh shop",
+    "sh shop",
+    "js catch-up.mjs",
+    "sh shop",
   ]);
-  const [install, mock, firstCall, runOnMock, server, runOnServer, receiverJs, receiver, mockWebhook, registerJs, register, arrival, catchUpJs, catchUp] = blocks as Block[];
+  const [
+    install,
+    mock,
+    firstCall,
+    runOnMock,
+    server,
+    runOnServer,
+    receiverJs,
+    receiver,
+    mockWebhook,
+    registerJs,
+    register,
+    arrival,
+    catchUpJs,
+    catchUp,
+  ] = blocks as Block[];
   const write = (b: Block) => writeFileSync(path.join(shop, b.file!), localize(b.code));
 
   await shell(install!);
-  expect(JSON.parse(readFileSync(path.join(shop, "package.json"), "utf8")).dependencies).toHaveProperty("@logistics-api/client");
+  expect(JSON.parse(readFileSync(path.join(shop, "package.json"), "utf8")).dependencies).toHaveProperty(
+    "@logistics-api/client",
+  );
 
   const mockProc = startBackground(mock!);
   await until("the mock", up(ports["4010"]!, "/events"), mockProc);
@@ -139,7 +205,12 @@ it("every snippet of 'Integrate in 10 minutes' works, in order", async () => {
   expect(await shell(runOnMock!)).toMatch(/^shipment 569c9d3ab7e4f1a2c3d4e5f6 is initial; home delivery possible$/m);
 
   const serverProc = startBackground(server!);
-  await until("the server", async () => (await fetch(`http://127.0.0.1:${ports["3000"]}/readyz`)).ok, serverProc, 90_000);
+  await until(
+    "the server",
+    async () => (await fetch(`http://127.0.0.1:${ports["3000"]}/readyz`)).ok,
+    serverProc,
+    90_000,
+  );
   const onServer = await shell(runOnServer!);
   expect(onServer).toMatch(/^shipment [0-9a-f]{24} is initial; home delivery possible$/m);
   expect(onServer).not.toContain("569c9d3ab7e4f1a2c3d4e5f6");
@@ -148,11 +219,21 @@ it("every snippet of 'Integrate in 10 minutes' works, in order", async () => {
   const receiverProc = startBackground(receiver!);
   await until("the receiver", () => listening(Number(ports["8080"])), receiverProc);
   await shell(mockWebhook!);
-  await until("the mock's signed example", () => /^verified inbound_shipment\.items_arrived 5a41e2f3a4b5c6d7e8f9a0c4$/m.test(receiverProc.output()), receiverProc, 15_000);
+  await until(
+    "the mock's signed example",
+    () => /^verified inbound_shipment\.items_arrived 5a41e2f3a4b5c6d7e8f9a0c4$/m.test(receiverProc.output()),
+    receiverProc,
+    15_000,
+  );
 
   write(registerJs!);
   expect(await shell(register!)).toMatch(/^endpoint [0-9a-f]{24} registered$/m);
-  await until("the server's test event", () => /^verified webhook\.test [0-9a-f]{24}$/m.test(receiverProc.output()), receiverProc, 30_000);
+  await until(
+    "the server's test event",
+    () => /^verified webhook\.test [0-9a-f]{24}$/m.test(receiverProc.output()),
+    receiverProc,
+    30_000,
+  );
   expect(receiverProc.output()).not.toContain("refused");
 
   // "Stop the receiver (Ctrl-C)."
@@ -163,10 +244,15 @@ it("every snippet of 'Integrate in 10 minutes' works, in order", async () => {
   write(catchUpJs!);
   let caught = "";
   // The feed shows an event once its transaction and every older one have finished: poll like a poller.
-  await until("the missed events in the feed", async () => {
-    caught += await shell(catchUp!);
-    return /inbound_shipment\.items_arrived [0-9a-f]{24}/.test(caught);
-  }, undefined, 20_000);
+  await until(
+    "the missed events in the feed",
+    async () => {
+      caught += await shell(catchUp!);
+      return /inbound_shipment\.items_arrived [0-9a-f]{24}/.test(caught);
+    },
+    undefined,
+    20_000,
+  );
   expect(caught).toMatch(/inbound_shipment\.status_changed [0-9a-f]{24}/);
   // The cursor was kept: a second run shows nothing it has already shown.
   expect((await shell(catchUp!)).trim()).toBe("");

@@ -4,7 +4,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";
-import { SETTINGS, configure, createOrder, list, loadDemo, order, orderLine, pickupPoints, shippingOptions } from "../helpers/shipping.ts";
+import {
+  SETTINGS,
+  configure,
+  createOrder,
+  list,
+  loadDemo,
+  order,
+  orderLine,
+  pickupPoints,
+  shippingOptions,
+} from "../helpers/shipping.ts";
 
 type S = components["schemas"];
 let srv: TestServer;
@@ -18,13 +28,20 @@ const HOME = list("home", {
     { description: "Light", criteria: [{ fact: "order.total_weight", op: "<=", value: 5000 }], price: 5.9 },
   ],
   modification_rules: [
-    { description: "VIP discount", criteria: [{ fact: "order.tags", op: "contains", value: "vip" }], adjust: "multiply", amount: 0.5 },
+    {
+      description: "VIP discount",
+      criteria: [{ fact: "order.tags", op: "contains", value: "vip" }],
+      adjust: "multiply",
+      amount: 0.5,
+    },
     { description: "Handling", criteria: [], adjust: "add", amount: 1 },
   ],
 });
 const PICKUP = list("pickup", {
   fallback_price: 4.9,
-  pricing_rules: [{ description: "Posti points", criteria: [{ fact: "pup.branch", op: "==", value: "fi.posti" }], price: 3.9 }],
+  pricing_rules: [
+    { description: "Posti points", criteria: [{ fact: "pup.branch", op: "==", value: "fi.posti" }], price: 3.9 },
+  ],
 });
 
 useTestServer(async (s) => {
@@ -43,20 +60,38 @@ describe("explain=true", () => {
       price_list: { id: saved[0]!.id, name: "home prices" },
       base: { source: "pricing_rule", rule_index: 1, gross: 5.9 },
       pricing_rules: [
-        { index: 0, description: "Heavy", matched: false, failed: { criterion: { fact: "order.total_weight", op: ">", value: 5000 }, actual: 1200 } },
+        {
+          index: 0,
+          description: "Heavy",
+          matched: false,
+          failed: { criterion: { fact: "order.total_weight", op: ">", value: 5000 }, actual: 1200 },
+        },
         { index: 1, description: "Light", matched: true, failed: null },
       ],
       modification_rules: [
-        { index: 0, description: "VIP discount", matched: false, failed: { criterion: { fact: "order.tags", op: "contains", value: "vip" }, actual: [] } },
+        {
+          index: 0,
+          description: "VIP discount",
+          matched: false,
+          failed: { criterion: { fact: "order.tags", op: "contains", value: "vip" }, actual: [] },
+        },
         { index: 1, description: "Handling", matched: true, failed: null, gross_after: 6.9 },
       ],
     });
-    expect(r.options.letter).toEqual({ available: false, reason: "merchant_disabled", explanation: { detail: "There is no price list for letter." } });
+    expect(r.options.letter).toEqual({
+      available: false,
+      reason: "merchant_disabled",
+      explanation: { detail: "There is no price list for letter." },
+    });
     // Every pickup point is explained by its own branch.
     for (const p of pickupPoints(r.options)) {
       expect(p.explanation?.price_list.id).toBe(saved[1]!.id);
       const posti = p.branch === "fi.posti";
-      expect(p.explanation?.base).toEqual(posti ? { source: "pricing_rule", rule_index: 0, gross: 3.9 } : { source: "fallback_price", rule_index: null, gross: 4.9 });
+      expect(p.explanation?.base).toEqual(
+        posti
+          ? { source: "pricing_rule", rule_index: 0, gross: 3.9 }
+          : { source: "fallback_price", rule_index: null, gross: 4.9 },
+      );
       expect(p.price.gross).toBe(posti ? 3.9 : 4.9);
     }
   });
@@ -71,19 +106,41 @@ describe("explain=true", () => {
   });
 
   it("explains unavailable methods in words: weight unknown, switched off, over the weight limit, country not served", async () => {
-    await configure(m, { ...SETTINGS, home: { enabled: true, max_weight_g: 3000 }, pickup: { enabled: false } }, [list("letter")]);
+    await configure(m, { ...SETTINGS, home: { enabled: true, max_weight_g: 3000 }, pickup: { enabled: false } }, [
+      list("letter"),
+    ]);
     try {
       const r = await shippingOptions(m, { postalcode: "20780", country: "FI", explain: true });
-      expect(r.options.letter).toMatchObject({ reason: "item_does_not_allow", explanation: { detail: "The weight is unknown (no weight was given), so a letter cannot be offered." } });
-      expect(r.options.pickup).toMatchObject({ reason: "merchant_disabled", explanation: { detail: "Pickup is switched off in your shipping settings." } });
+      expect(r.options.letter).toMatchObject({
+        reason: "item_does_not_allow",
+        explanation: { detail: "The weight is unknown (no weight was given), so a letter cannot be offered." },
+      });
+      expect(r.options.pickup).toMatchObject({
+        reason: "merchant_disabled",
+        explanation: { detail: "Pickup is switched off in your shipping settings." },
+      });
       const heavy = await shippingOptions(m, { postalcode: "20780", country: "FI", weight: 4000, explain: true });
-      expect(heavy.options.home).toMatchObject({ reason: "weight_exceeded", explanation: { detail: "The total weight 4000 g is over home.max_weight_g 3000 g." } });
-      expect(heavy.options.letter).toMatchObject({ reason: "item_does_not_allow", explanation: { detail: "The total weight 4000 g is over letter.max_weight_g 2000 g." } });
+      expect(heavy.options.home).toMatchObject({
+        reason: "weight_exceeded",
+        explanation: { detail: "The total weight 4000 g is over home.max_weight_g 3000 g." },
+      });
+      expect(heavy.options.letter).toMatchObject({
+        reason: "item_does_not_allow",
+        explanation: { detail: "The total weight 4000 g is over letter.max_weight_g 2000 g." },
+      });
       const abroad = await shippingOptions(m, { postalcode: "11122", country: "SE", explain: true });
-      expect(abroad.options.home).toMatchObject({ reason: "country_not_served", explanation: { detail: "The customer's country SE is not among the countries of your shipping settings (FI)." } });
+      expect(abroad.options.home).toMatchObject({
+        reason: "country_not_served",
+        explanation: { detail: "The customer's country SE is not among the countries of your shipping settings (FI)." },
+      });
     } finally {
       const letter = (await m.GET("/merchant/price_lists")).data!.items.find((l) => l.method === "letter")!;
-      await m.POST("/merchant/price_lists/{price_list_id}/_delete" as never, { params: { path: { price_list_id: letter.id } } } as never).catch(() => undefined);
+      await m
+        .POST(
+          "/merchant/price_lists/{price_list_id}/_delete" as never,
+          { params: { path: { price_list_id: letter.id } } } as never,
+        )
+        .catch(() => undefined);
       await m.DELETE("/merchant/price_lists/{price_list_id}", { params: { path: { price_list_id: letter.id } } });
       expect((await m.PUT("/merchant/shipping_settings", { body: SETTINGS })).response.status).toBe(200);
     }
@@ -91,9 +148,14 @@ describe("explain=true", () => {
 
   it("works per order: the order's tags reach the trace", async () => {
     const id = await createOrder(m, order({ tags: ["vip"], products: [orderLine({ weight_g: 1000 })] }));
-    const r = await m.GET("/orders/{order_id}/shipping_options", { params: { path: { order_id: id }, query: { explain: true } } });
+    const r = await m.GET("/orders/{order_id}/shipping_options", {
+      params: { path: { order_id: id }, query: { explain: true } },
+    });
     const home = r.data!.options.home as Extract<S["ShippingMethodOption"], { available: true }>;
-    expect(home.explanation?.modification_rules.map((x) => [x.matched, x.gross_after])).toEqual([[true, 2.95], [true, 3.95]]);
+    expect(home.explanation?.modification_rules.map((x) => [x.matched, x.gross_after])).toEqual([
+      [true, 2.95],
+      [true, 3.95],
+    ]);
     expect(home.price.gross).toBe(3.95);
   });
 
@@ -106,39 +168,85 @@ describe("explain=true", () => {
 describe("POST /shipping_options/_preview", () => {
   it("prices a draft price list in place of the saved one, explained, and saves nothing", async () => {
     const draft = list("home", { name: "Cheaper home", fallback_price: 3.5 });
-    const r = await expectUnchanged(srv, () => m.POST("/shipping_options/_preview", { body: { postalcode: "20780", country: "FI", weight: 1200, price_lists: [draft] } }));
+    const r = await expectUnchanged(srv, () =>
+      m.POST("/shipping_options/_preview", {
+        body: { postalcode: "20780", country: "FI", weight: 1200, price_lists: [draft] },
+      }),
+    );
     expect(r.response.status).toBe(200);
     const home = r.data!.options.home as Extract<S["ShippingMethodOption"], { available: true }>;
     expect(home.price.gross).toBe(3.5);
-    expect(home.explanation).toMatchObject({ price_list: { id: null, name: "Cheaper home" }, base: { source: "fallback_price", rule_index: null, gross: 3.5 } });
+    expect(home.explanation).toMatchObject({
+      price_list: { id: null, name: "Cheaper home" },
+      base: { source: "fallback_price", rule_index: null, gross: 3.5 },
+    });
     // The saved pickup list still prices the points.
     expect(pickupPoints(r.data!.options)[0]!.explanation?.price_list.id).toBe(saved[1]!.id);
     // Checkout's answer is what was saved.
-    expect((await shippingOptions(m, { postalcode: "20780", country: "FI", weight: 1200 })).options.home).toMatchObject({ price: { gross: 6.9 } });
+    expect((await shippingOptions(m, { postalcode: "20780", country: "FI", weight: 1200 })).options.home).toMatchObject(
+      { price: { gross: 6.9 } },
+    );
   });
 
   it("takes draft settings, cart value and tags", async () => {
-    const r = await m.POST("/shipping_options/_preview", { body: { postalcode: "20780", weight: 100, cart_value: 80, tags: ["vip"], settings: { ...SETTINGS, home: { enabled: false } } } });
+    const r = await m.POST("/shipping_options/_preview", {
+      body: {
+        postalcode: "20780",
+        weight: 100,
+        cart_value: 80,
+        tags: ["vip"],
+        settings: { ...SETTINGS, home: { enabled: false } },
+      },
+    });
     expect(r.response.status).toBe(200);
-    expect(r.data!.facts).toMatchObject({ "order.total_eur": 80, "order.tags": ["vip"], "order.total_weight": 100, "order.letter_possible": true });
-    expect(r.data!.options.home).toMatchObject({ available: false, reason: "merchant_disabled", explanation: { detail: "Home delivery is switched off in your shipping settings." } });
+    expect(r.data!.facts).toMatchObject({
+      "order.total_eur": 80,
+      "order.tags": ["vip"],
+      "order.total_weight": 100,
+      "order.letter_possible": true,
+    });
+    expect(r.data!.options.home).toMatchObject({
+      available: false,
+      reason: "merchant_disabled",
+      explanation: { detail: "Home delivery is switched off in your shipping settings." },
+    });
     expect(pickupPoints(r.data!.options).length).toBeGreaterThan(0);
   });
 
   it("checks drafts as a save would, naming the draft, and stores nothing", async () => {
     const bad: [unknown, string[]][] = [
-      [{ postalcode: "20780", price_lists: [list("home", { pricing_rules: [{ criteria: [{ fact: "order.total_weight", op: "contains", value: "x" }], price: 1 }] })] }, ["/body/price_lists/0/pricing_rules/0/criteria/0"]],
+      [
+        {
+          postalcode: "20780",
+          price_lists: [
+            list("home", {
+              pricing_rules: [{ criteria: [{ fact: "order.total_weight", op: "contains", value: "x" }], price: 1 }],
+            }),
+          ],
+        },
+        ["/body/price_lists/0/pricing_rules/0/criteria/0"],
+      ],
       [{ postalcode: "20780", price_lists: [list("home"), list("home")] }, ["/body/price_lists/1/method"]],
-      [{ postalcode: "20780", price_lists: [list("home", { fallback_price: 1.234 })] }, ["/body/price_lists/0/fallback_price"]],
+      [
+        { postalcode: "20780", price_lists: [list("home", { fallback_price: 1.234 })] },
+        ["/body/price_lists/0/fallback_price"],
+      ],
       [{ postalcode: "2078", country: "FI" }, ["/body/postalcode"]],
       [{ postalcode: "20780", settings: { ...SETTINGS, countries: [] } }, ["/body/settings/countries"]],
       [{ postalcode: "20780", wieght: 100 }, ["/body/wieght"]],
-      [{ postalcode: "20780", price_lists: [list("home"), list("pickup"), list("letter"), list("home")] }, ["/body/price_lists"]],
+      [
+        { postalcode: "20780", price_lists: [list("home"), list("pickup"), list("letter"), list("home")] },
+        ["/body/price_lists"],
+      ],
     ];
     for (const [body, paths] of bad) {
       const r = await expectUnchanged(srv, () => m.POST("/shipping_options/_preview", { body: body as never }));
       const e = expectError(r, 400, "validation_failed");
-      for (const p of paths) expect(e.details.map((d) => d.path).some((x) => x.startsWith(p)), `${JSON.stringify(e.details)} names ${p}`).toBe(true);
+      for (const p of paths)
+        expect(
+          e.details.map((d) => d.path).some((x) => x.startsWith(p)),
+          `${JSON.stringify(e.details)} names ${p}`,
+        ).toBe(true);
     }
   });
 

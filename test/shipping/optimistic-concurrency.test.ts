@@ -11,7 +11,9 @@ let m: LogisticsClient;
 useTestServer((s) => {
   srv = s;
 });
-beforeEach(async () => { m = await srv.merchant(); });
+beforeEach(async () => {
+  m = await srv.merchant();
+});
 
 const TAG = /^"[A-Za-z0-9_-]{27}"$/;
 const withSettings = (n: number) => ({ ...SETTINGS, pickup_points_limit: n });
@@ -21,7 +23,10 @@ describe("shipping settings", () => {
     const read = await m.GET("/merchant/shipping_settings");
     const etag = read.response.headers.get("etag")!;
     expect(etag).toMatch(TAG);
-    const put = await m.PUT("/merchant/shipping_settings", { params: { header: { "If-Match": etag } }, body: withSettings(5) });
+    const put = await m.PUT("/merchant/shipping_settings", {
+      params: { header: { "If-Match": etag } },
+      body: withSettings(5),
+    });
     expect(put.response.status).toBe(200);
     const next = put.response.headers.get("etag")!;
     expect(next).toMatch(TAG);
@@ -31,9 +36,14 @@ describe("shipping settings", () => {
 
   it("a stale If-Match is 412 precondition_failed with the current ETag, and nothing changes", async () => {
     const stale = (await m.GET("/merchant/shipping_settings")).response.headers.get("etag")!;
-    const first = await m.PUT("/merchant/shipping_settings", { params: { header: { "If-Match": stale } }, body: withSettings(5) });
+    const first = await m.PUT("/merchant/shipping_settings", {
+      params: { header: { "If-Match": stale } },
+      body: withSettings(5),
+    });
     expect(first.response.status).toBe(200);
-    const r = await expectUnchanged(srv, () => m.PUT("/merchant/shipping_settings", { params: { header: { "If-Match": stale } }, body: withSettings(7) }));
+    const r = await expectUnchanged(srv, () =>
+      m.PUT("/merchant/shipping_settings", { params: { header: { "If-Match": stale } }, body: withSettings(7) }),
+    );
     expectError(r, 412, "precondition_failed", ["/headers/if-match"]);
     expect(r.response.headers.get("etag")).toBe(first.response.headers.get("etag"));
     expect((await m.GET("/merchant/shipping_settings")).data!.pickup_points_limit).toBe(5);
@@ -42,20 +52,39 @@ describe("shipping settings", () => {
   it("weak tags and unknown tags do not match; * and a list naming the current tag do; no If-Match writes unconditionally", async () => {
     const etag = (await m.GET("/merchant/shipping_settings")).response.headers.get("etag")!;
     for (const ifMatch of [`W/${etag}`, '"something-else"', "garbage"]) {
-      expectError(await m.PUT("/merchant/shipping_settings", { params: { header: { "If-Match": ifMatch } }, body: withSettings(3) }), 412, "precondition_failed");
+      expectError(
+        await m.PUT("/merchant/shipping_settings", {
+          params: { header: { "If-Match": ifMatch } },
+          body: withSettings(3),
+        }),
+        412,
+        "precondition_failed",
+      );
     }
-    const listed = await m.PUT("/merchant/shipping_settings", { params: { header: { "If-Match": `"old", ${etag}` } }, body: withSettings(3) });
+    const listed = await m.PUT("/merchant/shipping_settings", {
+      params: { header: { "If-Match": `"old", ${etag}` } },
+      body: withSettings(3),
+    });
     expect(listed.response.status).toBe(200);
-    expect((await m.PUT("/merchant/shipping_settings", { params: { header: { "If-Match": "*" } }, body: withSettings(4) })).response.status).toBe(200);
+    expect(
+      (await m.PUT("/merchant/shipping_settings", { params: { header: { "If-Match": "*" } }, body: withSettings(4) }))
+        .response.status,
+    ).toBe(200);
     expect((await m.PUT("/merchant/shipping_settings", { body: withSettings(6) })).response.status).toBe(200);
   });
 
   it("two clients that read the same version and write at once: one wins, the other is told", async () => {
     const etag = (await m.GET("/merchant/shipping_settings")).response.headers.get("etag")!;
-    const results = await Promise.all([5, 7].map((n) => m.PUT("/merchant/shipping_settings", { params: { header: { "If-Match": etag } }, body: withSettings(n) })));
+    const results = await Promise.all(
+      [5, 7].map((n) =>
+        m.PUT("/merchant/shipping_settings", { params: { header: { "If-Match": etag } }, body: withSettings(n) }),
+      ),
+    );
     expect(results.map((r) => r.response.status).sort()).toEqual([200, 412]);
     const winner = results.find((r) => r.response.status === 200)!;
-    expect((await m.GET("/merchant/shipping_settings")).data!.pickup_points_limit).toBe(winner.data!.pickup_points_limit);
+    expect((await m.GET("/merchant/shipping_settings")).data!.pickup_points_limit).toBe(
+      winner.data!.pickup_points_limit,
+    );
   });
 });
 
@@ -68,27 +97,45 @@ describe("price lists", () => {
     const etag = read.response.headers.get("etag")!;
     expect(etag).toMatch(TAG);
 
-    const results = await Promise.all([6.9, 7.9].map((p) =>
-      m.PUT("/merchant/price_lists/{price_list_id}", { params: { ...at, header: { "If-Match": etag } }, body: list("home", { fallback_price: p }) })));
+    const results = await Promise.all(
+      [6.9, 7.9].map((p) =>
+        m.PUT("/merchant/price_lists/{price_list_id}", {
+          params: { ...at, header: { "If-Match": etag } },
+          body: list("home", { fallback_price: p }),
+        }),
+      ),
+    );
     expect(results.map((r) => r.response.status).sort()).toEqual([200, 412]);
     const winner = results.find((r) => r.response.status === 200)!;
     const current = winner.response.headers.get("etag")!;
     expect(current).not.toBe(etag);
 
     const stale = await expectUnchanged(srv, () =>
-      m.PUT("/merchant/price_lists/{price_list_id}", { params: { ...at, header: { "If-Match": etag } }, body: list("home", { fallback_price: 1 }) }));
+      m.PUT("/merchant/price_lists/{price_list_id}", {
+        params: { ...at, header: { "If-Match": etag } },
+        body: list("home", { fallback_price: 1 }),
+      }),
+    );
     expectError(stale, 412, "precondition_failed", ["/headers/if-match"]);
     expect(stale.response.headers.get("etag")).toBe(current);
-    expect((await m.GET("/merchant/price_lists/{price_list_id}", { params: at })).data!.fallback_price).toBe(winner.data!.fallback_price);
+    expect((await m.GET("/merchant/price_lists/{price_list_id}", { params: at })).data!.fallback_price).toBe(
+      winner.data!.fallback_price,
+    );
 
-    const fresh = await m.PUT("/merchant/price_lists/{price_list_id}", { params: { ...at, header: { "If-Match": current } }, body: list("home", { fallback_price: 1 }) });
+    const fresh = await m.PUT("/merchant/price_lists/{price_list_id}", {
+      params: { ...at, header: { "If-Match": current } },
+      body: list("home", { fallback_price: 1 }),
+    });
     expect(fresh.response.status).toBe(200);
   });
 
   it("If-Match on another merchant's price list is still 404, never 412", async () => {
     const created = await m.POST("/merchant/price_lists/_create", { body: list("letter") });
     const other = await srv.merchant();
-    const r = await other.PUT("/merchant/price_lists/{price_list_id}", { params: { path: { price_list_id: created.data!.id }, header: { "If-Match": '"x"' } }, body: list("letter") });
+    const r = await other.PUT("/merchant/price_lists/{price_list_id}", {
+      params: { path: { price_list_id: created.data!.id }, header: { "If-Match": '"x"' } },
+      body: list("letter"),
+    });
     expectError(r, 404, "not_found");
   });
 });

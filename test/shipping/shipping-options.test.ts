@@ -9,15 +9,26 @@ import { SETTINGS, configure, list, loadDemo, pickupPoints, shippingOptions } fr
 import { spec } from "../helpers/spec.ts";
 
 type S = components["schemas"];
-const workedFacts = spec.paths["/shipping_options"].get.responses["200"].content["application/json"].examples.worked.value.facts;
+const workedFacts =
+  spec.paths["/shipping_options"].get.responses["200"].content["application/json"].examples.worked.value.facts;
 const demoPoints: S["PickupPoint"][] = JSON.parse(readFileSync("server/pickup-points/demo/pickup-points.json", "utf8"));
 const KAARINA: [number, number] = [60.407, 22.369];
-const nearestIds = (n: number) => demoPoints.map((p) => ({ id: p.id, d: distanceM(KAARINA, p.coordinates) }))
-  .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1)).slice(0, n).map((x) => x.id);
+const nearestIds = (n: number) =>
+  demoPoints
+    .map((p) => ({ id: p.id, d: distanceM(KAARINA, p.coordinates) }))
+    .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1))
+    .slice(0, n)
+    .map((x) => x.id);
 
-const ALL = [list("letter"), list("home"), list("pickup", {
-  pricing_rules: [{ description: "Posti points", criteria: [{ fact: "pup.branch", op: "==", value: "fi.posti" }], price: 3.9 }],
-})];
+const ALL = [
+  list("letter"),
+  list("home"),
+  list("pickup", {
+    pricing_rules: [
+      { description: "Posti points", criteria: [{ fact: "pup.branch", op: "==", value: "fi.posti" }], price: 3.9 },
+    ],
+  }),
+];
 
 let srv: TestServer;
 useTestServer(async (s) => {
@@ -25,7 +36,10 @@ useTestServer(async (s) => {
   await loadDemo(srv);
 });
 
-async function merchant(settings: S["ShippingSettingsInput"] = SETTINGS, lists: S["PriceListInput"][] = ALL): Promise<LogisticsClient> {
+async function merchant(
+  settings: S["ShippingSettingsInput"] = SETTINGS,
+  lists: S["PriceListInput"][] = ALL,
+): Promise<LogisticsClient> {
   const m = await srv.merchant();
   await configure(m, settings, lists);
   return m;
@@ -64,7 +78,10 @@ describe("availability: every reason code", () => {
     expect(light.facts).toMatchObject({ "order.total_weight": 350, "order.letter_possible": true });
     expect(light.options.letter).toEqual({ available: true, price: { gross: 2.9, currency: "EUR", tax: 25.5 } });
     expect((await shippingOptions(m, { postalcode: "00100", weight: 2000 })).options.letter.available).toBe(true);
-    expect((await shippingOptions(m, { postalcode: "00100", weight: 2001 })).options.letter).toEqual({ available: false, reason: "item_does_not_allow" });
+    expect((await shippingOptions(m, { postalcode: "00100", weight: 2001 })).options.letter).toEqual({
+      available: false,
+      reason: "item_does_not_allow",
+    });
     expect((await shippingOptions(m, { postalcode: "00100", weight: 0.5 })).facts["order.total_weight"]).toBe(0.5);
   });
 
@@ -79,7 +96,11 @@ describe("availability: every reason code", () => {
     // A merchant that configured nothing has no price lists: nothing is available.
     const bare = await srv.merchant();
     const none = await shippingOptions(bare, { postalcode: "00100" });
-    expect(Object.values(none.options).map((o) => (o as { reason?: string }).reason)).toEqual(["merchant_disabled", "merchant_disabled", "merchant_disabled"]);
+    expect(Object.values(none.options).map((o) => (o as { reason?: string }).reason)).toEqual([
+      "merchant_disabled",
+      "merchant_disabled",
+      "merchant_disabled",
+    ]);
   });
 
   it("country_not_served: a customer outside the merchant's countries is not an error", async () => {
@@ -112,7 +133,9 @@ describe("availability: every reason code", () => {
     const m = await merchant({ ...SETTINGS, pickup_points_limit: 3 });
     expect(Object.keys(pickupPoints((await shippingOptions(m, { postalcode: "20780" })).options))).toHaveLength(3);
     const fifty = await merchant({ ...SETTINGS, pickup_points_limit: 50 });
-    expect(pickupPoints((await shippingOptions(fifty, { postalcode: "20780" })).options).map((p) => p.id)).toEqual(nearestIds(50));
+    expect(pickupPoints((await shippingOptions(fifty, { postalcode: "20780" })).options).map((p) => p.id)).toEqual(
+      nearestIds(50),
+    );
   });
 });
 
@@ -120,7 +143,9 @@ describe("fees from the merchant's price lists", () => {
   it("first matching pricing rule sets the base, every matching modification adjusts it in order, rounded per step, never below 0", async () => {
     const m = await merchant(SETTINGS, [
       list("home", {
-        currency: "SEK", tax: 25, fallback_price: 9.99,
+        currency: "SEK",
+        tax: 25,
+        fallback_price: 9.99,
         pricing_rules: [
           { criteria: [{ fact: "order.total_weight", op: ">", value: 10000 }], price: 19.9 },
           { criteria: [{ fact: "order.total_weight", op: ">", value: 1000 }], price: 6.9 }, // first match wins over the next
@@ -134,7 +159,8 @@ describe("fees from the merchant's price lists", () => {
         ],
       }),
     ]);
-    const fee = async (weight: number, postalcode = "20780") => (await shippingOptions(m, { postalcode, weight })).options.home;
+    const fee = async (weight: number, postalcode = "20780") =>
+      (await shippingOptions(m, { postalcode, weight })).options.home;
     expect(await fee(100)).toEqual({ available: true, price: { gross: 5, currency: "SEK", tax: 25 } }); // fallback 9.99 x 0.5 = 4.995 -> 5
     expect(await fee(600)).toEqual({ available: true, price: { gross: 1.73, currency: "SEK", tax: 25 } });
     expect(await fee(600, "00100")).toEqual({ available: true, price: { gross: 2.73, currency: "SEK", tax: 25 } });
@@ -148,14 +174,24 @@ describe("fees from the merchant's price lists", () => {
     const [, , pickup] = await configure(m, SETTINGS, ALL);
     const before = pickupPoints((await shippingOptions(m, { postalcode: "20780" })).options);
     expect(before.filter((p) => p.branch === "fi.db_schenker").map((p) => p.price.gross)).toEqual([4.9]);
-    const put = await m.PUT("/merchant/price_lists/{price_list_id}", { params: { path: { price_list_id: pickup!.id } }, body: list("pickup", {
-      pricing_rules: [{ criteria: [{ fact: "pup.branch", op: "in", value: ["fi.db_schenker", "fi.k-market"] }], price: 2.5 }],
-    }) });
+    const put = await m.PUT("/merchant/price_lists/{price_list_id}", {
+      params: { path: { price_list_id: pickup!.id } },
+      body: list("pickup", {
+        pricing_rules: [
+          { criteria: [{ fact: "pup.branch", op: "in", value: ["fi.db_schenker", "fi.k-market"] }], price: 2.5 },
+        ],
+      }),
+    });
     expect(put.response.status).toBe(200);
     const after = pickupPoints((await shippingOptions(m, { postalcode: "20780" })).options);
-    expect(after.map((p) => [p.branch, p.price.gross])).toEqual(after.map((p) => [p.branch, p.branch === "fi.db_schenker" ? 2.5 : 4.9]));
+    expect(after.map((p) => [p.branch, p.price.gross])).toEqual(
+      after.map((p) => [p.branch, p.branch === "fi.db_schenker" ? 2.5 : 4.9]),
+    );
     await m.PUT("/merchant/shipping_settings", { body: { ...SETTINGS, pickup: { enabled: false } } });
-    expect((await shippingOptions(m, { postalcode: "20780" })).options.pickup).toEqual({ available: false, reason: "merchant_disabled" });
+    expect((await shippingOptions(m, { postalcode: "20780" })).options.pickup).toEqual({
+      available: false,
+      reason: "merchant_disabled",
+    });
   });
 
   it("are each merchant's own", async () => {
@@ -183,6 +219,10 @@ describe("bad input", () => {
   });
 
   it("is for merchants: a warehouse operator is 403", async () => {
-    expectError(await (await srv.operator()).GET("/shipping_options", { params: { query: { postalcode: "20780" } } }), 403, "access_denied");
+    expectError(
+      await (await srv.operator()).GET("/shipping_options", { params: { query: { postalcode: "20780" } } }),
+      403,
+      "access_denied",
+    );
   });
 });

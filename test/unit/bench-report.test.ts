@@ -8,7 +8,15 @@ import { publish, type Machine } from "../../bench/publish.ts";
 import type { SuiteResult } from "../../bench/results.ts";
 import { goal } from "../../bench/results.ts";
 
-const machine: Machine = { cpu: "test cpu", cores: 2, memoryGb: 4, kernel: "6.0", node: "v20", postgres: "15", loadAtEnd: [1] };
+const machine: Machine = {
+  cpu: "test cpu",
+  cores: 2,
+  memoryGb: 4,
+  kernel: "6.0",
+  node: "v20",
+  postgres: "15",
+  loadAtEnd: [1],
+};
 let dir: string | undefined;
 afterEach(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -40,23 +48,74 @@ describe("CPU per request", () => {
 });
 
 describe("docs/benchmarks.md", () => {
-  const suite = (rows: SuiteResult["rows"]): SuiteResult => ({ suite: "inbound", title: "Inbound", startedAt: "2026-11-25T00:00:00Z", seconds: 10, rows, notes: [], problems: [] });
+  const suite = (rows: SuiteResult["rows"]): SuiteResult => ({
+    suite: "inbound",
+    title: "Inbound",
+    startedAt: "2026-11-25T00:00:00Z",
+    seconds: 10,
+    rows,
+    notes: [],
+    problems: [],
+  });
 
   it("says for a ratio goal not met where the CPU per request goes, against the bare app's", () => {
     dir = mkdtempSync(path.join(tmpdir(), "bench-publish-"));
     const short = goal([">=", 0.45, "x", 0.2]);
     expect(short).toEqual({ goal: ">= 0.45x", met: false, ratioGoal: 0.45 });
-    const results = [suite([
-      { case: "GET shipment", target: "baseline", rps: 8000, errors: 0, ratio: 1, cpu: { server: 135, database: 0, loadgen: 35, machine: 200, busy: 0.8 } },
-      { case: "GET shipment", target: "postgres", rps: 1600, errors: 0, ratio: 0.2, ...short, cpu: { server: 650, database: 200, loadgen: 70, machine: 1000, busy: 0.8 } },
-      { case: "GET /healthz", target: "postgres", rps: 7000, errors: 0, ratio: 0.9, ...goal([">=", 0.5, "x", 0.9]), cpu: { server: 100, database: 0, loadgen: 30, machine: 150, busy: 0.7 } },
-    ])];
-    const profiled: SuiteResult[] = [{ ...suite([{ case: "GET shipment", target: "postgres", rps: 1500, errors: 0, ratio: null }]), suite: "profile-get-shipment", title: "GET shipment, profiled",
-      profiles: [{ target: "postgres", ms: 8000, groups: [{ name: "pg", pct: 9.5 }], functions: [{ name: "writev <- pg", group: "(native code)", pct: 10.9 }] }] }];
+    const results = [
+      suite([
+        {
+          case: "GET shipment",
+          target: "baseline",
+          rps: 8000,
+          errors: 0,
+          ratio: 1,
+          cpu: { server: 135, database: 0, loadgen: 35, machine: 200, busy: 0.8 },
+        },
+        {
+          case: "GET shipment",
+          target: "postgres",
+          rps: 1600,
+          errors: 0,
+          ratio: 0.2,
+          ...short,
+          cpu: { server: 650, database: 200, loadgen: 70, machine: 1000, busy: 0.8 },
+        },
+        {
+          case: "GET /healthz",
+          target: "postgres",
+          rps: 7000,
+          errors: 0,
+          ratio: 0.9,
+          ...goal([">=", 0.5, "x", 0.9]),
+          cpu: { server: 100, database: 0, loadgen: 30, machine: 150, busy: 0.7 },
+        },
+      ]),
+    ];
+    const profiled: SuiteResult[] = [
+      {
+        ...suite([{ case: "GET shipment", target: "postgres", rps: 1500, errors: 0, ratio: null }]),
+        suite: "profile-get-shipment",
+        title: "GET shipment, profiled",
+        profiles: [
+          {
+            target: "postgres",
+            ms: 8000,
+            groups: [{ name: "pg", pct: 9.5 }],
+            functions: [{ name: "writev <- pg", group: "(native code)", pct: 10.9 }],
+          },
+        ],
+      },
+    ];
     const { md } = publish(dir, results, [], profiled, machine, new Date("2026-11-25T00:00:00Z"));
     expect(readFileSync(path.join(dir, "benchmarks.md"), "utf8")).toBe(md);
-    const bounds = md.slice(md.indexOf("## What bounds the goals not met"), md.indexOf("## Where the server's time goes"));
-    expect(bounds).toContain("**GET shipment, postgres** (0.20x, goal 0.45x): the machine was 80% busy and spent 1,000 µs per request, the bare app's run 200 µs (0.20x)");
+    const bounds = md.slice(
+      md.indexOf("## What bounds the goals not met"),
+      md.indexOf("## Where the server's time goes"),
+    );
+    expect(bounds).toContain(
+      "**GET shipment, postgres** (0.20x, goal 0.45x): the machine was 80% busy and spent 1,000 µs per request, the bare app's run 200 µs (0.20x)",
+    );
     expect(bounds).toContain("server 650 µs, PostgreSQL 200 µs, load generator 70 µs");
     // 0.45x of the bare app's 200 µs: about 444 µs.
     expect(bounds).toContain("0.45x needs about 444 µs of the machine per request, 556 µs less than now");

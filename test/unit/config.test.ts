@@ -4,53 +4,118 @@ import { ConfigError, loadConfig } from "../../server/config.ts";
 describe("configuration", () => {
   it("defaults to the embedded database on loopback port 3000", () => {
     expect(loadConfig({})).toEqual({
-      port: 3000, host: "127.0.0.1", databaseUrl: undefined, pgliteDir: "./data/pglite", logLevel: "info", seedDemo: true, rateLimitPerMinute: 6000,
-      concurrentRequestsPerCaller: 64, heavyRequestsPerCaller: 4, bodyBytesPerMinute: 32 * 1024 * 1024,
-      webhooks: { retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000], timeoutMs: 10_000, allowPrivateNetworks: false, disableAfterFailingDays: 5 },
-      loginFailuresPerAddress: 200, loginFailuresPerAccount: 10, pickupPointsCacheSeconds: 60,
-      dbConnectTimeoutMs: 3000, dbStatementTimeoutMs: 5000, metricsToken: undefined, metricsPort: undefined, metricsHost: "127.0.0.1",
-      deliveryRetentionDays: 30, role: "both",
+      port: 3000,
+      host: "127.0.0.1",
+      databaseUrl: undefined,
+      pgliteDir: "./data/pglite",
+      logLevel: "info",
+      seedDemo: true,
+      rateLimitPerMinute: 6000,
+      concurrentRequestsPerCaller: 64,
+      heavyRequestsPerCaller: 4,
+      bodyBytesPerMinute: 32 * 1024 * 1024,
+      webhooks: {
+        retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000],
+        timeoutMs: 10_000,
+        allowPrivateNetworks: false,
+        disableAfterFailingDays: 5,
+      },
+      loginFailuresPerAddress: 200,
+      loginFailuresPerAccount: 10,
+      pickupPointsCacheSeconds: 60,
+      dbConnectTimeoutMs: 3000,
+      dbStatementTimeoutMs: 5000,
+      metricsToken: undefined,
+      metricsPort: undefined,
+      metricsHost: "127.0.0.1",
+      deliveryRetentionDays: 30,
+      role: "both",
     });
   });
   it("reads the process role; a worker needs PostgreSQL", () => {
     expect(loadConfig({ SERVER_ROLE: "api" }).role).toBe("api");
     expect(loadConfig({ SERVER_ROLE: "Worker", DATABASE_URL: "postgres://db/x" }).role).toBe("worker");
     expect(() => loadConfig({ SERVER_ROLE: "worker" })).toThrow(/SERVER_ROLE=worker needs DATABASE_URL/);
-    expect(() => loadConfig({ SERVER_ROLE: "cron" })).toThrow(/SERVER_ROLE must be one of both, api, worker, got "cron"/);
+    expect(() => loadConfig({ SERVER_ROLE: "cron" })).toThrow(
+      /SERVER_ROLE must be one of both, api, worker, got "cron"/,
+    );
   });
   it("reads the database timeouts and the metrics settings, refusing bad ones", () => {
     expect(loadConfig({ DELIVERY_RETENTION_DAYS: "7" }).deliveryRetentionDays).toBe(7);
-    expect(loadConfig({ DB_CONNECT_TIMEOUT_MS: "2000", DB_STATEMENT_TIMEOUT_MS: "800", METRICS_TOKEN: "a-token-of-16-chars", METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" }))
-      .toMatchObject({ deliveryRetentionDays: 30, dbConnectTimeoutMs: 2000, dbStatementTimeoutMs: 800, metricsToken: "a-token-of-16-chars", metricsPort: 9464, metricsHost: "0.0.0.0" });
+    expect(
+      loadConfig({
+        DB_CONNECT_TIMEOUT_MS: "2000",
+        DB_STATEMENT_TIMEOUT_MS: "800",
+        METRICS_TOKEN: "a-token-of-16-chars",
+        METRICS_PORT: "9464",
+        METRICS_HOST: "0.0.0.0",
+      }),
+    ).toMatchObject({
+      deliveryRetentionDays: 30,
+      dbConnectTimeoutMs: 2000,
+      dbStatementTimeoutMs: 800,
+      metricsToken: "a-token-of-16-chars",
+      metricsPort: 9464,
+      metricsHost: "0.0.0.0",
+    });
     try {
-      loadConfig({ DB_CONNECT_TIMEOUT_MS: "0", DB_STATEMENT_TIMEOUT_MS: "soon", METRICS_TOKEN: "short", METRICS_PORT: "99999", DELIVERY_RETENTION_DAYS: "0" });
+      loadConfig({
+        DB_CONNECT_TIMEOUT_MS: "0",
+        DB_STATEMENT_TIMEOUT_MS: "soon",
+        METRICS_TOKEN: "short",
+        METRICS_PORT: "99999",
+        DELIVERY_RETENTION_DAYS: "0",
+      });
       expect.unreachable();
     } catch (err) {
       expect((err as ConfigError).problems).toHaveLength(5);
-      expect((err as Error).message).toMatch(/DB_CONNECT_TIMEOUT_MS[\s\S]*DB_STATEMENT_TIMEOUT_MS[\s\S]*METRICS_TOKEN[\s\S]*METRICS_PORT/);
+      expect((err as Error).message).toMatch(
+        /DB_CONNECT_TIMEOUT_MS[\s\S]*DB_STATEMENT_TIMEOUT_MS[\s\S]*METRICS_TOKEN[\s\S]*METRICS_PORT/,
+      );
     }
   });
   it("reads the per-caller limits, 0 turning one off", () => {
-    expect(loadConfig({ CONCURRENT_REQUESTS_PER_CALLER: "0", BODY_BYTES_PER_MINUTE: "1048576" })).toMatchObject({ concurrentRequestsPerCaller: 0, bodyBytesPerMinute: 1048576 });
+    expect(loadConfig({ CONCURRENT_REQUESTS_PER_CALLER: "0", BODY_BYTES_PER_MINUTE: "1048576" })).toMatchObject({
+      concurrentRequestsPerCaller: 0,
+      bodyBytesPerMinute: 1048576,
+    });
     expect(() => loadConfig({ CONCURRENT_REQUESTS_PER_CALLER: "many" })).toThrow(/CONCURRENT_REQUESTS_PER_CALLER/);
     expect(() => loadConfig({ BODY_BYTES_PER_MINUTE: "-5" })).toThrow(/BODY_BYTES_PER_MINUTE/);
   });
   it("reads the login throttle's limits, 0 turning one off", () => {
-    expect(loadConfig({ LOGIN_FAILURES_PER_ADDRESS: "0", LOGIN_FAILURES_PER_ACCOUNT: "3" })).toMatchObject({ loginFailuresPerAddress: 0, loginFailuresPerAccount: 3 });
+    expect(loadConfig({ LOGIN_FAILURES_PER_ADDRESS: "0", LOGIN_FAILURES_PER_ACCOUNT: "3" })).toMatchObject({
+      loginFailuresPerAddress: 0,
+      loginFailuresPerAccount: 3,
+    });
     expect(() => loadConfig({ LOGIN_FAILURES_PER_ACCOUNT: "-1" })).toThrow(/LOGIN_FAILURES_PER_ACCOUNT/);
   });
   it("names every bad value at once", () => {
     try {
-      loadConfig({ PORT: "http", DATABASE_URL: "mysql://x", LOG_LEVEL: "loud", SEED_DEMO: "maybe", WEBHOOK_RETRY_SCHEDULE: "5,soon", WEBHOOK_TIMEOUT_MS: "0", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "yes" });
+      loadConfig({
+        PORT: "http",
+        DATABASE_URL: "mysql://x",
+        LOG_LEVEL: "loud",
+        SEED_DEMO: "maybe",
+        WEBHOOK_RETRY_SCHEDULE: "5,soon",
+        WEBHOOK_TIMEOUT_MS: "0",
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: "yes",
+      });
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       expect((err as ConfigError).problems).toHaveLength(7);
-      expect((err as Error).message).toMatch(/PORT.*\n.*DATABASE_URL.*\n.*LOG_LEVEL.*\n.*SEED_DEMO.*\n.*WEBHOOK_RETRY_SCHEDULE.*\n.*WEBHOOK_TIMEOUT_MS.*\n.*WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
+      expect((err as Error).message).toMatch(
+        /PORT.*\n.*DATABASE_URL.*\n.*LOG_LEVEL.*\n.*SEED_DEMO.*\n.*WEBHOOK_RETRY_SCHEDULE.*\n.*WEBHOOK_TIMEOUT_MS.*\n.*WEBHOOK_ALLOW_PRIVATE_NETWORKS/,
+      );
     }
   });
   it("reads the webhook settings", () => {
-    expect(loadConfig({ WEBHOOK_RETRY_SCHEDULE: "0.05,0.1", WEBHOOK_TIMEOUT_MS: "500", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" }).webhooks)
-      .toEqual({ retrySchedule: [0.05, 0.1], timeoutMs: 500, allowPrivateNetworks: true, disableAfterFailingDays: 5 });
+    expect(
+      loadConfig({
+        WEBHOOK_RETRY_SCHEDULE: "0.05,0.1",
+        WEBHOOK_TIMEOUT_MS: "500",
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+      }).webhooks,
+    ).toEqual({ retrySchedule: [0.05, 0.1], timeoutMs: 500, allowPrivateNetworks: true, disableAfterFailingDays: 5 });
   });
 });

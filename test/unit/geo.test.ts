@@ -6,7 +6,10 @@ const ONE_DEGREE_M = (Math.PI / 180) * EARTH_RADIUS_M; // 111 195.08 m
 describe("distanceM", () => {
   it("is 0 for the same point and symmetric", () => {
     expect(distanceM([60.407, 22.369], [60.407, 22.369])).toBe(0);
-    expect(distanceM([60.1699, 24.9384], [60.4518, 22.2666])).toBeCloseTo(distanceM([60.4518, 22.2666], [60.1699, 24.9384]), 6);
+    expect(distanceM([60.1699, 24.9384], [60.4518, 22.2666])).toBeCloseTo(
+      distanceM([60.4518, 22.2666], [60.1699, 24.9384]),
+      6,
+    );
   });
 
   it("is one degree of arc along a meridian and along the equator", () => {

@@ -2,8 +2,18 @@ import { expect, it } from "vitest";
 import { fromCents, hasAtMostTwoDecimals, roundHalfAwayFromZero, toCents } from "../../server/shared/money.ts";
 
 it.each([
-  [0, true], [5, true], [5.9, true], [19.99, true], [0.01, true], [-3.5, true], [100000, true],
-  [19.999, false], [0.1 + 0.2, false], [0.001, false], [Number.NaN, false], [Number.POSITIVE_INFINITY, false],
+  [0, true],
+  [5, true],
+  [5.9, true],
+  [19.99, true],
+  [0.01, true],
+  [-3.5, true],
+  [100000, true],
+  [19.999, false],
+  [0.1 + 0.2, false],
+  [0.001, false],
+  [Number.NaN, false],
+  [Number.POSITIVE_INFINITY, false],
 ])("hasAtMostTwoDecimals(%s) is %s", (x, ok) => {
   expect(hasAtMostTwoDecimals(x)).toBe(ok);
 });

@@ -32,12 +32,15 @@ describe("demo directory", () => {
   it("covers Kaarina 20780 and central Helsinki, and the spec's example points", () => {
     const inCode = (code: string) => points.records.filter((p) => p.postalcode === code).length;
     expect(inCode("20780")).toBeGreaterThanOrEqual(4);
-    for (const code of ["00100", "00120", "00130", "00170", "00180"]) expect(inCode(code), code).toBeGreaterThanOrEqual(1);
+    for (const code of ["00100", "00120", "00130", "00170", "00180"])
+      expect(inCode(code), code).toBeGreaterThanOrEqual(1);
     expect(points.records.some((p) => p.city === "TAMPERE")).toBe(true);
     expect(points.records.some((p) => p.city === "ESPOO")).toBe(true);
     expect(points.records.find((p) => p.id === "5a1f0c2e9b8d7a6f5e4d3c2b")?.name).toBe("K-Market Kamppi");
     expect(points.records.find((p) => p.id === "5a1f0c2e9b8d7a6f5e4d3c2c")?.name).toBe("R-kioski Rautatientori");
-    expect(new Set(points.records.map((p) => p.branch))).toEqual(new Set(["fi.posti", "fi.matkahuolto", "fi.db_schenker"]));
+    expect(new Set(points.records.map((p) => p.branch))).toEqual(
+      new Set(["fi.posti", "fi.matkahuolto", "fi.db_schenker"]),
+    );
   });
 
   it("locates every point's postal code, and every point lies within 4 km of it", () => {
@@ -51,7 +54,9 @@ describe("demo directory", () => {
 
   it("has the points nearest to 20780 in Kaarina", () => {
     const origin = where.get("20780")!;
-    const nearest = [...points.records].sort((a, b) => distanceM(origin, a.coordinates) - distanceM(origin, b.coordinates));
+    const nearest = [...points.records].sort(
+      (a, b) => distanceM(origin, a.coordinates) - distanceM(origin, b.coordinates),
+    );
     expect(nearest.slice(0, 5).every((p) => p.city === "KAARINA")).toBe(true);
   });
 });
@@ -74,9 +79,26 @@ describe("generator", () => {
   });
 
   it("writes a postal-code file covering every point, each point near its code", () => {
-    const codes = parseGeoNamesPostalCodes(a.postalCodes.map((c) => [
-      c.country, c.postalcode, c.place_name, c.admin_name1, c.admin_code1, "", "", "", "", c.coordinates[0], c.coordinates[1], 4,
-    ].join("\t")).join("\n"));
+    const codes = parseGeoNamesPostalCodes(
+      a.postalCodes
+        .map((c) =>
+          [
+            c.country,
+            c.postalcode,
+            c.place_name,
+            c.admin_name1,
+            c.admin_code1,
+            "",
+            "",
+            "",
+            "",
+            c.coordinates[0],
+            c.coordinates[1],
+            4,
+          ].join("\t"),
+        )
+        .join("\n"),
+    );
     expect(codes.errors).toEqual([]);
     expect(codes.merged).toBe(0);
     const where = new Map(codes.records.map((c) => [c.postalcode, c.coordinates]));

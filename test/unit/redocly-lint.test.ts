@@ -13,7 +13,10 @@ it("spec/openapi.yaml lints clean under Redocly's recommended rules", async () =
     env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
     maxBuffer: 16 * 1024 * 1024,
   }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
-  const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
+  const report = JSON.parse(stdout) as {
+    totals: { errors: number; warnings: number };
+    problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+  };
   expect(report.problems.map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
   expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
 }, 60_000);

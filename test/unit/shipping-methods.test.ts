@@ -2,27 +2,52 @@ import { describe, expect, it } from "vitest";
 import type { components } from "../../generated/api.ts";
 import { genericFacts, orderFacts } from "../../server/shipping/facts.ts";
 import {
-  buildShippingOptions, unavailableReason, type MethodPriceList, type MethodSettings, type PickupPoint, type ShippingOptionsInput,
+  buildShippingOptions,
+  unavailableReason,
+  type MethodPriceList,
+  type MethodSettings,
+  type PickupPoint,
+  type ShippingOptionsInput,
 } from "../../server/shipping/methods.ts";
 import { specValidator } from "../../server/shared/spec-schemas.ts";
 import { spec } from "../helpers/spec.ts";
 
 type PickupPointWithDistance = components["schemas"]["PickupPointWithDistance"];
-const workedExample = spec.paths["/shipping_options"].get.responses["200"].content["application/json"].examples.worked.value;
-const orderExample = spec.paths["/orders/{order_id}/shipping_options"].get.responses["200"].content["application/json"].examples.order.value;
-const lookupExample = spec.paths["/pickup_points/lookup"].get.responses["200"].content["application/json"].examples.helsinki.value;
-const homeListExample: MethodPriceList = spec.paths["/merchant/price_lists"].get.responses["200"].content["application/json"].example.items[0];
-const pickupListExample: MethodPriceList = spec.paths["/merchant/price_lists/_create"].post.requestBody.content["application/json"].example;
+const workedExample =
+  spec.paths["/shipping_options"].get.responses["200"].content["application/json"].examples.worked.value;
+const orderExample =
+  spec.paths["/orders/{order_id}/shipping_options"].get.responses["200"].content["application/json"].examples.order
+    .value;
+const lookupExample =
+  spec.paths["/pickup_points/lookup"].get.responses["200"].content["application/json"].examples.helsinki.value;
+const homeListExample: MethodPriceList =
+  spec.paths["/merchant/price_lists"].get.responses["200"].content["application/json"].example.items[0];
+const pickupListExample: MethodPriceList =
+  spec.paths["/merchant/price_lists/_create"].post.requestBody.content["application/json"].example;
 
 const settings = (over: Partial<MethodSettings> = {}): MethodSettings => ({
-  letter: { enabled: true, max_weight_g: 2000 }, home: { enabled: true }, pickup: { enabled: true }, countries: ["FI"], ...over,
+  letter: { enabled: true, max_weight_g: 2000 },
+  home: { enabled: true },
+  pickup: { enabled: true },
+  countries: ["FI"],
+  ...over,
 });
-const letterList: MethodPriceList = { name: "Letters", method: "letter", currency: "EUR", tax: 25.5, fallback_price: 2.9 };
+const letterList: MethodPriceList = {
+  name: "Letters",
+  method: "letter",
+  currency: "EUR",
+  tax: 25.5,
+  fallback_price: 2.9,
+};
 const homeList: MethodPriceList = { name: "Home", method: "home", currency: "EUR", tax: 25.5, fallback_price: 5.9 };
 const points: PickupPointWithDistance[] = lookupExample.pickup_points; // nearest first, with distance_m
 const facts = genericFacts({ postalcode: "00100", country: "FI" }, { max_weight_g: 2000 });
 const input = (over: Partial<ShippingOptionsInput> = {}): ShippingOptionsInput => ({
-  settings: settings(), priceLists: [letterList, homeList, pickupListExample], facts, pickupPoints: points, ...over,
+  settings: settings(),
+  priceLists: [letterList, homeList, pickupListExample],
+  facts,
+  pickupPoints: points,
+  ...over,
 });
 const validResult = specValidator("ShippingOptionsResult");
 
@@ -36,7 +61,13 @@ describe("buildShippingOptions", () => {
   it("reproduces the spec's per-order answer (letter-able order, pickup switched off)", () => {
     const body = spec.paths["/orders/_create"].post.requestBody.content["application/json"].examples.home.value;
     const f = orderFacts(body, { max_weight_g: 2000 });
-    const options = buildShippingOptions(input({ facts: f, settings: settings({ pickup: { enabled: false } }), priceLists: [letterList, homeListExample, pickupListExample] }));
+    const options = buildShippingOptions(
+      input({
+        facts: f,
+        settings: settings({ pickup: { enabled: false } }),
+        priceLists: [letterList, homeListExample, pickupListExample],
+      }),
+    );
     expect(options).toEqual(orderExample.options);
   });
 
@@ -53,7 +84,8 @@ describe("buildShippingOptions", () => {
       expect(p).not.toHaveProperty("distance_m");
     }
     expect(Object.values(pickup.pickup_points).map((p) => p.price)).toEqual([
-      { gross: 3.9, currency: "EUR", tax: 25.5 }, { gross: 4.9, currency: "EUR", tax: 25.5 },
+      { gross: 3.9, currency: "EUR", tax: 25.5 },
+      { gross: 4.9, currency: "EUR", tax: 25.5 },
     ]);
     expect(pickup).not.toHaveProperty("price");
     expect(validResult({ facts: kaarina, options })).toBe(true);
@@ -72,14 +104,21 @@ describe("buildShippingOptions", () => {
   it("uses each point's branch for its price, and the customer's facts for the rest", () => {
     const vip = { ...facts, "order.tags": ["vip"] };
     const options = buildShippingOptions(input({ facts: vip }));
-    const prices = Object.values((options.pickup as { pickup_points: Record<string, { price: { gross: number } }> }).pickup_points).map((p) => p.price.gross);
+    const prices = Object.values(
+      (options.pickup as { pickup_points: Record<string, { price: { gross: number } }> }).pickup_points,
+    ).map((p) => p.price.gross);
     expect(prices).toEqual([0, 0]); // "Free for VIP customers in Finland" applies after the per-branch base price
   });
 
   it("offers at most `limit` points (default 10, at most 50), first come first kept", () => {
-    const many: PickupPoint[] = Array.from({ length: 60 }, (_, i) => ({ ...points[0]!, id: i.toString(16).padStart(24, "a") }));
+    const many: PickupPoint[] = Array.from({ length: 60 }, (_, i) => ({
+      ...points[0]!,
+      id: i.toString(16).padStart(24, "a"),
+    }));
     const count = (limit?: number) =>
-      Object.keys((buildShippingOptions(input({ pickupPoints: many, limit })).pickup as { pickup_points: object }).pickup_points);
+      Object.keys(
+        (buildShippingOptions(input({ pickupPoints: many, limit })).pickup as { pickup_points: object }).pickup_points,
+      );
     expect(count()).toHaveLength(10);
     expect(count(3)).toEqual(many.slice(0, 3).map((p) => p.id));
     expect(count(500)).toHaveLength(50);
@@ -91,15 +130,25 @@ describe("buildShippingOptions", () => {
 
 describe("unavailableReason: every reason code", () => {
   it("merchant_disabled: switched off, or no price list for the method", () => {
-    expect(unavailableReason("home", input({ settings: settings({ home: { enabled: false } }) }))).toBe("merchant_disabled");
+    expect(unavailableReason("home", input({ settings: settings({ home: { enabled: false } }) }))).toBe(
+      "merchant_disabled",
+    );
     expect(unavailableReason("pickup", input({ priceLists: [letterList, homeList] }))).toBe("merchant_disabled");
-    expect(unavailableReason("letter", input({ priceLists: [homeList], facts: { ...facts, "order.letter_possible": true } }))).toBe("merchant_disabled");
+    expect(
+      unavailableReason(
+        "letter",
+        input({ priceLists: [homeList], facts: { ...facts, "order.letter_possible": true } }),
+      ),
+    ).toBe("merchant_disabled");
   });
 
   it("country_not_served: the customer's country is not among the merchant's countries (after merchant_disabled)", () => {
     const se = genericFacts({ postalcode: "111 22", country: "SE" }, { max_weight_g: 2000 });
-    for (const m of ["letter", "home", "pickup"] as const) expect(unavailableReason(m, input({ facts: se }))).toBe("country_not_served");
-    expect(unavailableReason("home", input({ facts: se, settings: settings({ home: { enabled: false } }) }))).toBe("merchant_disabled");
+    for (const m of ["letter", "home", "pickup"] as const)
+      expect(unavailableReason(m, input({ facts: se }))).toBe("country_not_served");
+    expect(unavailableReason("home", input({ facts: se, settings: settings({ home: { enabled: false } }) }))).toBe(
+      "merchant_disabled",
+    );
     expect(unavailableReason("home", input({ facts: se, settings: settings({ countries: ["FI", "SE"] }) }))).toBeNull();
   });
 
@@ -110,9 +159,14 @@ describe("unavailableReason: every reason code", () => {
 
   it("weight_exceeded: heavier than the method's max_weight_g in the settings; no limit when absent", () => {
     const heavy = { ...facts, "order.total_weight": 35_001 };
-    const limited = settings({ home: { enabled: true, max_weight_g: 30_000 }, pickup: { enabled: true, max_weight_g: 35_000 } });
+    const limited = settings({
+      home: { enabled: true, max_weight_g: 30_000 },
+      pickup: { enabled: true, max_weight_g: 35_000 },
+    });
     expect(unavailableReason("pickup", input({ facts: heavy, settings: limited }))).toBe("weight_exceeded");
-    expect(unavailableReason("pickup", input({ facts: { ...facts, "order.total_weight": 35_000 }, settings: limited }))).toBeNull();
+    expect(
+      unavailableReason("pickup", input({ facts: { ...facts, "order.total_weight": 35_000 }, settings: limited })),
+    ).toBeNull();
     expect(unavailableReason("home", input({ facts: heavy, settings: limited }))).toBe("weight_exceeded");
     expect(unavailableReason("home", input({ facts: heavy }))).toBeNull();
     expect(unavailableReason("pickup", input({ facts: heavy }))).toBeNull();
@@ -120,12 +174,19 @@ describe("unavailableReason: every reason code", () => {
 
   it("no_pickup_points: nothing near the customer", () => {
     expect(unavailableReason("pickup", input({ pickupPoints: [] }))).toBe("no_pickup_points");
-    expect(buildShippingOptions(input({ pickupPoints: [] })).pickup).toEqual({ available: false, reason: "no_pickup_points" });
+    expect(buildShippingOptions(input({ pickupPoints: [] })).pickup).toEqual({
+      available: false,
+      reason: "no_pickup_points",
+    });
   });
 
   it("every code of the spec's enum is produced by some case above", () => {
-    expect(spec.components.schemas.ShippingUnavailableReason.enum.sort()).toEqual(
-      ["country_not_served", "item_does_not_allow", "merchant_disabled", "no_pickup_points", "weight_exceeded"],
-    );
+    expect(spec.components.schemas.ShippingUnavailableReason.enum.sort()).toEqual([
+      "country_not_served",
+      "item_does_not_allow",
+      "merchant_disabled",
+      "no_pickup_points",
+      "weight_exceeded",
+    ]);
   });
 });

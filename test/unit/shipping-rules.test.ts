@@ -2,8 +2,15 @@ import { describe, expect, it } from "vitest";
 import type { components } from "../../generated/api.ts";
 import { genericFacts } from "../../server/shipping/facts.ts";
 import {
-  applyModification, evaluate, FACT_KINDS, matches, priceFor, priceOf, validatePriceList,
-  type RuleCriterion, type ShippingFacts,
+  applyModification,
+  evaluate,
+  FACT_KINDS,
+  matches,
+  priceFor,
+  priceOf,
+  validatePriceList,
+  type RuleCriterion,
+  type ShippingFacts,
 } from "../../server/shipping/rules.ts";
 import { specSchema } from "../../server/shared/spec-schemas.ts";
 
@@ -13,26 +20,47 @@ const base = genericFacts({ postalcode: "20780", country: "FI" }, { max_weight_g
 const facts = (over: Partial<ShippingFacts> = {}): ShippingFacts => ({ ...base, ...over });
 const c = (fact: string, op: string, value: unknown) => ({ fact, op, value }) as RuleCriterion;
 const list = (over: Partial<PriceListInput> = {}): PriceListInput => ({
-  name: "Test", method: "pickup", currency: "EUR", tax: 25.5, fallback_price: 4.9, ...over,
+  name: "Test",
+  method: "pickup",
+  currency: "EUR",
+  tax: 25.5,
+  fallback_price: 4.9,
+  ...over,
 });
 
 describe("matches", () => {
   const f = facts({
-    "pup.branch": "fi.posti", "customer.address": "Piispanlähteenkatu 5", "order.tags": ["vip", "campaign"],
-    "order.total_weight": 2000, "order.total_eur": 39.8, "order.letter_possible": true, "order.item_count": 2,
+    "pup.branch": "fi.posti",
+    "customer.address": "Piispanlähteenkatu 5",
+    "order.tags": ["vip", "campaign"],
+    "order.total_weight": 2000,
+    "order.total_eur": 39.8,
+    "order.letter_possible": true,
+    "order.item_count": 2,
   });
   it.each([
-    [c("order.total_weight", "<=", 2000), true], [c("order.total_weight", "<", 2000), false],
-    [c("order.total_weight", ">", 1999.5), true], [c("order.total_weight", ">=", 2001), false],
-    [c("order.total_eur", "==", 39.8), true], [c("order.item_count", "!=", 2), false],
-    [c("customer.country", "==", "FI"), true], [c("customer.country", "!=", "SE"), true],
-    [c("customer.country", "in", ["SE", "FI"]), true], [c("customer.country", "not_in", ["SE", "FI"]), false],
-    [c("customer.postalcode", "in", ["20780", "00100"]), true], [c("order.item_count", "in", [1, 2]), true],
-    [c("order.tags", "contains", "vip"), true], [c("order.tags", "contains", "vi"), false],
-    [c("customer.address", "contains", "lähteen"), true], [c("customer.postalcode", "contains", "207"), true],
-    [c("pup.branch", "==", "fi.posti"), true], [c("pup.branch", "==", null), false],
-    [c("order.letter_possible", "==", true), true], [c("order.letter_possible", "!=", true), false],
-    [c("order.shipping_type", "==", null), true], [c("order.shipping_type", "==", "pickup"), false],
+    [c("order.total_weight", "<=", 2000), true],
+    [c("order.total_weight", "<", 2000), false],
+    [c("order.total_weight", ">", 1999.5), true],
+    [c("order.total_weight", ">=", 2001), false],
+    [c("order.total_eur", "==", 39.8), true],
+    [c("order.item_count", "!=", 2), false],
+    [c("customer.country", "==", "FI"), true],
+    [c("customer.country", "!=", "SE"), true],
+    [c("customer.country", "in", ["SE", "FI"]), true],
+    [c("customer.country", "not_in", ["SE", "FI"]), false],
+    [c("customer.postalcode", "in", ["20780", "00100"]), true],
+    [c("order.item_count", "in", [1, 2]), true],
+    [c("order.tags", "contains", "vip"), true],
+    [c("order.tags", "contains", "vi"), false],
+    [c("customer.address", "contains", "lähteen"), true],
+    [c("customer.postalcode", "contains", "207"), true],
+    [c("pup.branch", "==", "fi.posti"), true],
+    [c("pup.branch", "==", null), false],
+    [c("order.letter_possible", "==", true), true],
+    [c("order.letter_possible", "!=", true), false],
+    [c("order.shipping_type", "==", null), true],
+    [c("order.shipping_type", "==", "pickup"), false],
   ])("%j -> %s", (criterion, expected) => {
     expect(matches(criterion, f)).toBe(expected);
   });
@@ -82,7 +110,11 @@ describe("priceFor", () => {
 
   it("prices per branch, and a matching modification applies to every branch", () => {
     expect(priceOf(pickup, facts({ "pup.branch": "fi.posti" }))).toEqual({ gross: 3.9, currency: "EUR", tax: 25.5 });
-    expect(priceOf(pickup, facts({ "pup.branch": "fi.db_schenker" }))).toEqual({ gross: 4.9, currency: "EUR", tax: 25.5 });
+    expect(priceOf(pickup, facts({ "pup.branch": "fi.db_schenker" }))).toEqual({
+      gross: 4.9,
+      currency: "EUR",
+      tax: 25.5,
+    });
     expect(priceFor(pickup, facts({ "pup.branch": "fi.posti", "order.tags": ["vip"] }))).toBe(0);
   });
 
@@ -97,7 +129,13 @@ describe("priceFor", () => {
       ],
     });
     expect(priceFor(l, facts())).toBe(490);
-    const reversed = list({ fallback_price: 10, modification_rules: [{ criteria: [], adjust: "multiply", amount: 0.5 }, { criteria: [], adjust: "add", amount: 2 }] });
+    const reversed = list({
+      fallback_price: 10,
+      modification_rules: [
+        { criteria: [], adjust: "multiply", amount: 0.5 },
+        { criteria: [], adjust: "add", amount: 2 },
+      ],
+    });
     expect(priceFor(reversed, facts())).toBe(700);
   });
 
@@ -121,16 +159,28 @@ describe("priceFor", () => {
       ],
     });
     expect(priceFor(l, facts())).toBe(300);
-    expect(priceOf(list({ fallback_price: 1, modification_rules: [{ criteria: [], adjust: "add", amount: -2 }] }), facts()).gross).toBe(0);
+    expect(
+      priceOf(list({ fallback_price: 1, modification_rules: [{ criteria: [], adjust: "add", amount: -2 }] }), facts())
+        .gross,
+    ).toBe(0);
   });
 
   it("never exceeds the spec's maximum price (100000)", () => {
     expect(applyModification(10_000_000, { adjust: "multiply", amount: 2 })).toBe(10_000_000);
-    expect(priceOf(list({ fallback_price: 99_999, modification_rules: [{ criteria: [], adjust: "multiply", amount: 1000 }] }), facts()).gross).toBe(100_000);
+    expect(
+      priceOf(
+        list({ fallback_price: 99_999, modification_rules: [{ criteria: [], adjust: "multiply", amount: 1000 }] }),
+        facts(),
+      ).gross,
+    ).toBe(100_000);
   });
 
   it("copies currency and VAT % into the price; gross is VAT-inclusive as given", () => {
-    expect(priceOf(list({ currency: "SEK", tax: 25, fallback_price: 59 }), facts())).toEqual({ gross: 59, currency: "SEK", tax: 25 });
+    expect(priceOf(list({ currency: "SEK", tax: 25, fallback_price: 59 }), facts())).toEqual({
+      gross: 59,
+      currency: "SEK",
+      tax: 25,
+    });
   });
 });
 
@@ -139,67 +189,112 @@ describe("validatePriceList", () => {
   const rule = (...criteria: RuleCriterion[]) => list({ pricing_rules: [{ criteria, price: 1 }] });
 
   it("accepts the spec's examples and every sensible operator per fact kind", () => {
-    expect(validatePriceList(list({
-      pricing_rules: [
-        { criteria: [c("pup.branch", "==", "fi.posti")], price: 3.9 },
-        { criteria: [c("order.total_weight", ">", 10000)], price: 9.9 },
-        { criteria: [c("order.shipping_type", "in", ["home", "pickup"]), c("customer.country", "not_in", ["SE"])], price: 2 },
-        { criteria: [c("customer.address", "==", null), c("order.letter_possible", "!=", false), c("order.item_count", "in", [1, 2])], price: 2 },
-        { criteria: [c("customer.postalcode", "contains", "207"), c("order.total_eur", ">=", 49.9)], price: 0 },
-      ],
-      modification_rules: [
-        { criteria: [c("order.tags", "contains", "vip"), c("customer.country", "in", ["FI"])], adjust: "set", amount: 0 },
-        { criteria: [], adjust: "multiply", amount: 1.255 },
-        { criteria: [], adjust: "add", amount: -0.5 },
-      ],
-    }))).toEqual([]);
+    expect(
+      validatePriceList(
+        list({
+          pricing_rules: [
+            { criteria: [c("pup.branch", "==", "fi.posti")], price: 3.9 },
+            { criteria: [c("order.total_weight", ">", 10000)], price: 9.9 },
+            {
+              criteria: [c("order.shipping_type", "in", ["home", "pickup"]), c("customer.country", "not_in", ["SE"])],
+              price: 2,
+            },
+            {
+              criteria: [
+                c("customer.address", "==", null),
+                c("order.letter_possible", "!=", false),
+                c("order.item_count", "in", [1, 2]),
+              ],
+              price: 2,
+            },
+            { criteria: [c("customer.postalcode", "contains", "207"), c("order.total_eur", ">=", 49.9)], price: 0 },
+          ],
+          modification_rules: [
+            {
+              criteria: [c("order.tags", "contains", "vip"), c("customer.country", "in", ["FI"])],
+              adjust: "set",
+              amount: 0,
+            },
+            { criteria: [], adjust: "multiply", amount: 1.255 },
+            { criteria: [], adjust: "add", amount: -0.5 },
+          ],
+        }),
+      ),
+    ).toEqual([]);
   });
 
   it("names an unknown fact", () => {
     const details = validatePriceList(rule(c("order.weight", "<", 5)), "/body");
-    expect(details).toEqual([expect.objectContaining({ path: "/body/pricing_rules/0/criteria/0/fact", code: "unknown_fact" })]);
+    expect(details).toEqual([
+      expect.objectContaining({ path: "/body/pricing_rules/0/criteria/0/fact", code: "unknown_fact" }),
+    ]);
     expect(details[0]!.message).toContain("order.weight");
   });
 
   it.each([
-    ["<", "customer.country", "FI"], ["<=", "customer.postalcode", "20780"], [">", "pup.branch", "fi.posti"],
-    ["contains", "order.total_weight", 5], ["contains", "order.letter_possible", true], ["==", "order.tags", "vip"],
-    ["in", "order.tags", ["vip"]], ["<", "order.letter_possible", 1], ["in", "order.letter_possible", [1]],
+    ["<", "customer.country", "FI"],
+    ["<=", "customer.postalcode", "20780"],
+    [">", "pup.branch", "fi.posti"],
+    ["contains", "order.total_weight", 5],
+    ["contains", "order.letter_possible", true],
+    ["==", "order.tags", "vip"],
+    ["in", "order.tags", ["vip"]],
+    ["<", "order.letter_possible", 1],
+    ["in", "order.letter_possible", [1]],
   ])("refuses %s on %s", (op, fact, value) => {
-    expect(paths(rule(c(fact, op, value)))).toEqual([["/body/pricing_rules/0/criteria/0/op", "operator_not_applicable"]]);
+    expect(paths(rule(c(fact, op, value)))).toEqual([
+      ["/body/pricing_rules/0/criteria/0/op", "operator_not_applicable"],
+    ]);
   });
 
   it.each([
-    ["order.total_weight", "<=", "2000", "/value"], ["order.total_weight", "==", "2000", "/value"],
-    ["order.letter_possible", "==", "true", "/value"], ["customer.country", "==", "fi", "/value"],
-    ["customer.country", "==", null, "/value"], ["order.shipping_type", "==", "express", "/value"],
-    ["pup.branch", "==", "Posti", "/value"], ["customer.country", "in", "FI", "/value"],
-    ["customer.country", "in", ["FI", "sweden"], "/value/1"], ["order.item_count", "==", 1.5, "/value"],
-    ["order.tags", "contains", 5, "/value"], ["customer.address", "contains", null, "/value"],
+    ["order.total_weight", "<=", "2000", "/value"],
+    ["order.total_weight", "==", "2000", "/value"],
+    ["order.letter_possible", "==", "true", "/value"],
+    ["customer.country", "==", "fi", "/value"],
+    ["customer.country", "==", null, "/value"],
+    ["order.shipping_type", "==", "express", "/value"],
+    ["pup.branch", "==", "Posti", "/value"],
+    ["customer.country", "in", "FI", "/value"],
+    ["customer.country", "in", ["FI", "sweden"], "/value/1"],
+    ["order.item_count", "==", 1.5, "/value"],
+    ["order.tags", "contains", 5, "/value"],
+    ["customer.address", "contains", null, "/value"],
   ])("refuses %s %s %j at .../criteria/0%s", (fact, op, value, suffix) => {
-    const details = validatePriceList(list({ modification_rules: [{ criteria: [c(fact, op, value)], adjust: "add", amount: 1 }] }), "/body");
+    const details = validatePriceList(
+      list({ modification_rules: [{ criteria: [c(fact, op, value)], adjust: "add", amount: 1 }] }),
+      "/body",
+    );
     expect(details.map((d) => d.path)).toEqual([`/body/modification_rules/0/criteria/0${suffix}`]);
   });
 
   it("refuses prices with more than two decimals, negative set prices and negative factors", () => {
-    expect(paths(list({
-      fallback_price: 4.999,
-      pricing_rules: [{ criteria: [], price: 1.234 }],
-      modification_rules: [
-        { criteria: [], adjust: "add", amount: 0.001 },
-        { criteria: [], adjust: "set", amount: -1 },
-        { criteria: [], adjust: "multiply", amount: -0.5 },
-        { criteria: [], adjust: "multiply", amount: 0.333333 },
-      ],
-    }))).toEqual([
-      ["/body/fallback_price", "decimals"], ["/body/pricing_rules/0/price", "decimals"],
-      ["/body/modification_rules/0/amount", "decimals"], ["/body/modification_rules/1/amount", "minimum"],
+    expect(
+      paths(
+        list({
+          fallback_price: 4.999,
+          pricing_rules: [{ criteria: [], price: 1.234 }],
+          modification_rules: [
+            { criteria: [], adjust: "add", amount: 0.001 },
+            { criteria: [], adjust: "set", amount: -1 },
+            { criteria: [], adjust: "multiply", amount: -0.5 },
+            { criteria: [], adjust: "multiply", amount: 0.333333 },
+          ],
+        }),
+      ),
+    ).toEqual([
+      ["/body/fallback_price", "decimals"],
+      ["/body/pricing_rules/0/price", "decimals"],
+      ["/body/modification_rules/0/amount", "decimals"],
+      ["/body/modification_rules/1/amount", "minimum"],
       ["/body/modification_rules/2/amount", "minimum"],
     ]);
   });
 
   it("reports every problem, not only the first", () => {
-    expect(validatePriceList(rule(c("nope", "==", 1), c("customer.country", "<", 1), c("order.total_eur", ">", "x"))).length).toBe(3);
+    expect(
+      validatePriceList(rule(c("nope", "==", 1), c("customer.country", "<", 1), c("order.total_eur", ">", "x"))).length,
+    ).toBe(3);
   });
 });
 
@@ -212,9 +307,18 @@ it("FACT_KINDS agrees with the spec's ShippingFacts schema", () => {
     if (Array.isArray(s.oneOf)) return (s.oneOf as Record<string, unknown>[]).flatMap(typeOf);
     return [];
   };
-  const kindOf: Record<string, string> = { string: "string", number: "number", integer: "number", boolean: "boolean", array: "string_array" };
+  const kindOf: Record<string, string> = {
+    string: "string",
+    number: "number",
+    integer: "number",
+    boolean: "boolean",
+    array: "string_array",
+  };
   for (const [name, kind] of Object.entries(FACT_KINDS)) {
     const types = typeOf(props[name]!).filter((t) => t !== "null");
-    expect(types.map((t) => kindOf[t]), name).toEqual([kind]);
+    expect(
+      types.map((t) => kindOf[t]),
+      name,
+    ).toEqual([kind]);
   }
 });

@@ -25,9 +25,19 @@ describe("TtlCache (the directory's and the shipping configuration's cache)", ()
   it("does not keep an answer read while its key was forgotten or the cache cleared, and is off with a time to live of 0", async () => {
     const cache = new TtlCache<number>(60_000);
     let n = 0;
-    expect(await cache.get("k", async () => { cache.forget("k"); return ++n; })).toBe(1);
+    expect(
+      await cache.get("k", async () => {
+        cache.forget("k");
+        return ++n;
+      }),
+    ).toBe(1);
     expect(await cache.get("k", async () => ++n)).toBe(2);
-    expect(await cache.get("j", async () => { cache.clear(); return ++n; })).toBe(3);
+    expect(
+      await cache.get("j", async () => {
+        cache.clear();
+        return ++n;
+      }),
+    ).toBe(3);
     expect(await cache.get("j", async () => ++n)).toBe(4);
     const off = new TtlCache<number>(0);
     expect(await off.get("k", async () => ++n)).toBe(5);

@@ -1,6 +1,12 @@
 import type { LookupAddress } from "node:dns";
 import { describe, expect, it } from "vitest";
-import { BLOCKED_CODE, checkWebhookUrl, createGuardedLookup, refusedAddressReason, type Resolver } from "../../server/webhooks/url-safety.ts";
+import {
+  BLOCKED_CODE,
+  checkWebhookUrl,
+  createGuardedLookup,
+  refusedAddressReason,
+  type Resolver,
+} from "../../server/webhooks/url-safety.ts";
 
 describe("checkWebhookUrl", () => {
   it.each([
@@ -122,29 +128,49 @@ describe("createGuardedLookup", () => {
     );
 
   it("answers like dns.lookup for public addresses, in both forms", async () => {
-    const lookup = createGuardedLookup({ resolve: fakeResolver([{ address: "93.184.216.34", family: 4 }, { address: "2606:2800::1", family: 6 }]) });
+    const lookup = createGuardedLookup({
+      resolve: fakeResolver([
+        { address: "93.184.216.34", family: 4 },
+        { address: "2606:2800::1", family: 6 },
+      ]),
+    });
     expect(await lookupOnce(lookup, "shop.example.com")).toEqual({ err: null, address: "93.184.216.34", family: 4 });
     const all = await lookupOnce(lookup, "shop.example.com", true);
-    expect(all.address).toEqual([{ address: "93.184.216.34", family: 4 }, { address: "2606:2800::1", family: 6 }]);
+    expect(all.address).toEqual([
+      { address: "93.184.216.34", family: 4 },
+      { address: "2606:2800::1", family: 6 },
+    ]);
   });
 
   it("refuses when any resolved address is refused", async () => {
-    const lookup = createGuardedLookup({ resolve: fakeResolver([{ address: "93.184.216.34", family: 4 }, { address: "10.1.2.3", family: 4 }]) });
+    const lookup = createGuardedLookup({
+      resolve: fakeResolver([
+        { address: "93.184.216.34", family: 4 },
+        { address: "10.1.2.3", family: 4 },
+      ]),
+    });
     const { err } = await lookupOnce(lookup, "shop.example.com", true);
     expect(err?.code).toBe(BLOCKED_CODE);
     expect(err?.message).toMatch(/10\.1\.2\.3 is a private address/);
   });
 
   it("checks every resolution, so a name rebinding to an internal address is refused", async () => {
-    const lookup = createGuardedLookup({ resolve: fakeResolver([{ address: "93.184.216.34", family: 4 }], [{ address: "169.254.169.254", family: 4 }]) });
+    const lookup = createGuardedLookup({
+      resolve: fakeResolver([{ address: "93.184.216.34", family: 4 }], [{ address: "169.254.169.254", family: 4 }]),
+    });
     expect((await lookupOnce(lookup, "rebind.example.com")).err).toBeNull();
     expect((await lookupOnce(lookup, "rebind.example.com")).err?.code).toBe(BLOCKED_CODE);
   });
 
   it("passes private addresses when allowed, and resolver errors through", async () => {
-    const allowed = createGuardedLookup({ allowPrivateNetworks: true, resolve: fakeResolver([{ address: "127.0.0.1", family: 4 }]) });
+    const allowed = createGuardedLookup({
+      allowPrivateNetworks: true,
+      resolve: fakeResolver([{ address: "127.0.0.1", family: 4 }]),
+    });
     expect(await lookupOnce(allowed, "localhost")).toEqual({ err: null, address: "127.0.0.1", family: 4 });
-    const failing = createGuardedLookup({ resolve: (_h, _o, cb) => setImmediate(() => cb(Object.assign(new Error("nope"), { code: "ENOTFOUND" }), [])) });
+    const failing = createGuardedLookup({
+      resolve: (_h, _o, cb) => setImmediate(() => cb(Object.assign(new Error("nope"), { code: "ENOTFOUND" }), [])),
+    });
     expect((await lookupOnce(failing, "nx.example.com")).err?.code).toBe("ENOTFOUND");
   });
 

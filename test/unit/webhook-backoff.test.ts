@@ -63,19 +63,37 @@ describe("nextAttemptAt", () => {
 describe("readWebhookSettings", () => {
   it("has working defaults", () => {
     expect(readWebhookSettings({})).toEqual({
-      settings: { retrySchedule: DEFAULT_RETRY_SCHEDULE, timeoutMs: 10_000, allowPrivateNetworks: false, disableAfterFailingDays: 5 },
+      settings: {
+        retrySchedule: DEFAULT_RETRY_SCHEDULE,
+        timeoutMs: 10_000,
+        allowPrivateNetworks: false,
+        disableAfterFailingDays: 5,
+      },
       problems: [],
     });
   });
 
   it("reads the three variables", () => {
-    const { settings, problems } = readWebhookSettings({ WEBHOOK_RETRY_SCHEDULE: "1,2", WEBHOOK_TIMEOUT_MS: "2500", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" });
+    const { settings, problems } = readWebhookSettings({
+      WEBHOOK_RETRY_SCHEDULE: "1,2",
+      WEBHOOK_TIMEOUT_MS: "2500",
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    });
     expect(problems).toEqual([]);
-    expect(settings).toEqual({ retrySchedule: [1, 2], timeoutMs: 2500, allowPrivateNetworks: true, disableAfterFailingDays: 5 });
+    expect(settings).toEqual({
+      retrySchedule: [1, 2],
+      timeoutMs: 2500,
+      allowPrivateNetworks: true,
+      disableAfterFailingDays: 5,
+    });
   });
 
   it("reports one problem per bad value", () => {
-    const { problems } = readWebhookSettings({ WEBHOOK_RETRY_SCHEDULE: "x", WEBHOOK_TIMEOUT_MS: "10s", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "yes" });
+    const { problems } = readWebhookSettings({
+      WEBHOOK_RETRY_SCHEDULE: "x",
+      WEBHOOK_TIMEOUT_MS: "10s",
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: "yes",
+    });
     expect(problems).toHaveLength(3);
     expect(problems[1]).toContain('WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds 1-120000, got "10s"');
     expect(problems[2]).toContain('WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false, got "yes"');

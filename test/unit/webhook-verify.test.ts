@@ -1,26 +1,51 @@
 import { describe, expect, it } from "vitest";
-import { generateWebhookSecret, signWebhook, verifyWebhook, verifyWebhookEvents, webhookHeaders, WebhookVerificationError } from "../../client/webhooks.ts";
+import {
+  generateWebhookSecret,
+  signWebhook,
+  verifyWebhook,
+  verifyWebhookEvents,
+  webhookHeaders,
+  WebhookVerificationError,
+} from "../../client/webhooks.ts";
 import * as server from "../../server/webhooks/signing.ts";
 
 const secret = "whsec_" + Buffer.from("0123456789abcdef0123456789abcdef").toString("base64");
 const body = JSON.stringify({ event_id: "569c9d3ab7e4f1a2c3d4e5f6", event_type: "inbound_shipment.items_arrived" });
 const now = new Date("2016-01-20T10:00:00Z");
 const ts = Math.floor(now.getTime() / 1000);
-const headers = (sig = signWebhook(secret, "msg_1", ts, body), t = String(ts)) => ({ "webhook-id": "msg_1", "webhook-timestamp": t, "webhook-signature": sig });
+const headers = (sig = signWebhook(secret, "msg_1", ts, body), t = String(ts)) => ({
+  "webhook-id": "msg_1",
+  "webhook-timestamp": t,
+  "webhook-signature": sig,
+});
 
 describe("verifyWebhook (Standard Webhooks)", () => {
   it("accepts a correctly signed delivery and returns the body", () => {
-    expect(verifyWebhook(secret, headers(), body, { now })).toMatchObject({ event_type: "inbound_shipment.items_arrived" });
+    expect(verifyWebhook(secret, headers(), body, { now })).toMatchObject({
+      event_type: "inbound_shipment.items_arrived",
+    });
   });
   it("accepts when one of several signatures matches (secret rotation)", () => {
-    expect(() => verifyWebhook(secret, headers(`v1,AAAA ${signWebhook(secret, "msg_1", ts, body)}`), body, { now })).not.toThrow();
+    expect(() =>
+      verifyWebhook(secret, headers(`v1,AAAA ${signWebhook(secret, "msg_1", ts, body)}`), body, { now }),
+    ).not.toThrow();
   });
   it.each([
     ["a changed body", () => verifyWebhook(secret, headers(), body.replace("items", "itemz"), { now })],
-    ["another secret", () => verifyWebhook("whsec_" + Buffer.from("x".repeat(32)).toString("base64"), headers(), body, { now })],
-    ["an old timestamp", () => verifyWebhook(secret, headers(signWebhook(secret, "msg_1", ts - 301, body), String(ts - 301)), body, { now })],
+    [
+      "another secret",
+      () => verifyWebhook("whsec_" + Buffer.from("x".repeat(32)).toString("base64"), headers(), body, { now }),
+    ],
+    [
+      "an old timestamp",
+      () =>
+        verifyWebhook(secret, headers(signWebhook(secret, "msg_1", ts - 301, body), String(ts - 301)), body, { now }),
+    ],
     ["a missing header", () => verifyWebhook(secret, { "webhook-id": "msg_1" }, body, { now })],
-    ["an unknown version", () => verifyWebhook(secret, headers(signWebhook(secret, "msg_1", ts, body).replace("v1,", "v2,")), body, { now })],
+    [
+      "an unknown version",
+      () => verifyWebhook(secret, headers(signWebhook(secret, "msg_1", ts, body).replace("v1,", "v2,")), body, { now }),
+    ],
   ])("rejects %s", (_name, call) => {
     expect(call).toThrow(WebhookVerificationError);
   });
@@ -54,7 +79,9 @@ describe("webhook signing shared by server and client", () => {
     expect(verifyWebhook(oldSecret, h, raw, { now })).toEqual(event);
     expect(verifyWebhook(newSecret, h, raw, { now })).toEqual(event);
     // A receiver that already knows both secrets, and a delivery signed only with the new one.
-    expect(verifyWebhook([oldSecret, newSecret], webhookHeaders(newSecret, event.event_id, raw, now), raw, { now })).toEqual(event);
+    expect(
+      verifyWebhook([oldSecret, newSecret], webhookHeaders(newSecret, event.event_id, raw, now), raw, { now }),
+    ).toEqual(event);
     expect(() => verifyWebhook(generateWebhookSecret(), h, raw, { now })).toThrow(WebhookVerificationError);
   });
 
@@ -69,8 +96,13 @@ describe("webhook signing shared by server and client", () => {
     const batch = JSON.stringify([event, { ...event, event_id: "5a41e2f3a4b5c6d7e8f9a0b2" }]);
     const h = webhookHeaders(newSecret, "5a41e2f3a4b5c6d7e8f9a0b3", batch, now);
     const got = verifyWebhook(newSecret, h, batch, { now });
-    expect(Array.isArray(got) && got.map((e) => e.event_id)).toEqual(["5a41e2f3a4b5c6d7e8f9a0b1", "5a41e2f3a4b5c6d7e8f9a0b2"]);
-    expect(verifyWebhookEvents(newSecret, webhookHeaders(newSecret, event.event_id, raw, now), raw, { now })).toEqual([event]);
+    expect(Array.isArray(got) && got.map((e) => e.event_id)).toEqual([
+      "5a41e2f3a4b5c6d7e8f9a0b1",
+      "5a41e2f3a4b5c6d7e8f9a0b2",
+    ]);
+    expect(verifyWebhookEvents(newSecret, webhookHeaders(newSecret, event.event_id, raw, now), raw, { now })).toEqual([
+      event,
+    ]);
   });
 
   it("takes a Headers object, names in any case, and a Buffer body", () => {
@@ -81,7 +113,8 @@ describe("webhook signing shared by server and client", () => {
   });
 
   it("accepts a timestamp within the tolerance either way, and a custom tolerance", () => {
-    const at = (offset: number) => webhookHeaders(newSecret, event.event_id, raw, new Date(now.getTime() + offset * 1000));
+    const at = (offset: number) =>
+      webhookHeaders(newSecret, event.event_id, raw, new Date(now.getTime() + offset * 1000));
     expect(() => verifyWebhook(newSecret, at(-300), raw, { now })).not.toThrow();
     expect(() => verifyWebhook(newSecret, at(300), raw, { now })).not.toThrow();
     expect(() => verifyWebhook(newSecret, at(301), raw, { now })).toThrow("timestamp outside the tolerance");
@@ -89,24 +122,64 @@ describe("webhook signing shared by server and client", () => {
   });
 
   it.each([
-    ["a tampered body", (h: Record<string, string>) => verifyWebhook(newSecret, h, raw.replace("hello", "hellp"), { now })],
-    ["a tampered id", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-id": "5a41e2f3a4b5c6d7e8f9a0ff" }, raw, { now })],
-    ["an old timestamp", (h: Record<string, string>) => verifyWebhook(newSecret, h, raw, { now: new Date(now.getTime() + 3_600_000) })],
-    ["a timestamp that is not a number", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-timestamp": `${ts}.5` }, raw, { now })],
+    [
+      "a tampered body",
+      (h: Record<string, string>) => verifyWebhook(newSecret, h, raw.replace("hello", "hellp"), { now }),
+    ],
+    [
+      "a tampered id",
+      (h: Record<string, string>) =>
+        verifyWebhook(newSecret, { ...h, "webhook-id": "5a41e2f3a4b5c6d7e8f9a0ff" }, raw, { now }),
+    ],
+    [
+      "an old timestamp",
+      (h: Record<string, string>) => verifyWebhook(newSecret, h, raw, { now: new Date(now.getTime() + 3_600_000) }),
+    ],
+    [
+      "a timestamp that is not a number",
+      (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-timestamp": `${ts}.5` }, raw, { now }),
+    ],
     ["no webhook-id", ({ "webhook-id": _, ...h }: Record<string, string>) => verifyWebhook(newSecret, h, raw, { now })],
-    ["no webhook-timestamp", ({ "webhook-timestamp": _, ...h }: Record<string, string>) => verifyWebhook(newSecret, h, raw, { now })],
-    ["no webhook-signature", ({ "webhook-signature": _, ...h }: Record<string, string>) => verifyWebhook(newSecret, h, raw, { now })],
-    ["a v2 prefix", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-signature": h["webhook-signature"]!.replace("v1,", "v2,") }, raw, { now })],
-    ["no version prefix", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-signature": h["webhook-signature"]!.replace("v1,", "") }, raw, { now })],
-    ["a truncated signature", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-signature": h["webhook-signature"]!.slice(0, -4) }, raw, { now })],
-    ["an empty signature header", (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-signature": "" }, raw, { now })],
+    [
+      "no webhook-timestamp",
+      ({ "webhook-timestamp": _, ...h }: Record<string, string>) => verifyWebhook(newSecret, h, raw, { now }),
+    ],
+    [
+      "no webhook-signature",
+      ({ "webhook-signature": _, ...h }: Record<string, string>) => verifyWebhook(newSecret, h, raw, { now }),
+    ],
+    [
+      "a v2 prefix",
+      (h: Record<string, string>) =>
+        verifyWebhook(newSecret, { ...h, "webhook-signature": h["webhook-signature"]!.replace("v1,", "v2,") }, raw, {
+          now,
+        }),
+    ],
+    [
+      "no version prefix",
+      (h: Record<string, string>) =>
+        verifyWebhook(newSecret, { ...h, "webhook-signature": h["webhook-signature"]!.replace("v1,", "") }, raw, {
+          now,
+        }),
+    ],
+    [
+      "a truncated signature",
+      (h: Record<string, string>) =>
+        verifyWebhook(newSecret, { ...h, "webhook-signature": h["webhook-signature"]!.slice(0, -4) }, raw, { now }),
+    ],
+    [
+      "an empty signature header",
+      (h: Record<string, string>) => verifyWebhook(newSecret, { ...h, "webhook-signature": "" }, raw, { now }),
+    ],
   ])("rejects %s", (_name, call) => {
     expect(() => call(webhookHeaders(newSecret, event.event_id, raw, now))).toThrow(WebhookVerificationError);
   });
 
   it("rejects a signed body that is not an event", () => {
     for (const body of ["not json", "42", "[1]", '{"no":"type"}']) {
-      expect(() => verifyWebhook(newSecret, webhookHeaders(newSecret, "5a41e2f3a4b5c6d7e8f9a0b1", body, now), body, { now })).toThrow(WebhookVerificationError);
+      expect(() =>
+        verifyWebhook(newSecret, webhookHeaders(newSecret, "5a41e2f3a4b5c6d7e8f9a0b1", body, now), body, { now }),
+      ).toThrow(WebhookVerificationError);
     }
   });
 

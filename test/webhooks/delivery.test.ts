@@ -21,10 +21,13 @@ let seq = 0;
 
 const SCHEDULE = [0.05, 0.1];
 
-useWebhookServer(async (s, r) => {
-  [srv, rx] = [s, r];
-  w = await srv.operator();
-}, { retrySchedule: SCHEDULE, timeoutMs: 2000 });
+useWebhookServer(
+  async (s, r) => {
+    [srv, rx] = [s, r];
+    w = await srv.operator();
+  },
+  { retrySchedule: SCHEDULE, timeoutMs: 2000 },
+);
 beforeEach(async () => {
   // A merchant and a receiver path per test: nothing of one test reaches another.
   merchantId = `hooks-${++seq}.example.com`;
@@ -34,7 +37,9 @@ beforeEach(async () => {
 
 async function endpoint(body: Partial<S["WebhookEndpointCreate"]> = {}) {
   const path = `/hook-${seq}-${Math.random().toString(36).slice(2, 8)}`;
-  const r = await m.POST("/webhook_endpoints/_create", { body: { url: rx.url(path), event_types: ["inbound_shipment.items_arrived"], ...body } });
+  const r = await m.POST("/webhook_endpoints/_create", {
+    body: { url: rx.url(path), event_types: ["inbound_shipment.items_arrived"], ...body },
+  });
   expect(r.response.status, JSON.stringify(r.error)).toBe(201);
   return { ...r.data!, path };
 }
@@ -97,7 +102,15 @@ describe("delivery", () => {
 
     await expect.poll(async () => (await deliveries(ep.id)).map((d) => d.status)).toEqual(["succeeded", "succeeded"]);
     const [d] = await deliveries(other.id);
-    expect(d).toMatchObject({ event_id: arrived!.event_id, event_type: "inbound_shipment.items_arrived", webhook_id: other.id, attempts: 1, last_response_status: 200, last_error: null, next_attempt_at: null });
+    expect(d).toMatchObject({
+      event_id: arrived!.event_id,
+      event_type: "inbound_shipment.items_arrived",
+      webhook_id: other.id,
+      attempts: 1,
+      last_response_status: 200,
+      last_error: null,
+      next_attempt_at: null,
+    });
     expect(d!.last_duration_ms).toEqual(expect.any(Number));
   });
 
@@ -113,7 +126,9 @@ describe("delivery", () => {
     expect(b.event_id).toBe(a.event_id);
     expect(second!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
     expectConforms(second!.body, b.event_type);
-    await expect.poll(async () => (await deliveries(ep.id))[0]).toMatchObject({ status: "succeeded", attempts: 2, last_response_status: 200, last_error: null });
+    await expect
+      .poll(async () => (await deliveries(ep.id))[0])
+      .toMatchObject({ status: "succeeded", attempts: 2, last_response_status: 200, last_error: null });
   });
 
   it("a receiver that keeps failing is retried on the backoff schedule, then failed, visible and re-deliverable", async () => {
@@ -128,23 +143,36 @@ describe("delivery", () => {
       expect(gap, `wait ${i + 1}`).toBeLessThan(wait * 1000 * 1.2 + 1500); // generous: a loaded test machine
     }
     expect(tries.map((t) => (JSON.parse(t.body) as WebhookEvent).retry_count)).toEqual([0, 1, 2]);
-    await expect.poll(async () => (await deliveries(ep.id))[0]).toMatchObject({
-      status: "failed", attempts: 3, last_response_status: 503, last_error: "HTTP 503 from endpoint", next_attempt_at: null,
-    });
+    await expect
+      .poll(async () => (await deliveries(ep.id))[0])
+      .toMatchObject({
+        status: "failed",
+        attempts: 3,
+        last_response_status: 503,
+        last_error: "HTTP 503 from endpoint",
+        next_attempt_at: null,
+      });
     await new Promise((r) => setTimeout(r, 300));
     expect(rx.received.filter((r) => r.path === ep.path)).toHaveLength(3); // no attempt after failed
 
     // Fixed: re-deliver. Same event, a new delivery, retry_count goes on counting.
     rx.respond = () => 200;
     const [failed] = await deliveries(ep.id);
-    const again = await m.POST("/webhook_deliveries/{delivery_id}/_redeliver", { params: { path: { delivery_id: failed!.id } } });
+    const again = await m.POST("/webhook_deliveries/{delivery_id}/_redeliver", {
+      params: { path: { delivery_id: failed!.id } },
+    });
     expect(again.response.status).toBe(202);
     expect(again.data).toMatchObject({ success: true, event_id: failed!.event_id });
     expect(again.data!.delivery_id).not.toBe(failed!.id);
     const all = await rx.waitFor(4, { path: ep.path });
     const redelivered = verifyWebhook(ep.secret, all[3]!.headers, all[3]!.body) as WebhookEvent;
     expect(redelivered).toMatchObject({ event_id: failed!.event_id, retry_count: 3 });
-    await expect.poll(async () => (await deliveries(ep.id)).map((d) => [d.id, d.status])).toEqual([[again.data!.delivery_id, "succeeded"], [failed!.id, "failed"]]);
+    await expect
+      .poll(async () => (await deliveries(ep.id)).map((d) => [d.id, d.status]))
+      .toEqual([
+        [again.data!.delivery_id, "succeeded"],
+        [failed!.id, "failed"],
+      ]);
   });
 
   it("a receiver that is down (connection refused) gets the same schedule and a visible error", async () => {
@@ -152,11 +180,19 @@ describe("delivery", () => {
     const url = down.url("/down");
     await down.close();
     const r = await m.POST("/webhook_endpoints/_create", { body: { url, event_types: ["webhook.test"] } });
-    const test = await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: r.data!.id } } });
-    expect(test.response.status).toBe(202);
-    await expect.poll(async () => (await deliveries(r.data!.id))[0], { timeout: 5000 }).toMatchObject({
-      id: test.data!.delivery_id, status: "failed", attempts: 3, last_response_status: null, last_error: "connection refused",
+    const test = await m.POST("/webhook_endpoints/{webhook_id}/_test", {
+      params: { path: { webhook_id: r.data!.id } },
     });
+    expect(test.response.status).toBe(202);
+    await expect
+      .poll(async () => (await deliveries(r.data!.id))[0], { timeout: 5000 })
+      .toMatchObject({
+        id: test.data!.delivery_id,
+        status: "failed",
+        attempts: 3,
+        last_response_status: null,
+        last_error: "connection refused",
+      });
   });
 
   it("a rolled back change leaves no event and sends nothing", async () => {
@@ -166,15 +202,23 @@ describe("delivery", () => {
     const refused = await expectUnchanged(srv, () => arrive(w, id, [{ merchants_id: "SKU-1001", change: -1 }]));
     expectError(refused, 409, "conflict");
     // The outbox itself: an event recorded in a transaction that fails is gone with it.
-    await expect(srv.handle.db.transaction().execute(async (trx) => {
-      await recordEvent(trx, "inbound_shipment.items_arrived", merchantId, new Date(), {
-        shipment_id: id, merchants_ref: "X", status: "processing",
-        arrivals: [{ merchants_id: "SKU-1001", product_id: id, ts: "2016-01-20T09:12:01+00:00", change: 1 }],
-        products: [{ merchants_id: "SKU-1001", product_id: id, qty: 1, arrivedQty: 1 }],
-      });
-      throw new Error("the change fails after its event was recorded");
-    })).rejects.toThrow("the change fails");
-    const rows = await srv.handle.db.selectFrom("webhook_events").select("id").where("merchant_id", "=", merchantId).execute();
+    await expect(
+      srv.handle.db.transaction().execute(async (trx) => {
+        await recordEvent(trx, "inbound_shipment.items_arrived", merchantId, new Date(), {
+          shipment_id: id,
+          merchants_ref: "X",
+          status: "processing",
+          arrivals: [{ merchants_id: "SKU-1001", product_id: id, ts: "2016-01-20T09:12:01+00:00", change: 1 }],
+          products: [{ merchants_id: "SKU-1001", product_id: id, qty: 1, arrivedQty: 1 }],
+        });
+        throw new Error("the change fails after its event was recorded");
+      }),
+    ).rejects.toThrow("the change fails");
+    const rows = await srv.handle.db
+      .selectFrom("webhook_events")
+      .select("id")
+      .where("merchant_id", "=", merchantId)
+      .execute();
     expect(rows).toEqual([]);
     await new Promise((r) => setTimeout(r, 300));
     expect(rx.received.filter((r) => r.path === ep.path)).toEqual([]);
@@ -184,14 +228,22 @@ describe("delivery", () => {
   it("a disabled endpoint gets no new events; an unsubscribed type is not sent", async () => {
     const ep = await endpoint();
     const off = await endpoint();
-    await m.POST("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: off.id } }, body: { enabled: false } });
+    await m.POST("/webhook_endpoints/{webhook_id}", {
+      params: { path: { webhook_id: off.id } },
+      body: { enabled: false },
+    });
     const id = await createShipment(m);
-    await w.POST("/inbound_shipments/{shipment_id}/_status", { params: { path: { shipment_id: id } }, body: { status: "arrived_at_warehouse" } });
+    await w.POST("/inbound_shipments/{shipment_id}/_status", {
+      params: { path: { shipment_id: id } },
+      body: { status: "arrived_at_warehouse" },
+    });
     await arrive(w, id, [{ merchants_id: "SKU-1001", change: 1 }]);
     const got = await rx.waitFor(1, { path: ep.path });
     await new Promise((r) => setTimeout(r, 200));
     // Only items_arrived, though status_changed and arrived_at_warehouse happened too.
-    expect(rx.received.filter((r) => r.path === ep.path).map((r) => (JSON.parse(r.body) as WebhookEvent).event_type)).toEqual(["inbound_shipment.items_arrived"]);
+    expect(
+      rx.received.filter((r) => r.path === ep.path).map((r) => (JSON.parse(r.body) as WebhookEvent).event_type),
+    ).toEqual(["inbound_shipment.items_arrived"]);
     expect(got).toHaveLength(1);
     expect(rx.received.filter((r) => r.path === off.path)).toEqual([]);
   });
@@ -201,13 +253,18 @@ describe("secret rotation", () => {
   it("signs with the old and the new secret for the overlap; a second rotation drops the oldest", async () => {
     const ep = await endpoint({ event_types: ["webhook.test"] });
     const rotate = async () => {
-      const r = await m.POST("/webhook_endpoints/{webhook_id}/_rotate_secret", { params: { path: { webhook_id: ep.id } } });
+      const r = await m.POST("/webhook_endpoints/{webhook_id}/_rotate_secret", {
+        params: { path: { webhook_id: ep.id } },
+      });
       expect(r.response.status).toBe(200);
       expect(r.data!.secret).not.toBe(ep.secret);
       return r.data!.secret;
     };
     const sendTest = async (n: number) => {
-      expect((await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.id } } })).response.status).toBe(202);
+      expect(
+        (await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.id } } })).response
+          .status,
+      ).toBe(202);
       return (await rx.waitFor(n, { path: ep.path }))[n - 1]!;
     };
     const first = ep.secret;
@@ -226,7 +283,9 @@ describe("secret rotation", () => {
     expect(() => verifyWebhook(first, d2.headers, d2.body)).toThrow(WebhookVerificationError);
 
     // After the overlap only the current secret signs.
-    await sql`update webhook_endpoints set previous_secret_expires_at = now() - interval '1 second' where id = ${ep.id}`.execute(srv.handle.db);
+    await sql`update webhook_endpoints set previous_secret_expires_at = now() - interval '1 second' where id = ${ep.id}`.execute(
+      srv.handle.db,
+    );
     const d3 = await sendTest(3);
     expect(String(d3.headers["webhook-signature"]).split(" ")).toHaveLength(1);
     expect(verifyWebhook(third, d3.headers, d3.body)).toBeTruthy();
@@ -236,7 +295,10 @@ describe("secret rotation", () => {
 
 describe("Basic credentials", () => {
   it("every delivery carries them; they are never returned; null removes them", async () => {
-    const ep = await endpoint({ event_types: ["webhook.test"], basic_auth: { username: "erp-hooks", password: "s3cret:with:colons" } });
+    const ep = await endpoint({
+      event_types: ["webhook.test"],
+      basic_auth: { username: "erp-hooks", password: "s3cret:with:colons" },
+    });
     expect(ep).toMatchObject({ has_basic_auth: true });
     expect(JSON.stringify(ep)).not.toContain("s3cret");
     const got = await m.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } } });
@@ -253,7 +315,10 @@ describe("Basic credentials", () => {
     expect(d!.headers.authorization).toBe(`Basic ${Buffer.from("erp-hooks:s3cret:with:colons").toString("base64")}`);
     expect(verifyWebhook(ep.secret, d!.headers, d!.body)).toBeTruthy(); // signed as well
 
-    const cleared = await m.POST("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } }, body: { basic_auth: null } });
+    const cleared = await m.POST("/webhook_endpoints/{webhook_id}", {
+      params: { path: { webhook_id: ep.id } },
+      body: { basic_auth: null },
+    });
     expect(cleared.data).toMatchObject({ has_basic_auth: false });
     await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.id } } });
     const [, d2] = await rx.waitFor(2, { path: ep.path });
@@ -263,7 +328,10 @@ describe("Basic credentials", () => {
 
 describe("batching", () => {
   it("sends queued events as one signed JSON array; a failed batch is retried whole under the same webhook-id", async () => {
-    const ep = await endpoint({ batching: true, event_types: ["inbound_shipment.items_arrived", "inbound_shipment.status_changed"] });
+    const ep = await endpoint({
+      batching: true,
+      event_types: ["inbound_shipment.items_arrived", "inbound_shipment.status_changed"],
+    });
     expect(ep.batching).toBe(true);
     // The first request is held until the next events are recorded: they gather into one batch meanwhile.
     let release!: () => void;
@@ -284,10 +352,17 @@ describe("batching", () => {
 
     const [first, second, third] = await rx.waitFor(3, { path: ep.path });
     for (const r of [first!, second!, third!]) expectConforms(r.body, "batch");
-    expect(verifyWebhookEvents(ep.secret, first!.headers, first!.body).map((e) => e.event_type)).toEqual(["webhook.test"]);
+    expect(verifyWebhookEvents(ep.secret, first!.headers, first!.body).map((e) => e.event_type)).toEqual([
+      "webhook.test",
+    ]);
     const batch = verifyWebhookEvents(ep.secret, second!.headers, second!.body);
     // 3 arrivals and the move to processing, oldest first.
-    expect(batch.map((e) => e.event_type).sort()).toEqual(["inbound_shipment.items_arrived", "inbound_shipment.items_arrived", "inbound_shipment.items_arrived", "inbound_shipment.status_changed"]);
+    expect(batch.map((e) => e.event_type).sort()).toEqual([
+      "inbound_shipment.items_arrived",
+      "inbound_shipment.items_arrived",
+      "inbound_shipment.items_arrived",
+      "inbound_shipment.status_changed",
+    ]);
     expect(new Set(batch.map((e) => e.event_id)).size).toBe(4);
     expect(batch.every((e) => e.retry_count === 0 && e.webhook_id === ep.id)).toBe(true);
     // webhook-id is the batch's id, not an event's; the retry is the same batch.
@@ -307,13 +382,29 @@ describe("batching", () => {
     await rx.waitFor(1, { path: ep.path });
     // 130 events queued in one transaction while the first request is held.
     await srv.handle.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < 130; i++) await recordEvent(trx, "webhook.test", merchantId, new Date(), { message: `event ${i}` });
+      for (let i = 0; i < 130; i++)
+        await recordEvent(trx, "webhook.test", merchantId, new Date(), { message: `event ${i}` });
     });
     // The 130 events, by the requests that carried them. (On a starved machine the held first request can time
     // out and its test event come again later, alone: that is a retry, not a batch of the 130.)
-    const queued = (body: string) => (JSON.parse(body) as { payload: { message?: string } }[]).filter((e) => e.payload.message?.startsWith("event "));
-    const batches = () => rx.received.filter((r) => r.path === ep.path).map((r) => queued(r.body)).filter((b) => b.length);
-    await expect.poll(() => new Set(batches().flat().map((e) => e.payload.message)).size, { timeout: 10_000 }).toBe(130);
+    const queued = (body: string) =>
+      (JSON.parse(body) as { payload: { message?: string } }[]).filter((e) => e.payload.message?.startsWith("event "));
+    const batches = () =>
+      rx.received
+        .filter((r) => r.path === ep.path)
+        .map((r) => queued(r.body))
+        .filter((b) => b.length);
+    await expect
+      .poll(
+        () =>
+          new Set(
+            batches()
+              .flat()
+              .map((e) => e.payload.message),
+          ).size,
+        { timeout: 10_000 },
+      )
+      .toBe(130);
     await new Promise((r) => setTimeout(r, 200));
     const sizes = batches().map((b) => b.length);
     expect(sizes.slice(0, 2)).toEqual([100, 30]);
@@ -326,7 +417,10 @@ describe("limits and shutdown", () => {
   let lrx: Receiver;
   beforeAll(async () => {
     lrx = await startReceiver();
-    limited = await startTestServer({ webhooks: { retrySchedule: SCHEDULE, timeoutMs: 2000, allowPrivateNetworks: true }, dispatcher: { concurrency: 8, perEndpoint: 2, pollMs: 600_000 } });
+    limited = await startTestServer({
+      webhooks: { retrySchedule: SCHEDULE, timeoutMs: 2000, allowPrivateNetworks: true },
+      dispatcher: { concurrency: 8, perEndpoint: 2, pollMs: 600_000 },
+    });
   });
   afterAll(async () => {
     await limited?.close();
@@ -335,7 +429,9 @@ describe("limits and shutdown", () => {
 
   it("never sends more than perEndpoint requests at once to one endpoint; claimed rows beyond what may wait are given back, not counted as attempts", async () => {
     const c = await limited.merchant("limits.example.com");
-    const ep = await c.POST("/webhook_endpoints/_create", { body: { url: lrx.url("/slow"), event_types: ["webhook.test"] } });
+    const ep = await c.POST("/webhook_endpoints/_create", {
+      body: { url: lrx.url("/slow"), event_types: ["webhook.test"] },
+    });
     let open = 0;
     let most = 0;
     lrx.respond = () => {
@@ -344,12 +440,20 @@ describe("limits and shutdown", () => {
       return { status: 200, delayMs: 100 };
     };
     await limited.handle.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < 10; i++) await recordEvent(trx, "webhook.test", "limits.example.com", new Date(), { message: `n${i}` });
+      for (let i = 0; i < 10; i++)
+        await recordEvent(trx, "webhook.test", "limits.example.com", new Date(), { message: `n${i}` });
     });
     await lrx.waitFor(10, { path: "/slow" });
     expect(most).toBe(2);
-    const list = await c.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.data!.id } } });
-    await expect.poll(async () => (await c.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.data!.id } } })).data!.items.map((d) => [d.status, d.attempts]))
+    const list = await c.GET("/webhook_endpoints/{webhook_id}/deliveries", {
+      params: { path: { webhook_id: ep.data!.id } },
+    });
+    await expect
+      .poll(async () =>
+        (
+          await c.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.data!.id } } })
+        ).data!.items.map((d) => [d.status, d.attempts]),
+      )
       .toEqual(Array(10).fill(["succeeded", 1]));
     expect(list.data!.items).toHaveLength(10);
     expect(new Set(lrx.received.map((r) => r.headers["webhook-id"])).size).toBe(10);
@@ -357,12 +461,18 @@ describe("limits and shutdown", () => {
 
   it("stopping lets the request in flight finish and records its outcome", async () => {
     const c = await limited.merchant("shutdown.example.com");
-    const ep = await c.POST("/webhook_endpoints/_create", { body: { url: lrx.url("/held"), event_types: ["webhook.test"] } });
+    const ep = await c.POST("/webhook_endpoints/_create", {
+      body: { url: lrx.url("/held"), event_types: ["webhook.test"] },
+    });
     lrx.respond = () => ({ status: 200, delayMs: 400 });
     const t = await c.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.data!.id } } });
     await lrx.waitFor(1, { path: "/held" });
     await limited.dispatcher!.stop();
-    const row = await limited.handle.db.selectFrom("webhook_deliveries").selectAll().where("id", "=", t.data!.delivery_id).executeTakeFirstOrThrow();
+    const row = await limited.handle.db
+      .selectFrom("webhook_deliveries")
+      .selectAll()
+      .where("id", "=", t.data!.delivery_id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: "succeeded", attempts: 1, last_response_status: 200, due_at: null });
     expect(row.last_duration_ms).toBeGreaterThanOrEqual(390);
   });

@@ -17,10 +17,13 @@ let w: LogisticsClient;
 let merchantId: string;
 let seq = 0;
 
-useWebhookServer(async (s, r) => {
-  [srv, rx] = [s, r];
-  w = await srv.operator();
-}, { retrySchedule: [0.05, 0.1], timeoutMs: 2000 });
+useWebhookServer(
+  async (s, r) => {
+    [srv, rx] = [s, r];
+    w = await srv.operator();
+  },
+  { retrySchedule: [0.05, 0.1], timeoutMs: 2000 },
+);
 beforeEach(async () => {
   merchantId = `feed-${++seq}.example.com`;
   m = await srv.merchant(merchantId);
@@ -57,7 +60,14 @@ const shipmentOf = (e: S["FeedEvent"]) => ("shipment" in e.payload ? e.payload.s
 async function history() {
   const id = await createShipment(m);
   expect((await moveTo(w, id, { status: "arrived_at_warehouse" })).response.status).toBe(200);
-  expect((await arrive(w, id, [{ merchants_id: "SKU-1001", change: 10 }, { merchants_id: "SKU-1002", change: 5 }])).response.status).toBe(200);
+  expect(
+    (
+      await arrive(w, id, [
+        { merchants_id: "SKU-1001", change: 10 },
+        { merchants_id: "SKU-1002", change: 5 },
+      ])
+    ).response.status,
+  ).toBe(200);
   expect((await moveTo(w, id, { status: "processed" })).response.status).toBe(200);
   return id;
 }
@@ -81,7 +91,9 @@ describe("GET /events", () => {
     expect([...ts].sort((a, b) => a - b)).toEqual(ts);
     for (const e of first.items) expect(shipmentOf(e)).toBe(id);
     const processed = first.items.find((e) => e.event_type === "inbound_shipment.processed")!;
-    expect(processed.event_type === "inbound_shipment.processed" && processed.payload.shipment.status).toBe("processed");
+    expect(processed.event_type === "inbound_shipment.processed" && processed.payload.shipment.status).toBe(
+      "processed",
+    );
 
     // At the end the cursor stays usable: nothing new, then exactly what happened since.
     expect(first.cursor).toEqual(expect.any(String));
@@ -89,13 +101,17 @@ describe("GET /events", () => {
     const later = await createShipment(m);
     await moveTo(w, later, { status: "cancelled" });
     const second = await walk(first.cursor, 1, 1);
-    expect(second.items.map((e) => [e.event_type, shipmentOf(e)])).toEqual([["inbound_shipment.status_changed", later]]);
+    expect(second.items.map((e) => [e.event_type, shipmentOf(e)])).toEqual([
+      ["inbound_shipment.status_changed", later],
+    ]);
     // The whole feed is the two walks together.
     expect((await walk(undefined, 100, 7)).items).toEqual([...first.items, ...second.items]);
   });
 
   it("returns what a stopped endpoint missed, with the event ids and payloads its deliveries carry", async () => {
-    const r = await m.POST("/webhook_endpoints/_create", { body: { url: rx.url(`/feed-${seq}`), event_types: ["inbound_shipment.items_arrived"] } });
+    const r = await m.POST("/webhook_endpoints/_create", {
+      body: { url: rx.url(`/feed-${seq}`), event_types: ["inbound_shipment.items_arrived"] },
+    });
     expect(r.response.status).toBe(201);
     const ep = r.data!;
     const before = await walk();
@@ -105,7 +121,14 @@ describe("GET /events", () => {
     const event = verifyWebhook(ep.secret, delivered!.headers, delivered!.body) as WebhookEvent;
 
     // The endpoint goes away; arrivals go on.
-    expect((await m.POST("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } }, body: { enabled: false } })).response.status).toBe(200);
+    expect(
+      (
+        await m.POST("/webhook_endpoints/{webhook_id}", {
+          params: { path: { webhook_id: ep.id } },
+          body: { enabled: false },
+        })
+      ).response.status,
+    ).toBe(200);
     await arrive(w, id, [{ merchants_id: "SKU-1002", change: 1 }]);
     await arrive(w, id, [{ merchants_id: "SKU-1001", change: 1 }]);
 
@@ -114,20 +137,33 @@ describe("GET /events", () => {
     expect(arrivals).toHaveLength(3);
     const { webhook_id: _w, retry_count: _r, ...envelope } = event;
     expect(arrivals[0]).toEqual(envelope);
-    expect(arrivals.slice(1).map((e) => e.event_type === "inbound_shipment.items_arrived" && e.payload.products.map((p) => [p.merchants_id, p.arrivedQty]))).toEqual([
-      [["SKU-1002", 1]],
-      [["SKU-1001", 3]],
-    ]);
+    expect(
+      arrivals
+        .slice(1)
+        .map(
+          (e) =>
+            e.event_type === "inbound_shipment.items_arrived" &&
+            e.payload.products.map((p) => [p.merchants_id, p.arrivedQty]),
+        ),
+    ).toEqual([[["SKU-1002", 1]], [["SKU-1001", 3]]]);
   });
 
   it("filters by event type and never shows test events or another merchant's events", async () => {
-    const r = await m.POST("/webhook_endpoints/_create", { body: { url: rx.url(`/t-${seq}`), event_types: ["inbound_shipment.items_arrived"] } });
+    const r = await m.POST("/webhook_endpoints/_create", {
+      body: { url: rx.url(`/t-${seq}`), event_types: ["inbound_shipment.items_arrived"] },
+    });
     await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: r.data!.id } } });
     await history();
     const all = await walk(undefined, 100, 6);
     expect(all.items.some((e) => (e.event_type as string) === "webhook.test")).toBe(false);
-    const only = await events({ event_type: ["inbound_shipment.processed", "inbound_shipment.items_arrived"], limit: 100 });
-    expect(only.items.map((e) => e.event_type).sort()).toEqual(["inbound_shipment.items_arrived", "inbound_shipment.processed"]);
+    const only = await events({
+      event_type: ["inbound_shipment.processed", "inbound_shipment.items_arrived"],
+      limit: 100,
+    });
+    expect(only.items.map((e) => e.event_type).sort()).toEqual([
+      "inbound_shipment.items_arrived",
+      "inbound_shipment.processed",
+    ]);
 
     const other = await srv.merchant(`other-${seq}.example.com`);
     expect(await events({}, other)).toEqual({ items: [], next_cursor: null, has_more: false });
@@ -161,29 +197,38 @@ describe("GET /events", () => {
   });
 
   // Two transactions at once need a server database: PGlite runs one connection (nothing to race there).
-  if (process.env.TEST_DB === "postgres") it("never lets a cursor pass an event whose transaction commits late", async () => {
-    const id = await createShipment(m);
-    const start = await walk();
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let recorded!: () => void;
-    const inserted = new Promise<void>((r) => (recorded = r));
-    // A transaction records an event and stays open...
-    const slow = inTransaction(srv.handle.db, async (trx) => {
-      await recordEvent(trx, "inbound_shipment.status_changed", merchantId, new Date(), { shipment_id: id, merchants_ref: "PO-2016-0042", from_status: "initial", status: "initial" });
-      recorded();
-      await held;
+  if (process.env.TEST_DB === "postgres")
+    it("never lets a cursor pass an event whose transaction commits late", async () => {
+      const id = await createShipment(m);
+      const start = await walk();
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let recorded!: () => void;
+      const inserted = new Promise<void>((r) => (recorded = r));
+      // A transaction records an event and stays open...
+      const slow = inTransaction(srv.handle.db, async (trx) => {
+        await recordEvent(trx, "inbound_shipment.status_changed", merchantId, new Date(), {
+          shipment_id: id,
+          merchants_ref: "PO-2016-0042",
+          from_status: "initial",
+          status: "initial",
+        });
+        recorded();
+        await held;
+      });
+      await inserted;
+      // ...while a later one commits: the feed shows neither until the first has finished.
+      await arrive(w, id, [{ merchants_id: "SKU-1001", change: 1 }]);
+      const during = await walk(start.cursor);
+      expect(during.items).toEqual([]);
+      release();
+      await slow;
+      const after = await walk(during.cursor, 10, 2);
+      // The held transaction's event first: it began first, so its position is the earlier one.
+      expect(after.items[0]).toMatchObject({
+        event_type: "inbound_shipment.status_changed",
+        payload: { from_status: "initial", status: "initial" },
+      });
+      expect(after.items.slice(1).map((e) => e.event_type)).toContain("inbound_shipment.items_arrived");
     });
-    await inserted;
-    // ...while a later one commits: the feed shows neither until the first has finished.
-    await arrive(w, id, [{ merchants_id: "SKU-1001", change: 1 }]);
-    const during = await walk(start.cursor);
-    expect(during.items).toEqual([]);
-    release();
-    await slow;
-    const after = await walk(during.cursor, 10, 2);
-    // The held transaction's event first: it began first, so its position is the earlier one.
-    expect(after.items[0]).toMatchObject({ event_type: "inbound_shipment.status_changed", payload: { from_status: "initial", status: "initial" } });
-    expect(after.items.slice(1).map((e) => e.event_type)).toContain("inbound_shipment.items_arrived");
-  });
 });

@@ -16,9 +16,12 @@ let rx: Receiver;
 let m: LogisticsClient;
 let seq = 0;
 
-useWebhookServer((s, r) => {
-  [srv, rx] = [s, r];
-}, { retrySchedule: [30], timeoutMs: 800 });
+useWebhookServer(
+  (s, r) => {
+    [srv, rx] = [s, r];
+  },
+  { retrySchedule: [30], timeoutMs: 800 },
+);
 beforeEach(async () => {
   m = await srv.merchant(`misbehave-${++seq}.example.com`);
   rx.respond = () => 200;
@@ -38,11 +41,16 @@ async function sendTest(id: string) {
 /** The endpoint's only delivery, once its first attempt is recorded. */
 async function attempted(id: string): Promise<S["WebhookDelivery"]> {
   let found: S["WebhookDelivery"] | undefined;
-  await expect.poll(async () => {
-    const r = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: id } } });
-    found = r.data!.items[0];
-    return found?.last_attempt_at ?? null;
-  }, { timeout: 10_000, interval: 50 }).not.toBeNull();
+  await expect
+    .poll(
+      async () => {
+        const r = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: id } } });
+        found = r.data!.items[0];
+        return found?.last_attempt_at ?? null;
+      },
+      { timeout: 10_000, interval: 50 },
+    )
+    .not.toBeNull();
   return found!;
 }
 
@@ -52,7 +60,12 @@ describe("receivers that misbehave", () => {
     const ep = await endpointAt(rx.url(`/500-${seq}`));
     await sendTest(ep.id);
     const d = await attempted(ep.id);
-    expect(d).toMatchObject({ status: "pending", last_response_status: 500, failure_class: "http_5xx", last_error: "HTTP 500 from endpoint" });
+    expect(d).toMatchObject({
+      status: "pending",
+      last_response_status: 500,
+      failure_class: "http_5xx",
+      last_error: "HTTP 500 from endpoint",
+    });
     expect(d.last_response_excerpt).toBe("database is on fire[31m and more"); // printable text only
     expect(d.next_attempt_at).not.toBeNull();
   });
@@ -62,13 +75,21 @@ describe("receivers that misbehave", () => {
     const ep = await endpointAt(rx.url(`/410-${seq}`));
     await sendTest(ep.id);
     const d = await attempted(ep.id);
-    expect(d).toMatchObject({ status: "failed", last_response_status: 410, failure_class: "gone", next_attempt_at: null });
+    expect(d).toMatchObject({
+      status: "failed",
+      last_response_status: 410,
+      failure_class: "gone",
+      next_attempt_at: null,
+    });
     expect(d.last_error).toContain("disabled");
     const got = await m.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } } });
     expect(got.data).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining("410") });
     const test = await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.id } } });
     expect(test.response.status).toBe(409);
-    const enabled = await m.POST("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } }, body: { enabled: true } });
+    const enabled = await m.POST("/webhook_endpoints/{webhook_id}", {
+      params: { path: { webhook_id: ep.id } },
+      body: { enabled: true },
+    });
     expect(enabled.data).toMatchObject({ enabled: true, disabled_reason: null });
   });
 
@@ -79,17 +100,31 @@ describe("receivers that misbehave", () => {
     const attemptNo = async (n: number) => {
       await sendTest(ep.id);
       let latest: S["WebhookDelivery"] | undefined;
-      await expect.poll(async () => {
-        const r = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id } } });
-        latest = r.data!.items[0];
-        return r.data!.items.filter((d) => d.last_attempt_at !== null).length;
-      }, { timeout: 10_000, interval: 50 }).toBe(n);
+      await expect
+        .poll(
+          async () => {
+            const r = await m.GET("/webhook_endpoints/{webhook_id}/deliveries", {
+              params: { path: { webhook_id: ep.id } },
+            });
+            latest = r.data!.items[0];
+            return r.data!.items.filter((d) => d.last_attempt_at !== null).length;
+          },
+          { timeout: 10_000, interval: 50 },
+        )
+        .toBe(n);
       return latest!;
     };
     // Time passes: the streak began 6 days ago.
     const backdate = async () =>
-      Number((await sql`update webhook_endpoints set failing_since = now() - interval '6 days' where id = ${ep.id} and failing_since is not null`.execute(srv.handle.db)).numAffectedRows);
-    const endpoint = async () => (await m.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } } })).data!;
+      Number(
+        (
+          await sql`update webhook_endpoints set failing_since = now() - interval '6 days' where id = ${ep.id} and failing_since is not null`.execute(
+            srv.handle.db,
+          )
+        ).numAffectedRows,
+      );
+    const endpoint = async () =>
+      (await m.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } } })).data!;
 
     expect((await attemptNo(1)).status).toBe("pending");
     rx.respond = () => 200;
@@ -103,12 +138,30 @@ describe("receivers that misbehave", () => {
     const last = await attemptNo(4);
     expect(last).toMatchObject({ status: "pending", failure_class: "http_5xx" });
     // The note follows the attempt's record in a second statement.
-    await expect.poll(async () => (await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id } } })).data!.items.find((d) => d.id === last.id)?.last_error)
+    await expect
+      .poll(
+        async () =>
+          (
+            await m.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: ep.id } } })
+          ).data!.items.find((d) => d.id === last.id)?.last_error,
+      )
       .toBe("HTTP 500 from endpoint; the endpoint is now disabled after a failure streak");
-    expect(await endpoint()).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/^Every delivery attempt has failed since \d{4}-\d\d-\d\dT[\d:]+Z \(5 days\); enable it again/) });
+    expect(await endpoint()).toMatchObject({
+      enabled: false,
+      disabled_reason: expect.stringMatching(
+        /^Every delivery attempt has failed since \d{4}-\d\d-\d\dT[\d:]+Z \(5 days\); enable it again/,
+      ),
+    });
 
     // Enabled again by the merchant: a new failure starts a new streak instead of disabling it at once.
-    expect((await m.POST("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } }, body: { enabled: true } })).data).toMatchObject({ enabled: true, disabled_reason: null });
+    expect(
+      (
+        await m.POST("/webhook_endpoints/{webhook_id}", {
+          params: { path: { webhook_id: ep.id } },
+          body: { enabled: true },
+        })
+      ).data,
+    ).toMatchObject({ enabled: true, disabled_reason: null });
     await attemptNo(5);
     expect(await endpoint()).toMatchObject({ enabled: true });
   });
@@ -150,7 +203,12 @@ describe("receivers that misbehave", () => {
       // Well before the hanging attempts time out (800 ms).
       expect(performance.now() - t0).toBeLessThan(700);
       await sendTest(refused.id);
-      expect(await attempted(refused.id)).toMatchObject({ status: "pending", last_response_status: null, failure_class: "refused", last_error: "connection refused" });
+      expect(await attempted(refused.id)).toMatchObject({
+        status: "pending",
+        last_response_status: null,
+        failure_class: "refused",
+        last_error: "connection refused",
+      });
       const slow = await attempted(hanging.id);
       expect(slow).toMatchObject({ status: "pending", last_response_status: null, failure_class: "timeout" });
       expect(slow.last_duration_ms).toBeGreaterThanOrEqual(700);
@@ -163,6 +221,10 @@ describe("receivers that misbehave", () => {
     rx.respond = () => ({ status: 200, delayMs: 2_000 });
     const ep = await endpointAt(rx.url(`/slow-${seq}`));
     await sendTest(ep.id);
-    expect(await attempted(ep.id)).toMatchObject({ status: "pending", failure_class: "timeout", last_error: "timeout after 800 ms" });
+    expect(await attempted(ep.id)).toMatchObject({
+      status: "pending",
+      failure_class: "timeout",
+      last_error: "timeout after 800 ms",
+    });
   });
 });

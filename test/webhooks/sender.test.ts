@@ -77,7 +77,11 @@ beforeEach(() => {
   received = [];
 });
 
-const body = JSON.stringify({ event_id: "5a41e2f3a4b5c6d7e8f9a0b1", event_type: "webhook.test", payload: { message: "hi" } });
+const body = JSON.stringify({
+  event_id: "5a41e2f3a4b5c6d7e8f9a0b1",
+  event_type: "webhook.test",
+  payload: { message: "hi" },
+});
 const send = (path: string, extra: Partial<Parameters<typeof sendWebhook>[0]> = {}) =>
   sendWebhook({ url: `${base}${path}`, body, timeoutMs: 2000, allowPrivateNetworks: true, ...extra });
 
@@ -89,7 +93,11 @@ describe("sendWebhook", () => {
     expect(r.durationMs).toBeGreaterThanOrEqual(0);
     expect(received).toHaveLength(1);
     expect(received[0]!.body).toBe(body);
-    expect(received[0]!.headers).toMatchObject({ "content-type": "application/json", "webhook-id": "5a41e2f3a4b5c6d7e8f9a0b1", "content-length": String(Buffer.byteLength(body)) });
+    expect(received[0]!.headers).toMatchObject({
+      "content-type": "application/json",
+      "webhook-id": "5a41e2f3a4b5c6d7e8f9a0b1",
+      "content-length": String(Buffer.byteLength(body)),
+    });
     expect(received[0]!.headers["user-agent"]).toMatch(/^logistics-api-webhooks/);
   });
 
@@ -99,13 +107,20 @@ describe("sendWebhook", () => {
 
   it("sends the exact signed bytes: the client verifier accepts them", async () => {
     const secret = generateWebhookSecret();
-    const r = await send("/verify", { headers: { ...webhookHeaders(secret, "5a41e2f3a4b5c6d7e8f9a0b1", body), "x-test-secret": secret } });
+    const r = await send("/verify", {
+      headers: { ...webhookHeaders(secret, "5a41e2f3a4b5c6d7e8f9a0b1", body), "x-test-secret": secret },
+    });
     expect(r).toMatchObject({ ok: true, status: 200 });
   });
 
   it("fails on 500 and keeps the status", async () => {
     const r = await send("/fail");
-    expect(r).toMatchObject({ ok: false, status: 500, error: "HTTP 500 from endpoint", responseExcerpt: "Internal Server Error" });
+    expect(r).toMatchObject({
+      ok: false,
+      status: 500,
+      error: "HTTP 500 from endpoint",
+      responseExcerpt: "Internal Server Error",
+    });
   });
 
   it("does not follow a redirect: a 302 is a failure with its status", async () => {
@@ -117,7 +132,12 @@ describe("sendWebhook", () => {
   it("gives up on a slow receiver after the timeout", async () => {
     const started = Date.now();
     const r = await send("/slow", { timeoutMs: 300 });
-    expect(r).toEqual({ ok: false, durationMs: expect.any(Number), error: "timeout after 300 ms", failureClass: "timeout" });
+    expect(r).toEqual({
+      ok: false,
+      durationMs: expect.any(Number),
+      error: "timeout after 300 ms",
+      failureClass: "timeout",
+    });
     expect(Date.now() - started).toBeLessThan(1500);
     expect(r.durationMs).toBeGreaterThanOrEqual(290);
   });
@@ -132,7 +152,12 @@ describe("sendWebhook", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const freePort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const r = await sendWebhook({ url: `http://127.0.0.1:${freePort}/x?token=s3cr3t`, body, timeoutMs: 2000, allowPrivateNetworks: true });
+    const r = await sendWebhook({
+      url: `http://127.0.0.1:${freePort}/x?token=s3cr3t`,
+      body,
+      timeoutMs: 2000,
+      allowPrivateNetworks: true,
+    });
     expect(r).toMatchObject({ ok: false, error: "connection refused" });
     expect(r.status).toBeUndefined();
   });
@@ -157,23 +182,35 @@ describe("sendWebhook", () => {
     expect(r).toMatchObject({ ok: false, error: "destination refused: 127.0.0.1 is a loopback address" });
     expect(r.status).toBeUndefined();
     for (const host of [`[::1]:${port}`, `2130706433:${port}`, `0x7f.1:${port}`]) {
-      expect((await sendWebhook({ url: `http://${host}/ok`, body, timeoutMs: 2000 })).error).toMatch(/^destination refused: (::1|127\.0\.0\.1) is a loopback address$/);
+      expect((await sendWebhook({ url: `http://${host}/ok`, body, timeoutMs: 2000 })).error).toMatch(
+        /^destination refused: (::1|127\.0\.0\.1) is a loopback address$/,
+      );
     }
     expect(received).toHaveLength(0);
   });
 
   it("refuses at connect time a host name that resolves to loopback", async () => {
-    const r = await sendWebhook({ url: `http://localhost:${port}/ok`, body, timeoutMs: 2000, allowPrivateNetworks: false });
+    const r = await sendWebhook({
+      url: `http://localhost:${port}/ok`,
+      body,
+      timeoutMs: 2000,
+      allowPrivateNetworks: false,
+    });
     expect(r.ok).toBe(false);
     expect(r.error).toMatch(/^destination refused: (127\.0\.0\.1|::1) is a loopback address$/);
     expect(received).toHaveLength(0);
     // The same name is fine where private networks are allowed.
-    expect(await sendWebhook({ url: `http://localhost:${port}/ok`, body, timeoutMs: 2000, allowPrivateNetworks: true })).toMatchObject({ ok: true });
+    expect(
+      await sendWebhook({ url: `http://localhost:${port}/ok`, body, timeoutMs: 2000, allowPrivateNetworks: true }),
+    ).toMatchObject({ ok: true });
   });
 
   it("refuses what is no webhook URL", async () => {
     expect((await sendWebhook({ url: "ftp://example.com/", body, timeoutMs: 100 })).error).toMatch(/scheme/);
-    expect((await sendWebhook({ url: `http://u:p@127.0.0.1:${port}/ok`, body, timeoutMs: 100, allowPrivateNetworks: true })).error).toMatch(/credentials/);
+    expect(
+      (await sendWebhook({ url: `http://u:p@127.0.0.1:${port}/ok`, body, timeoutMs: 100, allowPrivateNetworks: true }))
+        .error,
+    ).toMatch(/credentials/);
     expect((await sendWebhook({ url: "::nonsense", body, timeoutMs: 100 })).error).toBe("invalid URL");
     expect(received).toHaveLength(0);
   });
@@ -193,11 +230,15 @@ describe("sendWebhook", () => {
     const inFlight = 32;
     const total = 2000;
     let next = 0;
-    await Promise.all(Array.from({ length: inFlight }, async () => {
-      while (next++ < total) expect((await send("/no-content")).ok).toBe(true);
-    }));
+    await Promise.all(
+      Array.from({ length: inFlight }, async () => {
+        while (next++ < total) expect((await send("/no-content")).ok).toBe(true);
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
     expect(connections).toBeLessThanOrEqual(inFlight);
-    console.info(`sendWebhook: ${total} deliveries with ${inFlight} in flight in ${seconds.toFixed(2)} s (${Math.round(total / seconds)}/s) over ${connections} new connections`);
+    console.info(
+      `sendWebhook: ${total} deliveries with ${inFlight} in flight in ${seconds.toFixed(2)} s (${Math.round(total / seconds)}/s) over ${connections} new connections`,
+    );
   });
 });

@@ -34,14 +34,23 @@ export function Preview({ api, draft, onProblems }: Props) {
     const timer = setTimeout(async () => {
       setBusy(true);
       const num = (t: string) => (/^\s*\d+(\.\d+)?\s*$/.test(t) ? Number(t) : t) as number;
-      const r = await api.POST("/shipping_options/_preview", {
-        body: {
-          postalcode: postalcode.trim(), country: country.trim().toUpperCase() as S["CountryCode"],
-          ...(weight.trim() && { weight: num(weight) }), ...(cart.trim() && { cart_value: num(cart) }),
-          ...(tags.trim() && { tags: tags.split(",").map((t) => t.trim()).filter(Boolean) }),
-          price_lists: [inputOf(draft)],
-        },
-      }).catch(() => undefined);
+      const r = await api
+        .POST("/shipping_options/_preview", {
+          body: {
+            postalcode: postalcode.trim(),
+            country: country.trim().toUpperCase() as S["CountryCode"],
+            ...(weight.trim() && { weight: num(weight) }),
+            ...(cart.trim() && { cart_value: num(cart) }),
+            ...(tags.trim() && {
+              tags: tags
+                .split(",")
+                .map((t) => t.trim())
+                .filter(Boolean),
+            }),
+            price_lists: [inputOf(draft)],
+          },
+        })
+        .catch(() => undefined);
       if (stale) return;
       setBusy(false);
       if (!r) return setProblems({ message: "The service cannot be reached.", fields: {} });
@@ -62,18 +71,41 @@ export function Preview({ api, draft, onProblems }: Props) {
       <h3>Preview</h3>
       <p className="muted">What checkout would answer with this draft, before you save it.</p>
       <div className="row">
-        <Field label="Postal code" path="/body/postalcode" problems={problems}>{(p) => <input {...p} value={postalcode} onChange={(e) => setPostalcode(e.target.value)} />}</Field>
-        <Field label="Country" path="/body/country" problems={problems}>{(p) => <input {...p} value={country} maxLength={2} onChange={(e) => setCountry(e.target.value)} />}</Field>
+        <Field label="Postal code" path="/body/postalcode" problems={problems}>
+          {(p) => <input {...p} value={postalcode} onChange={(e) => setPostalcode(e.target.value)} />}
+        </Field>
+        <Field label="Country" path="/body/country" problems={problems}>
+          {(p) => <input {...p} value={country} maxLength={2} onChange={(e) => setCountry(e.target.value)} />}
+        </Field>
       </div>
       <div className="row">
-        <Field label="Weight (g)" path="/body/weight" problems={problems}>{(p) => <input {...p} inputMode="numeric" value={weight} onChange={(e) => setWeight(e.target.value)} />}</Field>
-        <Field label="Cart value" path="/body/cart_value" problems={problems}>{(p) => <input {...p} inputMode="decimal" value={cart} onChange={(e) => setCart(e.target.value)} />}</Field>
-        <Field label="Tags" path="/body/tags" problems={problems}>{(p) => <input {...p} value={tags} placeholder="vip, b2b" onChange={(e) => setTags(e.target.value)} />}</Field>
+        <Field label="Weight (g)" path="/body/weight" problems={problems}>
+          {(p) => <input {...p} inputMode="numeric" value={weight} onChange={(e) => setWeight(e.target.value)} />}
+        </Field>
+        <Field label="Cart value" path="/body/cart_value" problems={problems}>
+          {(p) => <input {...p} inputMode="decimal" value={cart} onChange={(e) => setCart(e.target.value)} />}
+        </Field>
+        <Field label="Tags" path="/body/tags" problems={problems}>
+          {(p) => <input {...p} value={tags} placeholder="vip, b2b" onChange={(e) => setTags(e.target.value)} />}
+        </Field>
       </div>
-      {problems && <ProblemBanner problems={{ message: "The preview cannot be computed: fix the fields marked in the editor.", fields: Object.fromEntries(Object.entries(problems.fields).filter(([k]) => !k.startsWith("/body/price_lists") && !customerPaths.includes(k))) }} />}
+      {problems && (
+        <ProblemBanner
+          problems={{
+            message: "The preview cannot be computed: fix the fields marked in the editor.",
+            fields: Object.fromEntries(
+              Object.entries(problems.fields).filter(
+                ([k]) => !k.startsWith("/body/price_lists") && !customerPaths.includes(k),
+              ),
+            ),
+          }}
+        />
+      )}
       {options && !problems && (
         <div role="list" aria-label="Shipping options">
-          {(["pickup", "home", "letter"] as const).map((m) => <OptionView key={m} method={m} option={options[m]} />)}
+          {(["pickup", "home", "letter"] as const).map((m) => (
+            <OptionView key={m} method={m} option={options[m]} />
+          ))}
         </div>
       )}
     </section>
@@ -125,14 +157,27 @@ export function Trace({ trace }: { trace: S["PriceTrace"] }) {
       <summary>Why this price</summary>
       <ul>
         <li>
-          Base {trace.base.gross.toFixed(2)}: {base ? `pricing rule ${base.index + 1}${base.description ? ` “${base.description}”` : ""} matched` : "no pricing rule matched, so the fallback price"}
+          Base {trace.base.gross.toFixed(2)}:{" "}
+          {base
+            ? `pricing rule ${base.index + 1}${base.description ? ` “${base.description}”` : ""} matched`
+            : "no pricing rule matched, so the fallback price"}
         </li>
-        {trace.pricing_rules.filter((r) => !r.matched).map((r) => (
-          <li key={`p${r.index}`} className="skipped">Pricing rule {r.index + 1}{r.description ? ` “${r.description}”` : ""} skipped: {r.failed && criterionText(r.failed.criterion, r.failed.actual)}</li>
-        ))}
+        {trace.pricing_rules
+          .filter((r) => !r.matched)
+          .map((r) => (
+            <li key={`p${r.index}`} className="skipped">
+              Pricing rule {r.index + 1}
+              {r.description ? ` “${r.description}”` : ""} skipped:{" "}
+              {r.failed && criterionText(r.failed.criterion, r.failed.actual)}
+            </li>
+          ))}
         {trace.modification_rules.map((r) => (
           <li key={`m${r.index}`} className={r.matched ? "" : "skipped"}>
-            Modification {r.index + 1}{r.description ? ` “${r.description}”` : ""}: {r.matched ? `applied, now ${r.gross_after?.toFixed(2)}` : `not applied: ${r.failed && criterionText(r.failed.criterion, r.failed.actual)}`}
+            Modification {r.index + 1}
+            {r.description ? ` “${r.description}”` : ""}:{" "}
+            {r.matched
+              ? `applied, now ${r.gross_after?.toFixed(2)}`
+              : `not applied: ${r.failed && criterionText(r.failed.criterion, r.failed.actual)}`}
           </li>
         ))}
       </ul>

@@ -9,7 +9,9 @@ import { CriteriaEditor } from "./RuleEditor.tsx";
 import { Settings } from "./Settings.tsx";
 
 const METHODS: { key: S["ShippingMethodType"]; label: string }[] = [
-  { key: "pickup", label: "Pickup" }, { key: "home", label: "Home delivery" }, { key: "letter", label: "Letter" },
+  { key: "pickup", label: "Pickup" },
+  { key: "home", label: "Home delivery" },
+  { key: "letter", label: "Letter" },
 ];
 
 export function Pricing({ api, onExpired }: { api: Api; onExpired: () => void }) {
@@ -66,63 +68,232 @@ export function Pricing({ api, onExpired }: { api: Api; onExpired: () => void })
       <h2>Price lists</h2>
       <div role="group" aria-label="Price list">
         {METHODS.map((m) => (
-          <button key={m.key} type="button" aria-pressed={m.key === method} className={m.key === method ? "" : "outline"} onClick={() => {
-            setMethod(m.key);
-            setSaved(undefined);
-          }}>{m.label}</button>
+          <button
+            key={m.key}
+            type="button"
+            aria-pressed={m.key === method}
+            className={m.key === method ? "" : "outline"}
+            onClick={() => {
+              setMethod(m.key);
+              setSaved(undefined);
+            }}
+          >
+            {m.label}
+          </button>
         ))}
       </div>
-      {!draft ? <p aria-busy="true">Loading…</p> : (
+      {!draft ? (
+        <p aria-busy="true">Loading…</p>
+      ) : (
         <div className="editor">
           <form onSubmit={save} noValidate aria-label={`${METHODS.find((m) => m.key === method)!.label} price list`}>
-            {!draft.id && <p className="muted">You have no {method} price list yet: {method} is not offered until you save one.</p>}
+            {!draft.id && (
+              <p className="muted">
+                You have no {method} price list yet: {method} is not offered until you save one.
+              </p>
+            )}
             <div className="row">
-              <Field label="Name" path="/body/name" problems={shown}>{(p) => <input {...p} value={draft.name} onChange={(e) => update({ name: e.target.value })} />}</Field>
-              <Field label="Currency" path="/body/currency" problems={shown}>{(p) => <input {...p} value={draft.currency} maxLength={3} onChange={(e) => update({ currency: e.target.value.toUpperCase() })} />}</Field>
-              <Field label="VAT %" path="/body/tax" problems={shown}>{(p) => <input {...p} inputMode="decimal" value={draft.tax} onChange={(e) => update({ tax: e.target.value })} />}</Field>
-              <Field label="Fallback price" path="/body/fallback_price" problems={shown}>{(p) => <input {...p} inputMode="decimal" value={draft.fallback_price} onChange={(e) => update({ fallback_price: e.target.value })} />}</Field>
+              <Field label="Name" path="/body/name" problems={shown}>
+                {(p) => <input {...p} value={draft.name} onChange={(e) => update({ name: e.target.value })} />}
+              </Field>
+              <Field label="Currency" path="/body/currency" problems={shown}>
+                {(p) => (
+                  <input
+                    {...p}
+                    value={draft.currency}
+                    maxLength={3}
+                    onChange={(e) => update({ currency: e.target.value.toUpperCase() })}
+                  />
+                )}
+              </Field>
+              <Field label="VAT %" path="/body/tax" problems={shown}>
+                {(p) => (
+                  <input
+                    {...p}
+                    inputMode="decimal"
+                    value={draft.tax}
+                    onChange={(e) => update({ tax: e.target.value })}
+                  />
+                )}
+              </Field>
+              <Field label="Fallback price" path="/body/fallback_price" problems={shown}>
+                {(p) => (
+                  <input
+                    {...p}
+                    inputMode="decimal"
+                    value={draft.fallback_price}
+                    onChange={(e) => update({ fallback_price: e.target.value })}
+                  />
+                )}
+              </Field>
             </div>
 
             <h3>Pricing rules</h3>
-            <p className="muted">Tested in order: the first whose criteria all match sets the base price; if none does, the fallback price.</p>
+            <p className="muted">
+              Tested in order: the first whose criteria all match sets the base price; if none does, the fallback price.
+            </p>
             {draft.pricing_rules.map((r, i) => {
               const label = `Pricing rule ${i + 1}`;
-              const { set, move, remove } = itemEdits(draft.pricing_rules, i, (pricing_rules) => update({ pricing_rules }));
+              const { set, move, remove } = itemEdits(draft.pricing_rules, i, (pricing_rules) =>
+                update({ pricing_rules }),
+              );
               return (
-                <RuleCard key={r.key} label={label} index={i} count={draft.pricing_rules.length} onMove={move} onRemove={remove}>
+                <RuleCard
+                  key={r.key}
+                  label={label}
+                  index={i}
+                  count={draft.pricing_rules.length}
+                  onMove={move}
+                  onRemove={remove}
+                >
                   <div className="row">
-                    <Field label={`Description of ${label.toLowerCase()}`} path={`/body/pricing_rules/${i}/description`} problems={shown}>{(p) => <input {...p} value={r.description} onChange={(e) => set({ description: e.target.value })} />}</Field>
-                    <Field label={`Price of ${label.toLowerCase()}`} path={`/body/pricing_rules/${i}/price`} problems={shown}>{(p) => <input {...p} inputMode="decimal" value={r.price} onChange={(e) => set({ price: e.target.value })} />}</Field>
+                    <Field
+                      label={`Description of ${label.toLowerCase()}`}
+                      path={`/body/pricing_rules/${i}/description`}
+                      problems={shown}
+                    >
+                      {(p) => (
+                        <input {...p} value={r.description} onChange={(e) => set({ description: e.target.value })} />
+                      )}
+                    </Field>
+                    <Field
+                      label={`Price of ${label.toLowerCase()}`}
+                      path={`/body/pricing_rules/${i}/price`}
+                      problems={shown}
+                    >
+                      {(p) => (
+                        <input
+                          {...p}
+                          inputMode="decimal"
+                          value={r.price}
+                          onChange={(e) => set({ price: e.target.value })}
+                        />
+                      )}
+                    </Field>
                   </div>
-                  <CriteriaEditor criteria={r.criteria} onChange={(criteria) => set({ criteria })} path={`/body/pricing_rules/${i}/criteria`} problems={shown} ruleLabel={label.toLowerCase()} />
+                  <CriteriaEditor
+                    criteria={r.criteria}
+                    onChange={(criteria) => set({ criteria })}
+                    path={`/body/pricing_rules/${i}/criteria`}
+                    problems={shown}
+                    ruleLabel={label.toLowerCase()}
+                  />
                 </RuleCard>
               );
             })}
-            <button type="button" className="secondary" onClick={() => update({ pricing_rules: [...draft.pricing_rules, { key: nextKey(), description: "", criteria: [], price: "0" }] })}>Add pricing rule</button>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                update({
+                  pricing_rules: [
+                    ...draft.pricing_rules,
+                    { key: nextKey(), description: "", criteria: [], price: "0" },
+                  ],
+                })
+              }
+            >
+              Add pricing rule
+            </button>
 
             <h3>Modification rules</h3>
             <p className="muted">Each one whose criteria all match adjusts the price, in order.</p>
             {draft.modification_rules.map((r, i) => {
               const label = `Modification rule ${i + 1}`;
-              const { set, move, remove } = itemEdits(draft.modification_rules, i, (modification_rules) => update({ modification_rules }));
+              const { set, move, remove } = itemEdits(draft.modification_rules, i, (modification_rules) =>
+                update({ modification_rules }),
+              );
               return (
-                <RuleCard key={r.key} label={label} index={i} count={draft.modification_rules.length} onMove={move} onRemove={remove}>
+                <RuleCard
+                  key={r.key}
+                  label={label}
+                  index={i}
+                  count={draft.modification_rules.length}
+                  onMove={move}
+                  onRemove={remove}
+                >
                   <div className="row">
-                    <Field label={`Description of ${label.toLowerCase()}`} path={`/body/modification_rules/${i}/description`} problems={shown}>{(p) => <input {...p} value={r.description} onChange={(e) => set({ description: e.target.value })} />}</Field>
-                    <Field label={`Adjustment of ${label.toLowerCase()}`} path={`/body/modification_rules/${i}/adjust`} problems={shown}>
-                      {(p) => <select {...p} value={r.adjust} onChange={(e) => set({ adjust: e.target.value as typeof r.adjust })}><option value="add">add</option><option value="multiply">multiply by</option><option value="set">set to</option></select>}
+                    <Field
+                      label={`Description of ${label.toLowerCase()}`}
+                      path={`/body/modification_rules/${i}/description`}
+                      problems={shown}
+                    >
+                      {(p) => (
+                        <input {...p} value={r.description} onChange={(e) => set({ description: e.target.value })} />
+                      )}
                     </Field>
-                    <Field label={`Amount of ${label.toLowerCase()}`} path={`/body/modification_rules/${i}/amount`} problems={shown}>{(p) => <input {...p} inputMode="decimal" value={r.amount} onChange={(e) => set({ amount: e.target.value })} />}</Field>
+                    <Field
+                      label={`Adjustment of ${label.toLowerCase()}`}
+                      path={`/body/modification_rules/${i}/adjust`}
+                      problems={shown}
+                    >
+                      {(p) => (
+                        <select
+                          {...p}
+                          value={r.adjust}
+                          onChange={(e) => set({ adjust: e.target.value as typeof r.adjust })}
+                        >
+                          <option value="add">add</option>
+                          <option value="multiply">multiply by</option>
+                          <option value="set">set to</option>
+                        </select>
+                      )}
+                    </Field>
+                    <Field
+                      label={`Amount of ${label.toLowerCase()}`}
+                      path={`/body/modification_rules/${i}/amount`}
+                      problems={shown}
+                    >
+                      {(p) => (
+                        <input
+                          {...p}
+                          inputMode="decimal"
+                          value={r.amount}
+                          onChange={(e) => set({ amount: e.target.value })}
+                        />
+                      )}
+                    </Field>
                   </div>
-                  <CriteriaEditor criteria={r.criteria} onChange={(criteria) => set({ criteria })} path={`/body/modification_rules/${i}/criteria`} problems={shown} ruleLabel={label.toLowerCase()} />
+                  <CriteriaEditor
+                    criteria={r.criteria}
+                    onChange={(criteria) => set({ criteria })}
+                    path={`/body/modification_rules/${i}/criteria`}
+                    problems={shown}
+                    ruleLabel={label.toLowerCase()}
+                  />
                 </RuleCard>
               );
             })}
-            <button type="button" className="secondary" onClick={() => update({ modification_rules: [...draft.modification_rules, { key: nextKey(), description: "", criteria: [], adjust: "add", amount: "0" }] })}>Add modification rule</button>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                update({
+                  modification_rules: [
+                    ...draft.modification_rules,
+                    { key: nextKey(), description: "", criteria: [], adjust: "add", amount: "0" },
+                  ],
+                })
+              }
+            >
+              Add modification rule
+            </button>
             <hr />
-            <ProblemBanner problems={problems} shown={["/body/name", "/body/currency", "/body/tax", "/body/fallback_price", "/body/pricing_rules", "/body/modification_rules"]} />
+            <ProblemBanner
+              problems={problems}
+              shown={[
+                "/body/name",
+                "/body/currency",
+                "/body/tax",
+                "/body/fallback_price",
+                "/body/pricing_rules",
+                "/body/modification_rules",
+              ]}
+            />
             {saved && <p role="status">{saved}</p>}
-            <button type="submit" aria-busy={busy} disabled={busy}>Save price list</button>
+            <button type="submit" aria-busy={busy} disabled={busy}>
+              Save price list
+            </button>
           </form>
           <aside>
             <Preview api={api} draft={draft} onProblems={(p) => setLiveProblems(rebase(p, "/body/price_lists/0"))} />
@@ -134,15 +305,47 @@ export function Pricing({ api, onExpired }: { api: Api; onExpired: () => void })
 }
 
 /** One rule of an ordered list: its name, and moving it up or down (order decides) or removing it. */
-function RuleCard({ label, index, count, onMove, onRemove, children }: { label: string; index: number; count: number; onMove: (by: number) => void; onRemove: () => void; children: ReactNode }) {
+function RuleCard({
+  label,
+  index,
+  count,
+  onMove,
+  onRemove,
+  children,
+}: {
+  label: string;
+  index: number;
+  count: number;
+  onMove: (by: number) => void;
+  onRemove: () => void;
+  children: ReactNode;
+}) {
   return (
     <article className="rule" aria-label={label}>
       <header>
         <strong>{label}</strong>
         <span className="actions">
-          <button type="button" className="outline" aria-label={`Move ${label} up`} disabled={index === 0} onClick={() => onMove(-1)}>↑</button>
-          <button type="button" className="outline" aria-label={`Move ${label} down`} disabled={index === count - 1} onClick={() => onMove(1)}>↓</button>
-          <button type="button" className="outline secondary" aria-label={`Remove ${label}`} onClick={onRemove}>Remove</button>
+          <button
+            type="button"
+            className="outline"
+            aria-label={`Move ${label} up`}
+            disabled={index === 0}
+            onClick={() => onMove(-1)}
+          >
+            ↑
+          </button>
+          <button
+            type="button"
+            className="outline"
+            aria-label={`Move ${label} down`}
+            disabled={index === count - 1}
+            onClick={() => onMove(1)}
+          >
+            ↓
+          </button>
+          <button type="button" className="outline secondary" aria-label={`Remove ${label}`} onClick={onRemove}>
+            Remove
+          </button>
         </span>
       </header>
       {children}

@@ -3,11 +3,26 @@ import { useEffect, useState, type FormEvent } from "react";
 import { problemsOf, type Api, type Problems, type S } from "../api.ts";
 import { Field, ProblemBanner } from "../parts/fields.tsx";
 
-interface Draft { letter: boolean; letterMax: string; home: boolean; homeMax: string; pickup: boolean; pickupMax: string; countries: string; limit: string }
+interface Draft {
+  letter: boolean;
+  letterMax: string;
+  home: boolean;
+  homeMax: string;
+  pickup: boolean;
+  pickupMax: string;
+  countries: string;
+  limit: string;
+}
 
 const toDraft = (s: S["ShippingSettings"]): Draft => ({
-  letter: s.letter.enabled, letterMax: String(s.letter.max_weight_g), home: s.home.enabled, homeMax: String(s.home.max_weight_g ?? ""),
-  pickup: s.pickup.enabled, pickupMax: String(s.pickup.max_weight_g ?? ""), countries: s.countries.join(", "), limit: String(s.pickup_points_limit),
+  letter: s.letter.enabled,
+  letterMax: String(s.letter.max_weight_g),
+  home: s.home.enabled,
+  homeMax: String(s.home.max_weight_g ?? ""),
+  pickup: s.pickup.enabled,
+  pickupMax: String(s.pickup.max_weight_g ?? ""),
+  countries: s.countries.join(", "),
+  limit: String(s.pickup_points_limit),
 });
 const num = (t: string) => (/^\s*\d+(\.\d+)?\s*$/.test(t) ? Number(t) : t) as number;
 
@@ -33,7 +48,10 @@ export function Settings({ api, onExpired }: { api: Api; onExpired: () => void }
         letter: { enabled: draft.letter, max_weight_g: num(draft.letterMax) },
         home: { enabled: draft.home, ...(draft.homeMax.trim() && { max_weight_g: num(draft.homeMax) }) },
         pickup: { enabled: draft.pickup, ...(draft.pickupMax.trim() && { max_weight_g: num(draft.pickupMax) }) },
-        countries: draft.countries.split(",").map((c) => c.trim().toUpperCase()).filter(Boolean) as S["CountryCode"][],
+        countries: draft.countries
+          .split(",")
+          .map((c) => c.trim().toUpperCase())
+          .filter(Boolean) as S["CountryCode"][],
         pickup_points_limit: num(draft.limit),
       },
     });
@@ -49,20 +67,87 @@ export function Settings({ api, onExpired }: { api: Api; onExpired: () => void }
       <summary>Shipping settings</summary>
       <form onSubmit={save} noValidate aria-label="Shipping settings">
         <div className="row">
-          <label><input type="checkbox" role="switch" checked={draft.pickup} onChange={(e) => set({ pickup: e.target.checked })} /> Offer pickup</label>
-          <label><input type="checkbox" role="switch" checked={draft.home} onChange={(e) => set({ home: e.target.checked })} /> Offer home delivery</label>
-          <label><input type="checkbox" role="switch" checked={draft.letter} onChange={(e) => set({ letter: e.target.checked })} /> Offer letter</label>
+          <label>
+            <input
+              type="checkbox"
+              role="switch"
+              checked={draft.pickup}
+              onChange={(e) => set({ pickup: e.target.checked })}
+            />{" "}
+            Offer pickup
+          </label>
+          <label>
+            <input
+              type="checkbox"
+              role="switch"
+              checked={draft.home}
+              onChange={(e) => set({ home: e.target.checked })}
+            />{" "}
+            Offer home delivery
+          </label>
+          <label>
+            <input
+              type="checkbox"
+              role="switch"
+              checked={draft.letter}
+              onChange={(e) => set({ letter: e.target.checked })}
+            />{" "}
+            Offer letter
+          </label>
         </div>
         <div className="row">
-          <Field label="Pickup: max weight (g)" path="/body/pickup/max_weight_g" problems={problems}>{(p) => <input {...p} inputMode="numeric" value={draft.pickupMax} onChange={(e) => set({ pickupMax: e.target.value })} />}</Field>
-          <Field label="Home: max weight (g)" path="/body/home/max_weight_g" problems={problems}>{(p) => <input {...p} inputMode="numeric" value={draft.homeMax} onChange={(e) => set({ homeMax: e.target.value })} />}</Field>
-          <Field label="Letter: max weight (g)" path="/body/letter/max_weight_g" problems={problems}>{(p) => <input {...p} inputMode="numeric" value={draft.letterMax} onChange={(e) => set({ letterMax: e.target.value })} />}</Field>
+          <Field label="Pickup: max weight (g)" path="/body/pickup/max_weight_g" problems={problems}>
+            {(p) => (
+              <input
+                {...p}
+                inputMode="numeric"
+                value={draft.pickupMax}
+                onChange={(e) => set({ pickupMax: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Home: max weight (g)" path="/body/home/max_weight_g" problems={problems}>
+            {(p) => (
+              <input
+                {...p}
+                inputMode="numeric"
+                value={draft.homeMax}
+                onChange={(e) => set({ homeMax: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Letter: max weight (g)" path="/body/letter/max_weight_g" problems={problems}>
+            {(p) => (
+              <input
+                {...p}
+                inputMode="numeric"
+                value={draft.letterMax}
+                onChange={(e) => set({ letterMax: e.target.value })}
+              />
+            )}
+          </Field>
         </div>
         <div className="row">
-          <Field label="Countries served" path="/body/countries" problems={problems}>{(p) => <input {...p} value={draft.countries} placeholder="FI, SE" onChange={(e) => set({ countries: e.target.value })} />}</Field>
-          <Field label="Pickup points offered" path="/body/pickup_points_limit" problems={problems}>{(p) => <input {...p} inputMode="numeric" value={draft.limit} onChange={(e) => set({ limit: e.target.value })} />}</Field>
+          <Field label="Countries served" path="/body/countries" problems={problems}>
+            {(p) => (
+              <input
+                {...p}
+                value={draft.countries}
+                placeholder="FI, SE"
+                onChange={(e) => set({ countries: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label="Pickup points offered" path="/body/pickup_points_limit" problems={problems}>
+            {(p) => (
+              <input {...p} inputMode="numeric" value={draft.limit} onChange={(e) => set({ limit: e.target.value })} />
+            )}
+          </Field>
         </div>
-        <ProblemBanner problems={problems} shown={["/body/pickup", "/body/home", "/body/letter", "/body/countries", "/body/pickup_points_limit"]} />
+        <ProblemBanner
+          problems={problems}
+          shown={["/body/pickup", "/body/home", "/body/letter", "/body/countries", "/body/pickup_points_limit"]}
+        />
         {saved && <p role="status">Settings saved.</p>}
         <button type="submit">Save settings</button>
       </form>

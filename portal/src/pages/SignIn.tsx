@@ -31,13 +31,39 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: S["PortalSession"
         </header>
         <form onSubmit={submit} noValidate aria-label="Sign in">
           <Field label="Email" path="/body/email" problems={problems}>
-            {(p) => <input {...p} type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+            {(p) => (
+              <input
+                {...p}
+                type="email"
+                name="email"
+                autoComplete="username"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+              />
+            )}
           </Field>
           <Field label="Password" path="/body/password" problems={problems}>
-            {(p) => <input {...p} type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />}
+            {(p) => (
+              <input
+                {...p}
+                type="password"
+                name="password"
+                autoComplete="current-password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            )}
           </Field>
-          {problems && <p role="alert" className="problem">{problems.message}</p>}
-          <button type="submit" aria-busy={busy} disabled={busy}>Sign in</button>
+          {problems && (
+            <p role="alert" className="problem">
+              {problems.message}
+            </p>
+          )}
+          <button type="submit" aria-busy={busy} disabled={busy}>
+            Sign in
+          </button>
         </form>
       </article>
     </main>

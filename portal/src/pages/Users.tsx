@@ -39,17 +39,50 @@ export function Users({ api, onExpired }: { api: Api; onExpired: () => void }) {
       </hgroup>
       <div className="table-wrap">
         <table aria-label="Users">
-          <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Since</th></tr></thead>
-          <tbody>{users?.map((u) => <tr key={u.id}><td>{u.email}</td><td>{u.role}</td><td>{formatTime(u.created_at)}</td></tr>)}</tbody>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Since</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users?.map((u) => (
+              <tr key={u.id}>
+                <td>{u.email}</td>
+                <td>{u.role}</td>
+                <td>{formatTime(u.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
         </table>
       </div>
       <form onSubmit={create} noValidate aria-label="New user">
         <h2>Add a user</h2>
         <div className="row">
-          <Field label="Email of the new user" path="/body/email" problems={problems}>{(p) => <input {...p} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />}</Field>
-          <Field label="Initial password" path="/body/password" problems={problems}>{(p) => <input {...p} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />}</Field>
+          <Field label="Email of the new user" path="/body/email" problems={problems}>
+            {(p) => (
+              <input {...p} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
+            )}
+          </Field>
+          <Field label="Initial password" path="/body/password" problems={problems}>
+            {(p) => (
+              <input
+                {...p}
+                type="password"
+                autoComplete="new-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            )}
+          </Field>
           <Field label="Role" path="/body/role" problems={problems}>
-            {(p) => <select {...p} value={role} onChange={(e) => setRole(e.target.value as S["PortalUserRole"])}><option value="staff">staff</option><option value="admin">admin (may add users)</option></select>}
+            {(p) => (
+              <select {...p} value={role} onChange={(e) => setRole(e.target.value as S["PortalUserRole"])}>
+                <option value="staff">staff</option>
+                <option value="admin">admin (may add users)</option>
+              </select>
+            )}
           </Field>
         </div>
         <ProblemBanner problems={problems} shown={["/body/email", "/body/password", "/body/role"]} />

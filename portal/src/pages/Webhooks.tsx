@@ -5,7 +5,13 @@ import { formatTime, problemsOf, type Api, type Problems, type S } from "../api.
 import { Field, ProblemBanner } from "../parts/fields.tsx";
 
 type Endpoint = S["WebhookEndpoint"];
-const EVENT_TYPES: S["WebhookEventType"][] = ["inbound_shipment.items_arrived", "inbound_shipment.arrived_at_warehouse", "inbound_shipment.processed", "inbound_shipment.status_changed", "webhook.test"];
+const EVENT_TYPES: S["WebhookEventType"][] = [
+  "inbound_shipment.items_arrived",
+  "inbound_shipment.arrived_at_warehouse",
+  "inbound_shipment.processed",
+  "inbound_shipment.status_changed",
+  "webhook.test",
+];
 
 /** What a person can do about each failure class. */
 export const FAILURE_WORDS: Record<S["WebhookFailureClass"], string> = {
@@ -22,20 +28,41 @@ export const FAILURE_WORDS: Record<S["WebhookFailureClass"], string> = {
   invalid_response: "The answer was not HTTP.",
 };
 
-interface Props { api: Api; route: string[]; onExpired: () => void }
-
-export function Webhooks({ api, route, onExpired }: Props) {
-  return route[0] ? <EndpointView api={api} id={route[0]} onExpired={onExpired} /> : <EndpointList api={api} onExpired={onExpired} />;
+interface Props {
+  api: Api;
+  route: string[];
+  onExpired: () => void;
 }
 
-function EventChoice({ chosen, onChange, problems }: { chosen: S["WebhookEventType"][]; onChange: (c: S["WebhookEventType"][]) => void; problems?: Problems }) {
+export function Webhooks({ api, route, onExpired }: Props) {
+  return route[0] ? (
+    <EndpointView api={api} id={route[0]} onExpired={onExpired} />
+  ) : (
+    <EndpointList api={api} onExpired={onExpired} />
+  );
+}
+
+function EventChoice({
+  chosen,
+  onChange,
+  problems,
+}: {
+  chosen: S["WebhookEventType"][];
+  onChange: (c: S["WebhookEventType"][]) => void;
+  problems?: Problems;
+}) {
   const message = problems?.fields["/body/event_types"];
   return (
     <fieldset aria-invalid={message ? true : undefined}>
       <legend>Events</legend>
       {EVENT_TYPES.map((t) => (
         <label key={t}>
-          <input type="checkbox" checked={chosen.includes(t)} onChange={(e) => onChange(e.target.checked ? [...chosen, t] : chosen.filter((x) => x !== t))} /> {t}
+          <input
+            type="checkbox"
+            checked={chosen.includes(t)}
+            onChange={(e) => onChange(e.target.checked ? [...chosen, t] : chosen.filter((x) => x !== t))}
+          />{" "}
+          {t}
         </label>
       ))}
       {message && <small className="field-error">{message}</small>}
@@ -77,17 +104,30 @@ function EndpointList({ api, onExpired }: Omit<Props, "route">) {
       {secret && (
         <article role="status" aria-label="New signing secret">
           <p>The signing secret of {secret.url}. It is shown only now: store it in your receiver's configuration.</p>
-          <pre><code>{secret.secret}</code></pre>
-          <button type="button" className="secondary" onClick={() => setSecret(undefined)}>I have stored it</button>
+          <pre>
+            <code>{secret.secret}</code>
+          </pre>
+          <button type="button" className="secondary" onClick={() => setSecret(undefined)}>
+            I have stored it
+          </button>
         </article>
       )}
       <div className="table-wrap">
         <table>
-          <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Created</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">URL</th>
+              <th scope="col">Events</th>
+              <th scope="col">State</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
           <tbody>
             {endpoints?.map((ep) => (
               <tr key={ep.id}>
-                <td><a href={`#/webhooks/${ep.id}`}>{ep.url}</a></td>
+                <td>
+                  <a href={`#/webhooks/${ep.id}`}>{ep.url}</a>
+                </td>
                 <td>{ep.event_types.join(", ")}</td>
                 <td>{ep.enabled ? "enabled" : `disabled${ep.disabled_reason ? ` (${ep.disabled_reason})` : ""}`}</td>
                 <td>{formatTime(ep.created_at)}</td>
@@ -99,7 +139,17 @@ function EndpointList({ api, onExpired }: Omit<Props, "route">) {
       {endpoints?.length === 0 && <p className="muted">No endpoints yet.</p>}
       <form onSubmit={create} noValidate aria-label="New endpoint">
         <h2>Add an endpoint</h2>
-        <Field label="Endpoint URL" path="/body/url" problems={problems}>{(p) => <input {...p} type="url" value={url} placeholder="https://erp.example.com/hooks/logistics" onChange={(e) => setUrl(e.target.value)} />}</Field>
+        <Field label="Endpoint URL" path="/body/url" problems={problems}>
+          {(p) => (
+            <input
+              {...p}
+              type="url"
+              value={url}
+              placeholder="https://erp.example.com/hooks/logistics"
+              onChange={(e) => setUrl(e.target.value)}
+            />
+          )}
+        </Field>
         <EventChoice chosen={events} onChange={setEvents} problems={problems} />
         <ProblemBanner problems={problems} shown={["/body/url", "/body/event_types"]} />
         <button type="submit">Add endpoint</button>
@@ -119,7 +169,9 @@ function EndpointView({ api, id, onExpired }: { api: Api; id: string; onExpired:
   const load = useCallback(async () => {
     const [ep, log] = await Promise.all([
       api.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: id } } }),
-      api.GET("/webhook_endpoints/{webhook_id}/deliveries", { params: { path: { webhook_id: id }, query: { limit: 50 } } }),
+      api.GET("/webhook_endpoints/{webhook_id}/deliveries", {
+        params: { path: { webhook_id: id }, query: { limit: 50 } },
+      }),
     ]);
     if (ep.response.status === 401) return onExpired();
     if (!ep.data) return setProblems(problemsOf(ep.error));
@@ -139,50 +191,144 @@ function EndpointView({ api, id, onExpired }: { api: Api; id: string; onExpired:
   if (!endpoint) return problems ? <ProblemBanner problems={problems} /> : <p aria-busy="true">Loading…</p>;
   return (
     <section>
-      <nav aria-label="Breadcrumb"><ul><li><a href="#/webhooks">Webhooks</a></li><li>{endpoint.url}</li></ul></nav>
+      <nav aria-label="Breadcrumb">
+        <ul>
+          <li>
+            <a href="#/webhooks">Webhooks</a>
+          </li>
+          <li>{endpoint.url}</li>
+        </ul>
+      </nav>
       <hgroup>
         <h1>{endpoint.url}</h1>
-        <p>{endpoint.enabled ? "Enabled" : `Disabled${endpoint.disabled_reason ? `: ${endpoint.disabled_reason}` : ""}`}</p>
+        <p>
+          {endpoint.enabled ? "Enabled" : `Disabled${endpoint.disabled_reason ? `: ${endpoint.disabled_reason}` : ""}`}
+        </p>
       </hgroup>
-      <form noValidate aria-label="Endpoint" onSubmit={(e) => { e.preventDefault(); void act("Events saved.", () => api.POST("/webhook_endpoints/{webhook_id}", { ...path, body: { event_types: events } })); }}>
+      <form
+        noValidate
+        aria-label="Endpoint"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void act("Events saved.", () =>
+            api.POST("/webhook_endpoints/{webhook_id}", { ...path, body: { event_types: events } }),
+          );
+        }}
+      >
         <EventChoice chosen={events} onChange={setEvents} problems={problems} />
         <div className="row">
-          <button type="submit" className="fit">Save events</button>
-          <button type="button" className="fit secondary" onClick={() => void act(endpoint.enabled ? "Endpoint disabled." : "Endpoint enabled.", () => api.POST("/webhook_endpoints/{webhook_id}", { ...path, body: { enabled: !endpoint.enabled } }))}>{endpoint.enabled ? "Disable" : "Enable"}</button>
-          <button type="button" className="fit secondary" onClick={() => void act("A test event is on its way.", () => api.POST("/webhook_endpoints/{webhook_id}/_test", path))}>Send test event</button>
-          <button type="button" className="fit outline" onClick={async () => {
-            const r = await api.POST("/webhook_endpoints/{webhook_id}/_rotate_secret", path);
-            if (r.data) setNotice(`New signing secret (shown only now): ${r.data.secret}`);
-            else setProblems(problemsOf(r.error));
-          }}>Rotate secret</button>
+          <button type="submit" className="fit">
+            Save events
+          </button>
+          <button
+            type="button"
+            className="fit secondary"
+            onClick={() =>
+              void act(endpoint.enabled ? "Endpoint disabled." : "Endpoint enabled.", () =>
+                api.POST("/webhook_endpoints/{webhook_id}", { ...path, body: { enabled: !endpoint.enabled } }),
+              )
+            }
+          >
+            {endpoint.enabled ? "Disable" : "Enable"}
+          </button>
+          <button
+            type="button"
+            className="fit secondary"
+            onClick={() =>
+              void act("A test event is on its way.", () => api.POST("/webhook_endpoints/{webhook_id}/_test", path))
+            }
+          >
+            Send test event
+          </button>
+          <button
+            type="button"
+            className="fit outline"
+            onClick={async () => {
+              const r = await api.POST("/webhook_endpoints/{webhook_id}/_rotate_secret", path);
+              if (r.data) setNotice(`New signing secret (shown only now): ${r.data.secret}`);
+              else setProblems(problemsOf(r.error));
+            }}
+          >
+            Rotate secret
+          </button>
         </div>
       </form>
       <ProblemBanner problems={problems} shown={["/body/event_types"]} />
       {notice && <p role="status">{notice}</p>}
       <h2>Deliveries</h2>
-      <button type="button" className="outline" onClick={() => void load()}>Refresh</button>
+      <button type="button" className="outline" onClick={() => void load()}>
+        Refresh
+      </button>
       <div className="table-wrap">
         <table aria-label="Deliveries">
-          <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last attempt</th><th scope="col">Why</th><th scope="col"><span className="muted">Action</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Last attempt</th>
+              <th scope="col">Why</th>
+              <th scope="col">
+                <span className="muted">Action</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {deliveries?.map((d) => (
               <tr key={d.id}>
-                <td>{d.event_type}<br /><small className="muted">{formatTime(d.created_at)}</small></td>
-                <td><span className={`status ${d.status}`}>{d.status}</span></td>
+                <td>
+                  {d.event_type}
+                  <br />
+                  <small className="muted">{formatTime(d.created_at)}</small>
+                </td>
+                <td>
+                  <span className={`status ${d.status}`}>{d.status}</span>
+                </td>
                 <td>{d.attempts}</td>
                 <td>
                   {formatTime(d.last_attempt_at)}
                   {d.last_response_status !== null && <> · HTTP {d.last_response_status}</>}
                   {d.last_duration_ms !== null && <> · {d.last_duration_ms} ms</>}
-                  {d.status === "pending" && d.next_attempt_at && <><br /><small className="muted">next {formatTime(d.next_attempt_at)}</small></>}
+                  {d.status === "pending" && d.next_attempt_at && (
+                    <>
+                      <br />
+                      <small className="muted">next {formatTime(d.next_attempt_at)}</small>
+                    </>
+                  )}
                 </td>
                 <td>
-                  {d.failure_class ? <><strong>{d.failure_class}</strong>: {FAILURE_WORDS[d.failure_class]}</> : "—"}
-                  {d.last_error && <><br /><small className="muted">{d.last_error}</small></>}
+                  {d.failure_class ? (
+                    <>
+                      <strong>{d.failure_class}</strong>: {FAILURE_WORDS[d.failure_class]}
+                    </>
+                  ) : (
+                    "—"
+                  )}
+                  {d.last_error && (
+                    <>
+                      <br />
+                      <small className="muted">{d.last_error}</small>
+                    </>
+                  )}
                   {d.last_response_excerpt && <pre className="excerpt">{d.last_response_excerpt}</pre>}
                 </td>
                 <td>
-                  {d.status !== "pending" && <button type="button" className="outline" aria-label={`Redeliver ${d.event_type} of ${formatTime(d.created_at)}`} onClick={() => void act("Redelivery queued.", () => api.POST("/webhook_deliveries/{delivery_id}/_redeliver", { params: { path: { delivery_id: d.id } } }))}>Redeliver</button>}
+                  {d.status !== "pending" && (
+                    <button
+                      type="button"
+                      className="outline"
+                      aria-label={`Redeliver ${d.event_type} of ${formatTime(d.created_at)}`}
+                      onClick={() =>
+                        void act("Redelivery queued.", () =>
+                          api.POST("/webhook_deliveries/{delivery_id}/_redeliver", {
+                            params: { path: { delivery_id: d.id } },
+                          }),
+                        )
+                      }
+                    >
+                      Redeliver
+                    </button>
+                  )}
                 </td>
               </tr>
             ))}

@@ -9,9 +9,24 @@ export type Op = S["RuleOperator"];
 export const FACTS = Object.keys(FACT_KINDS) as Fact[];
 export const operatorsOf = (fact: Fact): readonly Op[] => OPERATORS_BY_KIND[FACT_KINDS[fact]];
 
-export interface CriterionDraft { fact: Fact; op: Op; text: string }
-export interface PricingRuleDraft { key: number; description: string; criteria: CriterionDraft[]; price: string }
-export interface ModificationDraft { key: number; description: string; criteria: CriterionDraft[]; adjust: S["ModificationRule"]["adjust"]; amount: string }
+export interface CriterionDraft {
+  fact: Fact;
+  op: Op;
+  text: string;
+}
+export interface PricingRuleDraft {
+  key: number;
+  description: string;
+  criteria: CriterionDraft[];
+  price: string;
+}
+export interface ModificationDraft {
+  key: number;
+  description: string;
+  criteria: CriterionDraft[];
+  adjust: S["ModificationRule"]["adjust"];
+  amount: string;
+}
 export interface ListDraft {
   id?: string;
   name: string;
@@ -31,7 +46,11 @@ const numberOrText = (text: string): number | string => (/^\s*-?\d+(\.\d+)?\s*$/
 export function valueOf(c: CriterionDraft): S["RuleValue"] {
   const kind = FACT_KINDS[c.fact];
   if (c.op === "in" || c.op === "not_in") {
-    return c.text.split(",").map((v) => v.trim()).filter(Boolean).map((v) => (kind === "number" ? numberOrText(v) : v));
+    return c.text
+      .split(",")
+      .map((v) => v.trim())
+      .filter(Boolean)
+      .map((v) => (kind === "number" ? numberOrText(v) : v));
   }
   if (kind === "boolean") return c.text === "true" ? true : c.text === "false" ? false : c.text;
   if (kind === "number") return numberOrText(c.text);
@@ -39,19 +58,41 @@ export function valueOf(c: CriterionDraft): S["RuleValue"] {
 }
 
 const textOf = (v: S["RuleValue"]) => (Array.isArray(v) ? v.join(", ") : v === null ? "" : String(v));
-const criteriaDraft = (cs: S["RuleCriterion"][]): CriterionDraft[] => cs.map((c) => ({ fact: c.fact, op: c.op, text: textOf(c.value) }));
+const criteriaDraft = (cs: S["RuleCriterion"][]): CriterionDraft[] =>
+  cs.map((c) => ({ fact: c.fact, op: c.op, text: textOf(c.value) }));
 
-export function draftOf(list: S["PriceList"] | S["PriceListInput"] & { id?: string }): ListDraft {
+export function draftOf(list: S["PriceList"] | (S["PriceListInput"] & { id?: string })): ListDraft {
   return {
-    id: list.id, name: list.name, method: list.method, currency: list.currency, tax: String(list.tax), fallback_price: String(list.fallback_price),
-    pricing_rules: (list.pricing_rules ?? []).map((r) => ({ key: nextKey(), description: r.description ?? "", criteria: criteriaDraft(r.criteria), price: String(r.price) })),
-    modification_rules: (list.modification_rules ?? []).map((r) => ({ key: nextKey(), description: r.description ?? "", criteria: criteriaDraft(r.criteria), adjust: r.adjust, amount: String(r.amount) })),
+    id: list.id,
+    name: list.name,
+    method: list.method,
+    currency: list.currency,
+    tax: String(list.tax),
+    fallback_price: String(list.fallback_price),
+    pricing_rules: (list.pricing_rules ?? []).map((r) => ({
+      key: nextKey(),
+      description: r.description ?? "",
+      criteria: criteriaDraft(r.criteria),
+      price: String(r.price),
+    })),
+    modification_rules: (list.modification_rules ?? []).map((r) => ({
+      key: nextKey(),
+      description: r.description ?? "",
+      criteria: criteriaDraft(r.criteria),
+      adjust: r.adjust,
+      amount: String(r.amount),
+    })),
   };
 }
 
 export const newDraft = (method: S["ShippingMethodType"]): ListDraft => ({
-  name: { letter: "Letter", home: "Home delivery", pickup: "Pickup" }[method], method, currency: "EUR", tax: "25.5", fallback_price: "0",
-  pricing_rules: [], modification_rules: [],
+  name: { letter: "Letter", home: "Home delivery", pickup: "Pickup" }[method],
+  method,
+  currency: "EUR",
+  tax: "25.5",
+  fallback_price: "0",
+  pricing_rules: [],
+  modification_rules: [],
 });
 
 /** The API body of a draft; what does not parse goes as typed, for the API to name. */
@@ -59,9 +100,22 @@ export function inputOf(d: ListDraft): S["PriceListInput"] {
   const criteria = (cs: CriterionDraft[]) => cs.map((c) => ({ fact: c.fact, op: c.op, value: valueOf(c) }));
   const description = (text: string) => (text.trim() ? { description: text.trim() } : {});
   return {
-    name: d.name, method: d.method, currency: d.currency as S["CurrencyCode"], tax: numberOrText(d.tax) as number, fallback_price: numberOrText(d.fallback_price) as number,
-    pricing_rules: d.pricing_rules.map((r) => ({ ...description(r.description), criteria: criteria(r.criteria), price: numberOrText(r.price) as number })),
-    modification_rules: d.modification_rules.map((r) => ({ ...description(r.description), criteria: criteria(r.criteria), adjust: r.adjust, amount: numberOrText(r.amount) as number })),
+    name: d.name,
+    method: d.method,
+    currency: d.currency as S["CurrencyCode"],
+    tax: numberOrText(d.tax) as number,
+    fallback_price: numberOrText(d.fallback_price) as number,
+    pricing_rules: d.pricing_rules.map((r) => ({
+      ...description(r.description),
+      criteria: criteria(r.criteria),
+      price: numberOrText(r.price) as number,
+    })),
+    modification_rules: d.modification_rules.map((r) => ({
+      ...description(r.description),
+      criteria: criteria(r.criteria),
+      adjust: r.adjust,
+      amount: numberOrText(r.amount) as number,
+    })),
   };
 }
 

@@ -16,8 +16,15 @@ export function Field({ label, path, problems, children }: FieldProps) {
   return (
     <label htmlFor={id}>
       {label}
-      {children({ id, ...(message !== undefined && { "aria-invalid": true as const, "aria-describedby": `${id}-error` }) })}
-      {message !== undefined && <small id={`${id}-error`} className="field-error">{message}</small>}
+      {children({
+        id,
+        ...(message !== undefined && { "aria-invalid": true as const, "aria-describedby": `${id}-error` }),
+      })}
+      {message !== undefined && (
+        <small id={`${id}-error`} className="field-error">
+          {message}
+        </small>
+      )}
     </label>
   );
 }
@@ -29,7 +36,15 @@ export function ProblemBanner({ problems, shown = [] }: { problems?: Problems; s
   return (
     <div role="alert" className="problem">
       <strong>{problems.message}</strong>
-      {rest.length > 0 && <ul>{rest.map(([p, m]) => <li key={p}><code>{p}</code>: {m}</li>)}</ul>}
+      {rest.length > 0 && (
+        <ul>
+          {rest.map(([p, m]) => (
+            <li key={p}>
+              <code>{p}</code>: {m}
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

@@ -71,7 +71,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("operator_id", "text", (c) => c.notNull())
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("inbound_arrivals_shipment").on("inbound_arrivals").columns(["shipment_id", "id"]).execute();
+  await db.schema
+    .createIndex("inbound_arrivals_shipment")
+    .on("inbound_arrivals")
+    .columns(["shipment_id", "id"])
+    .execute();
 
   await db.schema
     .createTable("inbound_status_history")
@@ -82,7 +86,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("actor", "text", (c) => c.notNull())
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("inbound_status_history_shipment").on("inbound_status_history").columns(["shipment_id", "id"]).execute();
+  await db.schema
+    .createIndex("inbound_status_history_shipment")
+    .on("inbound_status_history")
+    .columns(["shipment_id", "id"])
+    .execute();
 
   await db.schema
     .createTable("inbound_problems")
@@ -95,7 +103,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("resolved_at", "timestamptz")
     .execute();
-  await db.schema.createIndex("inbound_problems_shipment").on("inbound_problems").columns(["shipment_id", "id"]).execute();
+  await db.schema
+    .createIndex("inbound_problems_shipment")
+    .on("inbound_problems")
+    .columns(["shipment_id", "id"])
+    .execute();
 
   await db.schema
     .createTable("idempotency_keys")
@@ -119,12 +131,25 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("payload", "jsonb", (c) => c.notNull())
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("webhook_events_merchant").on("webhook_events").columns(["merchant_id", "created_at"]).execute();
+  await db.schema
+    .createIndex("webhook_events_merchant")
+    .on("webhook_events")
+    .columns(["merchant_id", "created_at"])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const t of [
-    "webhook_events", "idempotency_keys", "inbound_problems", "inbound_status_history",
-    "inbound_arrivals", "inbound_lines", "inbound_shipments", "products", "operators", "merchants",
-  ]) await db.schema.dropTable(t).execute();
+    "webhook_events",
+    "idempotency_keys",
+    "inbound_problems",
+    "inbound_status_history",
+    "inbound_arrivals",
+    "inbound_lines",
+    "inbound_shipments",
+    "products",
+    "operators",
+    "merchants",
+  ])
+    await db.schema.dropTable(t).execute();
 }

@@ -20,13 +20,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("branch", "text", (c) => c.notNull())
     .addColumn("location_info", "text")
     .addColumn("carrier_info", "jsonb", (c) => c.notNull())
-    .addColumn("position", sql`cube`, (c) => c.notNull().generatedAlwaysAs(
-      sql`cube(array[cos(radians(lat)) * cos(radians(lon)), cos(radians(lat)) * sin(radians(lon)), sin(radians(lat))])`).stored())
+    .addColumn("position", sql`cube`, (c) =>
+      c
+        .notNull()
+        .generatedAlwaysAs(
+          sql`cube(array[cos(radians(lat)) * cos(radians(lon)), cos(radians(lat)) * sin(radians(lon)), sin(radians(lat))])`,
+        )
+        .stored(),
+    )
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   await sql`create index pickup_points_position on pickup_points using gist (position)`.execute(db);
-  await db.schema.createIndex("pickup_points_country_postalcode").on("pickup_points").columns(["country", "postalcode"]).execute();
+  await db.schema
+    .createIndex("pickup_points_country_postalcode")
+    .on("pickup_points")
+    .columns(["country", "postalcode"])
+    .execute();
 
   await db.schema
     .createTable("postal_code_locations")
@@ -89,7 +99,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("orders_merchant_created").on("orders").columns(["merchant_id", "created_at", "id"]).execute();
+  await db.schema
+    .createIndex("orders_merchant_created")
+    .on("orders")
+    .columns(["merchant_id", "created_at", "id"])
+    .execute();
 
   await db.schema
     .createTable("order_lines")
@@ -110,7 +124,14 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ["order_lines", "orders", "price_lists", "shipping_settings", "postal_code_locations", "pickup_points"]) {
+  for (const t of [
+    "order_lines",
+    "orders",
+    "price_lists",
+    "shipping_settings",
+    "postal_code_locations",
+    "pickup_points",
+  ]) {
     await db.schema.dropTable(t).execute();
   }
   await sql`drop extension if exists cube`.execute(db);

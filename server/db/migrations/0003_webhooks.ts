@@ -23,7 +23,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex("webhook_endpoints_merchant").on("webhook_endpoints").columns(["merchant_id", "created_at", "id"]).execute();
+  await db.schema
+    .createIndex("webhook_endpoints_merchant")
+    .on("webhook_endpoints")
+    .columns(["merchant_id", "created_at", "id"])
+    .execute();
 
   // One row per event and endpoint. `due_at` is when a dispatcher may take it: the next attempt while
   // pending, the end of the lease while in flight (a crashed sender's delivery is taken again then).
@@ -33,7 +37,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("event_id", "char(24)", (c) => c.notNull().references("webhook_events.id").onDelete("cascade"))
     .addColumn("endpoint_id", "char(24)", (c) => c.notNull().references("webhook_endpoints.id").onDelete("cascade"))
     .addColumn("merchant_id", "text", (c) => c.notNull())
-    .addColumn("status", "text", (c) => c.notNull().check(sql`status in ('pending', 'in_flight', 'succeeded', 'failed')`))
+    .addColumn("status", "text", (c) =>
+      c.notNull().check(sql`status in ('pending', 'in_flight', 'succeeded', 'failed')`),
+    )
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     // Attempts of earlier deliveries of the same event to the same endpoint (re-deliveries go on counting).
     .addColumn("retry_base", "integer", (c) => c.notNull().defaultTo(0))
@@ -46,10 +52,28 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addCheckConstraint("webhook_deliveries_due", sql`(status in ('pending', 'in_flight')) = (due_at is not null)`)
     .execute();
-  await db.schema.createIndex("webhook_deliveries_due").on("webhook_deliveries").column("due_at").where(sql.ref("due_at"), "is not", null).execute();
-  await db.schema.createIndex("webhook_deliveries_endpoint_due").on("webhook_deliveries").columns(["endpoint_id", "due_at"]).where(sql.ref("due_at"), "is not", null).execute();
-  await db.schema.createIndex("webhook_deliveries_endpoint").on("webhook_deliveries").columns(["endpoint_id", "created_at", "id"]).execute();
-  await db.schema.createIndex("webhook_deliveries_event").on("webhook_deliveries").columns(["event_id", "endpoint_id"]).execute();
+  await db.schema
+    .createIndex("webhook_deliveries_due")
+    .on("webhook_deliveries")
+    .column("due_at")
+    .where(sql.ref("due_at"), "is not", null)
+    .execute();
+  await db.schema
+    .createIndex("webhook_deliveries_endpoint_due")
+    .on("webhook_deliveries")
+    .columns(["endpoint_id", "due_at"])
+    .where(sql.ref("due_at"), "is not", null)
+    .execute();
+  await db.schema
+    .createIndex("webhook_deliveries_endpoint")
+    .on("webhook_deliveries")
+    .columns(["endpoint_id", "created_at", "id"])
+    .execute();
+  await db.schema
+    .createIndex("webhook_deliveries_event")
+    .on("webhook_deliveries")
+    .columns(["event_id", "endpoint_id"])
+    .execute();
 
   // A commit that queued deliveries wakes the dispatchers (LISTEN webhook_deliveries) at once; a rolled
   // back one does not. Once per statement, and PostgreSQL folds equal notifications of one transaction.
