@@ -10,10 +10,15 @@ export class WebhookVerificationError extends Error {
 }
 
 export interface VerifyOptions {
-  /** Seconds a delivery may be old or early; default 300. Protects against replay. */
+  /** Seconds a delivery may be old or early: a whole number from 1 to 86400; default 300. Protects against replay. */
   toleranceSeconds?: number;
   now?: Date;
 }
+
+/** The most a tolerance may be: a day; more only widens the window in which a captured delivery can be replayed. */
+export const MAX_TOLERANCE_SECONDS = 86_400;
+/** Fewer key bytes than this are a configuration mistake (a truncated or hand-typed secret), not a key. */
+export const MIN_SECRET_BYTES = 16;
 
 /** A Fetch `Headers`, or a plain record such as node's `req.headers` (names in any case). */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
@@ -22,9 +27,26 @@ const PREFIX = "whsec_";
 
 function keyOf(secret: string): Buffer {
   const key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, "base64");
-  // An empty key would make every signature forgeable: a configuration mistake, not a bad delivery.
+  // A short key makes signatures guessable: a configuration mistake, refused before any delivery is judged.
   if (key.length === 0) throw new TypeError("webhook secret is empty or not base64 (expected whsec_<base64>)");
+  if (key.length < MIN_SECRET_BYTES)
+    throw new TypeError(`webhook secret decodes to ${key.length} bytes; expected at least ${MIN_SECRET_BYTES}`);
   return key;
+}
+
+function keysOf(secrets: string | readonly string[]): Buffer[] {
+  const keys = (typeof secrets === "string" ? [secrets] : secrets).map(keyOf);
+  if (keys.length === 0) throw new TypeError("no webhook secret given");
+  return keys;
+}
+
+// NaN or Infinity would compare false against every age and accept any old delivery.
+function toleranceOf(opts: VerifyOptions): number {
+  const t = opts.toleranceSeconds ?? 300;
+  if (!Number.isInteger(t) || t < 1 || t > MAX_TOLERANCE_SECONDS)
+    throw new TypeError(`toleranceSeconds must be a whole number from 1 to ${MAX_TOLERANCE_SECONDS}, got ${t}`);
+  if (opts.now !== undefined && !Number.isFinite(opts.now.getTime())) throw new TypeError("now is not a valid date");
+  return t;
 }
 
 function hmac(key: Buffer, id: string, timestamp: string, body: string | Uint8Array): Buffer {
@@ -91,8 +113,16 @@ export function verifyWebhook(
   body: string | Uint8Array,
   opts: VerifyOptions = {},
 ): WebhookEvent | WebhookEvent[] {
-  const keys = (typeof secrets === "string" ? [secrets] : secrets).map(keyOf);
-  if (keys.length === 0) throw new TypeError("no webhook secret given");
+  return verifyWith(keysOf(secrets), toleranceOf(opts), headers, body, opts.now);
+}
+
+function verifyWith(
+  keys: readonly Buffer[],
+  tolerance: number,
+  headers: WebhookHeaders,
+  body: string | Uint8Array,
+  at: Date | undefined,
+): WebhookEvent | WebhookEvent[] {
   const id = headerOf(headers, "webhook-id");
   const timestamp = headerOf(headers, "webhook-timestamp");
   const signatures = headerOf(headers, "webhook-signature");
@@ -100,8 +130,8 @@ export function verifyWebhook(
     throw new WebhookVerificationError("missing webhook-id, webhook-timestamp or webhook-signature header");
 
   const ts = /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : NaN;
-  const now = Math.floor((opts.now ?? new Date()).getTime() / 1000);
-  if (!Number.isSafeInteger(ts) || Math.abs(now - ts) > (opts.toleranceSeconds ?? 300))
+  const now = Math.floor((at ?? new Date()).getTime() / 1000);
+  if (!Number.isSafeInteger(ts) || Math.abs(now - ts) > tolerance)
     throw new WebhookVerificationError("timestamp outside the tolerance");
 
   const expected = keys.map((k) => hmac(k, id, timestamp, body));
@@ -137,4 +167,31 @@ export function verifyWebhookEvents(
 ): WebhookEvent[] {
   const result = verifyWebhook(secrets, headers, body, opts);
   return Array.isArray(result) ? result : [result];
+}
+
+export interface WebhookVerifier {
+  verify(headers: WebhookHeaders, body: string | Uint8Array, now?: Date): WebhookEvent | WebhookEvent[];
+  /** Always an array, for receivers of single and batched deliveries alike. */
+  verifyEvents(headers: WebhookHeaders, body: string | Uint8Array, now?: Date): WebhookEvent[];
+}
+
+/**
+ * A verifier whose configuration is checked once, when it is made: a secret shorter than 16 bytes or a tolerance
+ * that is not a whole number of seconds from 1 to 86400 throws a TypeError at start-up, not at the first delivery.
+ */
+export function createWebhookVerifier(
+  secrets: string | readonly string[],
+  opts: Omit<VerifyOptions, "now"> = {},
+): WebhookVerifier {
+  const keys = keysOf(secrets);
+  const tolerance = toleranceOf(opts);
+  const verify = (headers: WebhookHeaders, body: string | Uint8Array, now?: Date) =>
+    verifyWith(keys, tolerance, headers, body, now);
+  return {
+    verify,
+    verifyEvents: (headers, body, now) => {
+      const result = verify(headers, body, now);
+      return Array.isArray(result) ? result : [result];
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  createWebhookVerifier,
   generateWebhookSecret,
   signWebhook,
   verifyWebhook,
@@ -197,5 +198,37 @@ describe("webhook signing shared by server and client", () => {
     expect(h).toEqual(webhookHeaders([newSecret, other], event.event_id, raw, now));
     expect(verifyWebhook(other, h, raw, { now })).toEqual(event);
     expect(verifyWebhook(newSecret, h, raw, { now })).toEqual(event);
+  });
+});
+
+describe("When a merchant configures the verifier wrongly, it refuses at once instead of accepting old deliveries", () => {
+  const dayOld = String(ts - 86_400);
+  const dayOldHeaders = headers(signWebhook(secret, "msg_1", ts - 86_400, body), dayOld);
+
+  it.each([NaN, Infinity, -Infinity, 0, -5, 1.5, 86_401, 10 * 365 * 86_400])(
+    "a tolerance of %s seconds throws a TypeError, per call and at construction",
+    (toleranceSeconds) => {
+      expect(() => verifyWebhook(secret, dayOldHeaders, body, { now, toleranceSeconds })).toThrow(TypeError);
+      expect(() => createWebhookVerifier(secret, { toleranceSeconds })).toThrow(/toleranceSeconds/);
+    },
+  );
+
+  it("a secret that decodes to fewer than 16 bytes throws a TypeError, one of several too", () => {
+    for (const bytes of [1, 6, 15]) {
+      const short = "whsec_" + Buffer.alloc(bytes, 7).toString("base64");
+      expect(() => verifyWebhook(short, headers(), body, { now })).toThrow(/at least 16/);
+      expect(() => createWebhookVerifier([secret, short])).toThrow(TypeError);
+    }
+    const sixteen = "whsec_" + Buffer.alloc(16, 7).toString("base64");
+    expect(() => createWebhookVerifier(sixteen)).not.toThrow();
+  });
+
+  it("a verifier made once checks deliveries like verifyWebhook, with its tolerance", () => {
+    const verifier = createWebhookVerifier(secret, { toleranceSeconds: 60 });
+    expect(verifier.verifyEvents(headers(), body, now)).toHaveLength(1);
+    const old = String(ts - 61);
+    expect(() => verifier.verify(headers(signWebhook(secret, "msg_1", ts - 61, body), old), body, now)).toThrow(
+      WebhookVerificationError,
+    );
   });
 });
