@@ -93,7 +93,7 @@ export function classify(
   // One draw of jitter for the whole request, from its least-tried member.
   const lead = Math.min(...rows.map((r) => r.attempts));
   const next = nextAttemptAt(lead, started, settings.retrySchedule);
-  const wait = next ? next.getTime() - started.getTime() : null;
+  const wait = next ? honourRetryAfter(next.getTime() - started.getTime(), result.retryAfterMs, settings) : null;
   const exhausted = (r: ClaimedRow) => gone || wait === null || r.attempts > settings.retrySchedule.length;
   const anyDone = rows.some(exhausted);
   return rows.map((r) => {
@@ -107,6 +107,20 @@ export function classify(
     log.debug({ delivery: r.id, attempts: r.attempts, error: common.error }, "webhook attempt failed; will retry");
     return { ...common, id: r.id, attempts: r.attempts, status: "pending", wait_ms: wait, keep_batch: !anyDone };
   });
+}
+
+/**
+ * A receiver that answered 429 or 503 with Retry-After is not asked again sooner than it said, but never later than
+ * the schedule's longest wait: a receiver cannot park its deliveries beyond the schedule's bounds.
+ */
+export function honourRetryAfter(
+  scheduledMs: number,
+  askedMs: number | undefined,
+  settings: Pick<WebhookSettings, "retrySchedule">,
+): number {
+  if (askedMs === undefined) return scheduledMs;
+  const longestMs = Math.max(...settings.retrySchedule) * 1000;
+  return Math.max(scheduledMs, Math.min(askedMs, longestMs));
 }
 
 function partsOf(r: ClaimedRow): EnvelopeParts {

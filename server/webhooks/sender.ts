@@ -33,6 +33,8 @@ export interface SendWebhookResult {
   failureClass?: FailureClass;
   /** The start of the answer's body (printable text, at most EXCERPT_CHARS), for troubleshooting. */
   responseExcerpt?: string;
+  /** A 429 or 503 answer's Retry-After, in milliseconds from now (RFC 9110: delta-seconds or an HTTP date). */
+  retryAfterMs?: number;
 }
 
 /** Bytes of a response body read at most; a longer answer is cut and its connection closed. */
@@ -70,6 +72,7 @@ class AttemptTimeout extends Error {
 interface Answer {
   status: number;
   excerpt: string;
+  retryAfter?: string;
 }
 
 export async function sendWebhook(req: SendWebhookRequest): Promise<SendWebhookResult> {
@@ -113,12 +116,14 @@ export async function sendWebhook(req: SendWebhookRequest): Promise<SendWebhookR
       const excerpt = answer.excerpt ? { responseExcerpt: answer.excerpt } : {};
       if (ok) return result({ ok, status: answer.status, ...excerpt });
       const note = answer.status >= 300 && answer.status < 400 ? " (redirects are not followed)" : "";
+      const asked = answer.status === 429 || answer.status === 503 ? retryAfterMs(answer.retryAfter) : undefined;
       return result({
         ok,
         status: answer.status,
         error: `HTTP ${answer.status} from endpoint${note}`,
         failureClass: classOfStatus(answer.status),
         ...excerpt,
+        ...(asked !== undefined && { retryAfterMs: asked }),
       });
     } catch (err) {
       const e = err as NodeJS.ErrnoException & { reusedSocket?: boolean };
@@ -148,6 +153,7 @@ function attempt(url: URL, host: string, req: SendWebhookRequest, deadline: numb
       headers.authorization = `Basic ${Buffer.from(`${req.basicAuth.username}:${req.basicAuth.password}`).toString("base64")}`;
 
     let status: number | undefined;
+    let retryAfter: string | undefined;
     const chunks: Buffer[] = [];
     let received = 0;
     let settled = false;
@@ -157,7 +163,7 @@ function attempt(url: URL, host: string, req: SendWebhookRequest, deadline: numb
       settled = true;
       clearTimeout(timer);
       // Once the status is known the answer counts, even if its body was cut, slow or broken.
-      if (status !== undefined) resolve({ status, excerpt: excerptOf(Buffer.concat(chunks)) });
+      if (status !== undefined) resolve({ status, excerpt: excerptOf(Buffer.concat(chunks)), retryAfter });
       else reject(Object.assign(err ?? new Error("no response"), { reusedSocket: request.reusedSocket }));
     };
 
@@ -173,6 +179,7 @@ function attempt(url: URL, host: string, req: SendWebhookRequest, deadline: numb
       },
       (res) => {
         status = res.statusCode ?? 0;
+        retryAfter = res.headers["retry-after"];
         res.on("data", (chunk: Buffer) => {
           if (received < RESPONSE_LIMIT) chunks.push(chunk.subarray(0, RESPONSE_LIMIT - received));
           received += chunk.length;
@@ -191,6 +198,17 @@ function attempt(url: URL, host: string, req: SendWebhookRequest, deadline: numb
     request.on("error", (e) => finish(e));
     request.end(req.body);
   });
+}
+
+/** Retry-After as milliseconds from `now`; undefined when absent or not one of RFC 9110's two forms. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d{1,10}$/.test(v)) return Number(v) * 1000;
+  // An HTTP date names a weekday and GMT; Date.parse alone would also take "1" or "2026".
+  if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(v)) return undefined;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 function excerptOf(body: Buffer): string {

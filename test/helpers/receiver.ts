@@ -11,7 +11,7 @@ export interface Received {
   at: number;
 }
 
-export type Answer = number | { status: number; body?: string; delayMs?: number };
+export type Answer = number | { status: number; body?: string; delayMs?: number; headers?: Record<string, string> };
 
 export interface Receiver {
   origin: string;
@@ -59,8 +59,8 @@ export async function startReceiver(port = 0): Promise<Receiver> {
       };
       r.received.push(got);
       void Promise.resolve(r.respond(got)).then((a) => {
-        const { status, body = "OK", delayMs = 0 } = typeof a === "number" ? { status: a } : a;
-        setTimeout(() => res.writeHead(status, { "content-type": "text/plain" }).end(body), delayMs);
+        const { status, body = "OK", delayMs = 0, headers = {} } = typeof a === "number" ? { status: a } : a;
+        setTimeout(() => res.writeHead(status, { "content-type": "text/plain", ...headers }).end(body), delayMs);
       });
     });
   });
