@@ -14,7 +14,8 @@ export default defineConfig({
     // The CSP allows no inline script: Vite's module preload helper stays in the bundle.
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
-    sourcemap: true,
+    // No source maps: production ships what runs, not the portal's source (issue 25).
+    sourcemap: false,
     // One bundle (React, Pico, the client): ~270 KB, ~85 KB compressed; the portal has no routes worth splitting.
     chunkSizeWarningLimit: 400,
   },

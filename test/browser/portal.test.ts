@@ -96,6 +96,13 @@ describe("the merchant portal", () => {
     const html = await r.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
     expect((await fetch(`${srv.origin}/portal`, { redirect: "manual" })).headers.get("location")).toBe("/portal/");
+    // No source maps in production: the bundle names none, and none is served.
+    const script = /<script[^>]*\bsrc="([^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const js = await fetch(new URL(script!, `${srv.origin}/portal/`));
+    expect(js.status).toBe(200);
+    expect(await js.text()).not.toContain("sourceMappingURL");
+    expect((await fetch(new URL(`${script!}.map`, `${srv.origin}/portal/`))).status).toBe(404);
   });
 
   it("refuses a wrong password, signs in, finds a shipment and its arrivals, and keeps no secret in browser storage", async () => {
