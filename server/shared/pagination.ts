@@ -31,20 +31,23 @@ export function toPage<R, T>(
   return { items: page.map(toItem), next_cursor: rows.length > limit && last ? encodeCursor(positionOf(last)) : null };
 }
 
-/** A position in an append-only feed: the recording transaction's id (xid8, decimal) and the row id. */
-export interface FeedPosition {
-  txid: string;
-  id: string;
-}
+/**
+ * Where a feed reader stands: after the merchant's event at `position` (its own counter, so a cursor says nothing
+ * of other merchants), or, from a cursor issued before positions existed, after every event of transaction `txid`.
+ */
+export type FeedPosition = { position: string } | { txid: string };
 
-// "f" tells a feed cursor from a list cursor, so that one is never accepted for the other.
-export function encodeFeedCursor(p: FeedPosition): string {
-  return Buffer.from(`f${p.txid}.${p.id}`).toString("base64url");
+// "e" tells a feed cursor from a list cursor, so that one is never accepted for the other.
+export function encodeFeedCursor(position: string): string {
+  return Buffer.from(`e${position}`).toString("base64url");
 }
 
 export function decodeFeedCursor(cursor: string): FeedPosition {
-  const m = /^f(\d{1,20})\.([0-9a-f]{24})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!m || BigInt(m[1]!) > 0xffffffffffffffffn)
-    throw invalid([{ path: "/query/cursor", message: "not a cursor this service returned", code: "cursor" }]);
-  return { txid: m[1]!, id: m[2]! };
+  const text = Buffer.from(cursor, "base64url").toString();
+  const current = /^e(\d{1,18})$/.exec(text);
+  if (current) return { position: current[1]! };
+  // The release before feed positions paged by transaction id ("f<txid>.<id>"); its cursors keep working.
+  const legacy = /^f(\d{1,20})\.[0-9a-f]{24}$/.exec(text);
+  if (legacy && BigInt(legacy[1]!) <= 0xffffffffffffffffn) return { txid: legacy[1]! };
+  throw invalid([{ path: "/query/cursor", message: "not a cursor this service returned", code: "cursor" }]);
 }

@@ -2,11 +2,11 @@
 // deliveries or who polls instead.
 import type { EventFeedPage, FeedEvent, FeedEventType } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
-import type { Executor } from "../db/transaction.ts";
+import type { Db } from "../db/database.ts";
 import type { QueryOf } from "../shared/contract.ts";
 import { decodeFeedCursor, encodeFeedCursor } from "../shared/pagination.ts";
 import { formatTimestamp } from "../shared/time.ts";
-import { feedEvents } from "./db.ts";
+import { feedEvents, feedPositionAtTxid, sequenceFeed } from "./db.ts";
 
 /** Every type but webhook.test, which is addressed to one endpoint, not an event of the merchant's. */
 const FEED_TYPES: readonly FeedEventType[] = [
@@ -16,13 +16,15 @@ const FEED_TYPES: readonly FeedEventType[] = [
   "inbound_shipment.status_changed",
 ];
 
-export async function listEvents(
-  db: Executor,
-  merchant: Principal,
-  query: QueryOf<"listEvents">,
-): Promise<EventFeedPage> {
+/**
+ * Events are shown once they have a position, given after they committed: only this merchant's own writes, of
+ * this database, are ever waited for, and never longer than it takes them to commit.
+ */
+export async function listEvents(db: Db, merchant: Principal, query: QueryOf<"listEvents">): Promise<EventFeedPage> {
   const limit = query.limit ?? 50;
-  const after = query.cursor === undefined ? undefined : decodeFeedCursor(query.cursor);
+  const from = query.cursor === undefined ? { position: "0" } : decodeFeedCursor(query.cursor);
+  await sequenceFeed(db, merchant.id);
+  const after = "position" in from ? from.position : await feedPositionAtTxid(db, merchant.id, from.txid);
   const types = query.event_type?.length ? FEED_TYPES.filter((t) => query.event_type!.includes(t)) : FEED_TYPES;
   const rows = await feedEvents(db, merchant.id, types, after, limit + 1);
   const page = rows.slice(0, limit);
@@ -39,7 +41,11 @@ export async function listEvents(
         }) as FeedEvent,
     ),
     // At the end of the feed the position stays where the caller is, so that it can poll from there.
-    next_cursor: last ? encodeFeedCursor({ txid: last.txid, id: last.id }) : (query.cursor ?? null),
+    next_cursor: last
+      ? encodeFeedCursor(last.feed_position)
+      : query.cursor === undefined
+        ? null
+        : encodeFeedCursor(after),
     has_more: rows.length > limit,
   };
 }

@@ -18,8 +18,15 @@ export interface WebhooksTables {
     /** json (not jsonb): the text is sent exactly as written. */
     payload: ColumnType<unknown, string, never>;
     created_at: CreatedAt;
-    /** xid8 of the recording transaction, as decimal text: the feed's order (set by the database). */
+    /** xid8 of the recording transaction: the feed's order before 0009; kept until the release after it drops it. */
     txid: ColumnType<string, never, never>;
+    /** The event's place in its merchant's feed, given after it committed (feed.ts sequence()); null until then. */
+    feed_position: ColumnType<string | null, never, string | null>;
+  };
+  /** Each merchant's last feed position given (feed.ts sequence()); never goes back, whatever is pruned. */
+  webhook_feed_positions: {
+    merchant_id: string;
+    last_position: ColumnType<string, string, string>;
   };
   webhook_endpoints: {
     id: string;

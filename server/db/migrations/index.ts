@@ -10,6 +10,7 @@ import * as m0005 from "./0005_event_feed.ts";
 import * as m0006 from "./0006_shared_counters.ts";
 import * as m0007 from "./0007_endpoint_failure_streak.ts";
 import * as m0008 from "./0008_portal.ts";
+import * as m0009 from "./0009_feed_positions.ts";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001_init": m0001,
@@ -20,4 +21,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0006_shared_counters": m0006,
   "0007_endpoint_failure_streak": m0007,
   "0008_portal": m0008,
+  "0009_feed_positions": m0009,
 };
