@@ -104,7 +104,7 @@ export async function startPrism(): Promise<Target> {
     String(port),
     "-v",
     "error",
-    path.join(ROOT, "spec/openapi.yaml"),
+    path.join(ROOT, "generated/openapi.json"),
   ];
   const child = startChild("prism", args, { stdout: "ignore", cwd: ROOT });
   const origin = `http://127.0.0.1:${port}`;

@@ -1081,6 +1081,69 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * @description Your own product identifier (SKU).
+         * @example SKU-1001
+         */
+        MerchantProductId: string;
+        /**
+         * @description GTIN-8, -12, -13 or -14 with a valid check digit, or an empty string when the product has none.
+         * @example 6410405082657
+         * @example
+         */
+        Gtin: string;
+        /** @description One product of the announcement. Creates the product in your catalogue or updates its `name` and `gtin`. */
+        ProductLineInput: {
+            merchants_id: components["schemas"]["MerchantProductId"];
+            /** @description Product name. Kept from the catalogue when omitted; empty for a new product without one. */
+            name?: string;
+            gtin?: components["schemas"]["Gtin"];
+            /** @description Quantity announced. */
+            qty: number;
+            /** @description Unit purchase price in the merchant's currency, at most two decimals. */
+            purchasePrice?: number;
+        };
+        /**
+         * Format: date
+         * @description A calendar date, `YYYY-MM-DD`.
+         * @example 2016-01-20
+         */
+        Date: string;
+        InboundShipmentCreate: {
+            /** @description Your own reference, e.g. the purchase order number. */
+            merchants_ref: string;
+            /** @description Name of the sender or supplier. */
+            sender_name: string;
+            /** @description The announced products; each `merchants_id` at most once. */
+            products: components["schemas"]["ProductLineInput"][];
+            /** @description The date the goods are expected at the warehouse. */
+            expected_at_wh?: components["schemas"]["Date"];
+        };
+        /**
+         * @description Identifier created by the service, 24 lowercase hex characters.
+         * @example 569c9d3ab7e4f1a2c3d4e5f6
+         */
+        Id: string;
+        /**
+         * @description `initial` (announced), `confirmed` (merchant confirmed), `en_route`, `arrived_at_warehouse`,
+         *     `processing` (items are being received), `problem` (see `problems`), `processed` (closed by the
+         *     warehouse), `cancelled` (by the warehouse), `deleted` (withdrawn by the merchant).
+         * @enum {string}
+         */
+        InboundShipmentStatus: "initial" | "confirmed" | "en_route" | "arrived_at_warehouse" | "processing" | "problem" | "processed" | "cancelled" | "deleted";
+        InboundShipmentWriteResult: {
+            /** @constant */
+            success: true;
+            shipment_id: components["schemas"]["Id"];
+            status?: components["schemas"]["InboundShipmentStatus"];
+        };
+        ErrorDetail: {
+            /** @description Where the problem is, e.g. `/body/products/0/qty` or `/query/limit`. */
+            path: string;
+            message: string;
+            /** @description The failed rule, e.g. `required`, `additionalProperties`, `maximum`, `duplicate`. */
+            code?: string;
+        };
         /** @description The body of every failed request. */
         Error: {
             /** @constant */
@@ -1097,118 +1160,12 @@ export interface components {
             /** @description The request id (also in the `X-Request-Id` response header); quote it to support. */
             request_id?: string;
         };
-        ErrorDetail: {
-            /** @description Where the problem is, e.g. `/body/products/0/qty` or `/query/limit`. */
-            path: string;
-            message: string;
-            /** @description The failed rule, e.g. `required`, `additionalProperties`, `maximum`, `duplicate`. */
-            code?: string;
-        };
-        /**
-         * @description Identifier created by the service, 24 lowercase hex characters.
-         * @example 569c9d3ab7e4f1a2c3d4e5f6
-         */
-        Id: string;
         /**
          * Format: date-time
          * @description ISO 8601 with an explicit UTC offset, e.g. `2016-01-18T08:17:55+00:00`.
          * @example 2016-01-18T08:17:55+00:00
          */
         Timestamp: string;
-        /**
-         * Format: date
-         * @description A calendar date, `YYYY-MM-DD`.
-         * @example 2016-01-20
-         */
-        Date: string;
-        /**
-         * @description ISO 3166-1 alpha-2 country code, upper case (the current list; `XX`, `ZZ` and other unassigned codes are refused).
-         * @example FI
-         * @enum {string}
-         */
-        CountryCode: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "XK" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
-        /**
-         * @description ISO 4217 currency code of the prices (the current list; `ZZZ` and other unassigned codes are refused).
-         * @example EUR
-         * @enum {string}
-         */
-        CurrencyCode: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG";
-        /**
-         * @description Postal code as written in the country (letters, digits, spaces, hyphens).
-         * @example 00100
-         */
-        PostalCode: string;
-        /**
-         * @description GTIN-8, -12, -13 or -14 with a valid check digit, or an empty string when the product has none.
-         * @example 6410405082657
-         * @example
-         */
-        Gtin: string;
-        /**
-         * @description Your own product identifier (SKU).
-         * @example SKU-1001
-         */
-        MerchantProductId: string;
-        /**
-         * @description A delivery fee payable by the customer.
-         * @example {
-         *       "gross": 5.9,
-         *       "currency": "EUR",
-         *       "tax": 25.5
-         *     }
-         */
-        Price: {
-            /** @description Gross total including VAT, at most two decimals. */
-            gross: number;
-            currency: components["schemas"]["CurrencyCode"];
-            /** @description VAT percentage. */
-            tax: number;
-        };
-        /**
-         * @description `initial` (announced), `confirmed` (merchant confirmed), `en_route`, `arrived_at_warehouse`,
-         *     `processing` (items are being received), `problem` (see `problems`), `processed` (closed by the
-         *     warehouse), `cancelled` (by the warehouse), `deleted` (withdrawn by the merchant).
-         * @enum {string}
-         */
-        InboundShipmentStatus: "initial" | "confirmed" | "en_route" | "arrived_at_warehouse" | "processing" | "problem" | "processed" | "cancelled" | "deleted";
-        /** @description One product of the announcement. Creates the product in your catalogue or updates its `name` and `gtin`. */
-        ProductLineInput: {
-            merchants_id: components["schemas"]["MerchantProductId"];
-            /** @description Product name. Kept from the catalogue when omitted; empty for a new product without one. */
-            name?: string;
-            gtin?: components["schemas"]["Gtin"];
-            /** @description Quantity announced. */
-            qty: number;
-            /** @description Unit purchase price in the merchant's currency, at most two decimals. */
-            purchasePrice?: number;
-        };
-        InboundShipmentCreate: {
-            /** @description Your own reference, e.g. the purchase order number. */
-            merchants_ref: string;
-            /** @description Name of the sender or supplier. */
-            sender_name: string;
-            /** @description The announced products; each `merchants_id` at most once. */
-            products: components["schemas"]["ProductLineInput"][];
-            /** @description The date the goods are expected at the warehouse. */
-            expected_at_wh?: components["schemas"]["Date"];
-        };
-        /** @description Any of the creation fields; at least one. `products` and `products_all` exclude each other. */
-        InboundShipmentModify: {
-            merchants_ref?: string;
-            sender_name?: string;
-            /** @description The date the goods are expected at the warehouse; `null` clears it. */
-            expected_at_wh?: components["schemas"]["Date"] | null;
-            /** @description Lines merged by `merchants_id` into the current list. */
-            products?: components["schemas"]["ProductLineInput"][];
-            /** @description The complete new list of lines, replacing the current one. */
-            products_all?: components["schemas"]["ProductLineInput"][];
-        };
-        InboundShipmentWriteResult: {
-            /** @constant */
-            success: true;
-            shipment_id: components["schemas"]["Id"];
-            status?: components["schemas"]["InboundShipmentStatus"];
-        };
         /** @description A product of your catalogue. */
         Product: {
             id: components["schemas"]["Id"];
@@ -1258,6 +1215,22 @@ export interface components {
             /** @description Problems the warehouse or the closing check recorded, oldest first. */
             problems: components["schemas"]["InboundProblem"][];
         };
+        InboundShipmentList: {
+            items: components["schemas"]["InboundShipment"][];
+            /** @description Pass as `cursor` for the next page; `null` on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description Any of the creation fields; at least one. `products` and `products_all` exclude each other. */
+        InboundShipmentModify: {
+            merchants_ref?: string;
+            sender_name?: string;
+            /** @description The date the goods are expected at the warehouse; `null` clears it. */
+            expected_at_wh?: components["schemas"]["Date"] | null;
+            /** @description Lines merged by `merchants_id` into the current list. */
+            products?: components["schemas"]["ProductLineInput"][];
+            /** @description The complete new list of lines, replacing the current one. */
+            products_all?: components["schemas"]["ProductLineInput"][];
+        };
         InboundStatusHistory: {
             items: {
                 /** @description `null` for the announcement. */
@@ -1267,11 +1240,6 @@ export interface components {
                 /** @enum {string} */
                 by: "merchant" | "warehouse" | "service";
             }[];
-        };
-        InboundShipmentList: {
-            items: components["schemas"]["InboundShipment"][];
-            /** @description Pass as `cursor` for the next page; `null` on the last page. */
-            next_cursor: string | null;
         };
         ArrivalLineInput: {
             merchants_id: components["schemas"]["MerchantProductId"];
@@ -1301,33 +1269,27 @@ export interface components {
             problems?: components["schemas"]["ProblemInput"][];
         };
         /**
+         * @description Postal code as written in the country (letters, digits, spaces, hyphens).
+         * @example 00100
+         */
+        PostalCode: string;
+        /**
+         * @description Branch of a pickup point, dotted and country-prefixed, e.g. `fi.posti`, `fi.matkahuolto`,
+         *     `fi.k-market`: lower-case letters and digits, with single `-` or `_` between them.
+         * @example fi.posti
+         */
+        PickupPointBranch: string;
+        /**
+         * @description ISO 3166-1 alpha-2 country code, upper case (the current list; `XX`, `ZZ` and other unassigned codes are refused).
+         * @example FI
+         * @enum {string}
+         */
+        CountryCode: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "XK" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
+        /**
          * @description `letter` and `home` are delivered to the customer's address; `pickup` to a chosen pickup point.
          * @enum {string}
          */
         ShippingMethodType: "letter" | "home" | "pickup";
-        /**
-         * @description Why a shipping method is not available. Checked in this order; the first that applies is the
-         *     reason:
-         *     - `merchant_disabled`: you switched the method off in your shipping settings, or it has no
-         *       price list.
-         *     - `country_not_served`: the customer's country is not among your `countries`, so no method
-         *       is offered there.
-         *     - `item_does_not_allow`: (letter) the weight is unknown, over your letter weight limit, or an
-         *       item may not go as a letter (`letter_allowed: false`, or larger than 353 x 250 x 32 mm in
-         *       every orientation).
-         *     - `weight_exceeded`: (home, pickup) the shipment is heavier than the method's `max_weight_g`
-         *       in your shipping settings.
-         *     - `no_pickup_points`: (pickup) no pickup point was found for the customer: the directory has
-         *       none in the customer's country, or no location is known there (see
-         *       `GET /pickup_points/lookup`).
-         * @enum {string}
-         */
-        ShippingUnavailableReason: "item_does_not_allow" | "merchant_disabled" | "weight_exceeded" | "country_not_served" | "no_pickup_points";
-        /**
-         * @description The name of a fact that price list rules can test; see `ShippingFacts`.
-         * @enum {string}
-         */
-        ShippingFactName: "pup.branch" | "customer.country" | "customer.postalcode" | "customer.address" | "order.shipping_type" | "order.tags" | "order.total_eur" | "order.letter_possible" | "order.total_weight" | "order.total_volume" | "order.item_count" | "order.item_article_count";
         /**
          * @description The facts the options were computed from, and that price list rules test. For the generic
          *     query they come from the query (no order: totals and counts are 0, tags empty); for an order,
@@ -1360,50 +1322,48 @@ export interface components {
             /** @description Number of distinct products (order lines). */
             "order.item_article_count": number;
         };
-        /** @description A `letter` or `home` method. Available: carries `price`. Not available: carries `reason`. */
-        ShippingMethodOption: {
-            /** @constant */
-            available: true;
-            price: components["schemas"]["Price"];
-            explanation?: components["schemas"]["PriceTrace"];
-        } | {
-            /** @constant */
-            available: false;
-            reason: components["schemas"]["ShippingUnavailableReason"];
-            explanation?: components["schemas"]["UnavailableTrace"];
+        /**
+         * @description ISO 4217 currency code of the prices (the current list; `ZZZ` and other unassigned codes are refused).
+         * @example EUR
+         * @enum {string}
+         */
+        CurrencyCode: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XBA" | "XBB" | "XBC" | "XBD" | "XCD" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG";
+        /**
+         * @description A delivery fee payable by the customer.
+         * @example {
+         *       "gross": 5.9,
+         *       "currency": "EUR",
+         *       "tax": 25.5
+         *     }
+         */
+        Price: {
+            /** @description Gross total including VAT, at most two decimals. */
+            gross: number;
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description VAT percentage. */
+            tax: number;
         };
         /**
-         * @description The `pickup` method. Available: carries `pickup_points` (no `price`; every pickup point carries
-         *     its own). Not available: carries `reason`.
+         * @description The name of a fact that price list rules can test; see `ShippingFacts`.
+         * @enum {string}
          */
-        PickupMethodOption: {
-            /** @constant */
-            available: true;
-            /**
-             * @description The nearest and preferred pickup points, keyed by pickup point `id`, nearest first
-             *     (JSON object members keep their order). Each carries the fee for delivery to it.
-             */
-            pickup_points: {
-                [key: string]: components["schemas"]["PickupPointWithPrice"];
-            };
-        } | {
-            /** @constant */
-            available: false;
-            reason: components["schemas"]["ShippingUnavailableReason"];
-            explanation?: components["schemas"]["UnavailableTrace"];
-        };
-        /** @description One property per shipping method. */
-        ShippingOptionsByMethod: {
-            letter: components["schemas"]["ShippingMethodOption"];
-            home: components["schemas"]["ShippingMethodOption"];
-            pickup: components["schemas"]["PickupMethodOption"];
-        };
-        /** @description Possible shipping methods for a customer and the facts they were computed from. */
-        ShippingOptionsResult: {
-            /** @description The order, when the options were asked for one. */
-            order_id?: components["schemas"]["Id"];
-            facts: components["schemas"]["ShippingFacts"];
-            options: components["schemas"]["ShippingOptionsByMethod"];
+        ShippingFactName: "pup.branch" | "customer.country" | "customer.postalcode" | "customer.address" | "order.shipping_type" | "order.tags" | "order.total_eur" | "order.letter_possible" | "order.total_weight" | "order.total_volume" | "order.item_count" | "order.item_article_count";
+        /**
+         * @description `==` `!=` compare equal (strings, numbers, booleans, `null`); `<` `<=` `>` `>=` compare
+         *     numbers; `in` / `not_in`: the fact is / is not one of the values of an array `value`;
+         *     `contains`: the array fact (`order.tags`) contains `value`, or a string fact contains it as
+         *     a substring. A combination that cannot apply (e.g. `<` on `customer.country`) is
+         *     `400 validation_failed`.
+         * @enum {string}
+         */
+        RuleOperator: "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not_in" | "contains";
+        /** @description The value the fact is compared with. */
+        RuleValue: string | number | boolean | null | (string | number)[];
+        /** @description One test of a fact, e.g. `order.total_weight <= 2000`. */
+        RuleCriterion: {
+            fact: components["schemas"]["ShippingFactName"];
+            op: components["schemas"]["RuleOperator"];
+            value: components["schemas"]["RuleValue"];
         };
         /** @description A fact's value as rules see it (`order.tags` is a list). */
         FactValue: string | number | boolean | null | string[];
@@ -1445,9 +1405,186 @@ export interface components {
             pricing_rules: components["schemas"]["RuleCheck"][];
             modification_rules: components["schemas"]["RuleCheck"][];
         };
+        /**
+         * @description Why a shipping method is not available. Checked in this order; the first that applies is the
+         *     reason:
+         *     - `merchant_disabled`: you switched the method off in your shipping settings, or it has no
+         *       price list.
+         *     - `country_not_served`: the customer's country is not among your `countries`, so no method
+         *       is offered there.
+         *     - `item_does_not_allow`: (letter) the weight is unknown, over your letter weight limit, or an
+         *       item may not go as a letter (`letter_allowed: false`, or larger than 353 x 250 x 32 mm in
+         *       every orientation).
+         *     - `weight_exceeded`: (home, pickup) the shipment is heavier than the method's `max_weight_g`
+         *       in your shipping settings.
+         *     - `no_pickup_points`: (pickup) no pickup point was found for the customer: the directory has
+         *       none in the customer's country, or no location is known there (see
+         *       `GET /pickup_points/lookup`).
+         * @enum {string}
+         */
+        ShippingUnavailableReason: "item_does_not_allow" | "merchant_disabled" | "weight_exceeded" | "country_not_served" | "no_pickup_points";
         /** @description Why a method is unavailable, in words, naming the setting or fact that decided it. */
         UnavailableTrace: {
             detail: string;
+        };
+        /** @description A `letter` or `home` method. Available: carries `price`. Not available: carries `reason`. */
+        ShippingMethodOption: {
+            /** @constant */
+            available: true;
+            price: components["schemas"]["Price"];
+            explanation?: components["schemas"]["PriceTrace"];
+        } | {
+            /** @constant */
+            available: false;
+            reason: components["schemas"]["ShippingUnavailableReason"];
+            explanation?: components["schemas"]["UnavailableTrace"];
+        };
+        /**
+         * @description Latitude then longitude, WGS 84 decimal degrees.
+         * @example [
+         *       60.16916,
+         *       24.93169
+         *     ]
+         */
+        Coordinates: [
+            number,
+            number
+        ];
+        /** @description What one carrier knows of the pickup point. `id` always; the other fields for some carriers. */
+        CarrierInfo: {
+            /** @description The carrier's own identifier of the pickup point. */
+            id: string;
+            /** @description Name to print on shipping labels. */
+            label_name?: string;
+            /** @description The carrier's type of the point, e.g. `PICKUPPOINT`, `PARCELLOCKER`. */
+            type?: string;
+            /** @description The carrier's office or routing code. */
+            office?: string;
+        };
+        /** @description Keyed by carrier code (country prefix and carrier name, e.g. `fi_posti`). */
+        CarrierInfoMap: {
+            [key: string]: components["schemas"]["CarrierInfo"];
+        };
+        /** @description A pickup point in shipping options, with the fee for delivery to it. */
+        PickupPointWithPrice: {
+            id: components["schemas"]["Id"];
+            name: string;
+            address: string;
+            postalcode: components["schemas"]["PostalCode"];
+            city: string;
+            country: components["schemas"]["CountryCode"];
+            coordinates: components["schemas"]["Coordinates"];
+            branch: components["schemas"]["PickupPointBranch"];
+            location_info: string | null;
+            carrier_info: components["schemas"]["CarrierInfoMap"];
+            price: components["schemas"]["Price"];
+            explanation?: components["schemas"]["PriceTrace"];
+        };
+        /**
+         * @description The `pickup` method. Available: carries `pickup_points` (no `price`; every pickup point carries
+         *     its own). Not available: carries `reason`.
+         */
+        PickupMethodOption: {
+            /** @constant */
+            available: true;
+            /**
+             * @description The nearest and preferred pickup points, keyed by pickup point `id`, nearest first
+             *     (JSON object members keep their order). Each carries the fee for delivery to it.
+             */
+            pickup_points: {
+                [key: string]: components["schemas"]["PickupPointWithPrice"];
+            };
+        } | {
+            /** @constant */
+            available: false;
+            reason: components["schemas"]["ShippingUnavailableReason"];
+            explanation?: components["schemas"]["UnavailableTrace"];
+        };
+        /** @description One property per shipping method. */
+        ShippingOptionsByMethod: {
+            letter: components["schemas"]["ShippingMethodOption"];
+            home: components["schemas"]["ShippingMethodOption"];
+            pickup: components["schemas"]["PickupMethodOption"];
+        };
+        /** @description Possible shipping methods for a customer and the facts they were computed from. */
+        ShippingOptionsResult: {
+            /** @description The order, when the options were asked for one. */
+            order_id?: components["schemas"]["Id"];
+            facts: components["schemas"]["ShippingFacts"];
+            options: components["schemas"]["ShippingOptionsByMethod"];
+        };
+        LetterMethodSettings: {
+            /** @description Whether you offer letters. Off means `available: false`, `reason: merchant_disabled`. */
+            enabled: boolean;
+            /** @description Heaviest shipment that may go as a letter, in grams; heavier gets `item_does_not_allow`. */
+            max_weight_g: number;
+        };
+        ShippingMethodSettings: {
+            /** @description Whether you offer the method. Off means `available: false`, `reason: merchant_disabled`. */
+            enabled: boolean;
+            /**
+             * @description Heaviest shipment the method takes, in grams; heavier gets `weight_exceeded`. Absent: no
+             *     limit (the carriers' usual parcel limit is 35000 g).
+             */
+            max_weight_g?: number;
+        };
+        /** @description How many pickup points shipping options offer at most, nearest first. */
+        PickupPointsLimit: number;
+        ShippingSettingsInput: {
+            letter: components["schemas"]["LetterMethodSettings"];
+            home: components["schemas"]["ShippingMethodSettings"];
+            pickup: components["schemas"]["ShippingMethodSettings"];
+            /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
+            countries: components["schemas"]["CountryCode"][];
+            /** @description How many pickup points shipping options offer at most (1-50). Omitted, 10. */
+            pickup_points_limit?: components["schemas"]["PickupPointsLimit"];
+        };
+        /** @description All must match (logical AND). An empty list always matches. */
+        RuleCriteria: components["schemas"]["RuleCriterion"][];
+        /** @description When all `criteria` match (and no earlier pricing rule did), `price` is the base price. */
+        PricingRule: {
+            description?: string;
+            criteria: components["schemas"]["RuleCriteria"];
+            /** @description Gross base price, at most two decimals. */
+            price: number;
+        };
+        /**
+         * @description When all `criteria` match, adjusts the price computed so far. After every step the price is
+         *     rounded to whole cents (half away from zero: 3.45 x 0.5 = 1.725 -> 1.73) and kept between 0
+         *     and 100000, so a later rule starts from a valid price.
+         */
+        ModificationRule: {
+            description?: string;
+            criteria: components["schemas"]["RuleCriteria"];
+            /**
+             * @description `add` the amount (negative for a discount), `multiply` by it, or `set` the price to it.
+             * @enum {string}
+             */
+            adjust: "add" | "multiply" | "set";
+            /**
+             * @description For `add`, an amount in the list's currency with at most two decimals (negative for a
+             *     discount); for `set`, a price >= 0 with at most two decimals; for `multiply`, a factor >= 0
+             *     (`0.9` for 10 % off). Otherwise `400 validation_failed` naming the rule.
+             */
+            amount: number;
+        };
+        /**
+         * @description A price list is evaluated on every shipping-options call, so its size is bounded as a whole
+         *     too: at most 2,000 criterion values over all its rules (an `in` list counts each value) and
+         *     128 KB of JSON; a larger one is `400 validation_failed` with the detail code `too_large`.
+         */
+        PriceListInput: {
+            name: string;
+            method: components["schemas"]["ShippingMethodType"];
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description VAT percentage included in the prices, at most two decimals (`25.5`, `24`, `14.25`). */
+            tax: number;
+            /** @description Base price when no pricing rule matches, at most two decimals. */
+            fallback_price: number;
+            /** @description Tested in order; the first whose criteria all match sets the base price. Default empty. */
+            pricing_rules?: components["schemas"]["PricingRule"][];
+            /** @description Applied in order; every one whose criteria all match adjusts the price. Default empty. */
+            modification_rules?: components["schemas"]["ModificationRule"][];
         };
         /**
          * @description A customer (postal code, country, optionally weight, cart value and tags) and drafts of your
@@ -1473,67 +1610,17 @@ export interface components {
             facts: components["schemas"]["ShippingFacts"];
             options: components["schemas"]["ShippingOptionsByMethod"];
         };
-        /**
-         * @description Latitude then longitude, WGS 84 decimal degrees.
-         * @example [
-         *       60.16916,
-         *       24.93169
-         *     ]
-         */
-        Coordinates: [
-            number,
-            number
-        ];
-        /**
-         * @description Branch of a pickup point, dotted and country-prefixed, e.g. `fi.posti`, `fi.matkahuolto`,
-         *     `fi.k-market`: lower-case letters and digits, with single `-` or `_` between them.
-         * @example fi.posti
-         */
-        PickupPointBranch: string;
-        /** @description What one carrier knows of the pickup point. `id` always; the other fields for some carriers. */
-        CarrierInfo: {
-            /** @description The carrier's own identifier of the pickup point. */
-            id: string;
-            /** @description Name to print on shipping labels. */
-            label_name?: string;
-            /** @description The carrier's type of the point, e.g. `PICKUPPOINT`, `PARCELLOCKER`. */
-            type?: string;
-            /** @description The carrier's office or routing code. */
-            office?: string;
-        };
-        /** @description Keyed by carrier code (country prefix and carrier name, e.g. `fi_posti`). */
-        CarrierInfoMap: {
-            [key: string]: components["schemas"]["CarrierInfo"];
-        };
-        /** @description A pickup point of the directory. */
-        PickupPoint: {
-            id: components["schemas"]["Id"];
-            name: string;
-            /** @description Street address. */
-            address: string;
-            postalcode: components["schemas"]["PostalCode"];
-            city: string;
-            country: components["schemas"]["CountryCode"];
-            coordinates: components["schemas"]["Coordinates"];
-            branch: components["schemas"]["PickupPointBranch"];
-            /** @description Free-text opening hours or a hint where to find the point; `null` when none. */
-            location_info: string | null;
-            carrier_info: components["schemas"]["CarrierInfoMap"];
-        };
-        /** @description A pickup point in shipping options, with the fee for delivery to it. */
-        PickupPointWithPrice: {
-            id: components["schemas"]["Id"];
-            name: string;
-            address: string;
-            postalcode: components["schemas"]["PostalCode"];
-            city: string;
-            country: components["schemas"]["CountryCode"];
-            coordinates: components["schemas"]["Coordinates"];
-            branch: components["schemas"]["PickupPointBranch"];
-            location_info: string | null;
-            carrier_info: components["schemas"]["CarrierInfoMap"];
-            price: components["schemas"]["Price"];
-            explanation?: components["schemas"]["PriceTrace"];
+        /** @description The location distances were measured from. */
+        PickupPointSearchOrigin: {
+            /** @description `null` when no location is known for the country. */
+            coordinates: components["schemas"]["Coordinates"] | null;
+            /**
+             * @description `postal_code`: the postal code's own location; `pickup_points_in_postal_code`: the centre of
+             *     the pickup points in that postal code; `nearest_postal_code`: the nearest known postal code
+             *     of the country; `none`: nothing known (the list is empty).
+             * @enum {string}
+             */
+            source: "postal_code" | "pickup_points_in_postal_code" | "nearest_postal_code" | "none";
         };
         /** @description A pickup point in a lookup, with its distance from the customer's location. */
         PickupPointWithDistance: {
@@ -1550,24 +1637,27 @@ export interface components {
             /** @description Great-circle distance from the customer's location, in metres. */
             distance_m: number;
         };
-        /** @description The location distances were measured from. */
-        PickupPointSearchOrigin: {
-            /** @description `null` when no location is known for the country. */
-            coordinates: components["schemas"]["Coordinates"] | null;
-            /**
-             * @description `postal_code`: the postal code's own location; `pickup_points_in_postal_code`: the centre of
-             *     the pickup points in that postal code; `nearest_postal_code`: the nearest known postal code
-             *     of the country; `none`: nothing known (the list is empty).
-             * @enum {string}
-             */
-            source: "postal_code" | "pickup_points_in_postal_code" | "nearest_postal_code" | "none";
-        };
         PickupPointLookupResult: {
             postalcode: components["schemas"]["PostalCode"];
             country: components["schemas"]["CountryCode"];
             origin: components["schemas"]["PickupPointSearchOrigin"];
             /** @description Nearest first. */
             pickup_points: components["schemas"]["PickupPointWithDistance"][];
+        };
+        /** @description A pickup point of the directory. */
+        PickupPoint: {
+            id: components["schemas"]["Id"];
+            name: string;
+            /** @description Street address. */
+            address: string;
+            postalcode: components["schemas"]["PostalCode"];
+            city: string;
+            country: components["schemas"]["CountryCode"];
+            coordinates: components["schemas"]["Coordinates"];
+            branch: components["schemas"]["PickupPointBranch"];
+            /** @description Free-text opening hours or a hint where to find the point; `null` when none. */
+            location_info: string | null;
+            carrier_info: components["schemas"]["CarrierInfoMap"];
         };
         /** @description The customer the order is shipped to. */
         OrderCustomer: {
@@ -1618,14 +1708,10 @@ export interface components {
             tags?: components["schemas"]["OrderTags"];
             destination?: components["schemas"]["OrderDestination"];
         };
-        /** @description Any of the creation fields; at least one. Each replaces the stored value as a whole. */
-        OrderModify: {
-            merchants_ref?: string;
-            customer?: components["schemas"]["OrderCustomer"];
-            products?: components["schemas"]["OrderLine"][];
-            tags?: components["schemas"]["OrderTags"];
-            /** @description The new destination; `null` clears it. */
-            destination?: components["schemas"]["OrderDestination"] | null;
+        OrderWriteResult: {
+            /** @constant */
+            success: true;
+            order_id: components["schemas"]["Id"];
         };
         Order: {
             id: components["schemas"]["Id"];
@@ -1638,36 +1724,14 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
-        OrderWriteResult: {
-            /** @constant */
-            success: true;
-            order_id: components["schemas"]["Id"];
-        };
-        ShippingMethodSettings: {
-            /** @description Whether you offer the method. Off means `available: false`, `reason: merchant_disabled`. */
-            enabled: boolean;
-            /**
-             * @description Heaviest shipment the method takes, in grams; heavier gets `weight_exceeded`. Absent: no
-             *     limit (the carriers' usual parcel limit is 35000 g).
-             */
-            max_weight_g?: number;
-        };
-        LetterMethodSettings: {
-            /** @description Whether you offer letters. Off means `available: false`, `reason: merchant_disabled`. */
-            enabled: boolean;
-            /** @description Heaviest shipment that may go as a letter, in grams; heavier gets `item_does_not_allow`. */
-            max_weight_g: number;
-        };
-        /** @description How many pickup points shipping options offer at most, nearest first. */
-        PickupPointsLimit: number;
-        ShippingSettingsInput: {
-            letter: components["schemas"]["LetterMethodSettings"];
-            home: components["schemas"]["ShippingMethodSettings"];
-            pickup: components["schemas"]["ShippingMethodSettings"];
-            /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
-            countries: components["schemas"]["CountryCode"][];
-            /** @description How many pickup points shipping options offer at most (1-50). Omitted, 10. */
-            pickup_points_limit?: components["schemas"]["PickupPointsLimit"];
+        /** @description Any of the creation fields; at least one. Each replaces the stored value as a whole. */
+        OrderModify: {
+            merchants_ref?: string;
+            customer?: components["schemas"]["OrderCustomer"];
+            products?: components["schemas"]["OrderLine"][];
+            tags?: components["schemas"]["OrderTags"];
+            /** @description The new destination; `null` clears it. */
+            destination?: components["schemas"]["OrderDestination"] | null;
         };
         ShippingSettings: {
             letter: components["schemas"]["LetterMethodSettings"];
@@ -1678,70 +1742,6 @@ export interface components {
             pickup_points_limit: components["schemas"]["PickupPointsLimit"];
             /** @description When you last replaced the settings; `null` while the defaults apply. */
             updated_at: components["schemas"]["Timestamp"] | null;
-        };
-        /**
-         * @description `==` `!=` compare equal (strings, numbers, booleans, `null`); `<` `<=` `>` `>=` compare
-         *     numbers; `in` / `not_in`: the fact is / is not one of the values of an array `value`;
-         *     `contains`: the array fact (`order.tags`) contains `value`, or a string fact contains it as
-         *     a substring. A combination that cannot apply (e.g. `<` on `customer.country`) is
-         *     `400 validation_failed`.
-         * @enum {string}
-         */
-        RuleOperator: "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not_in" | "contains";
-        /** @description The value the fact is compared with. */
-        RuleValue: string | number | boolean | null | (string | number)[];
-        /** @description One test of a fact, e.g. `order.total_weight <= 2000`. */
-        RuleCriterion: {
-            fact: components["schemas"]["ShippingFactName"];
-            op: components["schemas"]["RuleOperator"];
-            value: components["schemas"]["RuleValue"];
-        };
-        /** @description All must match (logical AND). An empty list always matches. */
-        RuleCriteria: components["schemas"]["RuleCriterion"][];
-        /** @description When all `criteria` match (and no earlier pricing rule did), `price` is the base price. */
-        PricingRule: {
-            description?: string;
-            criteria: components["schemas"]["RuleCriteria"];
-            /** @description Gross base price, at most two decimals. */
-            price: number;
-        };
-        /**
-         * @description When all `criteria` match, adjusts the price computed so far. After every step the price is
-         *     rounded to whole cents (half away from zero: 3.45 x 0.5 = 1.725 -> 1.73) and kept between 0
-         *     and 100000, so a later rule starts from a valid price.
-         */
-        ModificationRule: {
-            description?: string;
-            criteria: components["schemas"]["RuleCriteria"];
-            /**
-             * @description `add` the amount (negative for a discount), `multiply` by it, or `set` the price to it.
-             * @enum {string}
-             */
-            adjust: "add" | "multiply" | "set";
-            /**
-             * @description For `add`, an amount in the list's currency with at most two decimals (negative for a
-             *     discount); for `set`, a price >= 0 with at most two decimals; for `multiply`, a factor >= 0
-             *     (`0.9` for 10 % off). Otherwise `400 validation_failed` naming the rule.
-             */
-            amount: number;
-        };
-        /**
-         * @description A price list is evaluated on every shipping-options call, so its size is bounded as a whole
-         *     too: at most 2,000 criterion values over all its rules (an `in` list counts each value) and
-         *     128 KB of JSON; a larger one is `400 validation_failed` with the detail code `too_large`.
-         */
-        PriceListInput: {
-            name: string;
-            method: components["schemas"]["ShippingMethodType"];
-            currency: components["schemas"]["CurrencyCode"];
-            /** @description VAT percentage included in the prices, at most two decimals (`25.5`, `24`, `14.25`). */
-            tax: number;
-            /** @description Base price when no pricing rule matches, at most two decimals. */
-            fallback_price: number;
-            /** @description Tested in order; the first whose criteria all match sets the base price. Default empty. */
-            pricing_rules?: components["schemas"]["PricingRule"][];
-            /** @description Applied in order; every one whose criteria all match adjusts the price. Default empty. */
-            modification_rules?: components["schemas"]["ModificationRule"][];
         };
         PriceList: {
             id: components["schemas"]["Id"];
@@ -1765,44 +1765,11 @@ export interface components {
             id: components["schemas"]["Id"];
         };
         /**
-         * Format: email
-         * @description Compared without regard to case.
+         * Format: uri
+         * @description An `http` or `https` URL without credentials, reachable from the internet.
+         * @example https://shop.example.com/hooks/logistics
          */
-        PortalEmail: string;
-        PortalSignIn: {
-            email: components["schemas"]["PortalEmail"];
-            password: string;
-        };
-        /**
-         * @description `admin` may also create portal users; `staff` may do everything else.
-         * @enum {string}
-         */
-        PortalUserRole: "admin" | "staff";
-        PortalUserCreate: {
-            email: components["schemas"]["PortalEmail"];
-            password: string;
-            role: components["schemas"]["PortalUserRole"];
-        };
-        PortalUser: {
-            id: components["schemas"]["Id"];
-            email: components["schemas"]["PortalEmail"];
-            role: components["schemas"]["PortalUserRole"];
-            merchant_id: string;
-            created_at: components["schemas"]["Timestamp"];
-        };
-        PortalUserList: {
-            items: components["schemas"]["PortalUser"][];
-        };
-        PortalSession: {
-            user: components["schemas"]["PortalUser"];
-            /** @description Send it in `X-CSRF-Token` with every write made with the session cookie. */
-            csrf_token: string;
-            expires_at: components["schemas"]["Timestamp"];
-        };
-        SignedOut: {
-            /** @constant */
-            success: true;
-        };
+        WebhookUrl: string;
         /**
          * @description - `inbound_shipment.items_arrived`: items of an inbound shipment were received.
          *     - `inbound_shipment.arrived_at_warehouse`: the shipment reached the warehouse.
@@ -1812,19 +1779,13 @@ export interface components {
          * @enum {string}
          */
         WebhookEventType: "inbound_shipment.items_arrived" | "inbound_shipment.arrived_at_warehouse" | "inbound_shipment.processed" | "inbound_shipment.status_changed" | "webhook.test";
-        /**
-         * Format: uri
-         * @description An `http` or `https` URL without credentials, reachable from the internet.
-         * @example https://shop.example.com/hooks/logistics
-         */
-        WebhookUrl: string;
         /** @description The events to send to the endpoint. */
         WebhookEventTypes: components["schemas"]["WebhookEventType"][];
         /**
-         * @description Signing secret: `whsec_` followed by the base64 of 32 random bytes. Shown only when created or
-         *     rotated.
+         * @description `true`: each request carries up to 100 events as one JSON array (see the `batch` entry of the
+         *     `webhooks` section). `false` (the default): one event object per request.
          */
-        WebhookSecret: string;
+        WebhookBatching: boolean;
         /**
          * @description HTTP Basic credentials that every delivery to the endpoint carries (`Authorization: Basic`),
          *     beside the signature, for receivers that check them. Write-only: never returned or logged.
@@ -1835,11 +1796,6 @@ export interface components {
             /** @description No control characters. */
             password: string;
         };
-        /**
-         * @description `true`: each request carries up to 100 events as one JSON array (see the `batch` entry of the
-         *     `webhooks` section). `false` (the default): one event object per request.
-         */
-        WebhookBatching: boolean;
         WebhookEndpointCreate: {
             url: components["schemas"]["WebhookUrl"];
             event_types: components["schemas"]["WebhookEventTypes"];
@@ -1850,15 +1806,32 @@ export interface components {
             batching?: components["schemas"]["WebhookBatching"];
             basic_auth?: components["schemas"]["WebhookBasicAuth"];
         };
-        /** @description Any of the fields; at least one. */
-        WebhookEndpointUpdate: {
-            url?: components["schemas"]["WebhookUrl"];
-            event_types?: components["schemas"]["WebhookEventTypes"];
-            description?: string;
-            enabled?: boolean;
-            batching?: components["schemas"]["WebhookBatching"];
-            /** @description New Basic credentials, or `null` to stop sending them. */
-            basic_auth?: components["schemas"]["WebhookBasicAuth"] | null;
+        /**
+         * @description Why the service disabled the endpoint: it answered `410 Gone` (the receiver says it is gone for good),
+         *     or every attempt to it has failed for 5 days (a failure streak; a success ends it); `null` when it is
+         *     enabled or you disabled it. Deliveries already queued wait and go out once you
+         *     enable it again (`"enabled": true` in an update); events meanwhile are not queued for it
+         *     (catch up with the delivery log).
+         */
+        WebhookDisabledReason: string | null;
+        /**
+         * @description Signing secret: `whsec_` followed by the base64 of 32 random bytes. Shown only when created or
+         *     rotated.
+         */
+        WebhookSecret: string;
+        /** @description The endpoint and its signing secret (only in the create and rotate responses). */
+        WebhookEndpointWithSecret: {
+            id: components["schemas"]["Id"];
+            url: components["schemas"]["WebhookUrl"];
+            event_types: components["schemas"]["WebhookEventTypes"];
+            description: string;
+            enabled: boolean;
+            batching: components["schemas"]["WebhookBatching"];
+            readonly has_basic_auth: boolean;
+            disabled_reason: components["schemas"]["WebhookDisabledReason"];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            secret: components["schemas"]["WebhookSecret"];
         };
         WebhookEndpoint: {
             id: components["schemas"]["Id"];
@@ -1874,24 +1847,26 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
-        /** @description The endpoint and its signing secret (only in the create and rotate responses). */
-        WebhookEndpointWithSecret: {
-            id: components["schemas"]["Id"];
-            url: components["schemas"]["WebhookUrl"];
-            event_types: components["schemas"]["WebhookEventTypes"];
-            description: string;
-            enabled: boolean;
-            batching: components["schemas"]["WebhookBatching"];
-            readonly has_basic_auth: boolean;
-            disabled_reason: components["schemas"]["WebhookDisabledReason"];
-            created_at: components["schemas"]["Timestamp"];
-            updated_at: components["schemas"]["Timestamp"];
-            secret: components["schemas"]["WebhookSecret"];
-        };
         WebhookEndpointList: {
             items: components["schemas"]["WebhookEndpoint"][];
             /** @description Pass as `cursor` for the next page; `null` on the last page. */
             next_cursor: string | null;
+        };
+        /** @description Any of the fields; at least one. */
+        WebhookEndpointUpdate: {
+            url?: components["schemas"]["WebhookUrl"];
+            event_types?: components["schemas"]["WebhookEventTypes"];
+            description?: string;
+            enabled?: boolean;
+            batching?: components["schemas"]["WebhookBatching"];
+            /** @description New Basic credentials, or `null` to stop sending them. */
+            basic_auth?: components["schemas"]["WebhookBasicAuth"] | null;
+        };
+        WebhookDeliveryAccepted: {
+            /** @constant */
+            success: true;
+            event_id: components["schemas"]["Id"];
+            delivery_id: components["schemas"]["Id"];
         };
         /**
          * @description `pending`: not yet acknowledged, an attempt is in progress or scheduled; `succeeded`: your
@@ -1900,6 +1875,8 @@ export interface components {
          * @enum {string}
          */
         WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
+        /** @enum {string} */
+        WebhookFailureClass: "dns" | "refused" | "connection" | "tls" | "timeout" | "destination_refused" | "redirect" | "http_4xx" | "http_5xx" | "gone" | "invalid_response";
         /** @description The delivery of one event to one endpoint, over all its attempts. */
         WebhookDelivery: {
             id: components["schemas"]["Id"];
@@ -1934,27 +1911,16 @@ export interface components {
             last_response_excerpt: string | null;
             created_at: components["schemas"]["Timestamp"];
         };
-        /**
-         * @description Why the service disabled the endpoint: it answered `410 Gone` (the receiver says it is gone for good),
-         *     or every attempt to it has failed for 5 days (a failure streak; a success ends it); `null` when it is
-         *     enabled or you disabled it. Deliveries already queued wait and go out once you
-         *     enable it again (`"enabled": true` in an update); events meanwhile are not queued for it
-         *     (catch up with the delivery log).
-         */
-        WebhookDisabledReason: string | null;
-        /** @enum {string} */
-        WebhookFailureClass: "dns" | "refused" | "connection" | "tls" | "timeout" | "destination_refused" | "redirect" | "http_4xx" | "http_5xx" | "gone" | "invalid_response";
         WebhookDeliveryList: {
             items: components["schemas"]["WebhookDelivery"][];
             /** @description Pass as `cursor` for the next page; `null` on the last page. */
             next_cursor: string | null;
         };
-        WebhookDeliveryAccepted: {
-            /** @constant */
-            success: true;
-            event_id: components["schemas"]["Id"];
-            delivery_id: components["schemas"]["Id"];
-        };
+        /**
+         * @description The event types of the events feed (every webhook event type but `webhook.test`).
+         * @enum {string}
+         */
+        FeedEventType: "inbound_shipment.items_arrived" | "inbound_shipment.arrived_at_warehouse" | "inbound_shipment.processed" | "inbound_shipment.status_changed";
         /** @description One arrival entry recorded by this event. */
         InboundItemsArrivedArrival: {
             merchants_id: components["schemas"]["MerchantProductId"];
@@ -1981,17 +1947,105 @@ export interface components {
             /** @description Each product in `arrivals` with its updated `arrivedQty`. */
             products: components["schemas"]["InboundItemsArrivedProduct"][];
         };
+        /** @description Items of an inbound shipment arrived. */
+        ItemsArrivedFeedEvent: {
+            /** @description The `event_id` its webhook deliveries carry. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.items_arrived";
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            payload: components["schemas"]["InboundItemsArrivedPayload"];
+        };
+        InboundShipmentSnapshotPayload: {
+            shipment: components["schemas"]["InboundShipment"];
+        };
+        /** @description An inbound shipment reached the warehouse. */
+        ArrivedAtWarehouseFeedEvent: {
+            /** @description The `event_id` its webhook deliveries carry. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.arrived_at_warehouse";
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
+        };
+        /** @description The warehouse closed an inbound shipment. */
+        ProcessedFeedEvent: {
+            /** @description The `event_id` its webhook deliveries carry. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.processed";
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
+        };
         InboundStatusChangedPayload: {
             shipment_id: components["schemas"]["Id"];
             merchants_ref: string;
             from_status: components["schemas"]["InboundShipmentStatus"];
             status: components["schemas"]["InboundShipmentStatus"];
         };
-        InboundShipmentSnapshotPayload: {
-            shipment: components["schemas"]["InboundShipment"];
+        /** @description An inbound shipment changed status. */
+        StatusChangedFeedEvent: {
+            /** @description The `event_id` its webhook deliveries carry. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "inbound_shipment.status_changed";
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            payload: components["schemas"]["InboundStatusChangedPayload"];
         };
-        WebhookTestPayload: {
-            message: string;
+        /** @description One event of the feed; `event_type` tells which. */
+        FeedEvent: components["schemas"]["ItemsArrivedFeedEvent"] | components["schemas"]["ArrivedAtWarehouseFeedEvent"] | components["schemas"]["ProcessedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"];
+        EventFeedPage: {
+            items: components["schemas"]["FeedEvent"][];
+            /**
+             * @description Pass as `cursor` for the next page, also at the end of the feed (then poll again later
+             *     with it). `null` only when there is no event at all yet and no `cursor` was given.
+             */
+            next_cursor: string | null;
+            /** @description `true` when the next page is ready to be fetched now. */
+            has_more: boolean;
+        };
+        /**
+         * Format: email
+         * @description Compared without regard to case.
+         */
+        PortalEmail: string;
+        PortalSignIn: {
+            email: components["schemas"]["PortalEmail"];
+            password: string;
+        };
+        /**
+         * @description `admin` may also create portal users; `staff` may do everything else.
+         * @enum {string}
+         */
+        PortalUserRole: "admin" | "staff";
+        PortalUser: {
+            id: components["schemas"]["Id"];
+            email: components["schemas"]["PortalEmail"];
+            role: components["schemas"]["PortalUserRole"];
+            merchant_id: string;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        PortalSession: {
+            user: components["schemas"]["PortalUser"];
+            /** @description Send it in `X-CSRF-Token` with every write made with the session cookie. */
+            csrf_token: string;
+            expires_at: components["schemas"]["Timestamp"];
+        };
+        SignedOut: {
+            /** @constant */
+            success: true;
+        };
+        PortalUserCreate: {
+            email: components["schemas"]["PortalEmail"];
+            password: string;
+            role: components["schemas"]["PortalUserRole"];
+        };
+        PortalUserList: {
+            items: components["schemas"]["PortalUser"][];
         };
         /** @description What every webhook delivery carries around its event's payload; each event type narrows `event_type` and `payload`. */
         WebhookEnvelope: {
@@ -2030,6 +2084,9 @@ export interface components {
             event_type: "inbound_shipment.status_changed";
             payload: components["schemas"]["InboundStatusChangedPayload"];
         } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
+        WebhookTestPayload: {
+            message: string;
+        };
         WebhookTestEvent: {
             /** @constant */
             event_type: "webhook.test";
@@ -2037,63 +2094,6 @@ export interface components {
         } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
         /** @description Any event; `event_type` tells which. */
         WebhookEvent: components["schemas"]["InboundItemsArrivedEvent"] | components["schemas"]["InboundArrivedAtWarehouseEvent"] | components["schemas"]["InboundProcessedEvent"] | components["schemas"]["InboundStatusChangedEvent"] | components["schemas"]["WebhookTestEvent"];
-        /**
-         * @description The event types of the events feed (every webhook event type but `webhook.test`).
-         * @enum {string}
-         */
-        FeedEventType: "inbound_shipment.items_arrived" | "inbound_shipment.arrived_at_warehouse" | "inbound_shipment.processed" | "inbound_shipment.status_changed";
-        /** @description Items of an inbound shipment arrived. */
-        ItemsArrivedFeedEvent: {
-            /** @description The `event_id` its webhook deliveries carry. */
-            event_id: components["schemas"]["Id"];
-            /** @constant */
-            event_type: "inbound_shipment.items_arrived";
-            /** @description When the event happened. */
-            ts: components["schemas"]["Timestamp"];
-            payload: components["schemas"]["InboundItemsArrivedPayload"];
-        };
-        /** @description An inbound shipment reached the warehouse. */
-        ArrivedAtWarehouseFeedEvent: {
-            /** @description The `event_id` its webhook deliveries carry. */
-            event_id: components["schemas"]["Id"];
-            /** @constant */
-            event_type: "inbound_shipment.arrived_at_warehouse";
-            /** @description When the event happened. */
-            ts: components["schemas"]["Timestamp"];
-            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
-        };
-        /** @description The warehouse closed an inbound shipment. */
-        ProcessedFeedEvent: {
-            /** @description The `event_id` its webhook deliveries carry. */
-            event_id: components["schemas"]["Id"];
-            /** @constant */
-            event_type: "inbound_shipment.processed";
-            /** @description When the event happened. */
-            ts: components["schemas"]["Timestamp"];
-            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
-        };
-        /** @description An inbound shipment changed status. */
-        StatusChangedFeedEvent: {
-            /** @description The `event_id` its webhook deliveries carry. */
-            event_id: components["schemas"]["Id"];
-            /** @constant */
-            event_type: "inbound_shipment.status_changed";
-            /** @description When the event happened. */
-            ts: components["schemas"]["Timestamp"];
-            payload: components["schemas"]["InboundStatusChangedPayload"];
-        };
-        /** @description One event of the feed; `event_type` tells which. */
-        FeedEvent: components["schemas"]["ItemsArrivedFeedEvent"] | components["schemas"]["ArrivedAtWarehouseFeedEvent"] | components["schemas"]["ProcessedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"];
-        EventFeedPage: {
-            items: components["schemas"]["FeedEvent"][];
-            /**
-             * @description Pass as `cursor` for the next page, also at the end of the feed (then poll again later
-             *     with it). `null` only when there is no event at all yet and no `cursor` was given.
-             */
-            next_cursor: string | null;
-            /** @description `true` when the next page is ready to be fetched now. */
-            has_more: boolean;
-        };
         /** @description The events of one batched request, each with its own envelope. */
         WebhookEventBatch: components["schemas"]["WebhookEvent"][];
     };
@@ -2150,64 +2150,6 @@ export interface components {
                  *       "success": false,
                  *       "code": "access_denied",
                  *       "message": "Only warehouse operators may record arrivals.",
-                 *       "details": []
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The resource changed since you read it (`If-Match` does not name its current `ETag`). Nothing changed; the current `ETag` is in the header. */
-        PreconditionFailed: {
-            headers: {
-                ETag: components["headers"]["ETag"];
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "success": false,
-                 *       "code": "precondition_failed",
-                 *       "message": "The price list changed since you read it (If-Match does not name its current ETag) - read it again, apply your change, and retry.",
-                 *       "details": [
-                 *         {
-                 *           "path": "/headers/if-match",
-                 *           "message": "the current ETag is \"3q2-7wEjRk1xU6s1pK8mTbC9hYw\"",
-                 *           "code": "stale"
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description No such resource for this caller. */
-        NotFound: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "success": false,
-                 *       "code": "not_found",
-                 *       "message": "Inbound shipment not found.",
-                 *       "details": []
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The request conflicts with the resource's current state (`invalid_state` names the current status; `conflict` for other clashes). */
-        Conflict: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "success": false,
-                 *       "code": "invalid_state",
-                 *       "message": "Cannot confirm an inbound shipment in status processed.",
                  *       "details": []
                  *     }
                  */
@@ -2349,17 +2291,66 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No such resource for this caller. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "code": "not_found",
+                 *       "message": "Inbound shipment not found.",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request conflicts with the resource's current state (`invalid_state` names the current status; `conflict` for other clashes). */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "code": "invalid_state",
+                 *       "message": "Cannot confirm an inbound shipment in status processed.",
+                 *       "details": []
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The resource changed since you read it (`If-Match` does not name its current `ETag`). Nothing changed; the current `ETag` is in the header. */
+        PreconditionFailed: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "success": false,
+                 *       "code": "precondition_failed",
+                 *       "message": "The price list changed since you read it (If-Match does not name its current ETag) - read it again, apply your change, and retry.",
+                 *       "details": [
+                 *         {
+                 *           "path": "/headers/if-match",
+                 *           "message": "the current ETag is \"3q2-7wEjRk1xU6s1pK8mTbC9hYw\"",
+                 *           "code": "stale"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
-        /**
-         * @description Optimistic concurrency: the `ETag` you got when you read the resource. The write happens only if the
-         *     resource is unchanged since; otherwise `412 precondition_failed` and nothing changes (read it again,
-         *     apply your change, retry). `*` matches any current version. Without the header the write is
-         *     unconditional, and a concurrent writer's change may be overwritten.
-         */
-        IfMatch: string;
-        /** @description The `shipment_id` returned when the shipment was created. */
-        ShipmentId: components["schemas"]["Id"];
         /**
          * @description Any unique string (a UUID is a good choice). A retry with the same key and body returns the
          *     first response without doing the work twice; the same key with another body is `422`.
@@ -2370,6 +2361,8 @@ export interface components {
         Limit: number;
         /** @description The `next_cursor` of the previous page, as returned. Opaque. */
         Cursor: string;
+        /** @description The `shipment_id` returned when the shipment was created. */
+        ShipmentId: components["schemas"]["Id"];
         /**
          * @description The customer's postal code. A space may be sent as `%20` or, as forms encode it, `+` (`111+22`).
          * @example 20780
@@ -2378,14 +2371,6 @@ export interface components {
         /** @description The customer's country (ISO 3166-1 alpha-2). Defaults to `FI`. */
         CountryQuery: "AD" | "AE" | "AF" | "AG" | "AI" | "AL" | "AM" | "AO" | "AQ" | "AR" | "AS" | "AT" | "AU" | "AW" | "AX" | "AZ" | "BA" | "BB" | "BD" | "BE" | "BF" | "BG" | "BH" | "BI" | "BJ" | "BL" | "BM" | "BN" | "BO" | "BQ" | "BR" | "BS" | "BT" | "BV" | "BW" | "BY" | "BZ" | "CA" | "CC" | "CD" | "CF" | "CG" | "CH" | "CI" | "CK" | "CL" | "CM" | "CN" | "CO" | "CR" | "CU" | "CV" | "CW" | "CX" | "CY" | "CZ" | "DE" | "DJ" | "DK" | "DM" | "DO" | "DZ" | "EC" | "EE" | "EG" | "EH" | "ER" | "ES" | "ET" | "FI" | "FJ" | "FK" | "FM" | "FO" | "FR" | "GA" | "GB" | "GD" | "GE" | "GF" | "GG" | "GH" | "GI" | "GL" | "GM" | "GN" | "GP" | "GQ" | "GR" | "GS" | "GT" | "GU" | "GW" | "GY" | "HK" | "HM" | "HN" | "HR" | "HT" | "HU" | "ID" | "IE" | "IL" | "IM" | "IN" | "IO" | "IQ" | "IR" | "IS" | "IT" | "JE" | "JM" | "JO" | "JP" | "KE" | "KG" | "KH" | "KI" | "KM" | "KN" | "KP" | "KR" | "KW" | "KY" | "KZ" | "LA" | "LB" | "LC" | "LI" | "LK" | "LR" | "LS" | "LT" | "LU" | "LV" | "LY" | "MA" | "MC" | "MD" | "ME" | "MF" | "MG" | "MH" | "MK" | "ML" | "MM" | "MN" | "MO" | "MP" | "MQ" | "MR" | "MS" | "MT" | "MU" | "MV" | "MW" | "MX" | "MY" | "MZ" | "NA" | "NC" | "NE" | "NF" | "NG" | "NI" | "NL" | "NO" | "NP" | "NR" | "NU" | "NZ" | "OM" | "PA" | "PE" | "PF" | "PG" | "PH" | "PK" | "PL" | "PM" | "PN" | "PR" | "PS" | "PT" | "PW" | "PY" | "QA" | "RE" | "RO" | "RS" | "RU" | "RW" | "SA" | "SB" | "SC" | "SD" | "SE" | "SG" | "SH" | "SI" | "SJ" | "SK" | "SL" | "SM" | "SN" | "SO" | "SR" | "SS" | "ST" | "SV" | "SX" | "SY" | "SZ" | "TC" | "TD" | "TF" | "TG" | "TH" | "TJ" | "TK" | "TL" | "TM" | "TN" | "TO" | "TR" | "TT" | "TV" | "TW" | "TZ" | "UA" | "UG" | "UM" | "US" | "UY" | "UZ" | "VA" | "VC" | "VE" | "VG" | "VI" | "VN" | "VU" | "WF" | "WS" | "XK" | "YE" | "YT" | "ZA" | "ZM" | "ZW";
         /**
-         * @description `true` adds an `explanation` to every option and every pickup point: which price list and which
-         *     pricing rule set the base price (or the fallback price), each modification rule that applied and
-         *     the price after it, the first criterion of each rule that did not match with the fact's actual
-         *     value, and in words why a method is unavailable. For your checkout's debugging and the merchant
-         *     portal's "why this price"; leave it off in production checkouts (the answer is larger).
-         */
-        ExplainQuery: boolean;
-        /**
          * @description Total weight of the shipment in grams. When omitted the weight is unknown: `letter` is then
          *     not offered (`item_does_not_allow`) and weight rules see `order.total_weight` 0.
          *     Write it as a decimal literal (`350`, `12.5`): a blank, an exponent (`1e3`), hex (`0x10`), binary
@@ -2393,12 +2378,27 @@ export interface components {
          *     The same holds for every numeric query parameter (`limit`: whole numbers only).
          */
         WeightQuery: number;
-        /** @description How many pickup points to return at most. */
-        PickupPointLimit: number;
+        /**
+         * @description `true` adds an `explanation` to every option and every pickup point: which price list and which
+         *     pricing rule set the base price (or the fallback price), each modification rule that applied and
+         *     the price after it, the first criterion of each rule that did not match with the fact's actual
+         *     value, and in words why a method is unavailable. For your checkout's debugging and the merchant
+         *     portal's "why this price"; leave it off in production checkouts (the answer is larger).
+         */
+        ExplainQuery: boolean;
         /** @description The `order_id` returned when the order was created. */
         OrderId: components["schemas"]["Id"];
+        /** @description How many pickup points to return at most. */
+        PickupPointLimit: number;
         /** @description The `id` of a pickup point. */
         PickupPointId: components["schemas"]["Id"];
+        /**
+         * @description Optimistic concurrency: the `ETag` you got when you read the resource. The write happens only if the
+         *     resource is unchanged since; otherwise `412 precondition_failed` and nothing changes (read it again,
+         *     apply your change, retry). `*` matches any current version. Without the header the write is
+         *     unconditional, and a concurrent writer's change may be overwritten.
+         */
+        IfMatch: string;
         /** @description The `id` of one of your price lists. */
         PriceListId: components["schemas"]["Id"];
         /** @description The `id` of one of your webhook endpoints. */
@@ -2410,11 +2410,6 @@ export interface components {
          *     the event, so use it to ignore duplicates (delivery is at least once).
          */
         WebhookIdHeader: components["schemas"]["Id"];
-        /**
-         * @description The batch id: the same on every retry of this batch (the same events), another one for
-         *     another batch or a re-delivery. Deduplicate the events by their `event_id`.
-         */
-        WebhookBatchIdHeader: components["schemas"]["Id"];
         /**
          * @description When this attempt was signed, in Unix seconds. Reject the message if it is more than five
          *     minutes away from your clock (replay protection).
@@ -2432,11 +2427,14 @@ export interface components {
          * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
          */
         WebhookSignatureHeader: string;
+        /**
+         * @description The batch id: the same on every retry of this batch (the same events), another one for
+         *     another batch or a re-delivery. Deduplicate the events by their `event_id`.
+         */
+        WebhookBatchIdHeader: components["schemas"]["Id"];
     };
     requestBodies: never;
     headers: {
-        /** @description The version of the resource as returned; send it back as `If-Match` when you replace it. */
-        ETag: string;
         /**
          * @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`;
          *     absent on a first answer. (`false` is allowed so that a mock, which always sends the header,
@@ -2454,136 +2452,135 @@ export interface components {
          * @example 12
          */
         RetryAfter: number;
+        /** @description The version of the resource as returned; send it back as `If-Match` when you replace it. */
+        ETag: string;
     };
     pathItems: never;
 }
-export type Error = components['schemas']['Error'];
-export type ErrorDetail = components['schemas']['ErrorDetail'];
-export type Id = components['schemas']['Id'];
-export type Timestamp = components['schemas']['Timestamp'];
-export type Date = components['schemas']['Date'];
-export type CountryCode = components['schemas']['CountryCode'];
-export type CurrencyCode = components['schemas']['CurrencyCode'];
-export type PostalCode = components['schemas']['PostalCode'];
-export type Gtin = components['schemas']['Gtin'];
 export type MerchantProductId = components['schemas']['MerchantProductId'];
-export type Price = components['schemas']['Price'];
-export type InboundShipmentStatus = components['schemas']['InboundShipmentStatus'];
+export type Gtin = components['schemas']['Gtin'];
 export type ProductLineInput = components['schemas']['ProductLineInput'];
+export type Date = components['schemas']['Date'];
 export type InboundShipmentCreate = components['schemas']['InboundShipmentCreate'];
-export type InboundShipmentModify = components['schemas']['InboundShipmentModify'];
+export type Id = components['schemas']['Id'];
+export type InboundShipmentStatus = components['schemas']['InboundShipmentStatus'];
 export type InboundShipmentWriteResult = components['schemas']['InboundShipmentWriteResult'];
+export type ErrorDetail = components['schemas']['ErrorDetail'];
+export type Error = components['schemas']['Error'];
+export type Timestamp = components['schemas']['Timestamp'];
 export type Product = components['schemas']['Product'];
 export type Arrival = components['schemas']['Arrival'];
 export type InboundShipmentLine = components['schemas']['InboundShipmentLine'];
 export type ProblemType = components['schemas']['ProblemType'];
 export type InboundProblem = components['schemas']['InboundProblem'];
 export type InboundShipment = components['schemas']['InboundShipment'];
-export type InboundStatusHistory = components['schemas']['InboundStatusHistory'];
 export type InboundShipmentList = components['schemas']['InboundShipmentList'];
+export type InboundShipmentModify = components['schemas']['InboundShipmentModify'];
+export type InboundStatusHistory = components['schemas']['InboundStatusHistory'];
 export type ArrivalLineInput = components['schemas']['ArrivalLineInput'];
 export type ArrivalsRecord = components['schemas']['ArrivalsRecord'];
 export type ProblemInput = components['schemas']['ProblemInput'];
 export type InboundStatusChange = components['schemas']['InboundStatusChange'];
+export type PostalCode = components['schemas']['PostalCode'];
+export type PickupPointBranch = components['schemas']['PickupPointBranch'];
+export type CountryCode = components['schemas']['CountryCode'];
 export type ShippingMethodType = components['schemas']['ShippingMethodType'];
-export type ShippingUnavailableReason = components['schemas']['ShippingUnavailableReason'];
-export type ShippingFactName = components['schemas']['ShippingFactName'];
 export type ShippingFacts = components['schemas']['ShippingFacts'];
-export type ShippingMethodOption = components['schemas']['ShippingMethodOption'];
-export type PickupMethodOption = components['schemas']['PickupMethodOption'];
-export type ShippingOptionsByMethod = components['schemas']['ShippingOptionsByMethod'];
-export type ShippingOptionsResult = components['schemas']['ShippingOptionsResult'];
+export type CurrencyCode = components['schemas']['CurrencyCode'];
+export type Price = components['schemas']['Price'];
+export type ShippingFactName = components['schemas']['ShippingFactName'];
+export type RuleOperator = components['schemas']['RuleOperator'];
+export type RuleValue = components['schemas']['RuleValue'];
+export type RuleCriterion = components['schemas']['RuleCriterion'];
 export type FactValue = components['schemas']['FactValue'];
 export type RuleCheck = components['schemas']['RuleCheck'];
 export type PriceTrace = components['schemas']['PriceTrace'];
+export type ShippingUnavailableReason = components['schemas']['ShippingUnavailableReason'];
 export type UnavailableTrace = components['schemas']['UnavailableTrace'];
-export type ShippingOptionsPreview = components['schemas']['ShippingOptionsPreview'];
-export type OrderShippingOptionsResult = components['schemas']['OrderShippingOptionsResult'];
+export type ShippingMethodOption = components['schemas']['ShippingMethodOption'];
 export type Coordinates = components['schemas']['Coordinates'];
-export type PickupPointBranch = components['schemas']['PickupPointBranch'];
 export type CarrierInfo = components['schemas']['CarrierInfo'];
 export type CarrierInfoMap = components['schemas']['CarrierInfoMap'];
-export type PickupPoint = components['schemas']['PickupPoint'];
 export type PickupPointWithPrice = components['schemas']['PickupPointWithPrice'];
-export type PickupPointWithDistance = components['schemas']['PickupPointWithDistance'];
+export type PickupMethodOption = components['schemas']['PickupMethodOption'];
+export type ShippingOptionsByMethod = components['schemas']['ShippingOptionsByMethod'];
+export type ShippingOptionsResult = components['schemas']['ShippingOptionsResult'];
+export type LetterMethodSettings = components['schemas']['LetterMethodSettings'];
+export type ShippingMethodSettings = components['schemas']['ShippingMethodSettings'];
+export type PickupPointsLimit = components['schemas']['PickupPointsLimit'];
+export type ShippingSettingsInput = components['schemas']['ShippingSettingsInput'];
+export type RuleCriteria = components['schemas']['RuleCriteria'];
+export type PricingRule = components['schemas']['PricingRule'];
+export type ModificationRule = components['schemas']['ModificationRule'];
+export type PriceListInput = components['schemas']['PriceListInput'];
+export type ShippingOptionsPreview = components['schemas']['ShippingOptionsPreview'];
+export type OrderShippingOptionsResult = components['schemas']['OrderShippingOptionsResult'];
 export type PickupPointSearchOrigin = components['schemas']['PickupPointSearchOrigin'];
+export type PickupPointWithDistance = components['schemas']['PickupPointWithDistance'];
 export type PickupPointLookupResult = components['schemas']['PickupPointLookupResult'];
+export type PickupPoint = components['schemas']['PickupPoint'];
 export type OrderCustomer = components['schemas']['OrderCustomer'];
 export type OrderLineDimensions = components['schemas']['OrderLineDimensions'];
 export type OrderLine = components['schemas']['OrderLine'];
 export type OrderTags = components['schemas']['OrderTags'];
 export type OrderDestination = components['schemas']['OrderDestination'];
 export type OrderCreate = components['schemas']['OrderCreate'];
-export type OrderModify = components['schemas']['OrderModify'];
-export type Order = components['schemas']['Order'];
 export type OrderWriteResult = components['schemas']['OrderWriteResult'];
-export type ShippingMethodSettings = components['schemas']['ShippingMethodSettings'];
-export type LetterMethodSettings = components['schemas']['LetterMethodSettings'];
-export type PickupPointsLimit = components['schemas']['PickupPointsLimit'];
-export type ShippingSettingsInput = components['schemas']['ShippingSettingsInput'];
+export type Order = components['schemas']['Order'];
+export type OrderModify = components['schemas']['OrderModify'];
 export type ShippingSettings = components['schemas']['ShippingSettings'];
-export type RuleOperator = components['schemas']['RuleOperator'];
-export type RuleValue = components['schemas']['RuleValue'];
-export type RuleCriterion = components['schemas']['RuleCriterion'];
-export type RuleCriteria = components['schemas']['RuleCriteria'];
-export type PricingRule = components['schemas']['PricingRule'];
-export type ModificationRule = components['schemas']['ModificationRule'];
-export type PriceListInput = components['schemas']['PriceListInput'];
 export type PriceList = components['schemas']['PriceList'];
 export type PriceListList = components['schemas']['PriceListList'];
 export type DeletedResult = components['schemas']['DeletedResult'];
-export type PortalEmail = components['schemas']['PortalEmail'];
-export type PortalSignIn = components['schemas']['PortalSignIn'];
-export type PortalUserRole = components['schemas']['PortalUserRole'];
-export type PortalUserCreate = components['schemas']['PortalUserCreate'];
-export type PortalUser = components['schemas']['PortalUser'];
-export type PortalUserList = components['schemas']['PortalUserList'];
-export type PortalSession = components['schemas']['PortalSession'];
-export type SignedOut = components['schemas']['SignedOut'];
-export type WebhookEventType = components['schemas']['WebhookEventType'];
 export type WebhookUrl = components['schemas']['WebhookUrl'];
+export type WebhookEventType = components['schemas']['WebhookEventType'];
 export type WebhookEventTypes = components['schemas']['WebhookEventTypes'];
-export type WebhookSecret = components['schemas']['WebhookSecret'];
-export type WebhookBasicAuth = components['schemas']['WebhookBasicAuth'];
 export type WebhookBatching = components['schemas']['WebhookBatching'];
+export type WebhookBasicAuth = components['schemas']['WebhookBasicAuth'];
 export type WebhookEndpointCreate = components['schemas']['WebhookEndpointCreate'];
-export type WebhookEndpointUpdate = components['schemas']['WebhookEndpointUpdate'];
-export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
-export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
-export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
-export type WebhookDeliveryStatus = components['schemas']['WebhookDeliveryStatus'];
-export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDisabledReason = components['schemas']['WebhookDisabledReason'];
-export type WebhookFailureClass = components['schemas']['WebhookFailureClass'];
-export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
+export type WebhookSecret = components['schemas']['WebhookSecret'];
+export type WebhookEndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
+export type WebhookEndpointUpdate = components['schemas']['WebhookEndpointUpdate'];
 export type WebhookDeliveryAccepted = components['schemas']['WebhookDeliveryAccepted'];
+export type WebhookDeliveryStatus = components['schemas']['WebhookDeliveryStatus'];
+export type WebhookFailureClass = components['schemas']['WebhookFailureClass'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
+export type FeedEventType = components['schemas']['FeedEventType'];
 export type InboundItemsArrivedArrival = components['schemas']['InboundItemsArrivedArrival'];
 export type InboundItemsArrivedProduct = components['schemas']['InboundItemsArrivedProduct'];
 export type InboundItemsArrivedPayload = components['schemas']['InboundItemsArrivedPayload'];
-export type InboundStatusChangedPayload = components['schemas']['InboundStatusChangedPayload'];
+export type ItemsArrivedFeedEvent = components['schemas']['ItemsArrivedFeedEvent'];
 export type InboundShipmentSnapshotPayload = components['schemas']['InboundShipmentSnapshotPayload'];
-export type WebhookTestPayload = components['schemas']['WebhookTestPayload'];
+export type ArrivedAtWarehouseFeedEvent = components['schemas']['ArrivedAtWarehouseFeedEvent'];
+export type ProcessedFeedEvent = components['schemas']['ProcessedFeedEvent'];
+export type InboundStatusChangedPayload = components['schemas']['InboundStatusChangedPayload'];
+export type StatusChangedFeedEvent = components['schemas']['StatusChangedFeedEvent'];
+export type FeedEvent = components['schemas']['FeedEvent'];
+export type EventFeedPage = components['schemas']['EventFeedPage'];
+export type PortalEmail = components['schemas']['PortalEmail'];
+export type PortalSignIn = components['schemas']['PortalSignIn'];
+export type PortalUserRole = components['schemas']['PortalUserRole'];
+export type PortalUser = components['schemas']['PortalUser'];
+export type PortalSession = components['schemas']['PortalSession'];
+export type SignedOut = components['schemas']['SignedOut'];
+export type PortalUserCreate = components['schemas']['PortalUserCreate'];
+export type PortalUserList = components['schemas']['PortalUserList'];
 export type WebhookEnvelope = components['schemas']['WebhookEnvelope'];
 export type InboundItemsArrivedEvent = components['schemas']['InboundItemsArrivedEvent'];
 export type InboundArrivedAtWarehouseEvent = components['schemas']['InboundArrivedAtWarehouseEvent'];
 export type InboundProcessedEvent = components['schemas']['InboundProcessedEvent'];
 export type InboundStatusChangedEvent = components['schemas']['InboundStatusChangedEvent'];
+export type WebhookTestPayload = components['schemas']['WebhookTestPayload'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
-export type FeedEventType = components['schemas']['FeedEventType'];
-export type ItemsArrivedFeedEvent = components['schemas']['ItemsArrivedFeedEvent'];
-export type ArrivedAtWarehouseFeedEvent = components['schemas']['ArrivedAtWarehouseFeedEvent'];
-export type ProcessedFeedEvent = components['schemas']['ProcessedFeedEvent'];
-export type StatusChangedFeedEvent = components['schemas']['StatusChangedFeedEvent'];
-export type FeedEvent = components['schemas']['FeedEvent'];
-export type EventFeedPage = components['schemas']['EventFeedPage'];
 export type WebhookEventBatch = components['schemas']['WebhookEventBatch'];
 export type ResponseValidationFailed = components['responses']['ValidationFailed'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseAccessDenied = components['responses']['AccessDenied'];
-export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
-export type ResponseNotFound = components['responses']['NotFound'];
-export type ResponseConflict = components['responses']['Conflict'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseIdempotencyKeyReused = components['responses']['IdempotencyKeyReused'];
@@ -2591,29 +2588,32 @@ export type ResponseRateLimited = components['responses']['RateLimited'];
 export type ResponseHeadersTooLarge = components['responses']['HeadersTooLarge'];
 export type ResponseUnknown = components['responses']['Unknown'];
 export type ResponseUnavailable = components['responses']['Unavailable'];
-export type ParameterIfMatch = components['parameters']['IfMatch'];
-export type ParameterShipmentId = components['parameters']['ShipmentId'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseConflict = components['responses']['Conflict'];
+export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterCursor = components['parameters']['Cursor'];
+export type ParameterShipmentId = components['parameters']['ShipmentId'];
 export type ParameterPostalCodeQuery = components['parameters']['PostalCodeQuery'];
 export type ParameterCountryQuery = components['parameters']['CountryQuery'];
-export type ParameterExplainQuery = components['parameters']['ExplainQuery'];
 export type ParameterWeightQuery = components['parameters']['WeightQuery'];
-export type ParameterPickupPointLimit = components['parameters']['PickupPointLimit'];
+export type ParameterExplainQuery = components['parameters']['ExplainQuery'];
 export type ParameterOrderId = components['parameters']['OrderId'];
+export type ParameterPickupPointLimit = components['parameters']['PickupPointLimit'];
 export type ParameterPickupPointId = components['parameters']['PickupPointId'];
+export type ParameterIfMatch = components['parameters']['IfMatch'];
 export type ParameterPriceListId = components['parameters']['PriceListId'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
 export type ParameterWebhookDeliveryId = components['parameters']['WebhookDeliveryId'];
 export type ParameterWebhookIdHeader = components['parameters']['WebhookIdHeader'];
-export type ParameterWebhookBatchIdHeader = components['parameters']['WebhookBatchIdHeader'];
 export type ParameterWebhookTimestampHeader = components['parameters']['WebhookTimestampHeader'];
 export type ParameterWebhookSignatureHeader = components['parameters']['WebhookSignatureHeader'];
-export type HeaderETag = components['headers']['ETag'];
+export type ParameterWebhookBatchIdHeader = components['parameters']['WebhookBatchIdHeader'];
 export type HeaderIdempotentReplayed = components['headers']['IdempotentReplayed'];
 export type HeaderWwwAuthenticate = components['headers']['WWWAuthenticate'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
+export type HeaderETag = components['headers']['ETag'];
 export type $defs = Record<string, never>;
 export interface operations {
     createInboundShipment: {

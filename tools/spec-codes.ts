@@ -1,9 +1,11 @@
 // The spec's country and currency enums come from well-kept ISO lists, not from hand typing:
 // ISO 3166-1 alpha-2 from i18n-iso-countries, ISO 4217 from currency-codes (less XTS, reserved for testing,
-// and XXX, "no currency"). Quoted: YAML 1.1 readers take a bare NO (Norway) for false. `npm run generate:codes` rewrites every enum line in spec/openapi.yaml marked
-// `# iso-3166-1-alpha-2` or `# iso-4217`; `--check` only reports whether it would change anything.
-import { readFileSync, writeFileSync } from "node:fs";
+// and XXX, "no currency"). Quoted: YAML 1.1 readers take a bare NO (Norway) for false. `npm run generate:codes` rewrites
+// every enum line marked `# iso-3166-1-alpha-2` or `# iso-4217`, in whichever file of spec/ holds it (then run
+// `npm run generate` to bundle); `--check` only reports whether it would change anything.
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 
 const require = createRequire(import.meta.url);
 const countries = require("i18n-iso-countries") as { getAlpha2Codes(): Record<string, string> };
@@ -26,14 +28,24 @@ export function withCodes(spec: string): string {
   );
 }
 
-const SPEC = "spec/openapi.yaml";
+/** Every YAML file of the spec tree, relative to the project root, in a stable order. */
+export function specFiles(dir = "spec"): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".yaml"))
+    .map((f) => path.join(dir, f))
+    .sort();
+}
+
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()!)) {
-  const text = readFileSync(SPEC, "utf8");
-  const next = withCodes(text);
-  if (process.argv.includes("--check")) {
-    if (next !== text) {
-      console.error(`${SPEC}: the code lists are out of date: run npm run generate:codes`);
-      process.exit(1);
-    }
-  } else if (next !== text) writeFileSync(SPEC, next);
+  let stale = false;
+  for (const file of specFiles()) {
+    const text = readFileSync(file, "utf8");
+    const next = withCodes(text);
+    if (next === text) continue;
+    if (process.argv.includes("--check")) {
+      console.error(`${file}: the code lists are out of date: run npm run generate:codes`);
+      stale = true;
+    } else writeFileSync(file, next);
+  }
+  if (stale) process.exit(1);
 }

@@ -4,11 +4,10 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { launchChromium } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
-const spec = parse(readFileSync("spec/openapi.yaml", "utf8")) as {
+const spec = JSON.parse(readFileSync("generated/openapi.json", "utf8")) as {
   tags: { name: string }[];
   webhooks: Record<string, { post: { summary: string } }>;
 };

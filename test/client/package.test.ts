@@ -7,13 +7,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse } from "yaml";
 import { launchChromium } from "../helpers/browser.ts";
 import { freePort, run, SERVER_MAIN, waitReady, type Proc } from "../process/helpers.ts";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const spec = parse(readFileSync(path.join(ROOT, "spec/openapi.yaml"), "utf8")) as { info: { version: string } };
+const spec = JSON.parse(readFileSync(path.join(ROOT, "generated/openapi.json"), "utf8")) as {
+  info: { version: string };
+};
 
 let tarball: string;
 let project: string;

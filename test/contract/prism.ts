@@ -16,12 +16,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
 import { freePort } from "../../tools/processes.ts";
 export { freePort };
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const SPEC_PATH = path.join(ROOT, "spec/openapi.yaml");
+export const SPEC_PATH = path.join(ROOT, "generated/openapi.json");
 const PRISM_BIN = path.join(ROOT, "node_modules/.bin/prism");
 
 export interface PrismProxy {
@@ -182,7 +181,7 @@ const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "tr
 
 /** Operations of the spec whose path starts with `prefix`. */
 export function specOperations(prefix = "/", specPath = SPEC_PATH): SpecOperation[] {
-  const doc = parse(readFileSync(specPath, "utf8")) as {
+  const doc = JSON.parse(readFileSync(specPath, "utf8")) as {
     paths?: Record<string, Record<string, { operationId?: string }>>;
   };
   const out: SpecOperation[] = [];

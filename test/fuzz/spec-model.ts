@@ -1,7 +1,6 @@
-// What the fuzzer knows, all read from spec/openapi.yaml and the operation registry: operations,
+// What the fuzzer knows, all read from generated/openapi.json and the operation registry: operations,
 // their parameters, bodies, examples, roles and declared responses, with every $ref resolved.
 import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import { IMPLEMENTED } from "../../server/handlers.ts";
 
 export type Schema = Record<string, any>;
@@ -33,8 +32,8 @@ export interface Operation {
 
 export const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
-export function loadSpec(file = "spec/openapi.yaml") {
-  const doc = parse(readFileSync(file, "utf8")) as Schema;
+export function loadSpec(file = "generated/openapi.json") {
+  const doc = JSON.parse(readFileSync(file, "utf8")) as Schema;
   const seen = new Map<string, unknown>();
   // Resolves local $refs; the result shares resolved subtrees (the spec has no recursive schemas).
   const deref = (node: unknown, depth = 0): any => {

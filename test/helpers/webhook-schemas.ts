@@ -12,7 +12,7 @@ const doc = spec as {
 };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-const ROOT = "https://spec.local/openapi.yaml";
+const ROOT = "https://spec.local/openapi.json";
 ajv.addSchema({ $id: ROOT, components: doc.components });
 
 /** The problems of `body` as the request of webhook entry `name` (an event type, or `batch`); empty when valid. */
