@@ -8,7 +8,6 @@ import { loadConfig } from "./config.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.ts";
 import { migrateToLatest } from "./db/migrate.ts";
 import { DEMO, seedDemo } from "./demo.ts";
-import { inTransaction } from "./db/transaction.ts";
 import {
   describeImportError,
   importPickupPoints,
@@ -23,8 +22,9 @@ async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true):
     databaseUrl: config.databaseUrl,
     pgliteDir: config.pgliteDir,
     poolSize: 2,
-    statementTimeoutMs: 0,
-  }); // imports of large directories run long
+    // The server's own limit: imports commit in slices that each fit in it.
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+  });
   try {
     if (migrate) await migrateToLatest(handle.db);
     await fn(handle);
@@ -124,7 +124,9 @@ program
   .command("pickup-points")
   .description("the pickup point directory")
   .command("import <file>")
-  .description("import pickup points from a JSON array or a CSV file (upsert by id; all or nothing)")
+  .description(
+    "import pickup points from a JSON array or a CSV file (upsert by id; a file with a bad record stores nothing)",
+  )
   .addOption(
     new Option("--format <format>", "file format (default: by the file name, else by content)").choices([
       "json",
@@ -137,9 +139,7 @@ program
       report(
         "pickup points",
         file,
-        await inTransaction(db, (trx) =>
-          importPickupPoints(trx, text, { fileName: path.basename(file), format: opts.format }),
-        ),
+        await importPickupPoints(db, text, { fileName: path.basename(file), format: opts.format }),
       );
     }),
   );
@@ -148,12 +148,12 @@ program
   .description("postal-code locations (where customers are placed)")
   .command("import <file>")
   .description(
-    "import postal-code locations in the GeoNames text format (upsert by country and postal code; all or nothing)",
+    "import postal-code locations in the GeoNames text format (upsert by country and postal code; a file with a bad line stores nothing)",
   )
   .action((file: string) =>
     withDb(async ({ db }) => {
       const text = readText(file);
-      report("postal codes", file, await inTransaction(db, (trx) => importPostalCodes(trx, text)));
+      report("postal codes", file, await importPostalCodes(db, text));
     }),
   );
 

@@ -1,6 +1,8 @@
-// Directory imports for the CLI: parse, validate every record, then upsert all of them in the caller's
-// transaction, or nothing when any record is bad.
-import type { Tx } from "../db/transaction.ts";
+// Directory imports for the CLI: parse and validate every record (one bad record: nothing is stored), then upsert
+// them in slices. Given the database, each slice commits on its own, within the statement timeout, so an import of
+// a country's directory never holds a transaction open for minutes; given a transaction, all of it is the caller's.
+import type { Executor } from "../db/transaction.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { announceCacheChange } from "../db/cache-signal.ts";
 import * as q from "./db.ts";
 import { parseGeoNamesPostalCodes } from "./geonames-format.ts";
@@ -19,25 +21,52 @@ export interface ImportReport {
   merged?: number;
 }
 
+/** Records per slice: one statement each, a fraction of a second on these machines. */
+export const IMPORT_SLICE = 2000;
+
+async function inSlices<T>(
+  db: Executor,
+  items: readonly T[],
+  upsert: (db: Executor, slice: readonly T[]) => Promise<q.UpsertCounts>,
+): Promise<q.UpsertCounts> {
+  const counts = { inserted: 0, updated: 0 };
+  for (let i = 0; i < items.length; i += IMPORT_SLICE) {
+    const slice = items.slice(i, i + IMPORT_SLICE);
+    const c = db.isTransaction ? await upsert(db, slice) : await inTransaction(db, (trx) => upsert(trx, slice));
+    counts.inserted += c.inserted;
+    counts.updated += c.updated;
+  }
+  return counts;
+}
+
+/** Fresh statistics and other instances' caches told, once the rows are stored. */
+async function finish(db: Executor, changed: boolean): Promise<void> {
+  const work = async (trx: Executor) => {
+    if (changed) await q.analyzeDirectory(trx);
+    await announceCacheChange(trx);
+  };
+  await (db.isTransaction ? work(db) : inTransaction(db, work));
+}
+
 export async function importPickupPoints(
-  trx: Tx,
+  db: Executor,
   text: string,
   opts: { fileName?: string; format?: PickupPointFormat } = {},
 ): Promise<ImportReport> {
   const { records, errors } = parsePickupPoints(text, opts.format ?? detectFormat(text, opts.fileName));
   if (errors.length > 0) return { read: records.length, inserted: 0, updated: 0, unchanged: 0, errors };
-  const counts = await q.upsertPoints(trx, records, new Date());
-  if (counts.inserted + counts.updated > 0) await q.analyzeDirectory(trx);
-  await announceCacheChange(trx);
+  const now = new Date();
+  const counts = await inSlices(db, records, (ex, slice) => q.upsertPoints(ex, slice, now));
+  await finish(db, counts.inserted + counts.updated > 0);
   return { read: records.length, ...counts, unchanged: records.length - counts.inserted - counts.updated, errors };
 }
 
-export async function importPostalCodes(trx: Tx, text: string): Promise<ImportReport> {
+export async function importPostalCodes(db: Executor, text: string): Promise<ImportReport> {
   const { records, errors, merged } = parseGeoNamesPostalCodes(text);
   if (errors.length > 0) return { read: records.length, inserted: 0, updated: 0, unchanged: 0, errors, merged };
-  const counts = await q.upsertPostalCodes(trx, records, new Date());
-  if (counts.inserted + counts.updated > 0) await q.analyzeDirectory(trx);
-  await announceCacheChange(trx);
+  const now = new Date();
+  const counts = await inSlices(db, records, (ex, slice) => q.upsertPostalCodes(ex, slice, now));
+  await finish(db, counts.inserted + counts.updated > 0);
   return {
     read: records.length,
     ...counts,

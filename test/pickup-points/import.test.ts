@@ -7,7 +7,8 @@ import { inject } from "vitest";
 import type { components } from "../../client/index.ts";
 import { openDatabase, type DatabaseHandle } from "../../server/db/database.ts";
 import { inTransaction } from "../../server/db/transaction.ts";
-import { importPickupPoints, importPostalCodes } from "../../server/pickup-points/imports.ts";
+import { sql } from "kysely";
+import { IMPORT_SLICE, importPickupPoints, importPostalCodes } from "../../server/pickup-points/imports.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 import { cli } from "../process/helpers.ts";
 import { geonames, point } from "../helpers/shipping.ts";
@@ -36,6 +37,30 @@ const importJson = (list: unknown[]) =>
 describe("importing pickup points", () => {
   const a = point({ name: "A", branch: "fi.k-market" });
   const b = point({ name: "B", coordinates: [61.5, 23.7], location_info: "Mon-Sun 0-24" });
+
+  it("given the database, a large file commits in slices (no transaction held for the whole import); given a transaction, in it", async () => {
+    const many = Array.from({ length: 2 * IMPORT_SLICE + 1 }, (_, i) => point({ name: `Many ${i}` }));
+    const report = await importPickupPoints(handle.db, JSON.stringify(many), { fileName: "many.json" });
+    expect(report).toMatchObject({ read: many.length, inserted: many.length, errors: [] });
+    // Each transaction leaves its id in the rows it wrote (xmin): three slices, three transactions.
+    const transactions = async (list: typeof many) =>
+      (
+        await sql<{ n: string }>`select count(distinct xmin::text) as n from pickup_points
+          where id in (${sql.join(list.map((p) => p.id))})`.execute(handle.db)
+      ).rows[0]!.n;
+    expect(Number(await transactions(many))).toBe(3);
+    const renamed = many.map((p) => ({ ...p, name: `${p.name} again` }));
+    expect(await importJson(renamed)).toMatchObject({ read: many.length, updated: many.length });
+    expect(Number(await transactions(renamed))).toBe(1);
+    await handle.db
+      .deleteFrom("pickup_points")
+      .where(
+        "id",
+        "in",
+        many.map((p) => p.id),
+      )
+      .execute();
+  });
 
   it("inserts valid records, then re-importing reports them unchanged and changed ones updated (upsert by id)", async () => {
     expect(await importJson([a, b])).toMatchObject({ read: 2, inserted: 2, updated: 0, unchanged: 0, errors: [] });
