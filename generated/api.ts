@@ -1031,6 +1031,32 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook_endpoint.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The service disabled one of your webhook endpoints
+         * @description Sent when the service stops delivering to one of your endpoints: it answered `410 Gone`, or every
+         *     attempt to it failed for `WEBHOOK_DISABLE_AFTER_FAILING_DAYS` days. Deliveries for it wait until you
+         *     enable it again (`POST /webhook_endpoints/{webhook_id}` with `enabled: true`). Delivered to your
+         *     other enabled endpoints subscribed to this type, and kept in `GET /events` like every event.
+         *
+         *     At least once, in no guaranteed order: deduplicate by `event_id`, verify the signature, answer any
+         *     2xx within 10 seconds; otherwise retried with exponential backoff for about a day.
+         */
+        post: operations["webhookEndpointDisabled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -1775,10 +1801,12 @@ export interface components {
          *     - `inbound_shipment.arrived_at_warehouse`: the shipment reached the warehouse.
          *     - `inbound_shipment.processed`: the warehouse closed the shipment.
          *     - `inbound_shipment.status_changed`: any status change (also sent alongside the two above).
+         *     - `webhook_endpoint.disabled`: the service disabled one of your endpoints (a 410 Gone answer, or
+         *       every attempt failing for days); sent to your other endpoints subscribed to it and kept in `/events`.
          *     - `webhook.test`: a test event requested with `_test`.
          * @enum {string}
          */
-        WebhookEventType: "inbound_shipment.items_arrived" | "inbound_shipment.arrived_at_warehouse" | "inbound_shipment.processed" | "inbound_shipment.status_changed" | "webhook.test";
+        WebhookEventType: "inbound_shipment.items_arrived" | "inbound_shipment.arrived_at_warehouse" | "inbound_shipment.processed" | "inbound_shipment.status_changed" | "webhook_endpoint.disabled" | "webhook.test";
         /** @description The events to send to the endpoint. */
         WebhookEventTypes: components["schemas"]["WebhookEventType"][];
         /**
@@ -1920,7 +1948,7 @@ export interface components {
          * @description The event types of the events feed (every webhook event type but `webhook.test`).
          * @enum {string}
          */
-        FeedEventType: "inbound_shipment.items_arrived" | "inbound_shipment.arrived_at_warehouse" | "inbound_shipment.processed" | "inbound_shipment.status_changed";
+        FeedEventType: "inbound_shipment.items_arrived" | "inbound_shipment.arrived_at_warehouse" | "inbound_shipment.processed" | "inbound_shipment.status_changed" | "webhook_endpoint.disabled";
         /** @description One arrival entry recorded by this event. */
         InboundItemsArrivedArrival: {
             merchants_id: components["schemas"]["MerchantProductId"];
@@ -1996,8 +2024,26 @@ export interface components {
             ts: components["schemas"]["Timestamp"];
             payload: components["schemas"]["InboundStatusChangedPayload"];
         };
+        WebhookEndpointDisabledPayload: {
+            /** @description The endpoint the service disabled (not the one receiving this event). */
+            webhook_id: components["schemas"]["Id"];
+            url: components["schemas"]["WebhookUrl"];
+            /** @description Why, in words for a person, and what to do (enable it again once it receives events). */
+            reason: string;
+            disabled_at: components["schemas"]["Timestamp"];
+        };
+        /** @description The service disabled one of your webhook endpoints. */
+        EndpointDisabledFeedEvent: {
+            /** @description The `event_id` its webhook deliveries carry. */
+            event_id: components["schemas"]["Id"];
+            /** @constant */
+            event_type: "webhook_endpoint.disabled";
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            payload: components["schemas"]["WebhookEndpointDisabledPayload"];
+        };
         /** @description One event of the feed; `event_type` tells which. */
-        FeedEvent: components["schemas"]["ItemsArrivedFeedEvent"] | components["schemas"]["ArrivedAtWarehouseFeedEvent"] | components["schemas"]["ProcessedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"];
+        FeedEvent: components["schemas"]["ItemsArrivedFeedEvent"] | components["schemas"]["ArrivedAtWarehouseFeedEvent"] | components["schemas"]["ProcessedFeedEvent"] | components["schemas"]["StatusChangedFeedEvent"] | components["schemas"]["EndpointDisabledFeedEvent"];
         EventFeedPage: {
             items: components["schemas"]["FeedEvent"][];
             /**
@@ -2084,6 +2130,11 @@ export interface components {
             event_type: "inbound_shipment.status_changed";
             payload: components["schemas"]["InboundStatusChangedPayload"];
         } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
+        WebhookEndpointDisabledEvent: {
+            /** @constant */
+            event_type: "webhook_endpoint.disabled";
+            payload: components["schemas"]["WebhookEndpointDisabledPayload"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
         WebhookTestPayload: {
             message: string;
         };
@@ -2093,7 +2144,7 @@ export interface components {
             payload: components["schemas"]["WebhookTestPayload"];
         } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
         /** @description Any event; `event_type` tells which. */
-        WebhookEvent: components["schemas"]["InboundItemsArrivedEvent"] | components["schemas"]["InboundArrivedAtWarehouseEvent"] | components["schemas"]["InboundProcessedEvent"] | components["schemas"]["InboundStatusChangedEvent"] | components["schemas"]["WebhookTestEvent"];
+        WebhookEvent: components["schemas"]["InboundItemsArrivedEvent"] | components["schemas"]["InboundArrivedAtWarehouseEvent"] | components["schemas"]["InboundProcessedEvent"] | components["schemas"]["InboundStatusChangedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookTestEvent"];
         /** @description The events of one batched request, each with its own envelope. */
         WebhookEventBatch: components["schemas"]["WebhookEvent"][];
     };
@@ -2559,6 +2610,8 @@ export type ArrivedAtWarehouseFeedEvent = components['schemas']['ArrivedAtWareho
 export type ProcessedFeedEvent = components['schemas']['ProcessedFeedEvent'];
 export type InboundStatusChangedPayload = components['schemas']['InboundStatusChangedPayload'];
 export type StatusChangedFeedEvent = components['schemas']['StatusChangedFeedEvent'];
+export type WebhookEndpointDisabledPayload = components['schemas']['WebhookEndpointDisabledPayload'];
+export type EndpointDisabledFeedEvent = components['schemas']['EndpointDisabledFeedEvent'];
 export type FeedEvent = components['schemas']['FeedEvent'];
 export type EventFeedPage = components['schemas']['EventFeedPage'];
 export type PortalEmail = components['schemas']['PortalEmail'];
@@ -2574,6 +2627,7 @@ export type InboundItemsArrivedEvent = components['schemas']['InboundItemsArrive
 export type InboundArrivedAtWarehouseEvent = components['schemas']['InboundArrivedAtWarehouseEvent'];
 export type InboundProcessedEvent = components['schemas']['InboundProcessedEvent'];
 export type InboundStatusChangedEvent = components['schemas']['InboundStatusChangedEvent'];
+export type WebhookEndpointDisabledEvent = components['schemas']['WebhookEndpointDisabledEvent'];
 export type WebhookTestPayload = components['schemas']['WebhookTestPayload'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
@@ -5166,6 +5220,66 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["InboundStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledged. Any 2xx status; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookEndpointDisabled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id: the `event_id` of the envelope. The same on every retry and re-delivery of
+                 *     the event, so use it to ignore duplicates (delivery is at least once).
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description When this attempt was signed, in Unix seconds. Reject the message if it is more than five
+                 *     minutes away from your clock (replay protection).
+                 * @example 1453105075
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks signature(s), space-separated, each `v1,<base64 signature>`. To verify:
+                 *     take your endpoint's secret, drop the `whsec_` prefix and base64-decode the rest to get the
+                 *     key; compute HMAC-SHA256 with that key over the exact bytes
+                 *     `<webhook-id>.<webhook-timestamp>.<raw request body>` (do not re-serialize the JSON);
+                 *     base64-encode the result and compare it in constant time with each `v1,` entry. Accept the
+                 *     message if any entry matches and the timestamp is fresh. Two entries appear for 24 hours
+                 *     after a secret rotation (old and new secret). The client package exports a verifier.
+                 * @example v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "event_id": "5a41e2f3a4b5c6d7e8f9a0f9",
+                 *       "event_type": "webhook_endpoint.disabled",
+                 *       "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a1",
+                 *       "ts": "2016-01-25T09:12:01+00:00",
+                 *       "retry_count": 0,
+                 *       "payload": {
+                 *         "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                 *         "url": "https://shop.example.com/hooks/logistics",
+                 *         "reason": "The endpoint answered 410 Gone; enable it again when it receives events.",
+                 *         "disabled_at": "2016-01-25T09:12:01+00:00"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointDisabledEvent"];
             };
         };
         responses: {

@@ -9,12 +9,13 @@ import { formatTimestamp } from "../shared/time.ts";
 import { feedEvents, feedPositionAtTxid, sequenceFeed } from "./db.ts";
 
 /** Every type but webhook.test, which is addressed to one endpoint, not an event of the merchant's. */
-const FEED_TYPES: readonly FeedEventType[] = [
-  "inbound_shipment.items_arrived",
-  "inbound_shipment.arrived_at_warehouse",
-  "inbound_shipment.processed",
-  "inbound_shipment.status_changed",
-];
+const FEED_TYPES = Object.keys({
+  "inbound_shipment.items_arrived": true,
+  "inbound_shipment.arrived_at_warehouse": true,
+  "inbound_shipment.processed": true,
+  "inbound_shipment.status_changed": true,
+  "webhook_endpoint.disabled": true,
+} satisfies Record<FeedEventType, true>) as FeedEventType[];
 
 /**
  * Events are shown once they have a position, given after they committed: only this merchant's own writes, of

@@ -3,7 +3,9 @@
 // the database's clock, the one every dispatcher compares `due_at` with.
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
-import type { Executor, Tx } from "../db/transaction.ts";
+import { inTransaction, type Executor, type Tx } from "../db/transaction.ts";
+import { formatTimestamp } from "../shared/time.ts";
+import { recordEvent } from "./outbox.ts";
 import type { EventType, FailureClass } from "./tables.ts";
 
 /** A claimed delivery with what sending it needs. */
@@ -178,11 +180,35 @@ export async function finish(db: Db, outcomes: Outcome[], disableAfterFailingDay
     outcomes.flatMap((o) => (o.disable_endpoint ? [[o.disable_endpoint.id, o.disable_endpoint.reason] as const] : [])),
   );
   for (const [id, reason] of gone) {
-    await sql`update webhook_endpoints set enabled = false, disabled_reason = ${reason}, updated_at = now() where id = ${id} and enabled`.execute(
-      db,
-    );
+    await inTransaction(db, async (trx) => {
+      const r = await sql<DisabledRow>`
+        update webhook_endpoints set enabled = false, disabled_reason = ${reason}, updated_at = now()
+        where id = ${id} and enabled
+        returning id, merchant_id, url, disabled_reason, updated_at`.execute(trx);
+      await announceDisabled(trx, r.rows);
+    });
   }
   await recordStreaks(db, outcomes, disableAfterFailingDays);
+}
+
+interface DisabledRow {
+  id: string;
+  merchant_id: string;
+  url: string;
+  disabled_reason: string;
+  updated_at: Date;
+}
+
+/** The merchant hears of it: an event to its other endpoints and in its feed, in the transaction that disabled. */
+async function announceDisabled(trx: Tx, rows: DisabledRow[]): Promise<void> {
+  for (const r of rows) {
+    await recordEvent(trx, "webhook_endpoint.disabled", r.merchant_id, r.updated_at, {
+      webhook_id: r.id,
+      url: r.url,
+      reason: r.disabled_reason,
+      disabled_at: formatTimestamp(r.updated_at),
+    });
+  }
 }
 
 async function recordStreaks(db: Db, outcomes: Outcome[], days: number): Promise<void> {
@@ -206,12 +232,16 @@ async function recordStreaks(db: Db, outcomes: Outcome[], days: number): Promise
     from unnest(${ids}::char(24)[], ${starts}::timestamptz[]) as v(id, started_at)
     where e.id = v.id and e.failing_since is null`.execute(db);
   if (days <= 0) return;
-  const disabled = await sql<{ id: string }>`
-    update webhook_endpoints
-    set enabled = false, updated_at = now(),
-        disabled_reason = 'Every delivery attempt has failed since ' || to_char(failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ' (' || ${days}::int || ' days); enable it again when it receives events.'
-    where id = any(${ids}::char(24)[]) and enabled and failing_since < now() - make_interval(days => ${days}::int)
-    returning id`.execute(db);
+  const disabled = await inTransaction(db, async (trx) => {
+    const r = await sql<DisabledRow>`
+      update webhook_endpoints
+      set enabled = false, updated_at = now(),
+          disabled_reason = 'Every delivery attempt has failed since ' || to_char(failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ' (' || ${days}::int || ' days); enable it again when it receives events.'
+      where id = any(${ids}::char(24)[]) and enabled and failing_since < now() - make_interval(days => ${days}::int)
+      returning id, merchant_id, url, disabled_reason, updated_at`.execute(trx);
+    await announceDisabled(trx, r.rows);
+    return r;
+  });
   if (!disabled.rows.length) return;
   const disabledIds = new Set(disabled.rows.map((r) => r.id));
   const noted = outcomes.filter((o) => disabledIds.has(o.endpoint_id)).map((o) => o.id);

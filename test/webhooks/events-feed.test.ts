@@ -52,7 +52,8 @@ async function walk(cursor?: string, limit = 2, atLeast = 0) {
   }
 }
 
-const shipmentOf = (e: S["FeedEvent"]) => ("shipment" in e.payload ? e.payload.shipment.id : e.payload.shipment_id);
+const shipmentOf = (e: S["FeedEvent"]) =>
+  "shipment" in e.payload ? e.payload.shipment.id : "shipment_id" in e.payload ? e.payload.shipment_id : undefined;
 
 /** A shipment taken through arrivals to processed: 1 items_arrived, 3 status_changed, 1 arrived_at_warehouse, 1 processed. */
 async function history() {

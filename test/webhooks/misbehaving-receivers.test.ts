@@ -71,8 +71,15 @@ describe("receivers that misbehave", () => {
   });
 
   it("410 Gone: the delivery fails at once, the endpoint is disabled with a reason, and enabling it again clears it", async () => {
-    rx.respond = () => ({ status: 410, body: "gone" });
-    const ep = await endpointAt(rx.url(`/410-${seq}`));
+    const gonePath = `/410-${seq}`;
+    rx.respond = (req) => (req.path === gonePath ? { status: 410, body: "gone" } : 200);
+    // The merchant's other endpoint, which listens for endpoints the service disables.
+    const watcherPath = `/watcher-${seq}`;
+    const watcher = await m.POST("/webhook_endpoints/_create", {
+      body: { url: rx.url(watcherPath), event_types: ["webhook_endpoint.disabled"] },
+    });
+    expect(watcher.response.status).toBe(201);
+    const ep = await endpointAt(rx.url(gonePath));
     await sendTest(ep.id);
     const d = await attempted(ep.id);
     expect(d).toMatchObject({
@@ -84,6 +91,16 @@ describe("receivers that misbehave", () => {
     expect(d.last_error).toContain("disabled");
     const got = await m.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } } });
     expect(got.data).toMatchObject({ enabled: false, disabled_reason: expect.stringContaining("410") });
+    // The merchant is told: on its other endpoint, and in its events feed, with the same event id.
+    const [told] = await rx.waitFor(1, { path: watcherPath });
+    const event = JSON.parse(told!.body) as S["WebhookEndpointDisabledEvent"];
+    expect(event).toMatchObject({
+      event_type: "webhook_endpoint.disabled",
+      webhook_id: watcher.data!.id,
+      payload: { webhook_id: ep.id, url: rx.url(gonePath), reason: got.data!.disabled_reason },
+    });
+    const feed = await m.GET("/events", { params: { query: { event_type: ["webhook_endpoint.disabled"] } } });
+    expect(feed.data!.items.map((e) => e.event_id)).toEqual([event.event_id]);
     const test = await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: ep.id } } });
     expect(test.response.status).toBe(409);
     const enabled = await m.POST("/webhook_endpoints/{webhook_id}", {
@@ -151,6 +168,12 @@ describe("receivers that misbehave", () => {
       disabled_reason: expect.stringMatching(
         /^Every delivery attempt has failed since \d{4}-\d\d-\d\dT[\d:]+Z \(5 days\); enable it again/,
       ),
+    });
+    const told = await m.GET("/events", { params: { query: { event_type: ["webhook_endpoint.disabled"] } } });
+    expect(told.data!.items).toHaveLength(1);
+    expect(told.data!.items[0]!.payload).toMatchObject({
+      webhook_id: ep.id,
+      reason: (await endpoint()).disabled_reason,
     });
 
     // Enabled again by the merchant: a new failure starts a new streak instead of disabling it at once.
