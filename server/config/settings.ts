@@ -17,8 +17,7 @@ export const SETTINGS = {
     name: "HOST",
     default: "127.0.0.1",
     allowed: "an address or host name",
-    meaning:
-      "Interface to listen on; loopback by default because the demo credentials are public, so set `0.0.0.0` behind a proxy (and `SEED_DEMO=false`).",
+    meaning: "Interface to listen on: loopback by default, because the demo credentials are public.",
   }),
   role: oneOf({
     name: "SERVER_ROLE",
