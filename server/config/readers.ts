@@ -166,7 +166,7 @@ export function secondsList(o: SecondsListOptions): Setting<readonly number[]> {
 }
 
 /** The values of a table of settings, with the table's shape (groups nest). */
-export type SettingValues<T> = { -readonly [K in keyof T]: T[K] extends Setting<infer V> ? V : SettingValues<T[K]> };
+export type SettingValues<T> = { [K in keyof T]: T[K] extends Setting<infer V> ? V : SettingValues<T[K]> };
 
 const isSetting = (entry: object): entry is Setting<unknown> => "read" in entry;
 
