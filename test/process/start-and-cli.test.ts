@@ -120,7 +120,7 @@ describe("npm start and the CLI (PGlite)", () => {
     async () => {
       const bad = run(SERVER_MAIN, [], { ...env, PORT: "eighty", LOG_LEVEL: "loud" });
       expect(await bad.exited).toBe(2);
-      expect(bad.output()).toMatch(/PORT must be an integer[\s\S]*LOG_LEVEL must be one of/);
+      expect(bad.output()).toMatch(/PORT must be a whole number 0-65535, got "eighty"[\s\S]*LOG_LEVEL must be one of/);
     },
     PROCESS_TEST_TIMEOUT,
   );

@@ -1,5 +1,9 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../server/config.ts";
+import { allSettings } from "../../server/config/readers.ts";
+import { SETTINGS } from "../../server/config/settings.ts";
 
 describe("configuration", () => {
   it("defaults to the embedded database on loopback port 3000", () => {
@@ -117,5 +121,62 @@ describe("configuration", () => {
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
       }).webhooks,
     ).toEqual({ retrySchedule: [0.05, 0.1], timeoutMs: 500, allowPrivateNetworks: true, disableAfterFailingDays: 5 });
+  });
+  it("says per kind of setting what it accepts and what it got", () => {
+    const problems = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+    };
+    expect(
+      problems({
+        PORT: "eighty",
+        DB_CONNECT_TIMEOUT_MS: "50",
+        PICKUP_POINTS_CACHE_SECONDS: "1.5",
+        RATE_LIMIT_PER_MINUTE: "-1",
+        SEED_DEMO: "maybe",
+        LOG_LEVEL: "loud",
+        DATABASE_URL: "mysql://user:secret@db/x",
+        METRICS_TOKEN: "secret",
+      }),
+    ).toEqual([
+      'PORT must be a whole number 0-65535, got "eighty"',
+      "DATABASE_URL must start with postgres:// or postgresql://",
+      'DB_CONNECT_TIMEOUT_MS must be a whole number of milliseconds 100-60000, got "50"',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+      'SEED_DEMO must be true or false, got "maybe"',
+      'RATE_LIMIT_PER_MINUTE must be a whole number 0-2147483647 (0 = no limit), got "-1"',
+      'PICKUP_POINTS_CACHE_SECONDS must be a whole number of seconds 0-86400 (0 = no cache), got "1.5"',
+      "METRICS_TOKEN must be at least 16 characters",
+    ]);
+  });
+  it("takes an unset or blank variable for its default, and words in any case", () => {
+    expect(loadConfig({ PORT: " ", SEED_DEMO: "FALSE", LOG_LEVEL: "Debug", HOST: " 0.0.0.0 " })).toMatchObject({
+      port: 3000,
+      seedDemo: false,
+      logLevel: "debug",
+      host: "0.0.0.0",
+    });
+  });
+  it("declares each variable once, with a meaning for operators", () => {
+    const names = allSettings(SETTINGS).map((s) => s.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const setting of allSettings(SETTINGS)) expect(setting.meaning, setting.name).toMatch(/^\S.*\.$/);
+  });
+  it("is the only reader of the environment in the server", () => {
+    // A variable read anywhere else would have no row: no check at start, no line in docs/configuration.md.
+    // The readers of the table take the environment as a parameter, process.env by default.
+    const server = path.resolve(import.meta.dirname, "../../server");
+    const readers = readdirSync(server, { recursive: true, encoding: "utf8" }).filter(
+      (file) =>
+        file.endsWith(".ts") &&
+        readFileSync(path.join(server, file), "utf8")
+          .replaceAll("NodeJS.ProcessEnv = process.env", "")
+          .includes("process.env"),
+    );
+    expect(readers).toEqual([]);
   });
 });

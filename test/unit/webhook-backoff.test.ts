@@ -1,19 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RETRY_SCHEDULE, JITTER, nextAttemptAt, parseRetrySchedule } from "../../server/webhooks/backoff.ts";
+import { SETTINGS } from "../../server/config/settings.ts";
+import { DEFAULT_RETRY_SCHEDULE, JITTER, nextAttemptAt } from "../../server/webhooks/backoff.ts";
 import { readWebhookSettings } from "../../server/webhooks/settings.ts";
 
-describe("parseRetrySchedule", () => {
+describe("WEBHOOK_RETRY_SCHEDULE", () => {
+  const read = (raw: string | undefined) => SETTINGS.webhooks.retrySchedule.read(raw);
+
   it("defaults to about a day when unset or empty", () => {
-    expect(parseRetrySchedule(undefined).schedule).toEqual(DEFAULT_RETRY_SCHEDULE);
-    expect(parseRetrySchedule("  ").schedule).toEqual(DEFAULT_RETRY_SCHEDULE);
+    expect(read(undefined).value).toEqual(DEFAULT_RETRY_SCHEDULE);
+    expect(read("  ").value).toEqual(DEFAULT_RETRY_SCHEDULE);
     const total = DEFAULT_RETRY_SCHEDULE.reduce((a, b) => a + b, 0);
     expect(total / 3600).toBeGreaterThan(20);
     expect(total / 3600).toBeLessThan(30);
   });
 
   it("reads comma-separated seconds, spaces and decimals allowed", () => {
-    expect(parseRetrySchedule("5, 300,1800")).toEqual({ schedule: [5, 300, 1800] });
-    expect(parseRetrySchedule("0.2,0.5")).toEqual({ schedule: [0.2, 0.5] });
+    expect(read("5, 300,1800")).toEqual({ value: [5, 300, 1800] });
+    expect(read("0.2,0.5")).toEqual({ value: [0.2, 0.5] });
   });
 
   it.each([
@@ -26,8 +29,8 @@ describe("parseRetrySchedule", () => {
     ["700000", "longer than 7 days"],
     [Array(101).fill("1").join(","), "at most 100"],
   ])("explains what is wrong with %j", (raw, part) => {
-    const { problem, schedule } = parseRetrySchedule(raw);
-    expect(schedule).toBeUndefined();
+    const { problem, value } = read(raw);
+    expect(value).toBeUndefined();
     expect(problem).toContain("WEBHOOK_RETRY_SCHEDULE must be comma-separated positive seconds");
     expect(problem).toContain(part);
   });

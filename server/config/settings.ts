@@ -1,0 +1,194 @@
+// Every environment variable the server reads, declared once: its reader gives the value, the message for a bad
+// value and the docs' row (docs/configuration.md, `npm run generate:docs`). A new setting is one row here, keyed
+// by its property in Config, plus the code that uses it; rows nest under a group key such as `webhooks`.
+// The order is that of the docs and of the start-up messages.
+import { DEFAULT_TIMEOUTS } from "../db/database.ts";
+import { DEFAULT_RETRY_SCHEDULE } from "../webhooks/backoff.ts";
+import { flag, oneOf, secondsList, text, url, wholeNumber } from "./readers.ts";
+
+export const ROLES = ["both", "api", "worker"] as const;
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+// The shared counters of the rate limits and the login throttle are 32-bit integers in the database.
+const INT32_MAX = 2 ** 31 - 1;
+
+export const SETTINGS = {
+  port: wholeNumber({ name: "PORT", default: 3000, min: 0, max: 65535, meaning: "Port to listen on." }),
+  host: text({
+    name: "HOST",
+    default: "127.0.0.1",
+    allowed: "an address or host name",
+    meaning: "Interface to listen on: loopback by default, because the demo credentials are public.",
+  }),
+  role: oneOf({
+    name: "SERVER_ROLE",
+    values: ROLES,
+    default: "both",
+    meaning:
+      "`api` serves the API only; `worker` delivers webhooks and runs the housekeeping only (health, readiness and metrics on its port, the API is `404`; needs `DATABASE_URL`); `both` does both.",
+  }),
+  databaseUrl: url({
+    name: "DATABASE_URL",
+    schemes: ["postgres", "postgresql"],
+    meaning: "PostgreSQL connection string; unset, the server runs on the embedded PGlite.",
+  }),
+  pgliteDir: text({
+    name: "PGLITE_DIR",
+    default: "./data/pglite",
+    allowed: "a directory",
+    meaning: "Where the embedded database lives; one process at a time, a second one is refused.",
+  }),
+  dbConnectTimeoutMs: wholeNumber({
+    name: "DB_CONNECT_TIMEOUT_MS",
+    unit: "milliseconds",
+    default: DEFAULT_TIMEOUTS.connectTimeoutMs,
+    min: 100,
+    max: 60_000,
+    meaning: "PostgreSQL: how long opening a connection may take before the request answers `503 unavailable`.",
+  }),
+  dbStatementTimeoutMs: wholeNumber({
+    name: "DB_STATEMENT_TIMEOUT_MS",
+    unit: "milliseconds",
+    default: DEFAULT_TIMEOUTS.statementTimeoutMs,
+    min: 100,
+    max: 600_000,
+    meaning:
+      "PostgreSQL: how long one statement may run (the server cancels it; the client stops waiting 1 s later) before the request answers `503 unavailable`; migrations and CLI imports are not limited.",
+  }),
+  logLevel: oneOf({
+    name: "LOG_LEVEL",
+    values: LOG_LEVELS,
+    default: "info",
+    meaning: "Least severe level logged: JSON logs on stdout with the request id.",
+  }),
+  seedDemo: flag({
+    name: "SEED_DEMO",
+    default: true,
+    meaning: "Create the demo accounts when the database has no merchant yet.",
+  }),
+  webhooks: {
+    retrySchedule: secondsList({
+      name: "WEBHOOK_RETRY_SCHEDULE",
+      default: DEFAULT_RETRY_SCHEDULE,
+      // retry_count is at most 1000 in the spec; 100 is far beyond any sane schedule.
+      maxEntries: 100,
+      maxSeconds: 7 * 86400,
+      meaning:
+        "Seconds to wait after the 1st, 2nd, … failed attempt of a webhook delivery (±20 % jitter), so its length + 1 is the number of attempts; when they are used up the delivery is `failed`.",
+    }),
+    timeoutMs: wholeNumber({
+      name: "WEBHOOK_TIMEOUT_MS",
+      unit: "milliseconds",
+      default: 10_000,
+      min: 1,
+      max: 120_000,
+      meaning: "One delivery attempt, connect to end of answer; longer counts as a failure.",
+    }),
+    allowPrivateNetworks: flag({
+      name: "WEBHOOK_ALLOW_PRIVATE_NETWORKS",
+      default: false,
+      meaning:
+        "`true` lets webhook URLs point at private, loopback and link-local addresses (local development, tests); keep it `false` in production, where merchant URLs are untrusted.",
+    }),
+    disableAfterFailingDays: wholeNumber({
+      name: "WEBHOOK_DISABLE_AFTER_FAILING_DAYS",
+      unit: "days",
+      default: 5,
+      min: 0,
+      max: 365,
+      zero: "never",
+      meaning:
+        "An endpoint whose every attempt has failed for this many days (no success in between) is disabled with a reason.",
+    }),
+  },
+  deliveryRetentionDays: wholeNumber({
+    name: "DELIVERY_RETENTION_DAYS",
+    unit: "days",
+    default: 30,
+    min: 1,
+    max: 3650,
+    meaning: "Finished webhook deliveries and their events are deleted after this many days.",
+  }),
+  rateLimitPerMinute: wholeNumber({
+    name: "RATE_LIMIT_PER_MINUTE",
+    default: 6000,
+    min: 0,
+    max: INT32_MAX,
+    zero: "no limit",
+    meaning:
+      "Requests a minute per caller (merchant or operator), counted for all instances on one database together; beyond it `429 rate_limited` with `Retry-After`.",
+  }),
+  concurrentRequestsPerCaller: wholeNumber({
+    name: "CONCURRENT_REQUESTS_PER_CALLER",
+    default: 64,
+    min: 0,
+    max: INT32_MAX,
+    zero: "no limit",
+    meaning:
+      "Requests of one caller in progress at once, per server process; beyond it `429 rate_limited` with `Retry-After: 1`, so one caller's slow or heavy requests never take the whole server.",
+  }),
+  heavyRequestsPerCaller: wholeNumber({
+    name: "HEAVY_REQUESTS_PER_CALLER",
+    default: 4,
+    min: 0,
+    max: INT32_MAX,
+    zero: "no limit",
+    meaning:
+      "Of those, requests with a body over 16 KB: a caller's large writes wait for each other instead of taking the database pool and the CPU from other callers.",
+  }),
+  bodyBytesPerMinute: wholeNumber({
+    name: "BODY_BYTES_PER_MINUTE",
+    unit: "bytes",
+    default: 32 * 2 ** 20,
+    min: 0,
+    max: INT32_MAX,
+    zero: "no limit",
+    meaning:
+      "Request body bytes a minute per caller, for all instances together (counted from `Content-Length` before the body is read); beyond it `429` with `Retry-After`.",
+  }),
+  loginFailuresPerAddress: wholeNumber({
+    name: "LOGIN_FAILURES_PER_ADDRESS",
+    default: 200,
+    min: 0,
+    max: INT32_MAX,
+    zero: "no limit",
+    meaning:
+      "Failed sign-ins a client address may make in 15 minutes over all accounts, for all instances together; beyond it `429 rate_limited` with `Retry-After`.",
+  }),
+  loginFailuresPerAccount: wholeNumber({
+    name: "LOGIN_FAILURES_PER_ACCOUNT",
+    default: 10,
+    min: 0,
+    max: INT32_MAX,
+    zero: "no limit",
+    meaning: "Failed sign-ins a client address may make for one account in 15 minutes.",
+  }),
+  pickupPointsCacheSeconds: wholeNumber({
+    name: "PICKUP_POINTS_CACHE_SECONDS",
+    unit: "seconds",
+    default: 60,
+    min: 0,
+    max: 86400,
+    zero: "no cache",
+    meaning: "How long a server reuses the nearest pickup points of a postal code.",
+  }),
+  metricsToken: text({
+    name: "METRICS_TOKEN",
+    allowed: "at least 16 characters",
+    minLength: 16,
+    meaning:
+      "Serves `GET /metrics` on the API's port to requests with `Authorization: Bearer <token>`; unset, there is no `/metrics` there.",
+  }),
+  metricsPort: wholeNumber({
+    name: "METRICS_PORT",
+    min: 0,
+    max: 65535,
+    meaning:
+      "Serves `GET /metrics` without a token on a port of its own, on `METRICS_HOST`: expose it only to your monitoring.",
+  }),
+  metricsHost: text({
+    name: "METRICS_HOST",
+    default: "127.0.0.1",
+    allowed: "an address or host name",
+    meaning: "Interface of `METRICS_PORT`.",
+  }),
+};
