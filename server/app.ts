@@ -3,8 +3,7 @@ import express, { type NextFunction, type Request } from "express";
 import { sql } from "kysely";
 import type { Logger } from "pino";
 import { SharedWindowLimit, WindowCounter } from "./db/counters.ts";
-import { authenticate } from "./http/auth.ts";
-import { checkCsrf, sessionPrincipal } from "./portal/sessions.ts";
+import { authenticate } from "./auth/authenticate.ts";
 import { portalSite } from "./portal/site.ts";
 import { checkQuery, readJsonBody } from "./http/body-checks.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
@@ -96,7 +95,7 @@ export function createApp({
   const api = express.Router();
   if (metrics) api.use(metrics.observeRequests);
   const { match, validate } = validator();
-  api.use(authenticate(services.authenticator, { principal: (token) => sessionPrincipal(db, token), checkCsrf }));
+  api.use(authenticate(services.authenticator, db));
   // Counts shared by every instance on the database; while it is away requests answer 503 anyway.
   let warnedAt = 0;
   const shared = (name: string, limit: number) =>

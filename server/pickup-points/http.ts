@@ -1,6 +1,6 @@
 // Pickup point directory operations, keyed by operationId. The validator has checked the query against the spec
 // (and filled in `country` FI and `limit` 10).
-import type { Handlers } from "../http/registry.ts";
+import type { Handlers } from "../operations.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import { getPickupPoint, lookupPickupPoints, type Nearest } from "./lookup.ts";
 

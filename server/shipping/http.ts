@@ -1,7 +1,7 @@
 // Shipping options, and the merchant's shipping settings and price lists, keyed by operationId.
 import { announceCacheChange } from "../db/cache-signal.ts";
 import type { Tx } from "../db/transaction.ts";
-import type { Handlers } from "../http/registry.ts";
+import type { Handlers } from "../operations.ts";
 import { entityTag } from "../shared/entity-tags.ts";
 import * as lists from "./price-lists.ts";
 import * as settings from "./settings.ts";
