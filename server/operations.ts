@@ -5,7 +5,7 @@ import type { operations } from "../generated/api.ts";
 import type { Principal } from "./accounts/domain.ts";
 import type { Db } from "./db/database.ts";
 import type { Tx } from "./db/transaction.ts";
-import type { JsonOf, OperationId, ParamsOf as Params, RequestBody } from "./shared/contract.ts";
+import type { JsonOf, OperationId, ParamsOf as Params, RequestBody, ValidatedQuery } from "./shared/contract.ts";
 export type { OperationId } from "./shared/contract.ts";
 
 type Op<Id extends OperationId> = operations[Id];
@@ -24,7 +24,8 @@ export interface Context<Id extends OperationId> {
   db: Db;
   principal: Principal;
   path: Params<Id, "path">;
-  query: Params<Id, "query">;
+  /** The spec's query defaults are filled in (the validator did). */
+  query: ValidatedQuery<Id>;
   body: RequestBody<Id>;
   /** Who is asking, as far as the connection tells: the peer's address (no proxy is trusted) and whether it came over TLS. */
   client: { address: string; https: boolean };

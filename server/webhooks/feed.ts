@@ -3,7 +3,7 @@
 import type { EventFeedPage, FeedEvent, FeedEventType } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor } from "../db/transaction.ts";
-import type { QueryOf } from "../shared/contract.ts";
+import type { ValidatedQuery } from "../shared/contract.ts";
 import { decodeFeedCursor, encodeFeedCursor } from "../shared/pagination.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import { feedEvents } from "./db.ts";
@@ -19,9 +19,9 @@ const FEED_TYPES: readonly FeedEventType[] = [
 export async function listEvents(
   db: Executor,
   merchant: Principal,
-  query: QueryOf<"listEvents">,
+  query: ValidatedQuery<"listEvents">,
 ): Promise<EventFeedPage> {
-  const limit = query.limit ?? 50;
+  const { limit } = query;
   const after = query.cursor === undefined ? undefined : decodeFeedCursor(query.cursor);
   const types = query.event_type?.length ? FEED_TYPES.filter((t) => query.event_type!.includes(t)) : FEED_TYPES;
   const rows = await feedEvents(db, merchant.id, types, after, limit + 1);
