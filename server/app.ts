@@ -1,23 +1,18 @@
-// The app factory: builds the Express app for a database; never listens by itself.
-import express, { type NextFunction, type Request } from "express";
+// The app factory: builds the Express app for a database; never listens by itself. App-level routes live here;
+// everything under the base path passes the API pipeline (http/pipeline.ts).
+import express from "express";
 import { sql } from "kysely";
 import type { Logger } from "pino";
-import { SharedWindowLimit, WindowCounter } from "./db/counters.ts";
-import { authenticate } from "./http/auth.ts";
-import { checkCsrf, sessionPrincipal } from "./portal/sessions.ts";
-import { portalSite } from "./portal/site.ts";
-import { checkQuery, readJsonBody } from "./http/body-checks.ts";
+import { docsRoutes } from "./docs/routes.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
-import { strictQueryNumbers } from "./http/query-numbers.ts";
-import { perCallerBodyBytes, perCallerConcurrency, perCallerRateLimit } from "./http/rate-limit.ts";
+import type { Res } from "./http/express.ts";
+import { apiPipeline } from "./http/pipeline.ts";
+import { specRoutes } from "./http/spec-routes.ts";
 import { requestLog } from "./http/request-log.ts";
 import { metricsHandler } from "./metrics/http.ts";
 import type { Metrics } from "./metrics/metrics.ts";
-import { specRoutes } from "./http/spec-routes.ts";
-import { docsRoutes } from "./docs/routes.ts";
-import { dispatch, type Handlers } from "./http/registry.ts";
-import type { Res } from "./http/express.ts";
-import { validator } from "./http/validator.ts";
+import type { Handlers } from "./operations.ts";
+import { portalSite } from "./portal/site.ts";
 import { AppError } from "./shared/errors.ts";
 import type { Services } from "./services.ts";
 
@@ -93,42 +88,22 @@ export function createApp({
   app.use(docsRoutes(BASE_PATH));
   app.use(portalSite(portalDir));
 
-  const api = express.Router();
-  if (metrics) api.use(metrics.observeRequests);
-  const { match, validate } = validator();
-  api.use(authenticate(services.authenticator, { principal: (token) => sessionPrincipal(db, token), checkCsrf }));
-  // Counts shared by every instance on the database; while it is away requests answer 503 anyway.
-  let warnedAt = 0;
-  const shared = (name: string, limit: number) =>
-    new SharedWindowLimit(new WindowCounter(db, name, limit, 60), (err) => {
-      // Once in a while, not every 100 ms of an outage: the connection errors are logged already.
-      if (Date.now() - warnedAt < 10_000) return;
-      warnedAt = Date.now();
-      logger.warn({ err }, `could not share the ${name} count; this instance counts alone meanwhile`);
-    });
-  if (rateLimitPerMinute > 0) api.use(perCallerRateLimit(shared("requests", rateLimitPerMinute)));
-  if (concurrentRequestsPerCaller > 0 || heavyRequestsPerCaller > 0)
-    api.use(perCallerConcurrency(concurrentRequestsPerCaller, heavyRequestsPerCaller));
-  if (bodyBytesPerMinute > 0) api.use(perCallerBodyBytes(shared("body-bytes", bodyBytesPerMinute)));
-  api.use(headAsGet);
-  api.use(match);
-  api.use(readJsonBody());
-  api.use(checkQuery);
-  api.use(strictQueryNumbers());
-  api.use(validate);
-  api.use(dispatch(db, handlers));
-  app.use(BASE_PATH, api);
+  app.use(
+    BASE_PATH,
+    apiPipeline({
+      db,
+      authenticator: services.authenticator,
+      handlers,
+      logger,
+      observeRequests: metrics?.observeRequests,
+      rateLimitPerMinute,
+      concurrentRequestsPerCaller,
+      heavyRequestsPerCaller,
+      bodyBytesPerMinute,
+    }),
+  );
 
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;
-}
-
-/**
- * RFC 9110: HEAD wherever GET is served. The request is handled as the GET it mirrors; Node sends
- * the status and headers without the body, because the response was made for a HEAD request.
- */
-function headAsGet(req: Request, _res: Res, next: NextFunction) {
-  if (req.method === "HEAD") req.method = "GET";
-  next();
 }

@@ -1,12 +1,13 @@
 // Every implemented operation of the spec, by operationId: the one list the app and the tests read. A
 // resource whose handlers need operator settings takes them here, so the HTTP pipeline knows none.
-import type { Handlers } from "./http/registry.ts";
+import type { Handlers } from "./operations.ts";
 import { TtlCache } from "./shared/ttl-cache.ts";
 import type { Caches } from "./shipping/shipping-options.ts";
 import { inboundHandlers } from "./inbound/http.ts";
 import { orderHandlers } from "./orders/http.ts";
 import { pickupPointHandlers } from "./pickup-points/http.ts";
 import { portalHandlers } from "./portal/http.ts";
+import { sessionHandlers } from "./auth/http.ts";
 import { LoginThrottle } from "./accounts/throttle.ts";
 import { shippingHandlers } from "./shipping/http.ts";
 import { webhookHandlers } from "./webhooks/http.ts";
@@ -28,7 +29,8 @@ export function createHandlers(settings: HandlerSettings): Handlers {
     ...pickupPointHandlers(settings.caches.directory),
     ...shippingHandlers(settings.caches),
     ...webhookHandlers(settings.webhooks),
-    ...portalHandlers(settings.loginThrottle),
+    ...sessionHandlers(settings.loginThrottle),
+    ...portalHandlers,
   };
 }
 

@@ -6,7 +6,7 @@ import { deleteExpiredCounters } from "./db/counters.ts";
 import type { Db } from "./db/database.ts";
 import { forgetExpiredKeys } from "./idempotency/index.ts";
 import { pruneOlderThan } from "./webhooks/db.ts";
-import { forgetExpiredSessions } from "./portal/sessions.ts";
+import { forgetExpiredSessions } from "./auth/sessions.ts";
 
 export interface HousekeepingOptions {
   db: Db;

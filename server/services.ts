@@ -8,7 +8,7 @@ import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginThrottleLimits } from ".
 import type { DatabaseHandle, Db } from "./db/database.ts";
 import { CACHES_CHANNEL } from "./db/cache-signal.ts";
 import { createHandlers, type Caches } from "./handlers.ts";
-import type { Handlers } from "./http/registry.ts";
+import type { Handlers } from "./operations.ts";
 import { Housekeeping } from "./housekeeping.ts";
 import type { Nearest } from "./pickup-points/lookup.ts";
 import { TtlCache } from "./shared/ttl-cache.ts";

@@ -12,7 +12,7 @@ export interface Principal {
   id: string;
   /** Scope for idempotency keys, limits and logs: "M-shop.example.com". */
   name: string;
-  /** Set when a portal session cookie authenticated the request (portal/sessions.ts). */
+  /** Set when a portal session cookie authenticated the request (auth/sessions.ts). */
   session?: PortalSessionOf;
 }
 

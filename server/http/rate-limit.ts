@@ -1,7 +1,24 @@
 import type { NextFunction, Request } from "express";
-import type { SharedWindowLimit } from "../db/counters.ts";
+import type { Logger } from "pino";
+import type { Db } from "../db/database.ts";
+import { SharedWindowLimit, WindowCounter } from "../db/counters.ts";
 import { AppError } from "../shared/errors.ts";
 import type { Res } from "./express.ts";
+
+/**
+ * Makes the minute windows the limits below count in, shared by every instance on the database; while it is
+ * away requests answer 503 anyway, and meanwhile each instance counts alone.
+ */
+export function sharedWindows(db: Db, logger: Logger) {
+  let warnedAt = 0;
+  return (name: string, limit: number) =>
+    new SharedWindowLimit(new WindowCounter(db, name, limit, 60), (err) => {
+      // Once in a while, not every 100 ms of an outage: the connection errors are logged already.
+      if (Date.now() - warnedAt < 10_000) return;
+      warnedAt = Date.now();
+      logger.warn({ err }, `could not share the ${name} count; this instance counts alone meanwhile`);
+    });
+}
 
 /**
  * At most `perMinute` requests per authenticated caller (not per IP: many merchants share proxies) in

@@ -1,47 +1,15 @@
-// One registry of operations: each resource exports handlers keyed by the spec's operationId.
+// The last step of the pipeline: each resource exports handlers keyed by the spec's operationId (operations.ts).
 // The validator has already matched the request to an operation and checked it against the spec,
 // so dispatching is a map lookup; an operationId without a handler is 501 not_implemented.
 import type { NextFunction, Request } from "express";
-import type { operations } from "../../generated/api.ts";
-import type { Principal } from "../accounts/domain.ts";
 import type { Db } from "../db/database.ts";
-import { inTransaction, type Tx } from "../db/transaction.ts";
-import type { JsonOf, OperationId, ParamsOf as Params, RequestBody } from "../shared/contract.ts";
-import { AppError } from "../shared/errors.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { idempotent } from "../idempotency/index.ts";
-export type { OperationId } from "../shared/contract.ts";
+import type { Context, Handler, Handlers, OperationId } from "../operations.ts";
+import { AppError } from "../shared/errors.ts";
 import { matchedOperation, pathParams, type Res } from "./express.ts";
-
-type Op<Id extends OperationId> = operations[Id];
-
-type SuccessStatus<Id extends OperationId> = Extract<keyof Op<Id>["responses"], 200 | 201 | 202>;
-
-/** What a handler answers: a status the spec declares for the operation, with that status's body type. */
-export type Reply<Id extends OperationId> =
-  | {
-      [S in SuccessStatus<Id>]: { status: S; body: JsonOf<Op<Id>["responses"][S]>; headers?: Record<string, string> };
-    }[SuccessStatus<Id>]
-  /** A replayed idempotent answer: the first response's JSON text, byte for byte. */
-  | { status: number; replayJson: string };
-
-export interface Context<Id extends OperationId> {
-  db: Db;
-  principal: Principal;
-  path: Params<Id, "path">;
-  query: Params<Id, "query">;
-  body: RequestBody<Id>;
-  /** Who is asking, as far as the connection tells: the peer's address (no proxy is trusted) and whether it came over TLS. */
-  client: { address: string; https: boolean };
-  /** The If-Match header as sent (optimistic concurrency of whole-resource writes); absent: no condition. */
-  ifMatch: string | undefined;
-  /** Runs `work` in one transaction (a domain call may span several resources). */
-  transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T>;
-  /** Like transaction(), remembering the reply under the request's Idempotency-Key, if one was sent. */
-  idempotent(work: (trx: Tx) => Promise<Reply<Id>>): Promise<Reply<Id>>;
-}
-
-export type Handler<Id extends OperationId> = (ctx: Context<Id>) => Promise<Reply<Id>>;
-export type Handlers = { [Id in OperationId]?: Handler<Id> };
+// inbound/http.ts still takes the type from here.
+export type { Handlers } from "../operations.ts";
 
 /** Dispatches a validated request to its handler. */
 export function dispatch(db: Db, handlers: Handlers) {

@@ -2,7 +2,7 @@ import * as OpenApiValidator from "express-openapi-validator";
 import type { RequestHandler } from "express";
 import type { OpenAPIV3 } from "express-openapi-validator/dist/framework/types.js";
 import { specDocument } from "../shared/spec-document.ts";
-import { authorize, type SecurityRequirement } from "./auth.ts";
+import { authorize, type SecurityRequirement } from "../auth/authorize.ts";
 
 /**
  * The validator's middlewares in two stages, so that the body is read knowing the operation:
@@ -24,7 +24,7 @@ export function validator(): SpecValidator {
     // allErrors: a merchant fixing a request wants every offending field at once; bodies are capped at 1 MB.
     validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false, allErrors: true },
     validateResponses: { removeAdditional: false },
-    // Roles are checked by authorize() (auth.ts), between match and validate.
+    // Roles are checked by authorize() (auth/authorize.ts), between match and validate.
     validateSecurity: false,
     validateFormats: true,
     ajvFormats: { mode: "full" },

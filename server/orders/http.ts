@@ -1,5 +1,5 @@
 // Order operations, keyed by operationId.
-import type { Handlers } from "../http/registry.ts";
+import type { Handlers } from "../operations.ts";
 import * as orders from "./orders.ts";
 
 export const orderHandlers = {

@@ -1,6 +1,6 @@
 // Pickup point directory operations, keyed by operationId. The validator has checked the query against the spec
-// (and filled in `country` FI and `limit` 10).
-import type { Handlers } from "../http/registry.ts";
+// (and filled in the defaults of `country` and `limit`).
+import type { Handlers } from "../operations.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import { getPickupPoint, lookupPickupPoints, type Nearest } from "./lookup.ts";
 
@@ -10,16 +10,16 @@ export const pickupPointHandlers = (directory: TtlCache<Nearest>) =>
       status: 200,
       body: await lookupPickupPoints(c.db, directory, {
         postalcode: c.query.postalcode,
-        country: c.query.country ?? "FI",
-        limit: c.query.limit ?? 10,
+        country: c.query.country,
+        limit: c.query.limit,
       }),
     }),
     listNearestPickupPoints: async (c) => ({
       status: 200,
       body: await lookupPickupPoints(c.db, directory, {
         postalcode: c.query.postalcode,
-        country: c.query.country ?? "FI",
-        limit: c.query.limit ?? 10,
+        country: c.query.country,
+        limit: c.query.limit,
       }),
     }),
     getPickupPoint: async (c) => ({ status: 200, body: await getPickupPoint(c.db, c.path.pickup_point_id) }),

@@ -10,3 +10,14 @@ export type ParamsOf<Id extends OperationId, In extends "path" | "query" | "head
 >;
 export type RequestBody<Id extends OperationId> = JsonOf<NonNullable<Op<Id>["requestBody"]>>;
 export type QueryOf<Id extends OperationId> = ParamsOf<Id, "query">;
+
+/**
+ * The query parameters that have a spec `default` wherever they appear (test/unit/spec-defaults.test.ts holds this
+ * list to the spec): the validator fills them in, so past it they are always present.
+ */
+export const DEFAULTED_QUERY_PARAMS = ["country", "explain", "limit"] as const;
+export type DefaultedQueryParam = (typeof DEFAULTED_QUERY_PARAMS)[number];
+
+/** An operation's query as the validator hands it on: with the spec's defaults filled in. */
+export type ValidatedQuery<Id extends OperationId> = QueryOf<Id> &
+  Required<Pick<QueryOf<Id>, Extract<keyof QueryOf<Id>, DefaultedQueryParam>>>;

@@ -2,6 +2,7 @@
 // (CLI imports, demo data, price-list rule values), so that one definition decides what is valid.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import type { components } from "../../generated/api.ts";
+import type { OperationId, QueryOf } from "./contract.ts";
 import { specDocument } from "./spec-document.ts";
 
 export type SchemaName = keyof components["schemas"];
@@ -56,6 +57,37 @@ export function specSchema(name: SchemaName): Record<string, unknown> {
   const found = schema?.$defs[name];
   if (!found) throw new Error(`no schema ${name} in the spec`);
   return found;
+}
+
+interface Parameter {
+  $ref?: string;
+  name?: string;
+  in?: string;
+  schema?: { default?: unknown };
+}
+
+/**
+ * The `default` the spec gives a query parameter of an operation: what the validator fills in when the parameter is
+ * absent, for an input that has the same meaning but reaches a handler another way (a request body, say).
+ */
+export function queryDefault<Id extends OperationId, K extends keyof QueryOf<Id> & string>(
+  operationId: Id,
+  name: K,
+): Required<QueryOf<Id>>[K] {
+  const doc = specDocument() as {
+    paths: Record<string, Record<string, { operationId?: string; parameters?: Parameter[] }>>;
+    components: { parameters: Record<string, Parameter> };
+  };
+  for (const item of Object.values(doc.paths)) {
+    const op = Object.values(item).find((o) => o.operationId === operationId);
+    if (!op) continue;
+    for (const p of [...((item.parameters as Parameter[] | undefined) ?? []), ...(op.parameters ?? [])]) {
+      const param = p.$ref ? doc.components.parameters[p.$ref.split("/").pop()!] : p;
+      if (param?.in === "query" && param.name === name && param.schema?.default !== undefined)
+        return param.schema.default as Required<QueryOf<Id>>[K];
+    }
+  }
+  throw new Error(`the spec gives ${operationId}'s query parameter ${name} no default`);
 }
 
 export interface SchemaProblem {

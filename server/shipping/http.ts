@@ -1,8 +1,9 @@
 // Shipping options, and the merchant's shipping settings and price lists, keyed by operationId.
 import { announceCacheChange } from "../db/cache-signal.ts";
 import type { Tx } from "../db/transaction.ts";
-import type { Handlers } from "../http/registry.ts";
+import type { Handlers } from "../operations.ts";
 import { entityTag } from "../shared/entity-tags.ts";
+import { queryDefault } from "../shared/spec-schemas.ts";
 import * as lists from "./price-lists.ts";
 import * as settings from "./settings.ts";
 import {
@@ -24,6 +25,9 @@ const announcing =
     return result;
   };
 
+// A preview's customer is the one GET /shipping_options asks about: without a country, that query's default.
+const DEFAULT_COUNTRY = queryDefault("getShippingOptions", "country");
+
 /** A whole resource with its version, for If-Match on the next replace. */
 const tagged = <T>(body: T) => ({ status: 200 as const, body, headers: { ETag: entityTag(body) } });
 
@@ -40,18 +44,21 @@ export const shippingHandlers = (caches: Caches) => {
       status: 200,
       body: await genericShippingOptions(c.db, caches, c.principal, {
         postalcode: c.query.postalcode,
-        country: c.query.country ?? "FI",
+        country: c.query.country,
         weight: c.query.weight,
         explain: c.query.explain,
       }),
     }),
     getOrderShippingOptions: async (c) => ({
       status: 200,
-      body: await orderShippingOptions(c.db, caches, c.principal, c.path.order_id, c.query?.explain),
+      body: await orderShippingOptions(c.db, caches, c.principal, c.path.order_id, c.query.explain),
     }),
     previewShippingOptions: async (c) => ({
       status: 200,
-      body: await previewShippingOptions(c.db, caches, c.principal, c.body),
+      body: await previewShippingOptions(c.db, caches, c.principal, {
+        ...c.body,
+        country: c.body.country ?? DEFAULT_COUNTRY,
+      }),
     }),
 
     getShippingSettings: async (c) => tagged(await settings.getSettings(c.db, c.principal)),

@@ -3,7 +3,7 @@ import type { components } from "../../generated/api.ts";
 import type { ErrorDetail } from "../shared/errors.ts";
 import { hasAtMostTwoDecimals } from "../shared/money.ts";
 import { schemaProblems, specValidator } from "../shared/spec-schemas.ts";
-import { FACT_KINDS, OPERATORS_BY_KIND, type FactKind } from "./fact-kinds.ts";
+import { FACT_KINDS, OPERATORS_BY_KIND, type FactKind } from "./vocabulary.ts";
 
 type PriceListInput = components["schemas"]["PriceListInput"];
 type RuleCriterion = components["schemas"]["RuleCriterion"];

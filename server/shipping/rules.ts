@@ -16,7 +16,7 @@ export type PriceRules = Pick<Schemas["PriceListInput"], "fallback_price" | "pri
 export type PricedList = PriceRules & Pick<Schemas["PriceListInput"], "currency" | "tax">;
 
 export { validatePriceList } from "./rules-validation.ts";
-export { FACT_KINDS, OPERATORS_BY_KIND, type FactKind } from "./fact-kinds.ts";
+export { FACT_KINDS, OPERATORS_BY_KIND, type FactKind } from "./vocabulary.ts";
 
 /**
  * One criterion against the facts. A null fact (no pickup point, no address) equals only `null`, is in no list

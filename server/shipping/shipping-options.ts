@@ -36,7 +36,7 @@ export interface GenericQuery {
   /** Grams; absent when unknown. */
   weight?: number;
   /** Add the rule trace to every option. */
-  explain?: boolean;
+  explain: boolean;
 }
 
 /** What options are computed from: saved settings and lists, or a preview's drafts in their place. */
@@ -50,7 +50,7 @@ async function options(
   directory: TtlCache<Nearest>,
   config: OptionsConfig,
   facts: ShippingFacts,
-  explain = false,
+  explain: boolean,
 ): Promise<ShippingOptionsByMethod> {
   const { settings, priceLists } = config;
   const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit, explain };
@@ -88,9 +88,9 @@ export async function previewShippingOptions(
   db: Db,
   caches: Caches,
   merchant: Principal,
-  input: ShippingOptionsPreview,
+  input: ShippingOptionsPreview & { country: CountryCode },
 ): Promise<ShippingOptionsResult> {
-  const country = input.country ?? "FI";
+  const { country } = input;
   const drafts = input.price_lists ?? [];
   const problems: ErrorDetail[] = drafts.flatMap((list, i) => validatePriceList(list, `/body/price_lists/${i}`));
   const postal = postalCodeProblem(country, input.postalcode);
@@ -129,7 +129,7 @@ export async function orderShippingOptions(
   caches: Caches,
   merchant: Principal,
   orderId: string,
-  explain = false,
+  explain: boolean,
 ): Promise<OrderShippingOptionsResult> {
   const [order, config] = await Promise.all([
     orderForShipping(db, merchant, orderId),

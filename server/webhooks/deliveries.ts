@@ -2,7 +2,7 @@
 import type { WebhookDeliveryAccepted, WebhookDeliveryList } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
-import type { QueryOf } from "../shared/contract.ts";
+import type { ValidatedQuery } from "../shared/contract.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { decodeCursor, toPage } from "../shared/pagination.ts";
@@ -19,10 +19,10 @@ export async function listDeliveries(
   db: Executor,
   merchant: Principal,
   endpointId: string,
-  query: QueryOf<"listWebhookDeliveries">,
+  query: ValidatedQuery<"listWebhookDeliveries">,
 ): Promise<WebhookDeliveryList> {
   if (!(await q.findEndpoint(db, merchant.id, endpointId))) throw notFound("Webhook endpoint");
-  const limit = query.limit ?? 50;
+  const { limit } = query;
   const rows = await q.listDeliveries(db, {
     endpointId,
     statuses:

@@ -10,7 +10,7 @@ import type {
 } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
-import type { QueryOf } from "../shared/contract.ts";
+import type { ValidatedQuery } from "../shared/contract.ts";
 import { AppError, invalid, notFound } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { decodeCursor, toPage } from "../shared/pagination.ts";
@@ -71,9 +71,9 @@ export async function getEndpoint(db: Executor, merchant: Principal, id: string)
 export async function listEndpoints(
   db: Executor,
   merchant: Principal,
-  query: QueryOf<"listWebhookEndpoints">,
+  query: ValidatedQuery<"listWebhookEndpoints">,
 ): Promise<WebhookEndpointList> {
-  const limit = query.limit ?? 50;
+  const { limit } = query;
   const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const rows = await q.listEndpoints(db, merchant.id, after, limit + 1);
   return toPage(rows, limit, (e) => ({ at: e.created_at, id: e.id }), endpointToWire);

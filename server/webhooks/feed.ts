@@ -3,7 +3,7 @@
 import type { EventFeedPage, FeedEvent, FeedEventType } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Db } from "../db/database.ts";
-import type { QueryOf } from "../shared/contract.ts";
+import type { ValidatedQuery } from "../shared/contract.ts";
 import { decodeFeedCursor, encodeFeedCursor } from "../shared/pagination.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import { feedEvents, feedPositionAtTxid, sequenceFeed } from "./db.ts";
@@ -21,8 +21,12 @@ const FEED_TYPES = Object.keys({
  * Events are shown once they have a position, given after they committed: only this merchant's own writes, of
  * this database, are ever waited for, and never longer than it takes them to commit.
  */
-export async function listEvents(db: Db, merchant: Principal, query: QueryOf<"listEvents">): Promise<EventFeedPage> {
-  const limit = query.limit ?? 50;
+export async function listEvents(
+  db: Db,
+  merchant: Principal,
+  query: ValidatedQuery<"listEvents">,
+): Promise<EventFeedPage> {
+  const { limit } = query;
   const from = query.cursor === undefined ? { position: "0" } : decodeFeedCursor(query.cursor);
   await sequenceFeed(db, merchant.id);
   const after = "position" in from ? from.position : await feedPositionAtTxid(db, merchant.id, from.txid);

@@ -1,6 +1,6 @@
 // Webhook endpoint and delivery operations, keyed by operationId. The handler opens the transaction;
 // the domain does the rest.
-import type { Handlers } from "../http/registry.ts";
+import type { Handlers } from "../operations.ts";
 import * as deliveries from "./deliveries.ts";
 import * as endpoints from "./endpoints.ts";
 import * as feed from "./feed.ts";

@@ -45,6 +45,8 @@ describe("the tarball", () => {
     expect(files).toContain("package/dist/client/index.d.ts");
     expect(files).toContain("package/dist/client/webhooks.js");
     expect(files).toContain("package/dist/generated/api.d.ts");
+    // The rule vocabulary is the server's table, built beside the client in its own layout.
+    expect(files).toContain("package/dist/server/shipping/vocabulary.js");
     expect(files).toContain("package/README.md");
     expect(files).toContain("package/CHANGELOG.md");
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);

@@ -5,7 +5,7 @@ import { basicAuth, expectError, expectUnchanged } from "../helpers/fixtures.ts"
 import { concretePath, implemented, spec, specOps, type SpecOp } from "../helpers/spec.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { LoginThrottle } from "../../server/accounts/throttle.ts";
-import { signIn } from "../../server/portal/sessions.ts";
+import { signIn } from "../../server/auth/sessions.ts";
 import { provisionPortalUser } from "../../server/portal/users.ts";
 
 let srv: TestServer;

@@ -188,7 +188,7 @@ describe("POST /shipping_options/_preview", () => {
     );
   });
 
-  it("takes draft settings, cart value and tags", async () => {
+  it("takes draft settings, cart value and tags; without a country the customer is in FI, as GET /shipping_options has it", async () => {
     const r = await m.POST("/shipping_options/_preview", {
       body: {
         postalcode: "20780",
@@ -200,6 +200,7 @@ describe("POST /shipping_options/_preview", () => {
     });
     expect(r.response.status).toBe(200);
     expect(r.data!.facts).toMatchObject({
+      "customer.country": "FI",
       "order.total_eur": 80,
       "order.tags": ["vip"],
       "order.total_weight": 100,

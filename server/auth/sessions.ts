@@ -1,22 +1,32 @@
 // Portal sessions: a random token in an HttpOnly cookie, stored as its SHA-256 digest with the user and a
 // CSRF token. Looked up on every request that carries the cookie (no cache: signing out ends the session on
-// every instance at once). Sign-in shares the failed-login throttle of API secrets.
+// every instance at once). Sign-in shares the failed-login throttle of API secrets. The users themselves
+// are the portal's (portal/users.ts); the sessions' rows are kept beside them (portal/db.ts).
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { PortalSession } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import { dummyHash, verifySecret } from "../accounts/secrets.ts";
 import type { LoginThrottle } from "../accounts/throttle.ts";
 import type { Executor } from "../db/transaction.ts";
+import * as q from "../portal/db.ts";
+import { normalEmail, userToWire } from "../portal/users.ts";
 import { AppError } from "../shared/errors.ts";
 import { formatTimestamp } from "../shared/time.ts";
-import * as q from "./db.ts";
-import { normalEmail, userToWire } from "./users.ts";
 
 export const SESSION_COOKIE = "portal_session";
 export const SESSION_SECONDS = 12 * 60 * 60;
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 const digest = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** The value of one cookie in a Cookie header; undefined when absent. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
 
 /** The principal of a live session's cookie value, or undefined (unknown, expired, signed out, malformed). */
 export async function sessionPrincipal(db: Executor, token: string): Promise<Principal | undefined> {

@@ -1,0 +1,73 @@
+// The API's request pipeline: every step a request under the base path passes, in order, from the socket to its
+// handler. Read top to bottom, this is the whole edge; each step's own file says how it works. app.ts mounts it.
+import { Router, type NextFunction, type Request, type RequestHandler } from "express";
+import type { Logger } from "pino";
+import type { Authenticator } from "../accounts/domain.ts";
+import { authenticate } from "../auth/authenticate.ts";
+import type { Db } from "../db/database.ts";
+import type { Handlers } from "../operations.ts";
+import { checkQuery, readJsonBody } from "./body-checks.ts";
+import type { Res } from "./express.ts";
+import { strictQueryNumbers } from "./query-numbers.ts";
+import { perCallerBodyBytes, perCallerConcurrency, perCallerRateLimit, sharedWindows } from "./rate-limit.ts";
+import { dispatch } from "./registry.ts";
+import { validator } from "./validator.ts";
+
+export interface PipelineOptions {
+  db: Db;
+  authenticator: Authenticator;
+  handlers: Handlers;
+  logger: Logger;
+  /** Counts every request by operation and status (metrics/metrics.ts); absent: not counted. */
+  observeRequests?: RequestHandler;
+  /** Requests a minute per caller; 0: no limit. */
+  rateLimitPerMinute: number;
+  /** Requests in progress at once per caller, and of them with a large body; 0: no limit. */
+  concurrentRequestsPerCaller: number;
+  heavyRequestsPerCaller: number;
+  /** Request body bytes a minute per caller; 0: no limit. */
+  bodyBytesPerMinute: number;
+}
+
+export function apiPipeline(o: PipelineOptions): Router {
+  const { match, validate } = validator();
+  const shared = sharedWindows(o.db, o.logger);
+  const steps: (RequestHandler | RequestHandler[] | false | undefined)[] = [
+    // First, so that every answer is counted, refusals too.
+    o.observeRequests,
+    // Who is calling (401), before anything else costs: the limits count per caller, and no stranger's body is read.
+    authenticate(o.authenticator, o.db),
+    // The caller's limits (429), from the headers alone, before the body is read.
+    o.rateLimitPerMinute > 0 && perCallerRateLimit(shared("requests", o.rateLimitPerMinute)),
+    (o.concurrentRequestsPerCaller > 0 || o.heavyRequestsPerCaller > 0) &&
+      perCallerConcurrency(o.concurrentRequestsPerCaller, o.heavyRequestsPerCaller),
+    o.bodyBytesPerMinute > 0 && perCallerBodyBytes(shared("body-bytes", o.bodyBytesPerMinute)),
+    // Before matching: the spec declares no HEAD operations, only the GETs that HEAD mirrors.
+    headAsGet,
+    // Which operation (404/405), then whether the caller's role may call it (401/403): both before the body is read.
+    match,
+    // The body (400/413/415), read knowing whether the operation takes one.
+    readJsonBody(),
+    // What the validator does not check in queries: NUL characters, and numbers that are not decimal literals
+    // (before the validator coerces them with Number()).
+    checkQuery,
+    strictQueryNumbers(),
+    // The spec's checks of parameters and body (400 naming every problem; query defaults filled in), and of
+    // the response on its way out.
+    validate,
+    // The operation's handler (501 when it has none).
+    dispatch(o.db, o.handlers),
+  ];
+  const router = Router();
+  for (const step of steps) if (step) router.use(step);
+  return router;
+}
+
+/**
+ * RFC 9110: HEAD wherever GET is served. The request is handled as the GET it mirrors; Node sends
+ * the status and headers without the body, because the response was made for a HEAD request.
+ */
+function headAsGet(req: Request, _res: Res, next: NextFunction) {
+  if (req.method === "HEAD") req.method = "GET";
+  next();
+}

@@ -1,0 +1,41 @@
+// What an operation's handler receives and answers: the contract between the HTTP edge, which dispatches a
+// validated request (http/registry.ts), and every resource, which exports its handlers keyed by operationId.
+// It lives outside http/ so that a resource's handlers never import the edge that calls them.
+import type { operations } from "../generated/api.ts";
+import type { Principal } from "./accounts/domain.ts";
+import type { Db } from "./db/database.ts";
+import type { Tx } from "./db/transaction.ts";
+import type { JsonOf, OperationId, ParamsOf as Params, RequestBody, ValidatedQuery } from "./shared/contract.ts";
+export type { OperationId } from "./shared/contract.ts";
+
+type Op<Id extends OperationId> = operations[Id];
+
+type SuccessStatus<Id extends OperationId> = Extract<keyof Op<Id>["responses"], 200 | 201 | 202>;
+
+/** What a handler answers: a status the spec declares for the operation, with that status's body type. */
+export type Reply<Id extends OperationId> =
+  | {
+      [S in SuccessStatus<Id>]: { status: S; body: JsonOf<Op<Id>["responses"][S]>; headers?: Record<string, string> };
+    }[SuccessStatus<Id>]
+  /** A replayed idempotent answer: the first response's JSON text, byte for byte. */
+  | { status: number; replayJson: string };
+
+export interface Context<Id extends OperationId> {
+  db: Db;
+  principal: Principal;
+  path: Params<Id, "path">;
+  /** The spec's query defaults are filled in (the validator did). */
+  query: ValidatedQuery<Id>;
+  body: RequestBody<Id>;
+  /** Who is asking, as far as the connection tells: the peer's address (no proxy is trusted) and whether it came over TLS. */
+  client: { address: string; https: boolean };
+  /** The If-Match header as sent (optimistic concurrency of whole-resource writes); absent: no condition. */
+  ifMatch: string | undefined;
+  /** Runs `work` in one transaction (a domain call may span several resources). */
+  transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T>;
+  /** Like transaction(), remembering the reply under the request's Idempotency-Key, if one was sent. */
+  idempotent(work: (trx: Tx) => Promise<Reply<Id>>): Promise<Reply<Id>>;
+}
+
+export type Handler<Id extends OperationId> = (ctx: Context<Id>) => Promise<Reply<Id>>;
+export type Handlers = { [Id in OperationId]?: Handler<Id> };
