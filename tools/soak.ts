@@ -3,9 +3,12 @@
 // answered): 70% reads, 20% shipping options, 10% writes (creates, and arrivals that raise webhooks).
 // Afterwards the database is counted: every acknowledged write is there exactly once, every event was
 // delivered, and each instance's memory at the end is compared with after the warm-up. Loopback only.
+// `npm run soak` runs it against the PostgreSQL of DATABASE_URL: SOAK_SECONDS (default 180) and SOAK_RATE (requests
+// a second, default 50) bound it; exits 1 when a check fails. A short form runs in the suite (test/process/soak.test.ts).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
@@ -358,4 +361,18 @@ export function formatReport(r: SoakReport): string {
       : "OK: no 5xx, nothing lost or doubled, every webhook delivered, memory flat",
   ];
   return lines.join("\n");
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const adminUrl =
+    process.env.DATABASE_URL || process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+  const seconds = Number(process.env.SOAK_SECONDS ?? 180);
+  const rate = Number(process.env.SOAK_RATE ?? 50);
+  if (!(seconds > 0 && seconds <= 3600) || !(rate > 0 && rate <= 1000)) {
+    console.error("SOAK_SECONDS must be 1-3600 and SOAK_RATE 1-1000");
+    process.exit(2);
+  }
+  const report = await runSoak({ adminUrl, seconds, rate, log: (l) => console.log(l) });
+  console.log(formatReport(report));
+  process.exit(report.problems.length ? 1 : 0);
 }

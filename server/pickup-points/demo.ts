@@ -1,4 +1,4 @@
-// The demo directory shipped with the project (built by scripts/demo-pickup-points.ts): Finnish pickup points
+// The demo directory shipped with the project (built by tools/demo-pickup-points.ts): Finnish pickup points
 // around Kaarina 20780, Turku, Tampere and central Helsinki, and the postal codes around them.
 import { readFileSync } from "node:fs";
 import type { Tx } from "../db/transaction.ts";

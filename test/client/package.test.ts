@@ -153,7 +153,7 @@ const step = (lines: Record<string, unknown>[], name: string) => lines.find((l) 
 describe("one integration, unchanged against the mock and the server", () => {
   it("runs against the mock, receiving a signed example webhook from npm run mock:webhook", async () => {
     const port = await freePort();
-    const mock = run(path.join(ROOT, "scripts/mock.ts"), ["-p", String(port)], {});
+    const mock = run(path.join(ROOT, "tools/mock.ts"), ["-p", String(port)], {});
     try {
       await waitFor(
         async () =>
@@ -165,7 +165,7 @@ describe("one integration, unchanged against the mock and the server", () => {
       const result = await integrate(`http://127.0.0.1:${port}`, async (url) => {
         const r = await exec(
           process.execPath,
-          ["--import", "tsx", path.join(ROOT, "scripts/mock-webhook.ts"), url, "webhook.test"],
+          ["--import", "tsx", path.join(ROOT, "tools/mock-webhook.ts"), url, "webhook.test"],
           { cwd: ROOT },
         );
         sent = r.stdout;

@@ -13,7 +13,7 @@ let origin: string;
 beforeAll(async () => {
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
-  mock = run("scripts/mock.ts", ["--port", String(port)], {});
+  mock = run("tools/mock.ts", ["--port", String(port)], {});
   const until = Date.now() + 30_000;
   for (;;) {
     if (mock.child.exitCode !== null) throw new Error(`mock exited:\n${mock.output()}`);
