@@ -5268,12 +5268,12 @@ export interface operations {
                  * @example {
                  *       "event_id": "5a41e2f3a4b5c6d7e8f9a0f9",
                  *       "event_type": "webhook_endpoint.disabled",
-                 *       "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a1",
+                 *       "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
                  *       "ts": "2016-01-25T09:12:01+00:00",
                  *       "retry_count": 0,
                  *       "payload": {
-                 *         "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
-                 *         "url": "https://shop.example.com/hooks/logistics",
+                 *         "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a1",
+                 *         "url": "https://shop.example.com/hooks/old-logistics",
                  *         "reason": "The endpoint answered 410 Gone; enable it again when it receives events.",
                  *         "disabled_at": "2016-01-25T09:12:01+00:00"
                  *       }
