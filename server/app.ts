@@ -14,6 +14,7 @@ import type { Metrics } from "./metrics/metrics.ts";
 import type { Handlers } from "./operations.ts";
 import { portalSite } from "./portal/site.ts";
 import { AppError } from "./shared/errors.ts";
+import type { TrustProxy } from "./config/readers.ts";
 import type { Services } from "./services.ts";
 
 export const BASE_PATH = "/2015-01-01";
@@ -40,6 +41,8 @@ export interface AppOptions {
   serveApi?: boolean;
   /** The built portal's folder (default dist/portal); tests build their own. */
   portalDir?: string;
+  /** TRUST_PROXY: whose forwarding headers give the client's address and scheme (req.ip, req.secure). */
+  trustProxy?: TrustProxy;
 }
 
 export function createApp({
@@ -55,11 +58,12 @@ export function createApp({
   metricsToken,
   serveApi = true,
   portalDir,
+  trustProxy = false,
 }: AppOptions) {
   const { db } = services;
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", false);
+  app.set("trust proxy", trustProxy);
   // No ETag: a 304 is not in the contract, and hashing every response body costs time.
   app.set("etag", false);
   // node:querystring keeps every key, `__proto__` and `constructor` too, so the validator sees them.

@@ -21,8 +21,8 @@ export function authenticate(auth: Authenticator, db: Executor) {
     if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
       throw invalid([{ path: "/headers/authorization", message: "send one Authorization header", code: "duplicate" }]);
     }
-    // trust proxy is off: the address is the peer's, which a client cannot forge.
-    const address = req.socket.remoteAddress ?? "unknown";
+    // The peer's address, or the client's as a proxy named by TRUST_PROXY forwarded it: nothing else can forge it.
+    const address = req.ip ?? "unknown";
     if (req.headers.authorization === undefined) {
       if (isSignIn(req)) {
         res.locals.principal = { role: "visitor", id: address, name: `V-${address}` };

@@ -1,4 +1,5 @@
 // One reader per kind of setting. Each turns a variable's text into its value or into one sentence naming the
+import { isIP } from "node:net";
 // variable, what it accepts and what it got, and describes itself for the docs' table, so that a message, a
 // default and a documented range can never disagree.
 
@@ -191,4 +192,42 @@ export function readSettings<T extends object>(
 /** Every setting of a table, groups flattened, in the table's order. */
 export function allSettings(table: object): Setting<unknown>[] {
   return Object.values(table).flatMap((entry: object) => (isSetting(entry) ? [entry] : allSettings(entry)));
+}
+
+/** Which proxies' forwarding headers to believe, in the forms Express's `trust proxy` takes. */
+export type TrustProxy = false | number | string[];
+
+const PROXY_NAMES = ["loopback", "linklocal", "uniquelocal"];
+
+/** `false`, a number of hops, or a comma-separated list of addresses, CIDR ranges and Express's range names. */
+export function trustProxy(o: Common): Setting<TrustProxy> {
+  return {
+    name: o.name,
+    meaning: o.meaning,
+    shownDefault: code("false"),
+    allowed: `${code("false")}, hops ${code("1")}-${code("10")}, or addresses and ranges (${code("10.0.0.0/8,::1")}; ${PROXY_NAMES.map(code).join(", ")})`,
+    read(raw) {
+      if (isBlank(raw)) return { value: false };
+      const text = raw.trim().toLowerCase();
+      if (text === "false" || text === "0") return { value: false };
+      if (/^\d+$/.test(text)) {
+        const hops = Number(text);
+        if (hops <= 10) return { value: hops };
+      }
+      const parts = text.split(",").map((p) => p.trim());
+      const bad = parts.find((p) => !PROXY_NAMES.includes(p) && !isAddressOrRange(p));
+      if (bad === undefined && parts.length > 0) return { value: parts };
+      return {
+        problem: `${o.name} must be false, a number of proxies 1-10, or comma-separated addresses or ranges (e.g. 10.0.0.0/8,loopback), got "${raw}"`,
+      };
+    },
+  };
+}
+
+function isAddressOrRange(p: string): boolean {
+  const [address, bits, ...rest] = p.split("/");
+  if (rest.length || !address || !isIP(address)) return false;
+  if (bits === undefined) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
 }

@@ -4,7 +4,7 @@
 // The order is that of the docs and of the start-up messages.
 import { DEFAULT_TIMEOUTS } from "../db/database.ts";
 import { DEFAULT_RETRY_SCHEDULE } from "../webhooks/backoff.ts";
-import { flag, oneOf, secondsList, text, url, wholeNumber } from "./readers.ts";
+import { flag, oneOf, secondsList, text, trustProxy, url, wholeNumber } from "./readers.ts";
 
 export const ROLES = ["both", "api", "worker"] as const;
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -18,6 +18,11 @@ export const SETTINGS = {
     default: "127.0.0.1",
     allowed: "an address or host name",
     meaning: "Interface to listen on: loopback by default, because the demo credentials are public.",
+  }),
+  trustProxy: trustProxy({
+    name: "TRUST_PROXY",
+    meaning:
+      "Behind a reverse proxy that terminates TLS: whose `X-Forwarded-For` and `X-Forwarded-Proto` to believe, so that client addresses (sign-in throttling, rate limits, logs) are the clients' and the session cookie is `Secure`; leave `false` when clients connect directly, or anyone could claim any address.",
   }),
   role: oneOf({
     name: "SERVER_ROLE",
@@ -52,7 +57,7 @@ export const SETTINGS = {
     min: 100,
     max: 600_000,
     meaning:
-      "PostgreSQL: how long one statement may run (the server cancels it; the client stops waiting 1 s later) before the request answers `503 unavailable`; migrations and CLI imports are not limited.",
+      "PostgreSQL: how long one statement may run (the server cancels it; the client stops waiting 1 s later) before the request answers `503 unavailable`; migrations are not limited, CLI imports commit in slices within it.",
   }),
   logLevel: oneOf({
     name: "LOG_LEVEL",

@@ -27,7 +27,7 @@ export function dispatch(db: Db, handlers: Handlers) {
       path: path as never,
       query: req.query as never,
       body: req.body as never,
-      client: { address: req.socket.remoteAddress ?? "unknown", https: req.secure },
+      client: { address: req.ip ?? "unknown", https: req.secure },
       ifMatch: req.header("if-match"),
       transaction: (work) => inTransaction(db, work),
       idempotent: (work) =>

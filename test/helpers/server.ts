@@ -1,4 +1,5 @@
 // Starts the real app on a private database and hands out clients made from the generated contract.
+import type { TrustProxy } from "../../server/config/readers.ts";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "kysely";
@@ -52,6 +53,7 @@ export interface TestServerOptions {
   database?: DatabaseHandle;
   /** Serve the portal built into this folder (default dist/portal). */
   portalDir?: string;
+  trustProxy?: TrustProxy;
   /** Start a webhook dispatcher with the server (stopped by close()). */
   dispatcher?: boolean | Omit<DispatcherOptions, "handle" | "settings" | "logger">;
 }
@@ -90,6 +92,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     metrics,
     metricsToken: opts.metricsToken,
     portalDir: opts.portalDir,
+    trustProxy: opts.trustProxy,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
