@@ -1,7 +1,7 @@
 // Every SQL statement of inbound shipments: the aggregate's locked load and its save for the writes, and
 // the reads. A merchant's read filters by its merchant id, so tenant isolation is enforced in SQL, not
 // only in the rules above it.
-import { sql, type ExpressionBuilder, type Selectable } from "kysely";
+import { sql, type Compilable, type ExpressionBuilder, type QueryCreator, type Selectable } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Principal } from "../accounts/domain.ts";
 import type { Database } from "../db/schema.ts";
@@ -185,50 +185,62 @@ export interface ShipmentWrites {
   history: { from_status: Status | null; to_status: Status; actor: string }[];
 }
 
-/** Writes what a change of `s` recorded, parents before children; `s` is the shipment as it is after it. */
+/**
+ * Writes what a change of `s` recorded in one statement: lines, arrivals, problems and history ride as
+ * data-modifying CTEs on the shipment's insert or update, so a change costs one round trip under the lock.
+ * Foreign keys are checked at the statement's end, when a new shipment's row exists.
+ */
 export async function saveShipment(trx: Tx, s: Shipment, w: ShipmentWrites): Promise<void> {
   const id = s.row.id;
   const at = w.row.updated_at;
-  if (w.created) {
-    await trx.insertInto("inbound_shipments").values(s.row).execute();
-  } else {
-    await trx.updateTable("inbound_shipments").set(w.row).where("id", "=", id).execute();
-  }
+  const parts: [string, Compilable<unknown>][] = [];
   if (w.removedLines.length)
-    await trx
-      .deleteFrom("inbound_lines")
-      .where("shipment_id", "=", id)
-      .where("product_id", "in", w.removedLines)
-      .execute();
+    parts.push([
+      "removed_lines",
+      trx.deleteFrom("inbound_lines").where("shipment_id", "=", id).where("product_id", "in", w.removedLines),
+    ]);
   if (w.upsertedLines.length)
-    await trx
-      .insertInto("inbound_lines")
-      .values(w.upsertedLines.map((l) => ({ shipment_id: id, ...pickLineColumns(l) })))
-      .onConflict((oc) =>
-        oc.columns(["shipment_id", "product_id"]).doUpdateSet((eb) => ({
-          position: eb.ref("excluded.position"),
-          qty: eb.ref("excluded.qty"),
-          purchase_price_cents: eb.ref("excluded.purchase_price_cents"),
-        })),
-      )
-      .execute();
+    parts.push([
+      "lines",
+      trx
+        .insertInto("inbound_lines")
+        .values(w.upsertedLines.map((l) => ({ shipment_id: id, ...pickLineColumns(l) })))
+        .onConflict((oc) =>
+          oc.columns(["shipment_id", "product_id"]).doUpdateSet((eb) => ({
+            position: eb.ref("excluded.position"),
+            qty: eb.ref("excluded.qty"),
+            purchase_price_cents: eb.ref("excluded.purchase_price_cents"),
+          })),
+        ),
+    ]);
   if (w.arrivals.length)
-    await trx
-      .insertInto("inbound_arrivals")
-      .values(w.arrivals.map((a) => ({ shipment_id: id, ...a })))
-      .execute();
-  if (w.problems.length) await trx.insertInto("inbound_problems").values(w.problems).execute();
+    parts.push([
+      "arrivals",
+      trx.insertInto("inbound_arrivals").values(w.arrivals.map((a) => ({ shipment_id: id, ...a }))),
+    ]);
+  if (w.problems.length) parts.push(["problems", trx.insertInto("inbound_problems").values(w.problems)]);
   if (w.resolvedProblems.length)
-    await trx
-      .updateTable("inbound_problems")
-      .set({ resolved: true, resolved_at: at })
-      .where("id", "in", w.resolvedProblems)
-      .execute();
+    parts.push([
+      "resolved",
+      trx
+        .updateTable("inbound_problems")
+        .set({ resolved: true, resolved_at: at })
+        .where("id", "in", w.resolvedProblems),
+    ]);
   if (w.history.length)
-    await trx
-      .insertInto("inbound_status_history")
-      .values(w.history.map((h) => ({ shipment_id: id, ...h, created_at: at })))
-      .execute();
+    parts.push([
+      "history",
+      trx
+        .insertInto("inbound_status_history")
+        .values(w.history.map((h) => ({ shipment_id: id, ...h, created_at: at }))),
+    ]);
+  // The CTEs' names are only labels: nothing reads them, so the builder's table types need not know them.
+  const creator = parts.reduce<QueryCreator<Database>>(
+    (qc, [name, query]) => qc.with(name, () => query as never) as unknown as QueryCreator<Database>,
+    trx,
+  );
+  if (w.created) await creator.insertInto("inbound_shipments").values(s.row).execute();
+  else await creator.updateTable("inbound_shipments").set(w.row).where("id", "=", id).execute();
 }
 
 const pickLineColumns = (l: LineRow) => ({

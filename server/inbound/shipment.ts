@@ -84,7 +84,10 @@ export function putLines(c: ShipmentChange, lines: LineRow[]): void {
   const byProduct = new Map(c.s.lines.map((l) => [l.product_id, l]));
   for (const l of lines) byProduct.set(l.product_id, l);
   c.s.lines = [...byProduct.values()].sort((a, b) => a.position - b.position);
-  c.writes.upsertedLines.push(...lines);
+  // One row per product: the save's upsert may not touch a row twice.
+  const written = new Map(c.writes.upsertedLines.map((l) => [l.product_id, l]));
+  for (const l of lines) written.set(l.product_id, l);
+  c.writes.upsertedLines = [...written.values()];
 }
 
 export function removeLines(c: ShipmentChange, productIds: string[]): void {

@@ -52,6 +52,6 @@ describe("statements per arrivals request", () => {
     const later = await statementsOf((trx) =>
       recordArrivals(trx, operator, shipment_id, { arrivals: [{ merchants_id: "C-2", change: 1 }] }),
     );
-    expect({ first: first.length, later: later.length }).toEqual({ first: 9, later: 6 });
+    expect({ first: first.length, later: later.length }).toEqual({ first: 7, later: 5 });
   });
 });
