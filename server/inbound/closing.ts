@@ -4,8 +4,10 @@ import { newId } from "../shared/ids.ts";
 import { arrivedByProduct, moveTo, resolveProblems, type ShipmentChange } from "./shipment.ts";
 import type { NewProblem, Shipment } from "./shipment.repository.ts";
 
-/** `product.missing` / `product.extra` for every line whose arrivals differ from the announcement. */
-export function mismatchProblems(s: Shipment, now: Date): NewProblem[] {
+type Mismatch = Pick<NewProblem, "type" | "merchants_id" | "description">;
+
+/** What differs between the announcement and the arrivals, line by line. */
+function mismatches(s: Shipment): Mismatch[] {
   const arrived = arrivedByProduct(s);
   return s.lines.flatMap((l) => {
     const got = arrived.get(l.product_id) ?? 0;
@@ -13,10 +15,7 @@ export function mismatchProblems(s: Shipment, now: Date): NewProblem[] {
     const short = got < l.qty;
     return [
       {
-        id: newId(now.getTime()),
-        shipment_id: s.row.id,
         merchants_id: l.merchants_id,
-        created_at: now,
         type: short ? ("product.missing" as const) : ("product.extra" as const),
         description: short
           ? `${l.qty - got} of ${l.qty} items of ${l.merchants_id} did not arrive.`
@@ -24,6 +23,11 @@ export function mismatchProblems(s: Shipment, now: Date): NewProblem[] {
       },
     ];
   });
+}
+
+/** `product.missing` / `product.extra` for every line whose arrivals differ from the announcement. */
+export function mismatchProblems(s: Shipment, now: Date): NewProblem[] {
+  return mismatches(s).map((m) => ({ id: newId(now.getTime()), shipment_id: s.row.id, created_at: now, ...m }));
 }
 
 /**
@@ -34,7 +38,7 @@ export function mismatchProblems(s: Shipment, now: Date): NewProblem[] {
 export function reconcileClosing(c: ShipmentChange, actor: Principal): void {
   const s = c.s;
   if (s.row.status !== "problem" || !s.row.closing) return;
-  const stillWrong = new Set(mismatchProblems(s, c.at).map((p) => `${p.type}:${p.merchants_id}`));
+  const stillWrong = new Set(mismatches(s).map((p) => `${p.type}:${p.merchants_id}`));
   const open = s.problems.filter((p) => !p.resolved);
   const settled = open.filter(
     (p) =>

@@ -18,7 +18,7 @@ import {
   resolveProblems,
   type ShipmentChange,
 } from "./shipment.ts";
-import { loadShipmentForUpdate, saveShipment } from "./shipment.repository.ts";
+import { loadShipmentForUpdate, saveShipment, type Shipment } from "./shipment.repository.ts";
 import { BEFORE_PROCESSING, RECEIVING, assertIn, assertWarehouseMove } from "./states.ts";
 import { toWire } from "./wire.ts";
 
@@ -52,8 +52,7 @@ export async function recordArrivals(
   const unannounced = input.arrivals.filter((a) => !onShipment.has(a.merchants_id));
   const created = await upsertProductsDetailed(trx, s.row.merchant_id, unannounced, now);
 
-  const c = beginChange(s, now);
-  receive(c, input.arrivals, created, operator, ts ?? now);
+  const c = receive(s, input.arrivals, created, operator, ts ?? now, now);
   await saveShipment(trx, c.s, c.writes);
   await raiseEvents(trx, c);
   return toWire(c.s);
@@ -61,13 +60,14 @@ export async function recordArrivals(
 
 /** Appends the arrival entries, moves the shipment on to `processing` and lets it close if the lines now match. */
 function receive(
-  c: ShipmentChange,
+  s: Shipment,
   arrivals: ArrivalsRecord["arrivals"],
   created: Map<string, CatalogueProduct>,
   operator: Principal,
   ts: Date,
-): void {
-  const s = c.s;
+  now: Date,
+): ShipmentChange {
+  const c = beginChange(s, now);
   const arrived = arrivedByProduct(s);
   let position = Math.max(-1, ...s.lines.map((l) => l.position)) + 1;
   putLines(
@@ -107,6 +107,7 @@ function receive(
   if (BEFORE_PROCESSING.includes(before)) moveTo(c, "processing", operator);
   reconcileClosing(c, operator);
   c.events.push({ type: "inbound_shipment.items_arrived", entries });
+  return c;
 }
 
 export async function changeStatus(
@@ -126,17 +127,23 @@ export async function changeStatus(
     ]);
   }
   const s = await loadShipmentForUpdate(trx, operator, id);
+  const c = warehouseMove(s, input, operator, new Date());
+  await saveShipment(trx, c.s, c.writes);
+  await raiseEvents(trx, c);
+  return toWire(c.s);
+}
+
+/** The warehouse's move along its table; closing waits in `problem` while lines are short or over. */
+function warehouseMove(s: Shipment, input: InboundStatusChange, operator: Principal, now: Date): ShipmentChange {
   const current = s.row.status;
   assertWarehouseMove(current, input.status);
-  const now = new Date();
   const c = beginChange(s, now);
-
   if (input.status === "problem") {
     addProblems(
       c,
       input.problems!.map((p) => ({
         id: newId(now.getTime()),
-        shipment_id: id,
+        shipment_id: s.row.id,
         type: p.type,
         merchants_id: p.merchants_id ?? null,
         description: p.description,
@@ -161,7 +168,5 @@ export async function changeStatus(
       );
     moveTo(c, input.status, operator, { closing: false });
   }
-  await saveShipment(trx, c.s, c.writes);
-  await raiseEvents(trx, c);
-  return toWire(c.s);
+  return c;
 }
