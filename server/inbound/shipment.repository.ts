@@ -188,7 +188,8 @@ export interface ShipmentWrites {
 /**
  * Writes what a change of `s` recorded in one statement: lines, arrivals, problems and history ride as
  * data-modifying CTEs on the shipment's insert or update, so a change costs one round trip under the lock.
- * Foreign keys are checked at the statement's end, when a new shipment's row exists.
+ * Foreign keys are checked at the statement's end, when a new shipment's row exists. The parts do not see
+ * each other's rows, so a change never resolves a problem it adds in the same save.
  */
 export async function saveShipment(trx: Tx, s: Shipment, w: ShipmentWrites): Promise<void> {
   const id = s.row.id;
