@@ -25,6 +25,23 @@ export async function upsertProducts(
   lines: CatalogueLine[],
   now: Date,
 ): Promise<Map<string, string>> {
+  const products = await upsertProductsDetailed(db, merchantId, lines, now);
+  return new Map([...products].map(([code, p]) => [code, p.id]));
+}
+
+export interface CatalogueProduct {
+  id: string;
+  name: string;
+  gtin: string;
+}
+
+/** `upsertProducts` that also tells each product's name and gtin as they are after it, for a caller that shows them. */
+export async function upsertProductsDetailed(
+  db: Executor,
+  merchantId: string,
+  lines: CatalogueLine[],
+  now: Date,
+): Promise<Map<string, CatalogueProduct>> {
   const byCode = new Map(lines.map((l) => [l.merchants_id, l]));
   const codes = [...byCode.keys()];
   if (!codes.length) return new Map();
@@ -72,15 +89,23 @@ export async function upsertProducts(
     for (const r of rows) ids.set(r.merchants_id, r.id);
     existing.push(...rows);
   }
+  // Inserted rows carry what the line gave; existing ones keep what the line omits.
+  const products = new Map(
+    [...ids].map(([code, id]) => [
+      code,
+      { id, name: byCode.get(code)!.name ?? "", gtin: byCode.get(code)!.gtin ?? "" },
+    ]),
+  );
   const changed = existing.flatMap((r) => {
     const l = byCode.get(r.merchants_id)!;
     const name = l.name ?? r.name!;
     const gtin = l.gtin ?? r.gtin!;
+    products.set(r.merchants_id, { id: r.id, name, gtin });
     return name !== r.name || gtin !== r.gtin ? [sql`(${r.id}, ${name}, ${gtin})`] : [];
   });
   if (changed.length) {
     await sql`update products as p set name = v.name, gtin = v.gtin, updated_at = ${now}
       from (values ${sql.join(changed)}) as v(id, name, gtin) where p.id = v.id::char(24)`.execute(db);
   }
-  return ids;
+  return products;
 }

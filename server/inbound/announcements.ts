@@ -6,17 +6,25 @@ import type {
   ProductLineInput,
 } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
-import { upsertProducts } from "../catalogue/db.ts";
+import { upsertProductsDetailed, type CatalogueProduct } from "../catalogue/db.ts";
 import type { Tx } from "../db/transaction.ts";
 import { AppError, invalid, type ErrorDetail } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { toCents } from "../shared/money.ts";
 import { reconcileClosing } from "./closing.ts";
-import * as q from "./db.ts";
+import { raiseEvents } from "./events.ts";
 import { checkDate, checkLines, throwIfAny } from "./input-checks.ts";
-import { arrivedByProduct, loadOne, lockShipment, setStatus } from "./shipment.ts";
+import {
+  arrivedByProduct,
+  beginChange,
+  moveTo,
+  putLines,
+  removeLines,
+  setFields,
+  type ShipmentChange,
+} from "./shipment.ts";
+import { loadShipmentForUpdate, saveShipment, type LineRow, type Shipment } from "./shipment.repository.ts";
 import { MODIFIABLE, assertIn, assertMerchantMove } from "./states.ts";
-import type { Shipment } from "./wire.ts";
 
 type WriteResult = InboundShipmentWriteResult;
 type LineInput = ProductLineInput;
@@ -32,29 +40,39 @@ export async function createShipment(trx: Tx, merchant: Principal, input: Inboun
 
   const now = new Date();
   const id = newId(now.getTime());
-  await q.insertShipment(trx, {
+  const products = await upsertProductsDetailed(trx, merchant.id, input.products, now);
+  const row = {
     id,
     merchant_id: merchant.id,
     merchants_ref: input.merchants_ref,
     sender_name: input.sender_name,
-    status: "initial",
+    status: "initial" as const,
     expected_at_wh: input.expected_at_wh ?? null,
+    closing: false,
     created_at: now,
     updated_at: now,
-  });
-  const products = await upsertProducts(trx, merchant.id, input.products, now);
-  await q.upsertLines(
-    trx,
-    id,
-    input.products.map((l, position) => ({
-      product_id: products.get(l.merchants_id)!,
-      position,
-      qty: l.qty,
-      purchase_price_cents: centsOrNull(l.purchasePrice),
-    })),
+  };
+  const c = beginChange({ row, lines: [], arrivals: [], problems: [] }, now, true);
+  putLines(
+    c,
+    input.products.map((l, position) => lineOf(c.s, l, products, position, centsOrNull(l.purchasePrice))),
   );
-  await q.insertStatusHistory(trx, id, null, "initial", merchant.name, now);
+  c.writes.history.push({ from_status: null, to_status: "initial", actor: merchant.name });
+  await saveShipment(trx, c.s, c.writes);
+  await raiseEvents(trx, c);
   return { success: true, shipment_id: id, status: "initial" };
+}
+
+function lineOf(
+  s: Shipment,
+  l: LineInput,
+  products: Map<string, CatalogueProduct>,
+  position: number,
+  price: number | null,
+): LineRow {
+  const p = products.get(l.merchants_id)!;
+  const line = { product_id: p.id, position, qty: l.qty, purchase_price_cents: price };
+  return { ...line, shipment_id: s.row.id, merchants_id: l.merchants_id, name: p.name, gtin: p.gtin };
 }
 
 export async function modifyShipment(
@@ -77,42 +95,39 @@ export async function modifyShipment(
   checkDate(input.expected_at_wh, "/body/expected_at_wh", details);
   throwIfAny(details);
 
-  const row = await lockShipment(trx, merchant, id);
-  assertIn(MODIFIABLE, row.status, "modify");
+  const s = await loadShipmentForUpdate(trx, merchant, id);
+  assertIn(MODIFIABLE, s.row.status, "modify");
   const now = new Date();
-  const s = await loadOne(trx, row);
+  const products = newLines && (await upsertProductsDetailed(trx, s.row.merchant_id, newLines, now));
+  const c = beginChange(s, now);
 
-  if (newLines) await applyLines(trx, s, newLines, input.products_all !== undefined, pointer, now);
-  await q.updateShipment(trx, id, {
+  if (newLines) applyLines(c, newLines, products!, input.products_all !== undefined, pointer);
+  setFields(c, {
     ...(input.merchants_ref !== undefined && { merchants_ref: input.merchants_ref }),
     ...(input.sender_name !== undefined && { sender_name: input.sender_name }),
     ...(input.expected_at_wh !== undefined && { expected_at_wh: input.expected_at_wh }),
-    updated_at: now,
   });
-  let status = row.status;
-  if (newLines) {
-    const changed = await loadOne(trx, { ...s.row, updated_at: now });
-    status = (await reconcileClosing(trx, changed, merchant, now)).row.status;
-  }
-  return { success: true, shipment_id: id, status };
+  if (newLines) reconcileClosing(c, merchant);
+  await saveShipment(trx, c.s, c.writes);
+  await raiseEvents(trx, c);
+  return { success: true, shipment_id: id, status: c.s.row.status };
 }
 
 /** Merges (`replace` false) or replaces the lines; arrived items can never be dropped. */
-async function applyLines(
-  trx: Tx,
-  s: Shipment,
+function applyLines(
+  c: ShipmentChange,
   input: LineInput[],
+  products: Map<string, CatalogueProduct>,
   replace: boolean,
   pointer: string,
-  now: Date,
-): Promise<void> {
+): void {
+  const s = c.s;
   const arrived = arrivedByProduct(s);
-  const products = await upsertProducts(trx, s.row.merchant_id, input, now);
   const existing = new Map(s.lines.map((l) => [l.product_id, l]));
   const conflicts: ErrorDetail[] = [];
 
   input.forEach((l, i) => {
-    const got = arrived.get(products.get(l.merchants_id)!) ?? 0;
+    const got = arrived.get(products.get(l.merchants_id)!.id) ?? 0;
     if (l.qty < got)
       conflicts.push({
         path: `${pointer}/${i}/qty`,
@@ -120,7 +135,7 @@ async function applyLines(
         code: "below_arrived",
       });
   });
-  const kept = new Set(input.map((l) => products.get(l.merchants_id)!));
+  const kept = new Set(input.map((l) => products.get(l.merchants_id)!.id));
   const removed = replace ? s.lines.filter((l) => !kept.has(l.product_id)) : [];
   for (const l of removed) {
     if (s.arrivals.some((a) => a.product_id === l.product_id)) {
@@ -136,36 +151,38 @@ async function applyLines(
 
   let nextPosition = replace ? 0 : Math.max(-1, ...s.lines.map((l) => l.position)) + 1;
   const rows = input.map((l) => {
-    const productId = products.get(l.merchants_id)!;
-    const before = existing.get(productId);
+    const before = existing.get(products.get(l.merchants_id)!.id);
     const position = replace || !before ? nextPosition++ : before.position;
     const price = l.purchasePrice !== undefined ? centsOrNull(l.purchasePrice) : (before?.purchase_price_cents ?? null);
-    return { product_id: productId, position, qty: l.qty, purchase_price_cents: price };
+    return lineOf(s, l, products, position, price);
   });
-  if (replace)
-    await q.deleteLines(
-      trx,
-      s.row.id,
-      removed.map((l) => l.product_id),
-    );
   if (rows.length + (replace ? 0 : s.lines.filter((l) => !kept.has(l.product_id)).length) > MAX_LINES) {
     throw invalid([{ path: pointer, message: `a shipment has at most ${MAX_LINES} lines`, code: "maxItems" }]);
   }
-  await q.upsertLines(trx, s.row.id, rows);
+  removeLines(
+    c,
+    removed.map((l) => l.product_id),
+  );
+  putLines(c, rows);
 }
 
 export async function confirmShipment(trx: Tx, merchant: Principal, id: string): Promise<WriteResult> {
-  const row = await lockShipment(trx, merchant, id);
-  assertMerchantMove(row.status, "confirmed");
-  await setStatus(trx, await loadOne(trx, row), "confirmed", merchant, new Date());
+  const s = await loadShipmentForUpdate(trx, merchant, id);
+  assertMerchantMove(s.row.status, "confirmed");
+  const c = beginChange(s, new Date());
+  moveTo(c, "confirmed", merchant);
+  await saveShipment(trx, c.s, c.writes);
+  await raiseEvents(trx, c);
   return { success: true, shipment_id: id, status: "confirmed" };
 }
 
 export async function deleteShipment(trx: Tx, merchant: Principal, id: string): Promise<WriteResult> {
-  const row = await lockShipment(trx, merchant, id);
-  assertMerchantMove(row.status, "deleted");
-  const s = await loadOne(trx, row);
+  const s = await loadShipmentForUpdate(trx, merchant, id);
+  assertMerchantMove(s.row.status, "deleted");
   if (s.arrivals.length) throw new AppError("invalid_state", "Cannot delete an inbound shipment that has arrivals.");
-  await setStatus(trx, s, "deleted", merchant, new Date());
+  const c = beginChange(s, new Date());
+  moveTo(c, "deleted", merchant);
+  await saveShipment(trx, c.s, c.writes);
+  await raiseEvents(trx, c);
   return { success: true, shipment_id: id, status: "deleted" };
 }

@@ -1,24 +1,40 @@
-// The inbound events' payloads, built from a shipment as it is after the change.
+// The one place inbound events leave for the outbox: a change's events, their payloads built from the
+// shipment as it is after the change, recorded in the order the change raised them.
 import type { Tx } from "../db/transaction.ts";
 import { formatTimestamp } from "../shared/time.ts";
-import { recordEvent, type PayloadOf } from "../webhooks/outbox.ts";
-import type * as q from "./db.ts";
-import { arrivedByProduct } from "./shipment.ts";
-import { toWire, type Shipment } from "./wire.ts";
+import { recordEvent, type EventType, type PayloadOf } from "../webhooks/outbox.ts";
+import { arrivedByProduct, type ShipmentChange, type ShipmentEvent } from "./shipment.ts";
+import type { Shipment } from "./shipment.repository.ts";
+import { toWire } from "./wire.ts";
 
-/** The events merchants follow most get their own type, with the whole shipment. */
-export async function recordMilestone(trx: Tx, s: Shipment, now: Date): Promise<void> {
-  if (s.row.status === "arrived_at_warehouse") {
-    await recordEvent(trx, "inbound_shipment.arrived_at_warehouse", s.row.merchant_id, now, { shipment: toWire(s) });
-  } else if (s.row.status === "processed") {
-    await recordEvent(trx, "inbound_shipment.processed", s.row.merchant_id, now, { shipment: toWire(s) });
+type OutboxRecord = { [E in EventType]: { type: E; payload: PayloadOf<E> } }[EventType];
+
+export async function raiseEvents(trx: Tx, c: ShipmentChange): Promise<void> {
+  for (const e of c.events) {
+    const { type, payload } = outboxRecord(c.s, e);
+    await recordEvent(trx, type, c.s.row.merchant_id, c.at, payload);
+  }
+}
+
+function outboxRecord(s: Shipment, e: ShipmentEvent): OutboxRecord {
+  switch (e.type) {
+    case "inbound_shipment.status_changed":
+      return {
+        type: e.type,
+        payload: { shipment_id: s.row.id, merchants_ref: s.row.merchants_ref, from_status: e.from, status: e.to },
+      };
+    case "inbound_shipment.arrived_at_warehouse":
+    case "inbound_shipment.processed":
+      return { type: e.type, payload: { shipment: toWire(s) } };
+    case "inbound_shipment.items_arrived":
+      return { type: e.type, payload: itemsArrivedPayload(s, e.entries) };
   }
 }
 
 /** New arrival entries and the updated totals of the lines they touched: enough to update stock without a GET. */
-export function itemsArrivedPayload(
+function itemsArrivedPayload(
   after: Shipment,
-  entries: Omit<q.ArrivalRow, "shipment_id">[],
+  entries: { product_id: string; ts: Date; change: number }[],
 ): PayloadOf<"inbound_shipment.items_arrived"> {
   const touched = new Set(entries.map((e) => e.product_id));
   const totals = arrivedByProduct(after);

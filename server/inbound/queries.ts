@@ -6,12 +6,11 @@ import type { Executor } from "../db/transaction.ts";
 import type { QueryOf } from "../shared/contract.ts";
 import { notFound } from "../shared/errors.ts";
 import { decodeCursor, toPage } from "../shared/pagination.ts";
-import * as q from "./db.ts";
-import { scopeOf } from "./shipment.ts";
+import * as q from "./shipment.repository.ts";
 import { toWire } from "./wire.ts";
 
 export async function getShipment(db: Executor, actor: Principal, id: string): Promise<InboundShipment> {
-  const s = await q.findShipmentDetailed(db, id, scopeOf(actor));
+  const s = await q.findShipment(db, actor, id);
   if (!s) throw notFound("Inbound shipment");
   return toWire(s);
 }
@@ -21,7 +20,7 @@ const byOf = (actor: string): InboundStatusHistory["items"][number]["by"] =>
   actor.startsWith("M-") ? "merchant" : actor.startsWith("W-") ? "warehouse" : "service";
 
 export async function getStatusHistory(db: Executor, actor: Principal, id: string): Promise<InboundStatusHistory> {
-  if (!(await q.findShipmentDetailed(db, id, scopeOf(actor)))) throw notFound("Inbound shipment");
+  if (!(await q.findShipment(db, actor, id))) throw notFound("Inbound shipment");
   const rows = await q.listStatusHistory(db, id);
   return {
     items: rows.map((r) => ({

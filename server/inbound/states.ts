@@ -22,7 +22,8 @@ export const RECEIVING: readonly Status[] = MODIFIABLE;
 /** Statuses the first arrival moves on to `processing`. */
 export const BEFORE_PROCESSING: readonly Status[] = ["initial", "confirmed", "en_route", "arrived_at_warehouse"];
 
-const WAREHOUSE_MOVES: Record<WarehouseTarget, readonly Status[]> = {
+/** For each status the warehouse may set, the statuses it may leave for it (the spec's changeInboundShipmentStatus). */
+export const WAREHOUSE_MOVES: Record<WarehouseTarget, readonly Status[]> = {
   en_route: ["initial", "confirmed", "problem"],
   arrived_at_warehouse: ["initial", "confirmed", "en_route", "problem"],
   processing: ["arrived_at_warehouse", "problem"],
@@ -31,7 +32,8 @@ const WAREHOUSE_MOVES: Record<WarehouseTarget, readonly Status[]> = {
   cancelled: ["initial", "confirmed", "en_route", "arrived_at_warehouse", "processing", "problem"],
 };
 
-const MERCHANT_MOVES = {
+/** For each status the merchant may set (confirm, delete), the statuses it may leave for it. */
+export const MERCHANT_MOVES = {
   confirmed: ["initial"],
   deleted: ["initial", "confirmed"],
 } as const satisfies Record<string, readonly Status[]>;

@@ -1,16 +1,24 @@
 // The warehouse's side: record arrivals and move shipments through the warehouse states.
 import type { ArrivalsRecord, InboundShipment, InboundStatusChange } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
-import { upsertProducts } from "../catalogue/db.ts";
+import { upsertProductsDetailed, type CatalogueProduct } from "../catalogue/db.ts";
 import type { Tx } from "../db/transaction.ts";
 import { AppError, invalid, type ErrorDetail } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
-import { recordEvent } from "../webhooks/outbox.ts";
 import { mismatchProblems, reconcileClosing } from "./closing.ts";
-import * as q from "./db.ts";
-import { itemsArrivedPayload, recordMilestone } from "./events.ts";
+import { raiseEvents } from "./events.ts";
 import { checkLines, throwIfAny } from "./input-checks.ts";
-import { arrivedByProduct, loadOne, lockShipment, setStatus } from "./shipment.ts";
+import {
+  addArrivals,
+  addProblems,
+  arrivedByProduct,
+  beginChange,
+  moveTo,
+  putLines,
+  resolveProblems,
+  type ShipmentChange,
+} from "./shipment.ts";
+import { loadShipmentForUpdate, saveShipment, type Shipment } from "./shipment.repository.ts";
 import { BEFORE_PROCESSING, RECEIVING, assertIn, assertWarehouseMove } from "./states.ts";
 import { toWire } from "./wire.ts";
 
@@ -36,31 +44,47 @@ export async function recordArrivals(
     details.push({ path: "/body/ts", message: "must not be before 2000-01-01T00:00:00Z", code: "too_early" });
   throwIfAny(details);
 
-  const row = await lockShipment(trx, operator, id);
-  assertIn(RECEIVING, row.status, "record arrivals on");
+  const s = await loadShipmentForUpdate(trx, operator, id);
+  assertIn(RECEIVING, s.row.status, "record arrivals on");
   const now = new Date();
-  const s = await loadOne(trx, row);
-  const arrived = arrivedByProduct(s);
-  const onShipment = new Map(s.lines.map((l) => [l.merchants_id, l]));
-
   // Unannounced products become lines with qty 0; only they may create catalogue entries here.
+  const onShipment = new Set(s.lines.map((l) => l.merchants_id));
   const unannounced = input.arrivals.filter((a) => !onShipment.has(a.merchants_id));
-  const created = await upsertProducts(trx, row.merchant_id, unannounced, now);
+  const created = await upsertProductsDetailed(trx, s.row.merchant_id, unannounced, now);
+
+  const c = receive(s, input.arrivals, created, operator, ts ?? now, now);
+  await saveShipment(trx, c.s, c.writes);
+  await raiseEvents(trx, c);
+  return toWire(c.s);
+}
+
+/** Appends the arrival entries, moves the shipment on to `processing` and lets it close if the lines now match. */
+function receive(
+  s: Shipment,
+  arrivals: ArrivalsRecord["arrivals"],
+  created: Map<string, CatalogueProduct>,
+  operator: Principal,
+  ts: Date,
+  now: Date,
+): ShipmentChange {
+  const c = beginChange(s, now);
+  const arrived = arrivedByProduct(s);
   let position = Math.max(-1, ...s.lines.map((l) => l.position)) + 1;
-  await q.upsertLines(
-    trx,
-    id,
-    unannounced.map((a) => ({
-      product_id: created.get(a.merchants_id)!,
-      position: position++,
-      qty: 0,
-      purchase_price_cents: null,
-    })),
+  putLines(
+    c,
+    arrivals
+      .filter((a) => created.has(a.merchants_id))
+      .map((a) => {
+        const p = created.get(a.merchants_id)!;
+        const line = { product_id: p.id, position: position++, qty: 0, purchase_price_cents: null };
+        return { ...line, shipment_id: s.row.id, merchants_id: a.merchants_id, name: p.name, gtin: p.gtin };
+      }),
   );
+  const productOf = new Map(s.lines.map((l) => [l.merchants_id, l.product_id]));
 
   const conflicts: ErrorDetail[] = [];
-  const entries = input.arrivals.map((a, i) => {
-    const productId = onShipment.get(a.merchants_id)?.product_id ?? created.get(a.merchants_id)!;
+  const entries = arrivals.map((a, i) => {
+    const productId = productOf.get(a.merchants_id)!;
     const total = (arrived.get(productId) ?? 0) + a.change;
     if (total < 0)
       conflicts.push({
@@ -74,18 +98,16 @@ export async function recordArrivals(
         message: `${a.merchants_id} would have more than ${MAX_ARRIVED} arrived items`,
         code: "above_maximum",
       });
-    return { shipment_id: id, product_id: productId, ts: ts ?? now, change: a.change, operator_id: operator.id };
+    return { product_id: productId, ts, change: a.change, operator_id: operator.id };
   });
   if (conflicts.length)
     throw new AppError("conflict", "An arrived total would go below zero or above 1000000.", conflicts);
-  await q.insertArrivals(trx, entries);
-  await q.updateShipment(trx, id, { updated_at: now });
-
-  let after = await loadOne(trx, { ...row, updated_at: now });
-  if (BEFORE_PROCESSING.includes(row.status)) after = await setStatus(trx, after, "processing", operator, now);
-  after = await reconcileClosing(trx, after, operator, now);
-  await recordEvent(trx, "inbound_shipment.items_arrived", row.merchant_id, now, itemsArrivedPayload(after, entries));
-  return toWire(after);
+  const before = s.row.status;
+  addArrivals(c, entries);
+  if (BEFORE_PROCESSING.includes(before)) moveTo(c, "processing", operator);
+  reconcileClosing(c, operator);
+  c.events.push({ type: "inbound_shipment.items_arrived", entries });
+  return c;
 }
 
 export async function changeStatus(
@@ -104,45 +126,47 @@ export async function changeStatus(
       { path: "/body/problems", message: "problems are only accepted when moving to problem", code: "not_allowed" },
     ]);
   }
-  const row = await lockShipment(trx, operator, id);
-  const current = row.status;
-  assertWarehouseMove(current, input.status);
-  const now = new Date();
-  const s = await loadOne(trx, row);
-  let moved;
+  const s = await loadShipmentForUpdate(trx, operator, id);
+  const c = warehouseMove(s, input, operator, new Date());
+  await saveShipment(trx, c.s, c.writes);
+  await raiseEvents(trx, c);
+  return toWire(c.s);
+}
 
+/** The warehouse's move along its table; closing waits in `problem` while lines are short or over. */
+function warehouseMove(s: Shipment, input: InboundStatusChange, operator: Principal, now: Date): ShipmentChange {
+  const current = s.row.status;
+  assertWarehouseMove(current, input.status);
+  const c = beginChange(s, now);
   if (input.status === "problem") {
-    await q.insertProblems(
-      trx,
+    addProblems(
+      c,
       input.problems!.map((p) => ({
         id: newId(now.getTime()),
-        shipment_id: id,
+        shipment_id: s.row.id,
         type: p.type,
         merchants_id: p.merchants_id ?? null,
         description: p.description,
         created_at: now,
       })),
     );
-    moved = await setStatus(trx, s, "problem", operator, now, { closing: false });
+    moveTo(c, "problem", operator, { closing: false });
   } else if (input.status === "processed" && current === "processing") {
     const mismatches = mismatchProblems(s, now);
     if (mismatches.length) {
-      await q.insertProblems(trx, mismatches);
-      moved = await setStatus(trx, s, "problem", operator, now, { closing: true });
+      addProblems(c, mismatches);
+      moveTo(c, "problem", operator, { closing: true });
     } else {
-      moved = await setStatus(trx, s, "processed", operator, now, { closing: false });
+      moveTo(c, "processed", operator, { closing: false });
     }
   } else {
     // Leaving `problem` (or any other legal move): the warehouse's decision settles open problems.
     if (current === "problem")
-      await q.resolveProblems(
-        trx,
+      resolveProblems(
+        c,
         s.problems.filter((p) => !p.resolved).map((p) => p.id),
-        now,
       );
-    moved = await setStatus(trx, s, input.status, operator, now, { closing: false });
+    moveTo(c, input.status, operator, { closing: false });
   }
-  const after = await loadOne(trx, moved.row);
-  await recordMilestone(trx, after, now);
-  return toWire(after);
+  return c;
 }

@@ -1,8 +1,6 @@
 import type { InboundShipment } from "../../generated/api.ts";
 import { formatTimestamp } from "../shared/time.ts";
-import type { Details, ShipmentRow } from "./db.ts";
-
-export type Shipment = { row: ShipmentRow } & Details;
+import type { Shipment } from "./shipment.repository.ts";
 
 /** The retrieval shape of docs/SEED.md 2.1-2.3 plus our additive fields. arrivedQty is derived, never stored. */
 export function toWire(s: Shipment): InboundShipment {

@@ -1,10 +1,13 @@
-// Inbound shipment queries. Every function that reads merchant data takes the merchant id when the
-// caller is a merchant, so tenant isolation is enforced in SQL, not only in the rules above it.
-import { sql, type ExpressionBuilder, type Selectable } from "kysely";
+// Every SQL statement of inbound shipments: the aggregate's locked load and its save for the writes, and
+// the reads. A merchant's read filters by its merchant id, so tenant isolation is enforced in SQL, not
+// only in the rules above it.
+import { sql, type Compilable, type ExpressionBuilder, type QueryCreator, type Selectable } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
+import type { Principal } from "../accounts/domain.ts";
 import type { Database } from "../db/schema.ts";
 import { precompiled } from "../db/precompiled.ts";
-import type { Executor } from "../db/transaction.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
+import { notFound } from "../shared/errors.ts";
 import type { Position } from "../shared/pagination.ts";
 
 export type ShipmentRow = Selectable<Database["inbound_shipments"]>;
@@ -45,34 +48,18 @@ const lockAny = precompiled<ShipmentRow, [string]>(
   1,
 );
 
-/** Reads one shipment and takes the row lock that serializes writers of that shipment. */
-export async function lockShipmentRow(
-  db: Executor,
-  id: string,
-  merchantId: string | undefined,
-): Promise<ShipmentRow | undefined> {
-  const rows = merchantId === undefined ? await lockAny(db, id) : await lockForMerchant(db, id, merchantId);
-  return rows[0];
-}
-
-export async function insertShipment(db: Executor, row: Omit<ShipmentRow, "closing">): Promise<void> {
-  await db.insertInto("inbound_shipments").values(row).execute();
-}
-
-export async function updateShipment(
-  db: Executor,
-  id: string,
-  changes: Partial<Pick<ShipmentRow, "merchants_ref" | "sender_name" | "status" | "expected_at_wh" | "closing">> & {
-    updated_at: Date;
-  },
-): Promise<void> {
-  await db.updateTable("inbound_shipments").set(changes).where("id", "=", id).execute();
-}
-
 export interface Details {
   lines: LineRow[];
   arrivals: ArrivalRow[];
   problems: ProblemRow[];
+}
+
+/** One shipment with its lines, arrivals and problems: the aggregate that every inbound write changes. */
+export type Shipment = { row: ShipmentRow } & Details;
+
+/** A merchant sees only its own shipments; an operator sees every merchant's. */
+function scopeOf(actor: Principal): string | undefined {
+  return actor.role === "merchant" ? actor.id : undefined;
 }
 
 // Lines, arrivals and problems of a shipment as JSON arrays in the same row: one round trip per read.
@@ -156,7 +143,8 @@ const detailedAny = precompiled<ShipmentRow & JsonDetails, [string]>(
 );
 
 /** One shipment with its details in one query; undefined when absent or another merchant's. */
-export async function findShipmentDetailed(db: Executor, id: string, merchantId: string | undefined) {
+export async function findShipment(db: Executor, actor: Principal, id: string): Promise<Shipment | undefined> {
+  const merchantId = scopeOf(actor);
   const [r] = merchantId === undefined ? await detailedAny(db, id) : await detailedForMerchant(db, id, merchantId);
   return r && splitRow(r);
 }
@@ -166,59 +154,102 @@ const detailsOf = precompiled<JsonDetails & { id: string }, [string]>(
   1,
 );
 
-/** Details of a shipment already read (e.g. locked). */
-export async function findDetails(db: Executor, id: string): Promise<Details> {
-  const [r] = await detailsOf(db, id);
+/**
+ * Takes the row lock that serializes writers of one shipment, for the rest of the transaction, then reads
+ * its details. Two statements on purpose: under READ COMMITTED a statement that waited for the lock
+ * still reads other tables as of its start, so only a read after the lock sees the previous writer's arrivals.
+ */
+export async function loadShipmentForUpdate(trx: Tx, actor: Principal, id: string): Promise<Shipment> {
+  const merchantId = scopeOf(actor);
+  const [row] = merchantId === undefined ? await lockAny(trx, id) : await lockForMerchant(trx, id, merchantId);
+  if (!row) throw notFound("Inbound shipment");
+  const [r] = await detailsOf(trx, id);
   if (!r) throw new Error(`shipment ${id} vanished inside its own transaction`);
-  return parseDetails(r);
+  return { row, ...parseDetails(r) };
 }
 
-export async function upsertLines(
-  db: Executor,
-  shipmentId: string,
-  lines: { product_id: string; position: number; qty: number; purchase_price_cents: number | null }[],
-): Promise<void> {
-  if (lines.length === 0) return;
-  await db
-    .insertInto("inbound_lines")
-    .values(lines.map((l) => ({ shipment_id: shipmentId, ...l })))
-    .onConflict((oc) =>
-      oc.columns(["shipment_id", "product_id"]).doUpdateSet((eb) => ({
-        position: eb.ref("excluded.position"),
-        qty: eb.ref("excluded.qty"),
-        purchase_price_cents: eb.ref("excluded.purchase_price_cents"),
-      })),
-    )
-    .execute();
+export type NewArrival = Omit<ArrivalRow, "shipment_id"> & { operator_id: string };
+export type NewProblem = Omit<ProblemRow, "resolved" | "resolved_at">;
+
+/** The rows one change of a shipment writes; `created` inserts the shipment row, else it is updated. */
+export interface ShipmentWrites {
+  created: boolean;
+  row: Partial<Pick<ShipmentRow, "merchants_ref" | "sender_name" | "status" | "expected_at_wh" | "closing">> & {
+    updated_at: Date;
+  };
+  upsertedLines: LineRow[];
+  removedLines: string[];
+  arrivals: NewArrival[];
+  problems: NewProblem[];
+  resolvedProblems: string[];
+  history: { from_status: Status | null; to_status: Status; actor: string }[];
 }
 
-export async function deleteLines(db: Executor, shipmentId: string, productIds: string[]): Promise<void> {
-  if (productIds.length === 0) return;
-  await db
-    .deleteFrom("inbound_lines")
-    .where("shipment_id", "=", shipmentId)
-    .where("product_id", "in", productIds)
-    .execute();
+/**
+ * Writes what a change of `s` recorded in one statement: lines, arrivals, problems and history ride as
+ * data-modifying CTEs on the shipment's insert or update, so a change costs one round trip under the lock.
+ * Foreign keys are checked at the statement's end, when a new shipment's row exists. The parts do not see
+ * each other's rows, so a change never resolves a problem it adds in the same save.
+ */
+export async function saveShipment(trx: Tx, s: Shipment, w: ShipmentWrites): Promise<void> {
+  const id = s.row.id;
+  const at = w.row.updated_at;
+  const parts: [string, Compilable<unknown>][] = [];
+  if (w.removedLines.length)
+    parts.push([
+      "removed_lines",
+      trx.deleteFrom("inbound_lines").where("shipment_id", "=", id).where("product_id", "in", w.removedLines),
+    ]);
+  if (w.upsertedLines.length)
+    parts.push([
+      "lines",
+      trx
+        .insertInto("inbound_lines")
+        .values(w.upsertedLines.map((l) => ({ shipment_id: id, ...pickLineColumns(l) })))
+        .onConflict((oc) =>
+          oc.columns(["shipment_id", "product_id"]).doUpdateSet((eb) => ({
+            position: eb.ref("excluded.position"),
+            qty: eb.ref("excluded.qty"),
+            purchase_price_cents: eb.ref("excluded.purchase_price_cents"),
+          })),
+        ),
+    ]);
+  if (w.arrivals.length)
+    parts.push([
+      "arrivals",
+      trx.insertInto("inbound_arrivals").values(w.arrivals.map((a) => ({ shipment_id: id, ...a }))),
+    ]);
+  if (w.problems.length) parts.push(["problems", trx.insertInto("inbound_problems").values(w.problems)]);
+  if (w.resolvedProblems.length)
+    parts.push([
+      "resolved",
+      trx
+        .updateTable("inbound_problems")
+        .set({ resolved: true, resolved_at: at })
+        .where("id", "in", w.resolvedProblems),
+    ]);
+  if (w.history.length)
+    parts.push([
+      "history",
+      trx
+        .insertInto("inbound_status_history")
+        .values(w.history.map((h) => ({ shipment_id: id, ...h, created_at: at }))),
+    ]);
+  // The CTEs' names are only labels: nothing reads them, so the builder's table types need not know them.
+  const creator = parts.reduce<QueryCreator<Database>>(
+    (qc, [name, query]) => qc.with(name, () => query as never) as unknown as QueryCreator<Database>,
+    trx,
+  );
+  if (w.created) await creator.insertInto("inbound_shipments").values(s.row).execute();
+  else await creator.updateTable("inbound_shipments").set(w.row).where("id", "=", id).execute();
 }
 
-export async function insertArrivals(db: Executor, rows: (ArrivalRow & { operator_id: string })[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insertInto("inbound_arrivals").values(rows).execute();
-}
-
-export async function insertStatusHistory(
-  db: Executor,
-  shipmentId: string,
-  from: Status | null,
-  to: Status,
-  actor: string,
-  at: Date,
-): Promise<void> {
-  await db
-    .insertInto("inbound_status_history")
-    .values({ shipment_id: shipmentId, from_status: from, to_status: to, actor, created_at: at })
-    .execute();
-}
+const pickLineColumns = (l: LineRow) => ({
+  product_id: l.product_id,
+  position: l.position,
+  qty: l.qty,
+  purchase_price_cents: l.purchase_price_cents,
+});
 
 /** A shipment's status changes, oldest first (the index on shipment_id, id keeps the order). */
 export async function listStatusHistory(db: Executor, shipmentId: string) {
@@ -230,19 +261,6 @@ export async function listStatusHistory(db: Executor, shipmentId: string) {
     .execute();
 }
 
-export async function insertProblems(
-  db: Executor,
-  rows: Omit<ProblemRow, "resolved" | "resolved_at">[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  await db.insertInto("inbound_problems").values(rows).execute();
-}
-
-export async function resolveProblems(db: Executor, ids: string[], at: Date): Promise<void> {
-  if (ids.length === 0) return;
-  await db.updateTable("inbound_problems").set({ resolved: true, resolved_at: at }).where("id", "in", ids).execute();
-}
-
 export interface ListFilter {
   merchantId: string;
   statuses?: Status[];
@@ -252,7 +270,7 @@ export interface ListFilter {
   limit: number;
 }
 
-export async function listShipments(db: Executor, f: ListFilter) {
+export async function listShipments(db: Executor, f: ListFilter): Promise<Shipment[]> {
   let q = db
     .selectFrom("inbound_shipments as s")
     .selectAll("s")
