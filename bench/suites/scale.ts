@@ -97,7 +97,7 @@ async function shipmentsCurve(): Promise<void> {
       const plans = [
         await probe.seqScansOf((db) => getShipment(db, merchant, id)),
         await probe.seqScansOf((db) => listShipments(db, merchant, { limit: 50 })),
-        await probe.seqScansOf((db) => listShipments(db, merchant, { merchants_ref: ref })),
+        await probe.seqScansOf((db) => listShipments(db, merchant, { merchants_ref: ref, limit: 50 })),
       ];
       const scans = plans.flatMap((p) => p.scans);
       notes.push(

@@ -9,7 +9,6 @@ import type { Context, Handler, Handlers, OperationId } from "../operations.ts";
 import { AppError } from "../shared/errors.ts";
 import { matchedOperation, pathParams, type Res } from "./express.ts";
 // inbound/http.ts still takes the type from here.
-export type { Handlers } from "../operations.ts";
 
 /** Dispatches a validated request to its handler. */
 export function dispatch(db: Db, handlers: Handlers) {

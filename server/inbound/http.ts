@@ -1,6 +1,6 @@
 // Inbound shipment operations, keyed by operationId. Roles and bodies were checked by the validator
 // from the spec; the handler opens the transaction and the domain does the rest.
-import type { Handlers } from "../http/registry.ts";
+import type { Handlers } from "../operations.ts";
 import * as announcements from "./announcements.ts";
 import * as queries from "./queries.ts";
 import * as warehouse from "./warehouse.ts";

@@ -3,7 +3,7 @@ import type { InboundShipment, InboundShipmentList, InboundStatusHistory } from 
 import { formatTimestamp } from "../shared/time.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor } from "../db/transaction.ts";
-import type { QueryOf } from "../shared/contract.ts";
+import type { ValidatedQuery } from "../shared/contract.ts";
 import { notFound } from "../shared/errors.ts";
 import { decodeCursor, toPage } from "../shared/pagination.ts";
 import * as q from "./shipment.repository.ts";
@@ -35,9 +35,9 @@ export async function getStatusHistory(db: Executor, actor: Principal, id: strin
 export async function listShipments(
   db: Executor,
   merchant: Principal,
-  query: QueryOf<"listInboundShipments">,
+  query: ValidatedQuery<"listInboundShipments">,
 ): Promise<InboundShipmentList> {
-  const limit = query.limit ?? 50;
+  const { limit } = query;
   const rows = await q.listShipments(db, {
     merchantId: merchant.id,
     statuses: query.status,
