@@ -262,14 +262,12 @@ function mutateText(base: Json): fc.Arbitrary<Mutated> {
   const text = toText(base);
   const dupKey =
     base && typeof base === "object" && !Array.isArray(base) && Object.keys(base).length
-      ? fc
-          .constantFrom(...Object.keys(base))
-          .chain((k) =>
-            anyJson.map((x) => ({
-              text: `{${JSON.stringify(k)}:${toText(x)},${text.slice(1)}`,
-              what: `duplicate key ${k}`,
-            })),
-          )
+      ? fc.constantFrom(...Object.keys(base)).chain((k) =>
+          anyJson.map((x) => ({
+            text: `{${JSON.stringify(k)}:${toText(x)},${text.slice(1)}`,
+            what: `duplicate key ${k}`,
+          })),
+        )
       : fc.constant({ text, what: "unchanged" });
   return fc.oneof(
     dupKey,
