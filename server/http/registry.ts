@@ -57,7 +57,7 @@ export function dispatch(db: Db, handlers: Handlers) {
       db,
       principal,
       path: path as never,
-      query: req.query as never,
+      query: req.query,
       body: req.body as never,
       client: { address: req.socket.remoteAddress ?? "unknown", https: req.secure },
       ifMatch: req.header("if-match"),

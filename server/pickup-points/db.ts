@@ -19,7 +19,7 @@ type CarrierInfo = components["schemas"]["CarrierInfo"];
 function carrierInfo(stored: PickupPoint["carrier_info"]): PickupPoint["carrier_info"] {
   const out: PickupPoint["carrier_info"] = {};
   for (const [carrier, info] of Object.entries(stored)) {
-    const { id, label_name, type, office } = info as CarrierInfo;
+    const { id, label_name, type, office } = info;
     out[carrier] = {
       id,
       ...(label_name !== undefined && { label_name }),

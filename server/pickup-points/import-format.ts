@@ -59,7 +59,7 @@ export function validatePickupPoint(value: unknown): FieldProblem[] {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return problems;
   const rec = value as Record<string, unknown>;
   for (const key of NON_BLANK) {
-    if (typeof rec[key] === "string" && (rec[key] as string).trim() === "" && problems.every((p) => p.field !== key)) {
+    if (typeof rec[key] === "string" && rec[key].trim() === "" && problems.every((p) => p.field !== key)) {
       problems.push({ field: key, message: "must not be blank" });
     }
   }

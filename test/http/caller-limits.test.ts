@@ -143,7 +143,7 @@ describe("per-caller limits", () => {
       else refused = r;
     }
     expect(accepted).toBe(fit);
-    expectError(refused!, 429, "rate_limited");
+    expectError(refused, 429, "rate_limited");
     const wait = Number(refused!.response.headers.get("retry-after"));
     expect(wait).toBeGreaterThanOrEqual(1);
     expect(wait).toBeLessThanOrEqual(60);
