@@ -178,7 +178,8 @@ async function listenPostgres(
     c.end().catch(() => {});
     timer = setTimeout(() => {
       timer = undefined;
-      if (!stopped) start();
+      // start() catches its own failure and schedules the next attempt: nothing waits for it here.
+      if (!stopped) void start();
     }, RECONNECT_MS);
   };
   const start = () =>
