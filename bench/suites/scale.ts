@@ -158,7 +158,7 @@ try {
   await shipmentsCurve();
   await pointsCurve();
 } catch (err) {
-  problems.push(`the run failed: ${err instanceof Error ? err.stack : err}`);
+  problems.push(`the run failed: ${err instanceof Error ? err.stack : String(err)}`);
 }
 for (const n of notes) say(n);
 for (const p of problems) console.error(p);

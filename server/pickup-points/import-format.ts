@@ -126,7 +126,7 @@ export function parsePickupPointsJson(text: string): ParseResult<PickupPoint> {
   }
   if (!Array.isArray(doc))
     return { records: [], errors: [{ field: null, message: "must be a JSON array of pickup points" }] };
-  return collect(doc.map((value, record) => ({ value, where: { record } })));
+  return collect(doc.map((value: unknown, record) => ({ value, where: { record } })));
 }
 
 export const CSV_COLUMNS = [
