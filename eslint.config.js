@@ -28,6 +28,8 @@ export default tseslint.config(
         // event handler's result, so an async onClick/onSubmit is the same as one that starts a promise.
         { checksVoidReturn: { arguments: false, attributes: false } },
       ],
+      // A timer is declared before the callbacks that clear it and assigned after them.
+      "prefer-const": ["error", { ignoreReadBeforeAssign: true }],
       // Handlers, loaders and test doubles are async to fit a promise-returning signature, with or without an await.
       "@typescript-eslint/require-await": "off",
     },

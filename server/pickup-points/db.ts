@@ -13,8 +13,6 @@ export type PointRow = Omit<Selectable<Database["pickup_points"]>, "position" | 
 
 const POINT_COLUMNS = sql`id, name, address, postalcode, city, country, lat, lon, branch, location_info, carrier_info`;
 
-type CarrierInfo = components["schemas"]["CarrierInfo"];
-
 /** jsonb keeps keys in its own order: give each carrier's fields in the spec's order, as imported. */
 function carrierInfo(stored: PickupPoint["carrier_info"]): PickupPoint["carrier_info"] {
   const out: PickupPoint["carrier_info"] = {};

@@ -204,6 +204,7 @@ function nodePaths(
 function setAt(
   v: Json,
   path: (string | number)[],
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names REMOVE for the reader
   f: (old: Json, parent: any, key: string | number) => Json | typeof REMOVE,
 ): Json {
   if (path.length === 0) {
