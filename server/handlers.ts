@@ -1,16 +1,15 @@
 // Every implemented operation of the spec, by operationId: the one list the app and the tests read. A
 // resource whose handlers need operator settings takes them here, so the HTTP pipeline knows none.
-import type { Handlers } from "./http/registry.ts";
-import { TtlCache } from "./shared/ttl-cache.ts";
+import type { Context, Handlers, HandlersWith, OperationId, Reply } from "./http/registry.ts";
 import type { Caches } from "./shipping/shipping-options.ts";
 import { inboundHandlers } from "./inbound/http.ts";
 import { orderHandlers } from "./orders/http.ts";
 import { pickupPointHandlers } from "./pickup-points/http.ts";
 import { portalHandlers } from "./portal/http.ts";
-import { LoginThrottle } from "./accounts/throttle.ts";
+import type { LoginThrottle } from "./accounts/throttle.ts";
 import { shippingHandlers } from "./shipping/http.ts";
 import { webhookHandlers } from "./webhooks/http.ts";
-import { readWebhookSettings, type WebhookSettings } from "./webhooks/settings.ts";
+import type { WebhookSettings } from "./webhooks/settings.ts";
 
 export type { Caches };
 
@@ -21,24 +20,25 @@ export interface HandlerSettings {
   loginThrottle: LoginThrottle;
 }
 
-export function createHandlers(settings: HandlerSettings): Handlers {
-  return {
-    ...inboundHandlers,
-    ...orderHandlers,
-    ...pickupPointHandlers(settings.caches.directory),
-    ...shippingHandlers(settings.caches),
-    ...webhookHandlers(settings.webhooks),
-    ...portalHandlers(settings.loginThrottle),
-  };
-}
+const registry = {
+  ...inboundHandlers,
+  ...orderHandlers,
+  ...pickupPointHandlers,
+  ...shippingHandlers,
+  ...webhookHandlers,
+  ...portalHandlers,
+} satisfies HandlersWith<HandlerSettings>;
 
-/** The operationIds this server implements (the same whatever the settings). */
-export const IMPLEMENTED: ReadonlySet<string> = new Set(
-  Object.keys(
-    createHandlers({
-      webhooks: readWebhookSettings({}).settings,
-      caches: { directory: new TtlCache(0), shippingConfig: new TtlCache(0) },
-      loginThrottle: new LoginThrottle(undefined as never),
-    }),
-  ),
-);
+/** The operationIds this server implements: the registry's keys, the same whatever the settings. */
+export const IMPLEMENTED: ReadonlySet<string> = new Set(Object.keys(registry));
+
+/** The registry's handlers, each given the operator's settings. */
+export function createHandlers(settings: HandlerSettings): Handlers {
+  type Unbound = (ctx: Context<OperationId>, settings: HandlerSettings) => Promise<Reply<OperationId>>;
+  return Object.fromEntries(
+    Object.entries(registry).map(([id, handle]) => [
+      id,
+      (ctx: Context<OperationId>) => (handle as Unbound)(ctx, settings),
+    ]),
+  ) as Handlers;
+}
