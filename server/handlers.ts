@@ -40,5 +40,5 @@ export function createHandlers(settings: HandlerSettings): Handlers {
       id,
       (ctx: Context<OperationId>) => (handle as Unbound)(ctx, settings),
     ]),
-  ) as Handlers;
+  );
 }
