@@ -34,7 +34,6 @@ export interface BenchCase<S = unknown> {
 
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
 export const MERCHANT_AUTH = { authorization: basic(`M-${DEMO.merchantId}`, DEMO.merchantSecret) };
-export const OPERATOR_AUTH = { authorization: basic(`W-${DEMO.operatorId}`, DEMO.operatorSecret) };
 const JSON_BODY = { "content-type": "application/json" };
 
 /** Ten lines, as the issue's goal for creates says. */

@@ -46,7 +46,7 @@ export function parseOptions(argv = process.argv.slice(2)): BenchOptions {
   try {
     return parse(argv);
   } catch (err) {
-    console.error(`${err instanceof Error ? err.message : err}\n\n${USAGE}`);
+    console.error(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
     process.exit(2);
   }
 }

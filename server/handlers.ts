@@ -1,17 +1,16 @@
 // Every implemented operation of the spec, by operationId: the one list the app and the tests read. A
 // resource whose handlers need operator settings takes them here, so the HTTP pipeline knows none.
-import type { Handlers } from "./operations.ts";
-import { TtlCache } from "./shared/ttl-cache.ts";
+import type { Context, Handlers, HandlersWith, OperationId, Reply } from "./operations.ts";
 import type { Caches } from "./shipping/shipping-options.ts";
 import { inboundHandlers } from "./inbound/http.ts";
 import { orderHandlers } from "./orders/http.ts";
 import { pickupPointHandlers } from "./pickup-points/http.ts";
 import { portalHandlers } from "./portal/http.ts";
 import { sessionHandlers } from "./auth/http.ts";
-import { LoginThrottle } from "./accounts/throttle.ts";
+import type { LoginThrottle } from "./accounts/throttle.ts";
 import { shippingHandlers } from "./shipping/http.ts";
 import { webhookHandlers } from "./webhooks/http.ts";
-import { readWebhookSettings, type WebhookSettings } from "./webhooks/settings.ts";
+import type { WebhookSettings } from "./webhooks/settings.ts";
 
 export type { Caches };
 
@@ -22,25 +21,28 @@ export interface HandlerSettings {
   loginThrottle: LoginThrottle;
 }
 
-export function createHandlers(settings: HandlerSettings): Handlers {
-  return {
-    ...inboundHandlers,
-    ...orderHandlers,
-    ...pickupPointHandlers(settings.caches.directory),
-    ...shippingHandlers(settings.caches),
-    ...webhookHandlers(settings.webhooks),
-    ...sessionHandlers(settings.loginThrottle),
-    ...portalHandlers,
-  };
-}
+const registry = {
+  ...inboundHandlers,
+  ...orderHandlers,
+  ...pickupPointHandlers,
+  ...shippingHandlers,
+  ...webhookHandlers,
+  ...sessionHandlers,
+  ...portalHandlers,
+} satisfies HandlersWith<HandlerSettings>;
 
-/** The operationIds this server implements (the same whatever the settings). */
-export const IMPLEMENTED: ReadonlySet<string> = new Set(
-  Object.keys(
-    createHandlers({
-      webhooks: readWebhookSettings({}).settings,
-      caches: { directory: new TtlCache(0), shippingConfig: new TtlCache(0) },
-      loginThrottle: new LoginThrottle(undefined as never),
-    }),
-  ),
-);
+/** The operationIds this server implements: the registry's keys, the same whatever the settings. */
+export const IMPLEMENTED: ReadonlySet<string> = new Set(Object.keys(registry));
+
+/** The registry's handlers, each given the operator's settings. */
+export function createHandlers(settings: HandlerSettings): Handlers {
+  // Each entry is called only with its own operation's context (dispatch looks it up by operationId), which the
+  // union of all entries cannot express: hence the cast through unknown.
+  type Unbound = (ctx: Context<OperationId>, settings: HandlerSettings) => Promise<Reply<OperationId>>;
+  return Object.fromEntries(
+    Object.entries(registry).map(([id, handle]) => [
+      id,
+      (ctx: Context<OperationId>) => (handle as unknown as Unbound)(ctx, settings),
+    ]),
+  );
+}

@@ -39,3 +39,5 @@ export interface Context<Id extends OperationId> {
 
 export type Handler<Id extends OperationId> = (ctx: Context<Id>) => Promise<Reply<Id>>;
 export type Handlers = { [Id in OperationId]?: Handler<Id> };
+/** Handlers of a resource that needs operator settings: server/handlers.ts binds them to the settings. */
+export type HandlersWith<S> = { [Id in OperationId]?: (ctx: Context<Id>, settings: S) => Promise<Reply<Id>> };

@@ -3,7 +3,8 @@ import pg from "pg";
 
 export interface ScratchDatabase {
   url: string;
-  drop(): Promise<void>;
+  /** Handed on unbound to teardown lists. */
+  drop: () => Promise<void>;
 }
 
 /** `{ unreachable }` with the reason when the server cannot be reached: the run goes on without PostgreSQL. */

@@ -92,7 +92,7 @@ export function startChild(
 export async function waitForHttp(
   child: Child,
   url: string,
-  { okOnly = false, timeoutMs = 60_000, headers = {} as Record<string, string> } = {},
+  { okOnly = false, timeoutMs = 60_000, headers = {} } = {},
 ): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {

@@ -214,7 +214,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakReport> {
           (
             await sql<{
               n: string;
-            }>`select count(*) as n from webhook_deliveries where endpoint_id = ${ep.data!.id} and status <> 'succeeded'`.execute(
+            }>`select count(*) as n from webhook_deliveries where endpoint_id = ${ep.data.id} and status <> 'succeeded'`.execute(
               handle.db,
             )
           ).rows[0]!.n,

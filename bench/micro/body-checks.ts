@@ -41,9 +41,9 @@ function time(label: string, text: string, f: (t: string) => unknown, minMs = 40
   return us;
 }
 
-const parseOnly = (t: string) => JSON.parse(t);
+const parseOnly = (t: string): unknown => JSON.parse(t);
 const parseAndCheck = (t: string) => {
-  const v = JSON.parse(t);
+  const v: unknown = JSON.parse(t);
   const r = checkParsed(v, "/body");
   if (mayHaveDuplicateKeys(t, r.keys, r.colonsInStrings)) findDuplicateKeys(t, "/body");
   return v;

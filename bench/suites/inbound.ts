@@ -233,11 +233,11 @@ process.once("SIGINT", () => {
   say("\ninterrupted: finishing the current run, then stopping the servers");
 });
 
-let failed: unknown;
+let failed: string | undefined;
 try {
   await run();
 } catch (err) {
-  failed = err;
+  failed = (err instanceof Error && err.stack) || String(err);
 } finally {
   await stopAll();
 }
@@ -264,7 +264,7 @@ for (const n of notes) say(n);
 for (const p of profiles) say(`\n${formatProfile(`CPU profile of ${p.target} (${path.relative(ROOT, p.file)})`, p)}`);
 
 const problems = [...failures(rows), ...warnings];
-if (failed) problems.unshift(`the run failed: ${failed instanceof Error ? failed.stack : failed}`);
+if (failed) problems.unshift(`the run failed: ${failed}`);
 if (problems.length) {
   console.error(`\n${banner(problems)}`);
   process.exitCode = 1;

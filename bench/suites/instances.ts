@@ -93,7 +93,7 @@ try {
     );
   }
 } catch (err) {
-  problems.push(`the run failed: ${err instanceof Error ? err.stack : err}`);
+  problems.push(`the run failed: ${err instanceof Error ? err.stack : String(err)}`);
 } finally {
   for (const t of running.reverse()) await t.child.stop();
   await db.drop().catch((err) => problems.push(`cleanup failed: ${err}`));

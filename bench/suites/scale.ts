@@ -25,7 +25,7 @@ import { writeResults, type ResultRow } from "../results.ts";
 import { startServer, type Target } from "../targets.ts";
 
 const list = (name: string, fallback: number[]) =>
-  process.env[name] ? process.env[name]!.split(",").map(Number) : fallback;
+  process.env[name] ? process.env[name].split(",").map(Number) : fallback;
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const SHIPMENTS = list("BENCH_SHIPMENTS", [10_000, 100_000, 1_000_000]);
 const POINTS = list("BENCH_POINT_COUNTS", [5_000, 50_000, 500_000]);
@@ -158,7 +158,7 @@ try {
   await shipmentsCurve();
   await pointsCurve();
 } catch (err) {
-  problems.push(`the run failed: ${err instanceof Error ? err.stack : err}`);
+  problems.push(`the run failed: ${err instanceof Error ? err.stack : String(err)}`);
 }
 for (const n of notes) say(n);
 for (const p of problems) console.error(p);

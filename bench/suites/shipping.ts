@@ -155,7 +155,7 @@ try {
   }
   targets.push(...baselines.values());
 } catch (err) {
-  warnings.unshift(`the run failed: ${err instanceof Error ? err.stack : err}`);
+  warnings.unshift(`the run failed: ${err instanceof Error ? err.stack : String(err)}`);
 } finally {
   for (const t of targets) await t.child.stop();
   if (opts.profile) {

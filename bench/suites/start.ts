@@ -134,7 +134,7 @@ try {
     if (!("unreachable" in pg)) await pg.drop();
   }
 } catch (err) {
-  problems.push(`the run failed: ${err instanceof Error ? err.stack : err}`);
+  problems.push(`the run failed: ${err instanceof Error ? err.stack : String(err)}`);
   process.exitCode = 1;
 } finally {
   rmSync(scratch, { recursive: true, force: true });

@@ -351,7 +351,7 @@ try {
     await backlog(1);
   }
 } catch (err) {
-  problems.push(`the run failed: ${err instanceof Error ? err.stack : err}`);
+  problems.push(`the run failed: ${err instanceof Error ? err.stack : String(err)}`);
   process.exitCode = 1;
 } finally {
   await stopServers();

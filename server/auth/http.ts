@@ -1,28 +1,27 @@
 // Portal sign-in and sign-out (the portal_sessions operations), keyed by operationId.
 import type { LoginThrottle } from "../accounts/throttle.ts";
-import type { Handlers } from "../operations.ts";
+import type { HandlersWith } from "../operations.ts";
 import { currentSession, sessionCookie, signIn, signOut } from "./sessions.ts";
 
 // A session's answers are for the signed-in browser only.
 const PRIVATE = { "Cache-Control": "no-store" };
 
-export const sessionHandlers = (throttle: LoginThrottle) =>
-  ({
-    createPortalSession: async (c) => {
-      const { token, session } = await signIn(c.db, throttle, c.body, c.client.address);
-      return {
-        status: 201,
-        body: session,
-        headers: { ...PRIVATE, "Set-Cookie": sessionCookie(token, c.client.https) },
-      };
-    },
-    getPortalSession: async (c) => ({ status: 200, body: currentSession(c.principal), headers: PRIVATE }),
-    deletePortalSession: async (c) => {
-      await signOut(c.db, c.principal);
-      return {
-        status: 200,
-        body: { success: true },
-        headers: { ...PRIVATE, "Set-Cookie": sessionCookie("", c.client.https, 0) },
-      };
-    },
-  }) satisfies Handlers;
+export const sessionHandlers = {
+  createPortalSession: async (c, { loginThrottle }) => {
+    const { token, session } = await signIn(c.db, loginThrottle, c.body, c.client.address);
+    return {
+      status: 201,
+      body: session,
+      headers: { ...PRIVATE, "Set-Cookie": sessionCookie(token, c.client.https) },
+    };
+  },
+  getPortalSession: async (c) => ({ status: 200, body: currentSession(c.principal), headers: PRIVATE }),
+  deletePortalSession: async (c) => {
+    await signOut(c.db, c.principal);
+    return {
+      status: 200,
+      body: { success: true },
+      headers: { ...PRIVATE, "Set-Cookie": sessionCookie("", c.client.https, 0) },
+    };
+  },
+} satisfies HandlersWith<{ loginThrottle: LoginThrottle }>;

@@ -108,7 +108,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     unlock();
     throw explainStartFailure(dir, err);
   });
-  const pool = new pg.Pool(createPgConfig(pglite) as unknown as pg.PoolConfig);
+  const pool = new pg.Pool(createPgConfig(pglite));
   handleConnectionErrors(pool, opts.onConnectionError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
   return {
@@ -178,7 +178,8 @@ async function listenPostgres(
     c.end().catch(() => {});
     timer = setTimeout(() => {
       timer = undefined;
-      if (!stopped) start();
+      // start() catches its own failure and schedules the next attempt: nothing waits for it here.
+      if (!stopped) void start();
     }, RECONNECT_MS);
   };
   const start = () =>

@@ -35,6 +35,6 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   if (done && Object.keys(MIGRATIONS).every((name) => done.has(name))) return [];
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) throw error instanceof Error ? error : new Error("migration failed", { cause: error });
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
 }

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import type { Principal } from "../accounts/domain.ts";
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express declares Locals in its global namespace
   namespace Express {
     interface Locals {
       /** Set by authenticate() for every request under the base path. */

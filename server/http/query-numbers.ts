@@ -33,7 +33,7 @@ function numericQueryParameters(spec: Spec): Map<string, Map<string, "integer" |
   const param = (p: Parameter) => (p.$ref ? (spec.components.parameters?.[refName(p.$ref)] ?? {}) : p);
   const schema = (s: Schema | undefined) => (s?.$ref ? spec.components.schemas?.[refName(s.$ref)] : s);
   for (const item of Object.values(spec.paths)) {
-    const shared = (item.parameters as unknown as Parameter[] | undefined) ?? [];
+    const shared = item.parameters ?? [];
     for (const [method, op] of Object.entries(item)) {
       if (method === "parameters" || !op.operationId) continue;
       const numeric = new Map<string, "integer" | "number">();

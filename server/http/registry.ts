@@ -8,7 +8,6 @@ import { idempotent } from "../idempotency/index.ts";
 import type { Context, Handler, Handlers, OperationId } from "../operations.ts";
 import { AppError } from "../shared/errors.ts";
 import { matchedOperation, pathParams, type Res } from "./express.ts";
-// inbound/http.ts still takes the type from here.
 
 /** Dispatches a validated request to its handler. */
 export function dispatch(db: Db, handlers: Handlers) {
@@ -24,7 +23,7 @@ export function dispatch(db: Db, handlers: Handlers) {
       db,
       principal,
       path: path as never,
-      query: req.query as never,
+      query: req.query,
       body: req.body as never,
       client: { address: req.ip ?? "unknown", https: req.secure },
       ifMatch: req.header("if-match"),

@@ -39,7 +39,7 @@ const lockForMerchant = precompiled<ShipmentRow, [string, string]>(
       .selectFrom("inbound_shipments")
       .selectAll()
       .where("id", "=", id)
-      .where("merchant_id", "=", merchantId!)
+      .where("merchant_id", "=", merchantId)
       .forUpdate(),
   2,
 );
@@ -134,7 +134,7 @@ const detailedForMerchant = precompiled<ShipmentRow & JsonDetails, [string, stri
       .selectAll("s")
       .select(detailColumns)
       .where("s.id", "=", id)
-      .where("s.merchant_id", "=", merchantId!),
+      .where("s.merchant_id", "=", merchantId),
   2,
 );
 const detailedAny = precompiled<ShipmentRow & JsonDetails, [string]>(

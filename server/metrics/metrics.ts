@@ -11,9 +11,10 @@ export type DeliveryOutcome = "succeeded" | "retrying" | "failed";
 
 export interface Metrics {
   registry: Registry;
+  // Function properties, not methods: both are handed on unbound (as middleware, as a dispatcher callback).
   /** Counts and times every request under the base path by operationId and status. */
-  observeRequests(req: Request, res: Res, next: NextFunction): void;
-  deliveryAttempt(outcome: DeliveryOutcome, count?: number): void;
+  observeRequests: (req: Request, res: Res, next: NextFunction) => void;
+  deliveryAttempt: (outcome: DeliveryOutcome, count?: number) => void;
 }
 
 /** A scrape must answer while the database is away: its queries give up after this long. */
@@ -90,7 +91,7 @@ export function createMetrics(
 
   return {
     registry,
-    observeRequests(req, res, next) {
+    observeRequests: (req, res, next) => {
       const end = latency.startTimer();
       res.on("finish", () => {
         const labels = { operation: matchedOperation(req)?.operationId ?? "unmatched", status: String(res.statusCode) };

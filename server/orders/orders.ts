@@ -30,7 +30,7 @@ function toWire(o: q.OrderRow & { lines: q.LineRow[] }): Order {
       letter_allowed: l.letter_allowed,
     })),
     tags: o.tags,
-    destination: o.destination as Order["destination"],
+    destination: o.destination,
     created_at: formatTimestamp(o.created_at),
     updated_at: formatTimestamp(o.updated_at),
   };

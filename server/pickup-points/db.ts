@@ -13,13 +13,11 @@ export type PointRow = Omit<Selectable<Database["pickup_points"]>, "position" | 
 
 const POINT_COLUMNS = sql`id, name, address, postalcode, city, country, lat, lon, branch, location_info, carrier_info`;
 
-type CarrierInfo = components["schemas"]["CarrierInfo"];
-
 /** jsonb keeps keys in its own order: give each carrier's fields in the spec's order, as imported. */
 function carrierInfo(stored: PickupPoint["carrier_info"]): PickupPoint["carrier_info"] {
   const out: PickupPoint["carrier_info"] = {};
   for (const [carrier, info] of Object.entries(stored)) {
-    const { id, label_name, type, office } = info as CarrierInfo;
+    const { id, label_name, type, office } = info;
     out[carrier] = {
       id,
       ...(label_name !== undefined && { label_name }),

@@ -1,26 +1,25 @@
 // Pickup point directory operations, keyed by operationId. The validator has checked the query against the spec
 // (and filled in the defaults of `country` and `limit`).
-import type { Handlers } from "../operations.ts";
+import type { HandlersWith } from "../operations.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import { getPickupPoint, lookupPickupPoints, type Nearest } from "./lookup.ts";
 
-export const pickupPointHandlers = (directory: TtlCache<Nearest>) =>
-  ({
-    lookupPickupPoints: async (c) => ({
-      status: 200,
-      body: await lookupPickupPoints(c.db, directory, {
-        postalcode: c.query.postalcode,
-        country: c.query.country,
-        limit: c.query.limit,
-      }),
+export const pickupPointHandlers = {
+  lookupPickupPoints: async (c, { caches }) => ({
+    status: 200,
+    body: await lookupPickupPoints(c.db, caches.directory, {
+      postalcode: c.query.postalcode,
+      country: c.query.country,
+      limit: c.query.limit,
     }),
-    listNearestPickupPoints: async (c) => ({
-      status: 200,
-      body: await lookupPickupPoints(c.db, directory, {
-        postalcode: c.query.postalcode,
-        country: c.query.country,
-        limit: c.query.limit,
-      }),
+  }),
+  listNearestPickupPoints: async (c, { caches }) => ({
+    status: 200,
+    body: await lookupPickupPoints(c.db, caches.directory, {
+      postalcode: c.query.postalcode,
+      country: c.query.country,
+      limit: c.query.limit,
     }),
-    getPickupPoint: async (c) => ({ status: 200, body: await getPickupPoint(c.db, c.path.pickup_point_id) }),
-  }) satisfies Handlers;
+  }),
+  getPickupPoint: async (c) => ({ status: 200, body: await getPickupPoint(c.db, c.path.pickup_point_id) }),
+} satisfies HandlersWith<{ caches: { directory: TtlCache<Nearest> } }>;

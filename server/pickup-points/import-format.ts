@@ -59,7 +59,7 @@ export function validatePickupPoint(value: unknown): FieldProblem[] {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return problems;
   const rec = value as Record<string, unknown>;
   for (const key of NON_BLANK) {
-    if (typeof rec[key] === "string" && (rec[key] as string).trim() === "" && problems.every((p) => p.field !== key)) {
+    if (typeof rec[key] === "string" && rec[key].trim() === "" && problems.every((p) => p.field !== key)) {
       problems.push({ field: key, message: "must not be blank" });
     }
   }
@@ -126,7 +126,7 @@ export function parsePickupPointsJson(text: string): ParseResult<PickupPoint> {
   }
   if (!Array.isArray(doc))
     return { records: [], errors: [{ field: null, message: "must be a JSON array of pickup points" }] };
-  return collect(doc.map((value, record) => ({ value, where: { record } })));
+  return collect(doc.map((value: unknown, record) => ({ value, where: { record } })));
 }
 
 export const CSV_COLUMNS = [

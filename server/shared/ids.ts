@@ -11,5 +11,3 @@ export function newId(now = Date.now()): string {
     .padStart(8, "0");
   return secs + processRandom + counter.toString(16).padStart(6, "0");
 }
-
-export const ID_PATTERN = /^[0-9a-f]{24}$/;

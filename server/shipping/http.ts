@@ -1,7 +1,7 @@
 // Shipping options, and the merchant's shipping settings and price lists, keyed by operationId.
 import { announceCacheChange } from "../db/cache-signal.ts";
 import type { Tx } from "../db/transaction.ts";
-import type { Handlers } from "../operations.ts";
+import type { HandlersWith } from "../operations.ts";
 import { entityTag } from "../shared/entity-tags.ts";
 import { queryDefault } from "../shared/spec-schemas.ts";
 import * as lists from "./price-lists.ts";
@@ -31,69 +31,73 @@ const DEFAULT_COUNTRY = queryDefault("getShippingOptions", "country");
 /** A whole resource with its version, for If-Match on the next replace. */
 const tagged = <T>(body: T) => ({ status: 200 as const, body, headers: { ETag: entityTag(body) } });
 
-export const shippingHandlers = (caches: Caches) => {
-  const changing = async <T>(merchantId: string, commit: Promise<T>): Promise<T> => {
-    try {
-      return await commit;
-    } finally {
-      caches.shippingConfig.forget(merchantId);
-    }
-  };
-  return {
-    getShippingOptions: async (c) => ({
-      status: 200,
-      body: await genericShippingOptions(c.db, caches, c.principal, {
-        postalcode: c.query.postalcode,
-        country: c.query.country,
-        weight: c.query.weight,
-        explain: c.query.explain,
-      }),
-    }),
-    getOrderShippingOptions: async (c) => ({
-      status: 200,
-      body: await orderShippingOptions(c.db, caches, c.principal, c.path.order_id, c.query.explain),
-    }),
-    previewShippingOptions: async (c) => ({
-      status: 200,
-      body: await previewShippingOptions(c.db, caches, c.principal, {
-        ...c.body,
-        country: c.body.country ?? DEFAULT_COUNTRY,
-      }),
-    }),
-
-    getShippingSettings: async (c) => tagged(await settings.getSettings(c.db, c.principal)),
-    replaceShippingSettings: async (c) =>
-      tagged(
-        await changing(
-          c.principal.id,
-          c.transaction(announcing((trx) => settings.replaceSettings(trx, c.principal, c.body, c.ifMatch))),
-        ),
-      ),
-
-    listPriceLists: async (c) => ({ status: 200, body: await lists.listPriceLists(c.db, c.principal) }),
-    getPriceList: async (c) => tagged(await lists.getPriceList(c.db, c.principal, c.path.price_list_id)),
-    createPriceList: (c) =>
-      changing(
-        c.principal.id,
-        c.idempotent(
-          announcing(async (trx) => ({ status: 201, body: await lists.createPriceList(trx, c.principal, c.body) })),
-        ),
-      ),
-    replacePriceList: async (c) =>
-      tagged(
-        await changing(
-          c.principal.id,
-          c.transaction(
-            announcing((trx) => lists.replacePriceList(trx, c.principal, c.path.price_list_id, c.body, c.ifMatch)),
-          ),
-        ),
-      ),
-    deletePriceList: async (c) => ({
-      status: 200,
-      body: await changing(
-        c.principal.id,
-        c.transaction(announcing((trx) => lists.deletePriceList(trx, c.principal, c.path.price_list_id))),
-      ),
-    }),
-  } satisfies Handlers;
+/** Waits for a change's transaction, then forgets the merchant's cached configuration here, committed or not. */
+const changing = async <T>(caches: Caches, merchantId: string, commit: Promise<T>): Promise<T> => {
+  try {
+    return await commit;
+  } finally {
+    caches.shippingConfig.forget(merchantId);
+  }
 };
+
+export const shippingHandlers = {
+  getShippingOptions: async (c, { caches }) => ({
+    status: 200,
+    body: await genericShippingOptions(c.db, caches, c.principal, {
+      postalcode: c.query.postalcode,
+      country: c.query.country,
+      weight: c.query.weight,
+      explain: c.query.explain,
+    }),
+  }),
+  getOrderShippingOptions: async (c, { caches }) => ({
+    status: 200,
+    body: await orderShippingOptions(c.db, caches, c.principal, c.path.order_id, c.query.explain),
+  }),
+  previewShippingOptions: async (c, { caches }) => ({
+    status: 200,
+    body: await previewShippingOptions(c.db, caches, c.principal, {
+      ...c.body,
+      country: c.body.country ?? DEFAULT_COUNTRY,
+    }),
+  }),
+
+  getShippingSettings: async (c) => tagged(await settings.getSettings(c.db, c.principal)),
+  replaceShippingSettings: async (c, { caches }) =>
+    tagged(
+      await changing(
+        caches,
+        c.principal.id,
+        c.transaction(announcing((trx) => settings.replaceSettings(trx, c.principal, c.body, c.ifMatch))),
+      ),
+    ),
+
+  listPriceLists: async (c) => ({ status: 200, body: await lists.listPriceLists(c.db, c.principal) }),
+  getPriceList: async (c) => tagged(await lists.getPriceList(c.db, c.principal, c.path.price_list_id)),
+  createPriceList: (c, { caches }) =>
+    changing(
+      caches,
+      c.principal.id,
+      c.idempotent(
+        announcing(async (trx) => ({ status: 201, body: await lists.createPriceList(trx, c.principal, c.body) })),
+      ),
+    ),
+  replacePriceList: async (c, { caches }) =>
+    tagged(
+      await changing(
+        caches,
+        c.principal.id,
+        c.transaction(
+          announcing((trx) => lists.replacePriceList(trx, c.principal, c.path.price_list_id, c.body, c.ifMatch)),
+        ),
+      ),
+    ),
+  deletePriceList: async (c, { caches }) => ({
+    status: 200,
+    body: await changing(
+      caches,
+      c.principal.id,
+      c.transaction(announcing((trx) => lists.deletePriceList(trx, c.principal, c.path.price_list_id))),
+    ),
+  }),
+} satisfies HandlersWith<{ caches: Caches }>;

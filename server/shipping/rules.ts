@@ -70,7 +70,7 @@ function ruleCheck(
     index,
     ...(rule.description !== undefined && { description: rule.description }),
     matched: !failed,
-    failed: failed ? { criterion: failed, actual: facts[failed.fact] as Schemas["FactValue"] } : null,
+    failed: failed ? { criterion: failed, actual: facts[failed.fact] } : null,
   };
 }
 

@@ -360,10 +360,10 @@ export async function pruneOlderThan(db: Executor, days: number, batch = 1000): 
           .selectFrom("webhook_events")
           .select("id")
           .where("created_at", "<", cutoff)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom("webhook_deliveries as d").select("d.id").whereRef("d.event_id", "=", "webhook_events.id"),
+          .where((w) =>
+            w.not(
+              w.exists(
+                w.selectFrom("webhook_deliveries as d").select("d.id").whereRef("d.event_id", "=", "webhook_events.id"),
               ),
             ),
           )

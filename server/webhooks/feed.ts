@@ -42,7 +42,7 @@ export async function listEvents(
           event_id: r.id,
           event_type: r.event_type,
           ts: formatTimestamp(r.created_at),
-          payload: JSON.parse(r.payload_json),
+          payload: JSON.parse(r.payload_json) as FeedEvent["payload"],
         }) as FeedEvent,
     ),
     // At the end of the feed the position stays where the caller is, so that it can poll from there.

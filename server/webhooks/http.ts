@@ -1,52 +1,49 @@
 // Webhook endpoint and delivery operations, keyed by operationId. The handler opens the transaction;
 // the domain does the rest.
-import type { Handlers } from "../operations.ts";
+import type { HandlersWith } from "../operations.ts";
 import * as deliveries from "./deliveries.ts";
 import * as endpoints from "./endpoints.ts";
 import * as feed from "./feed.ts";
 import type { WebhookSettings } from "./settings.ts";
 
 /** The operator's webhook settings decide which endpoint URLs are allowed. */
-export const webhookHandlers = (settings: WebhookSettings) =>
-  ({
-    createWebhookEndpoint: (c) =>
-      c.idempotent(async (trx) => ({
-        status: 201,
-        body: await endpoints.createEndpoint(trx, c.principal, c.body, settings),
-      })),
-    listWebhookEndpoints: async (c) => ({
-      status: 200,
-      body: await endpoints.listEndpoints(c.db, c.principal, c.query),
-    }),
-    getWebhookEndpoint: async (c) => ({
-      status: 200,
-      body: await endpoints.getEndpoint(c.db, c.principal, c.path.webhook_id),
-    }),
-    updateWebhookEndpoint: async (c) => ({
-      status: 200,
-      body: await c.transaction((trx) =>
-        endpoints.updateEndpoint(trx, c.principal, c.path.webhook_id, c.body, settings),
-      ),
-    }),
-    deleteWebhookEndpoint: async (c) => ({
-      status: 200,
-      body: await c.transaction((trx) => endpoints.deleteEndpoint(trx, c.principal, c.path.webhook_id)),
-    }),
-    rotateWebhookSecret: async (c) => ({
-      status: 200,
-      body: await c.transaction((trx) => endpoints.rotateSecret(trx, c.principal, c.path.webhook_id)),
-    }),
-    sendTestWebhook: async (c) => ({
-      status: 202,
-      body: await c.transaction((trx) => deliveries.sendTestEvent(trx, c.principal, c.path.webhook_id)),
-    }),
-    listWebhookDeliveries: async (c) => ({
-      status: 200,
-      body: await deliveries.listDeliveries(c.db, c.principal, c.path.webhook_id, c.query),
-    }),
-    redeliverWebhook: async (c) => ({
-      status: 202,
-      body: await c.transaction((trx) => deliveries.redeliver(trx, c.principal, c.path.delivery_id)),
-    }),
-    listEvents: async (c) => ({ status: 200, body: await feed.listEvents(c.db, c.principal, c.query) }),
-  }) satisfies Handlers;
+export const webhookHandlers = {
+  createWebhookEndpoint: (c, { webhooks }) =>
+    c.idempotent(async (trx) => ({
+      status: 201,
+      body: await endpoints.createEndpoint(trx, c.principal, c.body, webhooks),
+    })),
+  listWebhookEndpoints: async (c) => ({
+    status: 200,
+    body: await endpoints.listEndpoints(c.db, c.principal, c.query),
+  }),
+  getWebhookEndpoint: async (c) => ({
+    status: 200,
+    body: await endpoints.getEndpoint(c.db, c.principal, c.path.webhook_id),
+  }),
+  updateWebhookEndpoint: async (c, { webhooks }) => ({
+    status: 200,
+    body: await c.transaction((trx) => endpoints.updateEndpoint(trx, c.principal, c.path.webhook_id, c.body, webhooks)),
+  }),
+  deleteWebhookEndpoint: async (c) => ({
+    status: 200,
+    body: await c.transaction((trx) => endpoints.deleteEndpoint(trx, c.principal, c.path.webhook_id)),
+  }),
+  rotateWebhookSecret: async (c) => ({
+    status: 200,
+    body: await c.transaction((trx) => endpoints.rotateSecret(trx, c.principal, c.path.webhook_id)),
+  }),
+  sendTestWebhook: async (c) => ({
+    status: 202,
+    body: await c.transaction((trx) => deliveries.sendTestEvent(trx, c.principal, c.path.webhook_id)),
+  }),
+  listWebhookDeliveries: async (c) => ({
+    status: 200,
+    body: await deliveries.listDeliveries(c.db, c.principal, c.path.webhook_id, c.query),
+  }),
+  redeliverWebhook: async (c) => ({
+    status: 202,
+    body: await c.transaction((trx) => deliveries.redeliver(trx, c.principal, c.path.delivery_id)),
+  }),
+  listEvents: async (c) => ({ status: 200, body: await feed.listEvents(c.db, c.principal, c.query) }),
+} satisfies HandlersWith<{ webhooks: WebhookSettings }>;

@@ -60,7 +60,8 @@ describe("/docs", () => {
     for (const [type, hook] of Object.entries(spec.webhooks)) {
       expect(labels, type).toContain(hook.post.summary);
     }
-    await expect(page.getByText("basicAuth", { exact: false }).first().isVisible()).resolves.toBeDefined();
+    // waitFor, not isVisible(): this fails unless the security scheme is shown.
+    await page.getByText("basicAuth", { exact: false }).first().waitFor({ state: "visible", timeout: 10_000 });
     await page.screenshot({ path: `${SHOTS}/docs.png` });
     // A webhook event's section shows its payload and the signature headers.
     const menu = page.locator(".menu-content");

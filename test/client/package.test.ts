@@ -133,14 +133,14 @@ function integrate(
     const lines: Record<string, unknown>[] = [];
     let sending: Promise<void> = Promise.resolve();
     child.stdout.on("data", (d: Buffer) => {
-      output += d;
+      output += d.toString();
       for (const line of d.toString().split("\n").filter(Boolean)) {
         const parsed = JSON.parse(line) as Record<string, unknown>;
         lines.push({ ...parsed, ms: Date.now() - started });
         if (parsed.step === "waiting_for_webhook" && onWaiting) sending = onWaiting(parsed.url as string);
       }
     });
-    child.stderr.on("data", (d: Buffer) => (output += d));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
     child.on("exit", (code) => {
       lines.push({ step: "exit", ms: Date.now() - started });
       void sending.then(() => resolve({ code, lines, output }));

@@ -45,7 +45,8 @@ export function contractHarness(prefixes: string[]) {
       await Promise.all([strict?.close(), lenient?.close()]);
       await srv?.close();
     },
-    async account(role: "merchant" | "operator"): Promise<Account> {
+    // Arrow functions: the test files destructure these from the harness.
+    account: async (role: "merchant" | "operator"): Promise<Account> => {
       const id = `contract-${role}-${++seq}.example.com`;
       const secret = `secret-${id}`;
       await provisionAccount(srv!.handle.db, role, id, secret);
@@ -60,7 +61,7 @@ export function contractHarness(prefixes: string[]) {
       rec.via((proxy === "strict" ? strict : lenient)!, username, secret),
     conforms: <R extends Result>(result: R, expected: number | ContractExpectation) => rec.conforms(result, expected),
     /** `conforms`, the shared error body with this code, and `details` naming each of `paths`. */
-    fails(result: Result, expected: number | ContractExpectation, code: string, paths: string[] = []): S["Error"] {
+    fails: (result: Result, expected: number | ContractExpectation, code: string, paths: string[] = []): S["Error"] => {
       const error = rec.fails(result, expected, code);
       for (const p of paths)
         expect(

@@ -340,7 +340,7 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     expect(damaged.data!.status).toBe("problem");
     expect(damaged.data!.problems).toContainEqual(expect.objectContaining({ type: "damaged", resolved: false }));
     const resumed = conforms(await move(w.strict, id, { status: "processing" }), 200);
-    expect(resumed.data!.problems!.every((p) => p.resolved)).toBe(true);
+    expect(resumed.data!.problems.every((p) => p.resolved)).toBe(true);
 
     const fresh = await create(m.strict);
     const illegal = fails(await move(w.strict, fresh, { status: "processing" }), 409, "invalid_state");

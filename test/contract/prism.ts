@@ -59,7 +59,7 @@ const running = new Set<ChildProcess>();
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
-    process.kill(-child.pid!, signal);
+    process.kill(-child.pid, signal);
   } catch {
     // already gone
   }
@@ -67,7 +67,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 function groupAlive(child: ChildProcess): boolean {
   if (child.pid === undefined) return false;
   try {
-    process.kill(-child.pid!, 0);
+    process.kill(-child.pid, 0);
     return true;
   } catch {
     return false;
@@ -115,8 +115,8 @@ export async function startPrismProxy(opts: PrismOptions): Promise<PrismProxy> {
     log += chunk.toString();
     if (log.length > 100_000) log = log.slice(-100_000);
   };
-  child.stdout!.on("data", append);
-  child.stderr!.on("data", append);
+  child.stdout.on("data", append);
+  child.stderr.on("data", append);
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else {

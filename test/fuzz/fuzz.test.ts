@@ -90,7 +90,7 @@ describe("fuzzing every implemented operation from the spec", () => {
       // One in ten breaks exactly one value rule, and must be refused for it.
       const arb = fc.oneof(
         { weight: 9, arbitrary: fc.constantFrom(...operations).chain((op) => perOperation.get(op)!) },
-        { weight: 1, arbitrary: fc.constantFrom(...ruleCases) as fc.Arbitrary<FuzzRequest> },
+        { weight: 1, arbitrary: fc.constantFrom(...ruleCases) },
       );
       const property = fc.asyncProperty(arb, async (r: FuzzRequest) => {
         seen.set(r.operationId, (seen.get(r.operationId) ?? 0) + 1);
@@ -105,7 +105,7 @@ describe("fuzzing every implemented operation from the spec", () => {
       const summary = `fuzz: ${result.numRuns} runs, seed ${SEED}, ${((Date.now() - started) / 1000).toFixed(1)} s, database ${process.env.TEST_DB}; statuses ${JSON.stringify(Object.fromEntries(oracle.statuses))}; ms in requests ${oracle.timings.request.toFixed(0)}, in fingerprints ${oracle.timings.fingerprint.toFixed(0)}; per operation ${JSON.stringify(Object.fromEntries(seen))}`;
       console.log(summary);
       if (result.failed) {
-        const shrunk = result.counterexample?.[0] as FuzzRequest | undefined;
+        const shrunk = result.counterexample?.[0];
         const why = (result.errorInstance as Error | undefined)?.message ?? String(result.errorInstance);
         throw new Error(
           `Failed after ${result.numRuns} cases (seed ${result.seed}, shrunk ${result.numShrinks} times):\n` +

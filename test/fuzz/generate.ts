@@ -204,6 +204,7 @@ function nodePaths(
 function setAt(
   v: Json,
   path: (string | number)[],
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- names REMOVE for the reader
   f: (old: Json, parent: any, key: string | number) => Json | typeof REMOVE,
 ): Json {
   if (path.length === 0) {
@@ -262,14 +263,12 @@ function mutateText(base: Json): fc.Arbitrary<Mutated> {
   const text = toText(base);
   const dupKey =
     base && typeof base === "object" && !Array.isArray(base) && Object.keys(base).length
-      ? fc
-          .constantFrom(...Object.keys(base))
-          .chain((k) =>
-            anyJson.map((x) => ({
-              text: `{${JSON.stringify(k)}:${toText(x)},${text.slice(1)}`,
-              what: `duplicate key ${k}`,
-            })),
-          )
+      ? fc.constantFrom(...Object.keys(base)).chain((k) =>
+          anyJson.map((x) => ({
+            text: `{${JSON.stringify(k)}:${toText(x)},${text.slice(1)}`,
+            what: `duplicate key ${k}`,
+          })),
+        )
       : fc.constant({ text, what: "unchanged" });
   return fc.oneof(
     dupKey,

@@ -1,7 +1,6 @@
 // Requests that break exactly one of the service's value rules beyond plain JSON Schema types: query numbers
 // that are not decimal literals, country and currency codes that are not ISO, VAT with more than two
 // decimals. Everything else is valid, so the answer must be 400 validation_failed naming that place.
-import fc from "fast-check";
 import type { FuzzRequest } from "./generate.ts";
 import type { Operation, Param, Schema } from "./spec-model.ts";
 

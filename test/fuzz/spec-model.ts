@@ -106,10 +106,6 @@ export function operationAt(ops: Operation[], method: string, path: string): Ope
   return templates.length ? ops.find((o) => o.path === templates[0] && o.method === m) : undefined;
 }
 
-export function pathMethods(ops: Operation[], template: string): string[] {
-  return ops.filter((o) => o.path === template).map((o) => o.method);
-}
-
 const regexCache = new Map<string, RegExp>();
 function templateRegex(template: string): RegExp {
   let re = regexCache.get(template);

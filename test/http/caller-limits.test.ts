@@ -136,9 +136,10 @@ describe("per-caller limits", () => {
     expect(size).toBeGreaterThan(10_000);
     const fit = Math.floor(60_000 / size);
     let accepted = 0;
-    let refused: Awaited<ReturnType<typeof heavy.POST>> | undefined;
+    const send = (n: number) => heavy.POST("/inbound_shipments/_create", { body: big(n) });
+    let refused: Awaited<ReturnType<typeof send>> | undefined;
     for (let n = 0; n < 10 && !refused; n++) {
-      const r = await heavy.POST("/inbound_shipments/_create", { body: big(n) });
+      const r = await send(n);
       if (r.response.status === 201) accepted++;
       else refused = r;
     }

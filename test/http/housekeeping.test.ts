@@ -60,11 +60,9 @@ it("deletes what is past its time, in every table it looks after, and keeps the 
   for (const who of ["expired", "live"]) {
     expect(
       (
-        await srv
-          .client()
-          .POST("/portal_sessions/_create", {
-            body: { email: "sweeper@sweep.example.com", password: "sweeper-password" },
-          })
+        await srv.client().POST("/portal_sessions/_create", {
+          body: { email: "sweeper@sweep.example.com", password: "sweeper-password" },
+        })
       ).response.status,
     ).toBe(201);
     if (who === "expired") await sql`update portal_sessions set expires_at = now() - interval '1 minute'`.execute(db);

@@ -47,7 +47,7 @@ function get(from: string, user: string, secret: string): Promise<Answer> {
           .on("end", () => {
             resolve({
               status: res.statusCode!,
-              retryAfter: res.headers["retry-after"] as string | undefined,
+              retryAfter: res.headers["retry-after"],
               body: JSON.parse(text),
             });
           });

@@ -144,7 +144,7 @@ describe("orders", () => {
 });
 
 describe("bad orders: exact status and code, nothing stored", () => {
-  const line = (over: Record<string, unknown>) => order({ products: [orderLine(over as Partial<S["OrderLine"]>)] });
+  const line = (over: Record<string, unknown>) => order({ products: [orderLine(over)] });
   it.each([
     ["an unknown pickup point as destination", order({ destination: "0123456789abcdef01234567" }), "/body/destination"],
     ["an unknown destination word", { ...order(), destination: "drone" }, "/body/destination"],

@@ -57,7 +57,7 @@ it("SIGTERM: no new connections, the in-flight request and webhook delivery fini
   const socket = net.connect(port, "127.0.0.1");
   await new Promise((r) => socket.once("connect", r));
   let answer = "";
-  socket.on("data", (d) => (answer += d));
+  socket.on("data", (d) => (answer += d.toString()));
   socket.write(
     `POST /2015-01-01/inbound_shipments/_create HTTP/1.1\r\nHost: x\r\nAuthorization: ${basicAuth(`M-${DEMO.merchantId}`, DEMO.merchantSecret)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
   );

@@ -118,8 +118,8 @@ function startBackground(block: Block) {
     detached: true,
   });
   let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
   const entry = { name: code, child, output: () => output };
   background.push(entry);
   return entry;
@@ -191,7 +191,7 @@ it("every snippet of 'Integrate in 10 minutes' works, in order", async () => {
     arrival,
     catchUpJs,
     catchUp,
-  ] = blocks as Block[];
+  ] = blocks;
   const write = (b: Block) => writeFileSync(path.join(shop, b.file!), localize(b.code));
 
   await shell(install!);

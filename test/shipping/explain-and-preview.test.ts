@@ -1,6 +1,6 @@
 // "Why this price": explain=true adds the rule trace to every option and pickup point, and
 // POST /shipping_options/_preview prices drafts of settings and price lists without saving them.
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";

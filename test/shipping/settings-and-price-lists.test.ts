@@ -1,7 +1,7 @@
 // Merchant shipping settings and price lists through the API: defaults, replace, CRUD, rule validation on write,
 // conflicts, tenant isolation, idempotent create; every refusal changes nothing.
 import { describe, expect, it } from "vitest";
-import type { components, LogisticsClient } from "../../client/index.ts";
+import type { components } from "../../client/index.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";
 import { SETTINGS, list } from "../helpers/shipping.ts";

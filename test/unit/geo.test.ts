@@ -43,7 +43,7 @@ describe("boundingBox", () => {
     for (let dLat = -0.3; dLat <= 0.3; dLat += 0.01) {
       for (let dLon = -0.6; dLon <= 0.6; dLon += 0.01) {
         const p: [number, number] = [center[0] + dLat, center[1] + dLon];
-        if (distanceM(center, p) <= r) expect(inBoundingBox(p, box), `${p}`).toBe(true);
+        if (distanceM(center, p) <= r) expect(inBoundingBox(p, box), p.join(",")).toBe(true);
       }
     }
   });

@@ -10,7 +10,6 @@ import { startTestServer, useWebhookServer, type TestServer } from "../helpers/s
 import { webhookBodyProblems } from "../helpers/webhook-schemas.ts";
 
 type S = components["schemas"];
-type EventType = S["WebhookEventType"];
 
 let srv: TestServer;
 let rx: Receiver;

@@ -53,7 +53,7 @@ export function Pricing({ api, onExpired }: { api: Api; onExpired: () => void })
     if (r.error) return setProblems(problemsOf(r.error));
     setProblems(undefined);
     await load();
-    setSaved(`Saved ${r.data!.name}. Checkout answers with it within a second.`);
+    setSaved(`Saved ${r.data.name}. Checkout answers with it within a second.`);
   };
 
   // Saving shows the save's answer; until then, the preview's check of the draft, as you type.

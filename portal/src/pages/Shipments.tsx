@@ -57,7 +57,7 @@ function ShipmentList({ api, onExpired }: Omit<Props, "route">) {
       if (r.response.status === 401) return onExpired();
       if (!r.data) return setProblems(problemsOf(r.error));
       setProblems(undefined);
-      setPages((p) => (cursor ? [...p, r.data!] : [r.data!]));
+      setPages((p) => (cursor ? [...p, r.data] : [r.data]));
     },
     [api, query, onExpired],
   );
@@ -321,7 +321,7 @@ function ShipmentForm({ api, id, onExpired }: { api: Api; id?: string; onExpired
     const r = id
       ? await api.POST("/inbound_shipments/{shipment_id}", {
           params: { path: { shipment_id: id } },
-          body: { ...body, products_all: products } as S["InboundShipmentModify"],
+          body: { ...body, products_all: products },
         })
       : await api.POST("/inbound_shipments/_create", { body: { ...body, products } });
     setBusy(false);

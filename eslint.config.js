@@ -1,0 +1,69 @@
+// House rules a tool keeps (npm run lint): typescript-eslint's type-checked recommendations, formatting left to
+// Prettier. The project service checks each file with the tsconfig that owns it (tsconfig.json, portal/, client/).
+import js from "@eslint/js";
+import prettier from "eslint-config-prettier";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["generated/", "dist/", ".tmp/", "data/", "spec/", "docs/", "patches/", "server/pickup-points/demo/"] },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        // The one TypeScript file no tsconfig includes.
+        projectService: { allowDefaultProject: ["portal/vite.config.ts"] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
+      "@typescript-eslint/no-misused-promises": [
+        "error",
+        // Express 5 awaits a handler's promise and passes its rejection to the error handler; React ignores an
+        // event handler's result, so an async onClick/onSubmit is the same as one that starts a promise.
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
+      // A timer is declared before the callbacks that clear it and assigned after them.
+      "prefer-const": ["error", { ignoreReadBeforeAssign: true }],
+      // Handlers, loaders and test doubles are async to fit a promise-returning signature, with or without an await.
+      "@typescript-eslint/require-await": "off",
+    },
+  },
+  {
+    files: ["server/db/migrations/**"],
+    // A migration sees the database as it was then, not today's schema: Kysely<any>, as Kysely's guide says.
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    files: ["test/**"],
+    // Tests read parsed YAML and JSON bodies whose shape is what they assert.
+    rules: {
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+    },
+  },
+  {
+    files: ["**/*.js", "**/*.mjs"],
+    // Plain JavaScript has no types to check; these scripts run on Node.
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        setTimeout: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+      },
+    },
+  },
+  prettier,
+);
