@@ -14,6 +14,7 @@ describe("configuration", () => {
       pgliteDir: "./data/pglite",
       logLevel: "info",
       seedDemo: true,
+      trustProxy: false,
       rateLimitPerMinute: 6000,
       concurrentRequestsPerCaller: 64,
       heavyRequestsPerCaller: 4,
