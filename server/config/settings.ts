@@ -3,13 +3,15 @@
 // by its property in Config, plus the code that uses it; rows nest under a group key such as `webhooks`.
 // The order is that of the docs and of the start-up messages.
 import { DEFAULT_TIMEOUTS } from "../db/database.ts";
-import { DEFAULT_RETRY_SCHEDULE } from "../webhooks/backoff.ts";
 import { flag, oneOf, secondsList, text, trustProxy, url, wholeNumber } from "./readers.ts";
 
 export const ROLES = ["both", "api", "worker"] as const;
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 // The shared counters of the rate limits and the login throttle are 32-bit integers in the database.
 const INT32_MAX = 2 ** 31 - 1;
+
+/** Seconds to wait after the 1st, 2nd, … failed webhook attempt: about a day in total, 8 attempts. */
+export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export const SETTINGS = {
   port: wholeNumber({ name: "PORT", default: 3000, min: 0, max: 65535, meaning: "Port to listen on." }),

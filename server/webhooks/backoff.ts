@@ -1,9 +1,8 @@
 // When a failed delivery is attempted again: a schedule of waits (WEBHOOK_RETRY_SCHEDULE, read with the other
 // settings in server/config/settings.ts) with jitter, so that many deliveries failing together (a receiver
 // outage) do not come back in one burst.
+import { DEFAULT_RETRY_SCHEDULE } from "../config/settings.ts";
 
-/** Seconds to wait after the 1st, 2nd, ... failed attempt: about a day in total, 8 attempts. */
-export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [5, 300, 1800, 7200, 18000, 36000, 36000];
 /** Each wait is multiplied by a factor in [1 - JITTER, 1 + JITTER]. */
 export const JITTER = 0.2;
 

@@ -1,9 +1,8 @@
 // Queries of the endpoints API and the outbox's fan-out. Every read of merchant data filters by merchant.
-// The dispatcher's own queries are in queue.ts.
+// The dispatcher's own queries are in queue.ts, the events feed's in feed.repository.ts.
 import { sql, type Insertable, type Selectable } from "kysely";
 import type { Database } from "../db/schema.ts";
-import type { Db } from "../db/database.ts";
-import { inTransaction, type Executor, type Tx } from "../db/transaction.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
 import type { Position } from "../shared/pagination.ts";
 import type { DeliveryState, EventType } from "./tables.ts";
 
@@ -147,90 +146,6 @@ export async function forgetBatches(db: Executor, endpointId: string): Promise<v
 
 export async function insertEvent(db: Executor, row: Insertable<Database["webhook_events"]>): Promise<void> {
   await db.insertInto("webhook_events").values(row).execute();
-}
-
-export interface FeedRow {
-  id: string;
-  event_type: EventType;
-  created_at: Date;
-  feed_position: string;
-  payload_json: string;
-}
-
-/**
- * Gives the merchant's committed events without a position the next positions, oldest first. One sequencer per
- * merchant at a time (the lock on its webhook_feed_positions row): a batch commits before the next one reads the
- * last position, so positions become visible in increasing order and a cursor never passes an event. Cheap when
- * there is nothing to do: one index probe, no lock.
- */
-export async function sequenceFeed(db: Db, merchantId: string): Promise<void> {
-  const waiting = await db
-    .selectFrom("webhook_events")
-    .select("id")
-    .where("merchant_id", "=", merchantId)
-    .where("feed_position", "is", null)
-    .limit(1)
-    .executeTakeFirst();
-  if (!waiting) return;
-  await inTransaction(db, async (trx) => {
-    await trx
-      .insertInto("webhook_feed_positions")
-      .values({ merchant_id: merchantId, last_position: "0" })
-      .onConflict((oc) => oc.column("merchant_id").doNothing())
-      .execute();
-    const { last_position: base } = await trx
-      .selectFrom("webhook_feed_positions")
-      .select("last_position")
-      .where("merchant_id", "=", merchantId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    // A new statement after the lock: its snapshot sees the positions the previous holder committed.
-    await sql`
-      with waiting as (
-        select id, row_number() over (order by created_at, id) as n
-        from webhook_events where merchant_id = ${merchantId} and feed_position is null
-      ), given as (
-        update webhook_events e set feed_position = ${base}::bigint + w.n from waiting w where e.id = w.id returning 1
-      )
-      update webhook_feed_positions set last_position = ${base}::bigint + (select count(*) from given)
-      where merchant_id = ${merchantId}`.execute(trx);
-  });
-}
-
-/** The position of the last event a pre-0009 cursor (transaction id) had shown: every event of txid <= it. */
-export async function feedPositionAtTxid(db: Executor, merchantId: string, txid: string): Promise<string> {
-  const r = await db
-    .selectFrom("webhook_events")
-    .select(sql<string>`coalesce(max(feed_position), 0)::text`.as("p"))
-    .where("merchant_id", "=", merchantId)
-    .where(sql<boolean>`txid <= ${txid}::xid8`)
-    .executeTakeFirstOrThrow();
-  return r.p;
-}
-
-/** The merchant's sequenced events after position `after`, in feed order. */
-export async function feedEvents(
-  db: Executor,
-  merchantId: string,
-  types: readonly EventType[],
-  after: string,
-  limit: number,
-): Promise<FeedRow[]> {
-  return db
-    .selectFrom("webhook_events")
-    .select([
-      "id",
-      "event_type",
-      "created_at",
-      sql<string>`feed_position::text`.as("feed_position"),
-      sql<string>`payload::text`.as("payload_json"),
-    ])
-    .where("merchant_id", "=", merchantId)
-    .where("event_type", "in", types)
-    .where(sql<boolean>`feed_position > ${after}::bigint`)
-    .orderBy("feed_position")
-    .limit(limit)
-    .execute();
 }
 
 /** Test events queued to an endpoint within the last `seconds`, and when the oldest of them was. */

@@ -6,7 +6,7 @@ import type { Db } from "../db/database.ts";
 import type { ValidatedQuery } from "../shared/contract.ts";
 import { decodeFeedCursor, encodeFeedCursor } from "../shared/pagination.ts";
 import { formatTimestamp } from "../shared/time.ts";
-import { feedEvents, feedPositionAtTxid, sequenceFeed } from "./db.ts";
+import { feedEvents, feedPositionAtTxid, sequenceFeed } from "./feed.repository.ts";
 
 /** Every type but webhook.test, which is addressed to one endpoint, not an event of the merchant's. */
 const FEED_TYPES = Object.keys({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SETTINGS } from "../../server/config/settings.ts";
-import { DEFAULT_RETRY_SCHEDULE, JITTER, nextAttemptAt } from "../../server/webhooks/backoff.ts";
+import { DEFAULT_RETRY_SCHEDULE } from "../../server/config/settings.ts";
+import { JITTER, nextAttemptAt } from "../../server/webhooks/backoff.ts";
 import { readWebhookSettings } from "../../server/webhooks/settings.ts";
 
 describe("WEBHOOK_RETRY_SCHEDULE", () => {
