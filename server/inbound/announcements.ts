@@ -23,7 +23,7 @@ import {
   setFields,
   type ShipmentChange,
 } from "./shipment.ts";
-import { loadShipmentForUpdate, saveShipment, type LineRow, type Shipment } from "./shipment.repository.ts";
+import { saveShipment, updateShipment, type LineRow, type Shipment } from "./shipment.repository.ts";
 import { MODIFIABLE, assertIn, assertMerchantMove } from "./states.ts";
 
 type WriteResult = InboundShipmentWriteResult;
@@ -95,20 +95,20 @@ export async function modifyShipment(
   checkDate(input.expected_at_wh, "/body/expected_at_wh", details);
   throwIfAny(details);
 
-  const s = await loadShipmentForUpdate(trx, merchant, id);
-  assertIn(MODIFIABLE, s.row.status, "modify");
-  const now = new Date();
-  const products = newLines && (await upsertProductsDetailed(trx, s.row.merchant_id, newLines, now));
-  const c = beginChange(s, now);
-
-  if (newLines) applyLines(c, newLines, products!, input.products_all !== undefined, pointer);
-  setFields(c, {
-    ...(input.merchants_ref !== undefined && { merchants_ref: input.merchants_ref }),
-    ...(input.sender_name !== undefined && { sender_name: input.sender_name }),
-    ...(input.expected_at_wh !== undefined && { expected_at_wh: input.expected_at_wh }),
+  const c = await updateShipment(trx, merchant, id, async (s) => {
+    assertIn(MODIFIABLE, s.row.status, "modify");
+    const now = new Date();
+    const products = newLines && (await upsertProductsDetailed(trx, s.row.merchant_id, newLines, now));
+    const c = beginChange(s, now);
+    if (newLines) applyLines(c, newLines, products!, input.products_all !== undefined, pointer);
+    setFields(c, {
+      ...(input.merchants_ref !== undefined && { merchants_ref: input.merchants_ref }),
+      ...(input.sender_name !== undefined && { sender_name: input.sender_name }),
+      ...(input.expected_at_wh !== undefined && { expected_at_wh: input.expected_at_wh }),
+    });
+    if (newLines) reconcileClosing(c, merchant);
+    return c;
   });
-  if (newLines) reconcileClosing(c, merchant);
-  await saveShipment(trx, c.s, c.writes);
   await raiseEvents(trx, c);
   return { success: true, shipment_id: id, status: c.s.row.status };
 }
@@ -167,22 +167,24 @@ function applyLines(
 }
 
 export async function confirmShipment(trx: Tx, merchant: Principal, id: string): Promise<WriteResult> {
-  const s = await loadShipmentForUpdate(trx, merchant, id);
-  assertMerchantMove(s.row.status, "confirmed");
-  const c = beginChange(s, new Date());
-  moveTo(c, "confirmed", merchant);
-  await saveShipment(trx, c.s, c.writes);
+  const c = await updateShipment(trx, merchant, id, (s) => {
+    assertMerchantMove(s.row.status, "confirmed");
+    const c = beginChange(s, new Date());
+    moveTo(c, "confirmed", merchant);
+    return c;
+  });
   await raiseEvents(trx, c);
   return { success: true, shipment_id: id, status: "confirmed" };
 }
 
 export async function deleteShipment(trx: Tx, merchant: Principal, id: string): Promise<WriteResult> {
-  const s = await loadShipmentForUpdate(trx, merchant, id);
-  assertMerchantMove(s.row.status, "deleted");
-  if (s.arrivals.length) throw new AppError("invalid_state", "Cannot delete an inbound shipment that has arrivals.");
-  const c = beginChange(s, new Date());
-  moveTo(c, "deleted", merchant);
-  await saveShipment(trx, c.s, c.writes);
+  const c = await updateShipment(trx, merchant, id, (s) => {
+    assertMerchantMove(s.row.status, "deleted");
+    if (s.arrivals.length) throw new AppError("invalid_state", "Cannot delete an inbound shipment that has arrivals.");
+    const c = beginChange(s, new Date());
+    moveTo(c, "deleted", merchant);
+    return c;
+  });
   await raiseEvents(trx, c);
   return { success: true, shipment_id: id, status: "deleted" };
 }

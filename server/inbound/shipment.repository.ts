@@ -159,7 +159,7 @@ const detailsOf = precompiled<JsonDetails & { id: string }, [string]>(
  * its details. Two statements on purpose: under READ COMMITTED a statement that waited for the lock
  * still reads other tables as of its start, so only a read after the lock sees the previous writer's arrivals.
  */
-export async function loadShipmentForUpdate(trx: Tx, actor: Principal, id: string): Promise<Shipment> {
+async function loadShipmentForUpdate(trx: Tx, actor: Principal, id: string): Promise<Shipment> {
   const merchantId = scopeOf(actor);
   const [row] = merchantId === undefined ? await lockAny(trx, id) : await lockForMerchant(trx, id, merchantId);
   if (!row) throw notFound("Inbound shipment");
@@ -191,6 +191,21 @@ export interface ShipmentWrites {
  * Foreign keys are checked at the statement's end, when a new shipment's row exists. The parts do not see
  * each other's rows, so a change never resolves a problem it adds in the same save.
  */
+/**
+ * The one way to change a stored shipment: lock and load it once, let `change` decide in memory (it may throw to
+ * refuse), and save what it decided in one statement. The caller raises the change's events afterwards.
+ */
+export async function updateShipment<C extends { s: Shipment; writes: ShipmentWrites }>(
+  trx: Tx,
+  actor: Principal,
+  id: string,
+  change: (s: Shipment) => C | Promise<C>,
+): Promise<C> {
+  const c = await change(await loadShipmentForUpdate(trx, actor, id));
+  await saveShipment(trx, c.s, c.writes);
+  return c;
+}
+
 export async function saveShipment(trx: Tx, s: Shipment, w: ShipmentWrites): Promise<void> {
   const id = s.row.id;
   const at = w.row.updated_at;

@@ -18,7 +18,7 @@ import {
   resolveProblems,
   type ShipmentChange,
 } from "./shipment.ts";
-import { loadShipmentForUpdate, saveShipment, type Shipment } from "./shipment.repository.ts";
+import { updateShipment, type Shipment } from "./shipment.repository.ts";
 import { BEFORE_PROCESSING, RECEIVING, assertIn, assertWarehouseMove } from "./states.ts";
 import { toWire } from "./wire.ts";
 
@@ -44,16 +44,15 @@ export async function recordArrivals(
     details.push({ path: "/body/ts", message: "must not be before 2000-01-01T00:00:00Z", code: "too_early" });
   throwIfAny(details);
 
-  const s = await loadShipmentForUpdate(trx, operator, id);
-  assertIn(RECEIVING, s.row.status, "record arrivals on");
-  const now = new Date();
-  // Unannounced products become lines with qty 0; only they may create catalogue entries here.
-  const onShipment = new Set(s.lines.map((l) => l.merchants_id));
-  const unannounced = input.arrivals.filter((a) => !onShipment.has(a.merchants_id));
-  const created = await upsertProductsDetailed(trx, s.row.merchant_id, unannounced, now);
-
-  const c = receive(s, input.arrivals, created, operator, ts ?? now, now);
-  await saveShipment(trx, c.s, c.writes);
+  const c = await updateShipment(trx, operator, id, async (s) => {
+    assertIn(RECEIVING, s.row.status, "record arrivals on");
+    const now = new Date();
+    // Unannounced products become lines with qty 0; only they may create catalogue entries here.
+    const onShipment = new Set(s.lines.map((l) => l.merchants_id));
+    const unannounced = input.arrivals.filter((a) => !onShipment.has(a.merchants_id));
+    const created = await upsertProductsDetailed(trx, s.row.merchant_id, unannounced, now);
+    return receive(s, input.arrivals, created, operator, ts ?? now, now);
+  });
   await raiseEvents(trx, c);
   return toWire(c.s);
 }
@@ -126,9 +125,7 @@ export async function changeStatus(
       { path: "/body/problems", message: "problems are only accepted when moving to problem", code: "not_allowed" },
     ]);
   }
-  const s = await loadShipmentForUpdate(trx, operator, id);
-  const c = warehouseMove(s, input, operator, new Date());
-  await saveShipment(trx, c.s, c.writes);
+  const c = await updateShipment(trx, operator, id, (s) => warehouseMove(s, input, operator, new Date()));
   await raiseEvents(trx, c);
   return toWire(c.s);
 }
