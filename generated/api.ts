@@ -770,9 +770,10 @@ export interface paths {
          *     Start without a cursor (the oldest event kept), process the page, then pass its `next_cursor`
          *     as `cursor`. At the end of the feed `has_more` is `false` and `next_cursor` still points after
          *     the last event returned: keep it and poll again later with it. No event is skipped or returned
-         *     twice when you follow the cursors: an event appears once the transaction that recorded it
-         *     has committed and so has every transaction that started before it (usually within a second).
-         *     The feed shows what webhooks deliver, so test events (`webhook.test`) are not part of it.
+         *     twice when you follow the cursors: an event appears as soon as the change that recorded it has
+         *     committed, after every event already shown, whatever else runs on the service. A cursor is
+         *     opaque and belongs to your account. The feed shows what webhooks deliver, so test events
+         *     (`webhook.test`) are not part of it.
          *     Events are kept for 30 days (the operator's setting may differ); deduplicate by `event_id`
          *     if you also receive webhooks.
          */
@@ -4658,7 +4659,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "next_cursor": "MjAxNi4xLjVhNDFlMmYzYTRiNWM2ZDdlOGY5YTBjNA",
+                     *       "next_cursor": "ZTQy",
                      *       "has_more": false
                      *     }
                      */
