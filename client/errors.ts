@@ -49,9 +49,24 @@ export function isErrorBody(v: unknown): v is ErrorBody {
 /** No answer: the connection failed or the timeout passed (after any retries). */
 export class ApiConnectionError extends Error {
   override name = "ApiConnectionError";
+  /** The system's reason, when it gave one: `ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`, `CERT_HAS_EXPIRED`... */
+  readonly code: string | undefined;
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    const code = systemCode(options?.cause);
+    // fetch says only "fetch failed"; the reason is in its cause: name it in the message too.
+    super(code && !message.includes(code) ? `${message} (${code})` : message, options);
+    this.code = code;
   }
+}
+
+/** The first error code in a chain of causes (fetch wraps the socket's error, sometimes in an AggregateError). */
+function systemCode(error: unknown, depth = 0): string | undefined {
+  if (depth > 5 || typeof error !== "object" || error === null) return undefined;
+  const e = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === "string") return e.code;
+  const fromCause = systemCode(e.cause, depth + 1);
+  if (fromCause) return fromCause;
+  return Array.isArray(e.errors) ? systemCode(e.errors[0], depth + 1) : undefined;
 }
 
 export class ApiTimeoutError extends ApiConnectionError {

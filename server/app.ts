@@ -84,10 +84,23 @@ export function createApp({
   });
   if (metrics && metricsToken) app.get("/metrics", metricsHandler(metrics, metricsToken));
   if (!serveApi) {
-    app.use(notFoundHandler);
+    app.use(notFoundHandler(BASE_PATH));
     app.use(errorHandler);
     return app;
   }
+  // Where a person who opens the server's address in a browser, or an integrator's first curl, should go next.
+  app.get(
+    "/",
+    (_req, res) =>
+      void res.json({
+        service: "Logistics API: inbound shipments, shipping options, pickup points, webhooks",
+        api: BASE_PATH,
+        docs: "/docs",
+        spec: `${BASE_PATH}/openapi.yaml`,
+        portal: "/portal/",
+        health: "/healthz",
+      }),
+  );
   app.use(specRoutes(BASE_PATH));
   app.use(docsRoutes(BASE_PATH));
   app.use(portalSite(portalDir));
@@ -107,7 +120,7 @@ export function createApp({
     }),
   );
 
-  app.use(notFoundHandler);
+  app.use(notFoundHandler(BASE_PATH));
   app.use(errorHandler);
   return app;
 }

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import { specDocument } from "../shared/spec-document.ts";
 import type { components } from "../../generated/api.ts";
 import { isDatabaseUnavailable } from "../db/availability.ts";
 import { AppError, type ErrorCode, type ErrorDetail } from "../shared/errors.ts";
@@ -134,6 +135,20 @@ export const errorHandler: ErrorRequestHandler = (err, _req, res: Res, _next) =>
   sendError(res, new AppError("unknown", "Something went wrong on our side. Quote the request_id to support."));
 };
 
-export const notFoundHandler: RequestHandler = () => {
-  throw new AppError("not_found", "No such resource.");
-};
+/**
+ * 404 for what nothing served. A path that names one of the API's resources without the version segment gets
+ * the right address in the message: the most common first mistake of a new integrator.
+ */
+export function notFoundHandler(basePath: string): RequestHandler {
+  const doc = specDocument() as { paths: Record<string, unknown> };
+  const resources = new Set(Object.keys(doc.paths).map((p) => p.split("/")[1]));
+  return (req) => {
+    const first = req.path.split("/")[1];
+    if (!req.path.startsWith(`${basePath}/`) && first !== undefined && resources.has(first))
+      throw new AppError(
+        "not_found",
+        `No such resource. The API's paths begin with the version: ${basePath}${req.path}`,
+      );
+    throw new AppError("not_found", "No such resource.");
+  };
+}

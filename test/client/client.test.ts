@@ -127,6 +127,22 @@ describe("retries", () => {
     }
   });
 
+  it("names the cause of a failed connection: a refused port says ECONNREFUSED, not only 'fetch failed'", async () => {
+    const closed = await scripted([]);
+    await closed.close();
+    const error = await fast(closed.base)
+      .GET("/inbound_shipments", {})
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(error).toBeInstanceOf(ApiConnectionError);
+    expect((error as ApiConnectionError).code).toBe("ECONNREFUSED");
+    expect((error as ApiConnectionError).message).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/2015-01-01\/inbound_shipments: .*\(ECONNREFUSED\)$/,
+    );
+  });
+
   it("never repeats a POST without an Idempotency-Key", async () => {
     const s = await scripted([503, 200]);
     try {

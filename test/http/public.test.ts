@@ -19,6 +19,38 @@ async function raw(path: string, headers: Record<string, string>, init: { origin
   return { response, error, text };
 }
 
+describe("When a newcomer starts at the server's address", () => {
+  it("GET / points to the API, its docs, the spec, the portal and health, and each of them answers", async () => {
+    const r = await raw("/", {}, { origin: true });
+    expect(r.response.status).toBe(200);
+    expect(r.error).toEqual({
+      service: expect.any(String),
+      api: "/2015-01-01",
+      docs: "/docs",
+      spec: "/2015-01-01/openapi.yaml",
+      portal: "/portal/",
+      health: "/healthz",
+    });
+    const links = r.error as Record<string, string>;
+    for (const key of ["docs", "spec", "health"] as const)
+      expect((await fetch(srv.origin + links[key])).status, key).toBe(200);
+  });
+
+  it("a resource path without the version segment is 404 with the right address in the message", async () => {
+    const r = await raw("/inbound_shipments/5a40d1e2f3a4b5c6d7e8f9a0?x=1", {}, { origin: true });
+    expect(r.response.status).toBe(404);
+    expect(r.error).toMatchObject({
+      code: "not_found",
+      message:
+        "No such resource. The API's paths begin with the version: /2015-01-01/inbound_shipments/5a40d1e2f3a4b5c6d7e8f9a0",
+      request_id: expect.any(String),
+    });
+    const other = await raw("/nothing-here", {}, { origin: true });
+    expect(other.response.status).toBe(404);
+    expect(other.error).toMatchObject({ code: "not_found", message: "No such resource." });
+  });
+});
+
 describe("public endpoints need no credentials", () => {
   it("GET /healthz", async () => {
     const r = await raw("/healthz", {}, { origin: true });
