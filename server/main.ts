@@ -118,6 +118,11 @@ async function main() {
       "listening",
     );
     if (!runsWorker) logger.info("API only (SERVER_ROLE=api): webhooks are delivered by a worker process");
+    // A developer's first receiver usually runs on the same machine, which the default refuses (and should).
+    if (servesApi && !config.webhooks.allowPrivateNetworks && /^(127\.|localhost$|::1$)/.test(config.host))
+      logger.info(
+        "webhook URLs on this machine or a private network are refused; on a development machine set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to receive them locally",
+      );
     if (seeded && servesApi) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
   });
 

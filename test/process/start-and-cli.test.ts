@@ -36,6 +36,8 @@ describe("npm start and the CLI (PGlite)", () => {
       const origin = `http://127.0.0.1:${port}`;
       await waitReady(origin, server);
       await expect.poll(() => server.output()).toContain("Demo data seeded.");
+      // On loopback the start says how a developer's local webhook receiver can be allowed.
+      expect(server.output()).toContain("set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to receive them locally");
       expect(server.output()).toContain(`curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}'`);
       expect(server.output()).toContain(`${origin}/2015-01-01/inbound_shipments/_create`);
 
