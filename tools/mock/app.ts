@@ -9,6 +9,7 @@ import { matchedOperation, type Res } from "../../server/http/express.ts";
 import { requestChecks } from "../../server/http/pipeline.ts";
 import { requestLog } from "../../server/http/request-log.ts";
 import { specRoutes } from "../../server/http/spec-routes.ts";
+import { checkPostalCode } from "../../server/pickup-points/lookup.ts";
 import { mockAuthenticate } from "./auth.ts";
 import { exampleFor, follow } from "./follow.ts";
 import { preferences, prismMocker, type Mocker } from "./prism.ts";
@@ -55,6 +56,9 @@ export async function createMockApp({ logger, print }: MockOptions) {
 function answer(mocker: Mocker) {
   return async (req: Request, res: Res) => {
     const operationId = matchedOperation(req)!.operationId!;
+    // The one rule of a query's shape the server checks in its domain: a postal code the country cannot have.
+    const { postalcode, country } = req.query;
+    if (typeof postalcode === "string" && typeof country === "string") checkPostalCode(country, postalcode);
     const prefer = preferences(req.header("prefer"));
     const reply = await mocker({
       method: req.method,

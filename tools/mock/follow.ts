@@ -57,7 +57,8 @@ export function follow(operationId: string, req: Request, body: unknown, request
   const answer = body as Json;
   if (answer.success === false) return { ...answer, request_id: requestId };
   if ("next_cursor" in answer && Array.isArray(answer.items)) return page(answer, req.query.cursor);
-  if (places.has(operationId) && exampleFor(operationId, req.query) === undefined) return inPlace(answer, req.query);
+  if (typeof req.query.postalcode === "string" && places.has(operationId) && !exampleFor(operationId, req.query))
+    return inPlace(answer, req.query);
   return body;
 }
 
