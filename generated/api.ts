@@ -1162,7 +1162,7 @@ export interface components {
             /** @constant */
             success: true;
             shipment_id: components["schemas"]["Id"];
-            status?: components["schemas"]["InboundShipmentStatus"];
+            status: components["schemas"]["InboundShipmentStatus"];
         };
         ErrorDetail: {
             /** @description Where the problem is, e.g. `/body/products/0/qty` or `/query/limit`. */
@@ -2701,7 +2701,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6"
+                     *       "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *       "status": "initial"
                      *     }
                      */
                     "application/json": components["schemas"]["InboundShipmentWriteResult"];
@@ -2845,7 +2846,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6"
+                     *       "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *       "status": "initial"
                      *     }
                      */
                     "application/json": components["schemas"]["InboundShipmentWriteResult"];

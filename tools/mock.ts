@@ -1,13 +1,17 @@
-// npm run mock [-- -p 4011] [-h 0.0.0.0]: Prism serving the spec's examples, for partners without
-// credentials. Port and host are settable (Prism itself refuses a repeated -p).
-import { spawn } from "node:child_process";
+// npm run mock [-- -p 4011] [-h 0.0.0.0] [--quiet]: the API at http://127.0.0.1:4010/2015-01-01 answered from the
+// spec's examples, for partners without credentials (docs/mock.md). Only the base URL differs from the server.
+import { createServer } from "node:http";
 import { parseArgs } from "node:util";
-import { fromRoot, SPEC_PATH } from "../server/shared/paths.ts";
+import { pino } from "pino";
+import { BASE_PATH } from "../server/app.ts";
+import { answerClientErrors } from "../server/http/client-errors.ts";
+import { createMockApp } from "./mock/app.ts";
 
 const { values } = parseArgs({
   options: {
     port: { type: "string", short: "p", default: process.env.MOCK_PORT ?? "4010" },
     host: { type: "string", short: "h", default: process.env.MOCK_HOST ?? "127.0.0.1" },
+    quiet: { type: "boolean", short: "q", default: false },
   },
   strict: true,
 });
@@ -16,18 +20,28 @@ if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
   process.exit(2);
 }
 
-const prism = spawn(
-  process.execPath,
-  [
-    fromRoot("node_modules/@stoplight/prism-cli/dist/index.js"),
-    "mock",
-    "-h",
-    values.host,
-    "-p",
-    values.port,
-    SPEC_PATH,
-  ],
-  { stdio: "inherit" },
-);
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => prism.kill(signal));
-prism.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const app = await createMockApp({
+  logger: pino({ level: "silent" }),
+  ...(!values.quiet && { print: (line: string) => console.log(line) }),
+});
+const server = createServer(app);
+answerClientErrors(server);
+server.on("error", (error) => {
+  console.error(`mock: ${error.message}`);
+  process.exit(1);
+});
+server.listen(Number(values.port), values.host, () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : values.port;
+  const host = values.host.includes(":") ? `[${values.host}]` : values.host;
+  console.log(
+    `Mock of the Logistics API at http://${host}:${port}${BASE_PATH} (any Basic credentials M-<merchant_id>:<any secret>;` +
+      ` Prefer: code=404 for a documented error). Spec: http://${host}:${port}${BASE_PATH}/openapi.yaml`,
+  );
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}

@@ -1,7 +1,7 @@
 // @ts-check
 // One scripted integration, in plain JavaScript with the published client: it runs unchanged against the
 // mock (npm run mock) and the server (npm start); only LOGISTICS_BASE_URL differs.
-//   LOGISTICS_BASE_URL=http://127.0.0.1:4010 node integration.mjs            (the mock)
+//   LOGISTICS_BASE_URL=http://127.0.0.1:4010/2015-01-01 node integration.mjs (the mock)
 //   LOGISTICS_BASE_URL=http://127.0.0.1:3000/2015-01-01 node integration.mjs (the server)
 // It prints what it did as JSON lines; the last one is the summary.
 import { createServer } from "node:http";

@@ -4,6 +4,7 @@ import { Router, type NextFunction, type Request, type RequestHandler } from "ex
 import type { Logger } from "pino";
 import type { Authenticator } from "../accounts/domain.ts";
 import { authenticate } from "../auth/authenticate.ts";
+import { sessionPrincipal } from "../auth/sessions.ts";
 import type { Db } from "../db/database.ts";
 import type { Handlers } from "../operations.ts";
 import { checkQuery, readJsonBody } from "./body-checks.ts";
@@ -30,37 +31,47 @@ export interface PipelineOptions {
 }
 
 export function apiPipeline(o: PipelineOptions): Router {
-  const { match, validate } = validator();
   const shared = sharedWindows(o.db, o.logger);
   const steps: (RequestHandler | RequestHandler[] | false | undefined)[] = [
     // First, so that every answer is counted, refusals too.
     o.observeRequests,
     // Who is calling (401), before anything else costs: the limits count per caller, and no stranger's body is read.
-    authenticate(o.authenticator, o.db),
+    authenticate(o.authenticator, (token) => sessionPrincipal(o.db, token)),
     // The caller's limits (429), from the headers alone, before the body is read.
     o.rateLimitPerMinute > 0 && perCallerRateLimit(shared("requests", o.rateLimitPerMinute)),
     (o.concurrentRequestsPerCaller > 0 || o.heavyRequestsPerCaller > 0) &&
       perCallerConcurrency(o.concurrentRequestsPerCaller, o.heavyRequestsPerCaller),
     o.bodyBytesPerMinute > 0 && perCallerBodyBytes(shared("body-bytes", o.bodyBytesPerMinute)),
-    // Before matching: the spec declares no HEAD operations, only the GETs that HEAD mirrors.
-    headAsGet,
-    // Which operation (404/405), then whether the caller's role may call it (401/403): both before the body is read.
-    match,
-    // The body (400/413/415), read knowing whether the operation takes one.
-    readJsonBody(),
-    // What the validator does not check in queries: NUL characters, and numbers that are not decimal literals
-    // (before the validator coerces them with Number()).
-    checkQuery,
-    strictQueryNumbers(),
-    // The spec's checks of parameters and body (400 naming every problem; query defaults filled in), and of
-    // the response on its way out.
-    validate,
+    requestChecks(),
     // The operation's handler (501 when it has none).
     dispatch(o.db, o.handlers),
   ];
   const router = Router();
   for (const step of steps) if (step) router.use(step);
   return router;
+}
+
+/**
+ * Every check of a request's shape, in order, once the caller is known. The mock (tools/mock) runs these same
+ * steps in front of Prism, so that it refuses what the server refuses, with the server's answer.
+ */
+export function requestChecks(): RequestHandler[] {
+  const { match, validate } = validator();
+  return [
+    // Before matching: the spec declares no HEAD operations, only the GETs that HEAD mirrors.
+    headAsGet,
+    // Which operation (404/405), then whether the caller's role may call it (401/403): both before the body is read.
+    ...match,
+    // The body (400/413/415), read knowing whether the operation takes one.
+    ...readJsonBody(),
+    // What the validator does not check in queries: NUL characters, and numbers that are not decimal literals
+    // (before the validator coerces them with Number()).
+    checkQuery,
+    strictQueryNumbers(),
+    // The spec's checks of parameters and body (400 naming every problem; query defaults filled in), and of
+    // the response on its way out.
+    ...validate,
+  ];
 }
 
 /**

@@ -157,12 +157,12 @@ describe("one integration, unchanged against the mock and the server", () => {
     try {
       await waitFor(
         async () =>
-          (await fetch(`http://127.0.0.1:${port}/events`, { headers: { authorization: "Basic TS1hOmI=" } })).status ===
-          200,
+          (await fetch(`http://127.0.0.1:${port}/2015-01-01/events`, { headers: { authorization: "Basic TS1hOmI=" } }))
+            .status === 200,
         mock,
       );
       let sent = "";
-      const result = await integrate(`http://127.0.0.1:${port}`, async (url) => {
+      const result = await integrate(`http://127.0.0.1:${port}/2015-01-01`, async (url) => {
         const r = await exec(
           process.execPath,
           ["--import", "tsx", path.join(ROOT, "tools/mock-webhook.ts"), url, "webhook.test"],

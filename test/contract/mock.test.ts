@@ -1,12 +1,14 @@
-// npm run mock, as a partner without credentials uses it: every operation answers with the spec's
-// realistic examples (no "string" fillers), the examples tell one story, and documented errors are
-// reachable with Prism's `Prefer: code=...` header.
+// npm run mock, as a partner without credentials uses it, at the server's base path: every operation answers
+// with the spec's realistic examples (no "string" fillers), the examples tell one story, and documented errors
+// are reachable with Prism's `Prefer: code=...` header. How it answers like the server: test/mock/parity.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSpec, type Operation } from "../fuzz/spec-model.ts";
 import { freePort, run, type Proc } from "../process/helpers.ts";
 
 const { operations, doc } = loadSpec();
+const BASE = "/2015-01-01";
 const AUTH = { authorization: `Basic ${Buffer.from("M-shop.example.com:any-secret").toString("base64")}` };
+const OPERATOR = { authorization: `Basic ${Buffer.from("W-warehouse-1:any-secret").toString("base64")}` };
 let mock: Proc;
 let origin: string;
 
@@ -14,11 +16,11 @@ beforeAll(async () => {
   const port = await freePort();
   origin = `http://127.0.0.1:${port}`;
   mock = run("tools/mock.ts", ["--port", String(port)], {});
-  const until = Date.now() + 30_000;
+  const until = Date.now() + 90_000;
   for (;;) {
     if (mock.child.exitCode !== null) throw new Error(`mock exited:\n${mock.output()}`);
     if (
-      await fetch(`${origin}/events`, { headers: AUTH }).then(
+      await fetch(`${origin}${BASE}/events`, { headers: AUTH }).then(
         (r) => r.ok,
         () => false,
       )
@@ -27,7 +29,7 @@ beforeAll(async () => {
     if (Date.now() > until) throw new Error(`mock not ready:\n${mock.output()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}, 40_000);
+}, 100_000);
 afterAll(async () => {
   mock?.child.kill("SIGTERM");
   await mock?.exited;
@@ -54,12 +56,17 @@ function request(op: Operation, headers: Record<string, string> = {}) {
       query.set(p.name, sample(p.name, p.schema.type === "array" ? p.schema.items : p.schema));
   }
   const body = op.bodyExamples[0];
-  return fetch(`${origin}${path}${query.size ? `?${query}` : ""}`, {
+  return fetch(`${origin}${BASE}${path}${query.size ? `?${query}` : ""}`, {
     method: op.method.toUpperCase(),
-    // The cookie: for the operations only a portal session may call (Prism checks that one is sent).
+    // The cookie: for the operations only a portal session may call; its writes carry the sign-in example's
+    // csrf_token, as the server wants the session's.
     headers: {
-      ...AUTH,
+      // As the server wants them: the role the operation allows, and no Basic credentials where only a portal
+      // session may call.
+      ...(op.roles.includes("merchant") ? AUTH : op.roles.includes("warehouse") ? OPERATOR : {}),
       Cookie: "portal_session=mock",
+      "x-csrf-token":
+        doc.paths["/portal_sessions/_create"].post.responses["201"].content["application/json"].example.csrf_token,
       ...(body !== undefined && { "content-type": "application/json" }),
       ...headers,
     },
@@ -91,10 +98,10 @@ describe("npm run mock", () => {
   );
 
   it("tells one story: what a create returns is what the reads show", async () => {
-    const get = async (path: string) => (await fetch(`${origin}${path}`, { headers: AUTH })).json();
+    const get = async (path: string) => (await fetch(`${origin}${BASE}${path}`, { headers: AUTH })).json();
     const post = async (path: string, body: unknown) =>
       (
-        await fetch(`${origin}${path}`, {
+        await fetch(`${origin}${BASE}${path}`, {
           method: "POST",
           headers: { ...AUTH, "content-type": "application/json" },
           body: JSON.stringify(body),
@@ -128,7 +135,8 @@ describe("npm run mock", () => {
     for (const op of operations.filter((o) => o.responses.has(404))) {
       const res = await request(op, { prefer: "code=404" });
       expect(res.status, op.operationId).toBe(404);
-      expect(await res.json(), op.operationId).toEqual(notFound);
+      // As the server's: with the request's id.
+      expect(await res.json(), op.operationId).toEqual({ ...notFound, request_id: res.headers.get("x-request-id") });
       checked.push(op.operationId);
     }
     expect(checked.length).toBeGreaterThan(10);

@@ -1,0 +1,254 @@
+// The requests the mock and the server must answer alike (parity.test.ts): valid ones, invalid bodies, invalid
+// queries, an unknown id, missing or wrong credentials. Each row is sent as written to both.
+import { expect } from "vitest";
+
+export interface Target {
+  name: "mock" | "server";
+  origin: string;
+  baseUrl: string;
+  /** An id the target does not know; empty on the mock, which is asked with `Prefer: code=404` instead. */
+  unknownId: string;
+  /** The ids the target's own creates returned. */
+  ids: { shipment?: string };
+  /** Basic credentials (default: the table's merchant). */
+  auth?: string;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+export interface Row {
+  name?: string;
+  method: string;
+  /** Below the base path; `{shipment}` and `{unknown}` are the target's ids. `//` at the start: off the base path. */
+  path: string;
+  /** "valid": a shipment to create; a string: the raw body; an object: sent as JSON. */
+  body?: string | object;
+  headers?: Record<string, string>;
+  /** No Authorization header. */
+  anonymous?: boolean;
+}
+
+export interface ParityRow extends Row {
+  name: string;
+  expect: {
+    status: number;
+    code?: string;
+    details?: { path: string; code?: string }[];
+    check?: (body: Record<string, unknown>) => void;
+  };
+}
+
+const MERCHANT = `Basic ${Buffer.from("M-parity.example.com:secret-parity.example.com").toString("base64")}`;
+const SHIPMENT = {
+  merchants_ref: "PO-PARITY-1",
+  sender_name: "Acme Supplies Oy",
+  products: [{ merchants_id: "SKU-1", name: "Blue T-shirt M", qty: 10 }],
+};
+
+export async function paritySent(t: Target, row: Row): Promise<Answer> {
+  const unknown = row.path.includes("{unknown}");
+  const path = row.path
+    .replace("{shipment}", t.ids.shipment ?? "")
+    .replace("{unknown}", t.unknownId || t.ids.shipment!);
+  const url = path.startsWith("//") ? t.origin + path.slice(1) : t.baseUrl + path;
+  const body =
+    row.body === "valid"
+      ? JSON.stringify(SHIPMENT)
+      : typeof row.body === "object"
+        ? JSON.stringify(row.body)
+        : row.body;
+  const res = await fetch(url, {
+    method: row.method,
+    headers: {
+      origin: "https://shop.example.com",
+      ...(!row.anonymous && { authorization: t.auth ?? MERCHANT }),
+      ...(body !== undefined && { "content-type": "application/json" }),
+      ...(unknown && t.name === "mock" && { prefer: "code=404" }),
+      ...row.headers,
+    },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+const invalid = (details: { path: string; code?: string }[]) => ({ status: 400, code: "validation_failed", details });
+const detail = (path: string, code: string, message: string) => ({ path, code, message });
+
+export const PARITY_TABLE: ParityRow[] = [
+  // Valid requests.
+  {
+    name: "create: 201 with the new shipment's status",
+    method: "POST",
+    path: "/inbound_shipments/_create",
+    body: "valid",
+    expect: { status: 201, check: (b) => expect(b.status).toBe("initial") },
+  },
+  { name: "read the created shipment", method: "GET", path: "/inbound_shipments/{shipment}", expect: { status: 200 } },
+  {
+    name: "modify: 200 with status",
+    method: "POST",
+    path: "/inbound_shipments/{shipment}",
+    body: { sender_name: "Acme Supplies Ltd" },
+    expect: { status: 200, check: (b) => expect(b.status).toBe("initial") },
+  },
+  { name: "list shipments", method: "GET", path: "/inbound_shipments", expect: { status: 200 } },
+  {
+    name: "shipping options for 20780 are for 20780",
+    method: "GET",
+    path: "/shipping_options?postalcode=20780&country=FI",
+    expect: {
+      status: 200,
+      check: (b) => expect((b.facts as Record<string, unknown>)["customer.postalcode"]).toBe("20780"),
+    },
+  },
+  { name: "the events feed", method: "GET", path: "/events", expect: { status: 200 } },
+  // Invalid bodies: 400 naming each problem, never the mock's 422, with or without an Idempotency-Key.
+  ...[{}, { "idempotency-key": "parity-1" } as Record<string, string>].map((headers): ParityRow => ({
+    name: `create with a typo and qty 0${headers["idempotency-key"] ? ", with an Idempotency-Key" : ""}`,
+    method: "POST",
+    path: "/inbound_shipments/_create",
+    headers,
+    body: {
+      ...SHIPMENT,
+      expected_at_warehouse: "2026-12-01",
+      products: [{ merchants_id: "SKU-1", name: "x", qty: 0 }],
+    },
+    expect: invalid([
+      detail("/body/expected_at_warehouse", "additionalProperties", "must NOT have additional properties"),
+      detail("/body/products/0/qty", "minimum", "must be >= 1"),
+    ]),
+  })),
+  {
+    name: "create with malformed JSON",
+    method: "POST",
+    path: "/inbound_shipments/_create",
+    body: '{"merchants_ref": ',
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) => expect(b.details).toMatchObject([{ path: "/body", code: "json" }]),
+    },
+  },
+  {
+    name: "create without a body",
+    method: "POST",
+    path: "/inbound_shipments/_create",
+    expect: invalid([detail("/body", "required", "a JSON request body is required")]),
+  },
+  {
+    name: "create as text/plain",
+    method: "POST",
+    path: "/inbound_shipments/_create",
+    body: "valid",
+    headers: { "content-type": "text/plain" },
+    expect: { status: 415, code: "unsupported_media_type" },
+  },
+  {
+    name: "webhook endpoint without a url",
+    method: "POST",
+    path: "/webhook_endpoints/_create",
+    body: { events: ["inbound_shipment.items_arrived"] },
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) => expect(JSON.stringify(b.details)).toContain("url"),
+    },
+  },
+  {
+    name: "a merchant recording arrivals (operators only)",
+    method: "POST",
+    path: "/inbound_shipments/{shipment}/arrivals",
+    body: { arrivals: [{ merchants_id: "SKU-1", change: 1 }] },
+    expect: { status: 403, code: "access_denied" },
+  },
+  // Invalid queries.
+  {
+    name: "weight=1e3",
+    method: "GET",
+    path: "/shipping_options?postalcode=20780&weight=1e3",
+    expect: invalid([
+      detail(
+        "/query/weight",
+        "type",
+        "must be a decimal number such as 350 or 12.5 (no exponent, hex, Infinity or blank)",
+      ),
+    ]),
+  },
+  {
+    name: "a postal code Finland cannot have",
+    method: "GET",
+    path: "/shipping_options?postalcode=2078&country=FI",
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) => expect(b.details).toMatchObject([{ path: "/query/postalcode" }]),
+    },
+  },
+  {
+    name: "limit=0",
+    method: "GET",
+    path: "/inbound_shipments?limit=0",
+    expect: { status: 400, code: "validation_failed" },
+  },
+  {
+    name: "an unknown query parameter",
+    method: "GET",
+    path: "/inbound_shipments?colour=blue",
+    expect: { status: 400, code: "validation_failed" },
+  },
+  {
+    name: "a cursor the service never returned",
+    method: "GET",
+    path: "/inbound_shipments?cursor=bm90LWEtY3Vyc29y",
+    expect: invalid([detail("/query/cursor", "cursor", "not a cursor this service returned")]),
+  },
+  // Ids.
+  {
+    name: "an unknown shipment id (the mock: Prefer: code=404)",
+    method: "GET",
+    path: "/inbound_shipments/{unknown}",
+    expect: { status: 404, code: "not_found" },
+  },
+  {
+    name: "an id that is not an id",
+    method: "GET",
+    path: "/inbound_shipments/not-an-id",
+    expect: { status: 400, code: "validation_failed" },
+  },
+  // Credentials and addresses.
+  {
+    name: "no credentials",
+    method: "GET",
+    path: "/inbound_shipments",
+    anonymous: true,
+    expect: { status: 401, code: "unauthorized" },
+  },
+  {
+    name: "a bearer token instead of Basic",
+    method: "GET",
+    path: "/inbound_shipments",
+    headers: { authorization: "Bearer abc" },
+    expect: { status: 401, code: "unauthorized" },
+  },
+  {
+    name: "a path without the version segment",
+    method: "GET",
+    path: "//inbound_shipments",
+    expect: {
+      status: 404,
+      code: "not_found",
+      check: (b) => expect(b.message).toContain("/2015-01-01/inbound_shipments"),
+    },
+  },
+  {
+    name: "DELETE on a list",
+    method: "DELETE",
+    path: "/inbound_shipments",
+    expect: { status: 405, code: "method_not_allowed" },
+  },
+];

@@ -1,0 +1,78 @@
+// The mock partners build against (npm run mock): at the server's address, behind the server's own request
+// checks, so that whatever the server refuses for its shape the mock refuses with the same status, code and
+// details; what passes is answered by Prism from the spec's examples, shaped to follow the request (follow.ts).
+import express, { Router, type Request } from "express";
+import type { Logger } from "pino";
+import { BASE_PATH } from "../../server/app.ts";
+import { errorHandler, notFoundHandler } from "../../server/http/errors.ts";
+import { matchedOperation, type Res } from "../../server/http/express.ts";
+import { requestChecks } from "../../server/http/pipeline.ts";
+import { requestLog } from "../../server/http/request-log.ts";
+import { specRoutes } from "../../server/http/spec-routes.ts";
+import { checkPostalCode } from "../../server/pickup-points/lookup.ts";
+import { mockAuthenticate } from "./auth.ts";
+import { exampleFor, follow } from "./follow.ts";
+import { preferences, prismMocker, type Mocker } from "./prism.ts";
+
+export interface MockOptions {
+  logger: Logger;
+  /** Called with one line a request when answered: what a partner's code sent and what it got. */
+  print?: (line: string) => void;
+}
+
+export async function createMockApp({ logger, print }: MockOptions) {
+  const mocker = await prismMocker();
+  const app = express();
+  // As the server's app.ts: no X-Powered-By, no ETag of its own, every query key kept; and no CORS headers.
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use(requestLog(logger));
+  if (print) {
+    app.use((req, res, next) => {
+      res.once("finish", () => print(`${req.method} ${req.originalUrl} -> ${res.statusCode}`));
+      next();
+    });
+  }
+  app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
+  app.get(
+    "/",
+    (_req, res) =>
+      void res.json({
+        service: "Logistics API mock: every operation answered from the spec's examples; nothing is stored",
+        api: BASE_PATH,
+        spec: `${BASE_PATH}/openapi.yaml`,
+        health: "/healthz",
+      }),
+  );
+  app.use(specRoutes(BASE_PATH));
+  app.use(BASE_PATH, Router().use(mockAuthenticate(), ...requestChecks(), answer(mocker)));
+  app.use(notFoundHandler(BASE_PATH));
+  app.use(errorHandler);
+  return app;
+}
+
+/** The last step, where the server dispatches to its handler: Prism's example for the matched operation. */
+function answer(mocker: Mocker) {
+  return async (req: Request, res: Res) => {
+    const operationId = matchedOperation(req)!.operationId!;
+    // The one rule of a query's shape the server checks in its domain: a postal code the country cannot have.
+    const { postalcode, country } = req.query;
+    if (typeof postalcode === "string" && typeof country === "string") checkPostalCode(country, postalcode);
+    const prefer = preferences(req.header("prefer"));
+    const reply = await mocker({
+      method: req.method,
+      path: req.path,
+      body: req.body,
+      code: prefer.code,
+      example: prefer.example ?? exampleFor(operationId, req.query),
+    });
+    const body = follow(operationId, req, reply.body, res.locals.requestId);
+    for (const [name, value] of Object.entries(reply.headers)) {
+      if (name.toLowerCase() !== "content-type") res.setHeader(name, value);
+    }
+    // res.json passes the response validator of requestChecks(): an answer that breaks the spec is a 500.
+    if (body === undefined) res.status(reply.status).end();
+    else res.status(reply.status).json(body);
+  };
+}
