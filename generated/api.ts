@@ -805,9 +805,16 @@ export interface paths {
          *     retry schedule and a new delivery `id`. `retry_count` goes on counting: the first attempt of
          *     the re-delivery carries the number of attempts made before it for this event and endpoint.
          *     Use it after fixing your endpoint for a `failed` delivery (or any delivery you want again);
-         *     deduplicate by `event_id` if you may have processed it already. A delivery of that event to
-         *     the endpoint that is still `pending`, or a disabled endpoint, is `409 conflict`. Takes no
-         *     request body.
+         *     deduplicate by `event_id` if you may have processed it already.
+         *
+         *     While a delivery of that event to the endpoint is still `pending` (its next attempt minutes
+         *     away after failures), there is no second delivery: that one is attempted now, and the answer
+         *     names it (`delivery_id`; its retry schedule goes on from there if this attempt fails too). A
+         *     delivery to a batching endpoint goes with the batch it is in. Unless the receiver itself asked
+         *     for time: when its last answer was a 429 or 503 with `Retry-After` and that time has not come,
+         *     the answer is `409 conflict` whose message names that time (ISO 8601), with a `Retry-After`
+         *     header in seconds; nothing changes. A disabled endpoint is `409 conflict` too.
+         *     Takes no request body.
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -4689,7 +4696,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Queued for delivery. */
+            /** @description Queued for delivery: a new delivery, or the pending one, attempted now. */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -4709,7 +4716,29 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /**
+             * @description The endpoint is disabled, or the receiver's own `Retry-After` is still in force (the message
+             *     names the time it asked for; `Retry-After` says in how many seconds).
+             */
+            409: {
+                headers: {
+                    /** @description Seconds until the receiver's `Retry-After` ends; sent only when that is the reason. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "conflict",
+                     *       "message": "The receiver asked for time with Retry-After: it is not called again before 2016-01-18T08:22:55+00:00. Re-deliver then, or let the next attempt come as scheduled.",
+                     *       "details": [],
+                     *       "request_id": "6b05a1c2d3e4f5a6b7c8d9e4"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];

@@ -3,6 +3,7 @@
 import express from "express";
 import { sql } from "kysely";
 import type { Logger } from "pino";
+import { clientPackage, clientPackageRoutes } from "./docs/client-package.ts";
 import { docsRoutes } from "./docs/routes.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import type { Res } from "./http/express.ts";
@@ -41,6 +42,8 @@ export interface AppOptions {
   serveApi?: boolean;
   /** The built portal's folder (default dist/portal); tests build their own. */
   portalDir?: string;
+  /** Where `npm run build` packs the client package for download (default dist/client). */
+  clientDir?: string;
   /** TRUST_PROXY: whose forwarding headers give the client's address and scheme (req.ip, req.secure). */
   trustProxy?: TrustProxy;
 }
@@ -58,6 +61,7 @@ export function createApp({
   metricsToken,
   serveApi = true,
   portalDir,
+  clientDir,
   trustProxy = false,
 }: AppOptions) {
   const { db } = services;
@@ -89,6 +93,7 @@ export function createApp({
     return app;
   }
   // Where a person who opens the server's address in a browser, or an integrator's first curl, should go next.
+  const client = clientPackage().path;
   app.get(
     "/",
     (_req, res) =>
@@ -98,11 +103,13 @@ export function createApp({
         docs: "/docs",
         spec: `${BASE_PATH}/openapi.yaml`,
         portal: "/portal/",
+        client,
         health: "/healthz",
       }),
   );
   app.use(specRoutes(BASE_PATH));
   app.use(docsRoutes(BASE_PATH));
+  app.use(clientPackageRoutes(clientDir));
   app.use(portalSite(portalDir));
 
   app.use(

@@ -2,9 +2,11 @@
 // One file instead of ~600 modules saves ~250 ms of module resolution at every start. Plain JavaScript so
 // that node runs it without a TypeScript loader; type checking is `npm test`'s (tsc --noEmit).
 // PGlite stays a package: it finds its WebAssembly and data files beside its own modules.
-// Then the merchant portal (portal/, Vite) into dist/portal, which the server serves at /portal.
+// Then the merchant portal (portal/, Vite) into dist/portal, which the server serves at /portal, and the client
+// package into dist/client, which the server offers for download at /client/ (only when client/ changed).
 import { build } from "esbuild";
 import { buildPortal } from "./build-portal.mjs";
+import { packClient } from "./client-pack.mjs";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,4 +40,5 @@ export async function buildServer(outfile = "dist/server/main.js") {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildServer();
   await buildPortal();
+  packClient();
 }

@@ -3,9 +3,10 @@
 // stray external request fails loudly in the browser test.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { Router, type Response } from "express";
+import { Router, type Request, type Response } from "express";
 import { marked } from "marked";
 import { fromRoot } from "../shared/paths.ts";
+import { clientPackage } from "./client-package.ts";
 
 const REDOC_BUNDLE = createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js");
 // The only thing the bundle loads from elsewhere: the logo beside "API docs by Redocly". Ours instead.
@@ -19,9 +20,24 @@ const NAV_STYLE = `
   .nav a{color:#fff;text-decoration:none}.nav a[aria-current=page]{font-weight:700;text-decoration:underline}
   .nav .title{font-weight:700;margin-right:auto}`;
 
-function nav(basePath: string, current: "reference" | "guide"): string {
+// The guide's examples are written for `npm start`'s default address; served, they name the address they were
+// read from (a sentinel survives Markdown untouched and is replaced per request).
+const GUIDE_ORIGIN = "http://127.0.0.1:3000";
+const ORIGIN_SENTINEL = "ORIGIN-OF-THIS-SERVER";
+// The guide names the client's tarball without its version; served, with this server's version.
+const GUIDE_CLIENT_FILE = "logistics-api-client-<version>.tgz";
+
+function nav(basePath: string, clientPath: string, current: "reference" | "guide"): string {
   const link = (href: string, label: string, page: string) => `<a href="${href}"${page === current ? ' aria-current="page"' : ""}>${label}</a>`;
-  return `<nav class="nav" aria-label="Documentation"><span class="title">Logistics API</span>${link("/docs", "API reference", "reference")}${link("/docs/guide", "Guide", "guide")}<a href="${basePath}/openapi.yaml">openapi.yaml</a></nav>`;
+  return `<nav class="nav" aria-label="Documentation"><span class="title">Logistics API</span>${link("/docs", "API reference", "reference")}${link("/docs/guide", "Guide", "guide")}<a href="${basePath}/openapi.yaml">openapi.yaml</a><a href="${clientPath}" download>Client package</a></nav>`;
+}
+
+/** The origin the page was asked for: the Host header (X-Forwarded-Host behind a trusted proxy), else the socket's. */
+function originOf(req: Request): string {
+  const host = req.host;
+  if (host && /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host)) return `${req.protocol}://${host}`;
+  const { localAddress = "127.0.0.1", localPort } = req.socket;
+  return `${req.protocol}://${localAddress.includes(":") ? `[${localAddress}]` : localAddress}:${localPort}`;
 }
 
 function send(res: Response, html: string): void {
@@ -32,6 +48,7 @@ export function docsRoutes(basePath: string): Router {
   // Read on the first page view, not at start: most instances never serve the docs.
   let bundle: string | undefined;
   let guideHtml: string | undefined;
+  const client = clientPackage();
   const r = Router();
   r.get("/docs/assets/redoc.standalone.js", (_req, res) => {
     bundle ??= readFileSync(REDOC_BUNDLE, "utf8").replaceAll(REDOC_LOGO_URL, "/docs/assets/logo-mini.svg");
@@ -43,12 +60,18 @@ export function docsRoutes(basePath: string): Router {
   r.get("/docs", (_req, res) => {
     send(res, `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Logistics API reference</title><style>body{margin:0}${NAV_STYLE}</style></head>
-<body>${nav(basePath, "reference")}
+<body>${nav(basePath, client.path, "reference")}
 <redoc spec-url="${basePath}/openapi.json" expand-responses="200,201,202" json-sample-expand-level="4" path-in-middle-panel="true" scroll-y-offset="nav.nav" hide-hostname="false"></redoc>
 <script src="/docs/assets/redoc.standalone.js"></script></body></html>`);
   });
-  r.get("/docs/guide", (_req, res) => {
-    guideHtml ??= marked.parse(readFileSync(fromRoot("docs/guide.md"), "utf8"), { async: false });
+  r.get("/docs/guide", (req, res) => {
+    guideHtml ??= marked.parse(
+      readFileSync(fromRoot("docs/guide.md"), "utf8")
+        .replaceAll(GUIDE_ORIGIN, ORIGIN_SENTINEL)
+        .replaceAll(GUIDE_CLIENT_FILE, client.file),
+      { async: false },
+    );
+    res.vary("Host");
     send(res, `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Logistics API guide</title><style>body{margin:0}${NAV_STYLE}
   main{max-width:52rem;margin:0 auto;padding:1rem 1.5rem 4rem;font:16px/1.6 system-ui,sans-serif;color:#1f2d3d}
@@ -56,7 +79,7 @@ export function docsRoutes(basePath: string): Router {
   code{font:14px ui-monospace,SFMono-Regular,Menlo,monospace;background:#f1f4f7;padding:.1rem .3rem;border-radius:3px}
   pre{background:#263238;color:#eef;padding:1rem;border-radius:6px;overflow:auto}pre code{background:none;color:inherit;padding:0}
   a{color:#2f6fbd}</style></head>
-<body>${nav(basePath, "guide")}<main>${guideHtml}</main></body></html>`);
+<body>${nav(basePath, client.path, "guide")}<main>${guideHtml.replaceAll(ORIGIN_SENTINEL, originOf(req))}</main></body></html>`);
   });
   return r;
 }

@@ -78,6 +78,7 @@ export function classify(
     disable_endpoint: gone
       ? { id: rows[0]!.endpoint_id, reason: "The endpoint answered 410 Gone; enable it again when it receives events." }
       : null,
+    receiver_wait_ms: null,
   };
   if (result.ok) {
     log.debug({ deliveries: rows.map((r) => r.id), status: result.status, ms: result.durationMs }, "webhook delivered");
@@ -105,7 +106,15 @@ export function classify(
       return { ...common, id: r.id, attempts: r.attempts, status: "failed", wait_ms: null, keep_batch: true };
     }
     log.debug({ delivery: r.id, attempts: r.attempts, error: common.error }, "webhook attempt failed; will retry");
-    return { ...common, id: r.id, attempts: r.attempts, status: "pending", wait_ms: wait, keep_batch: !anyDone };
+    return {
+      ...common,
+      id: r.id,
+      attempts: r.attempts,
+      status: "pending",
+      wait_ms: wait,
+      keep_batch: !anyDone,
+      receiver_wait_ms: receiverWaitMs(result.retryAfterMs, settings),
+    };
   });
 }
 
@@ -118,9 +127,13 @@ export function honourRetryAfter(
   askedMs: number | undefined,
   settings: Pick<WebhookSettings, "retrySchedule">,
 ): number {
-  if (askedMs === undefined) return scheduledMs;
-  const longestMs = Math.max(...settings.retrySchedule) * 1000;
-  return Math.max(scheduledMs, Math.min(askedMs, longestMs));
+  const asked = receiverWaitMs(askedMs, settings);
+  return asked === null ? scheduledMs : Math.max(scheduledMs, asked);
+}
+
+/** The wait a receiver asked for (Retry-After on a 429 or 503), within the schedule's longest wait; null: none. */
+function receiverWaitMs(askedMs: number | undefined, settings: Pick<WebhookSettings, "retrySchedule">): number | null {
+  return askedMs === undefined ? null : Math.min(askedMs, Math.max(...settings.retrySchedule) * 1000);
 }
 
 function partsOf(r: ClaimedRow): EnvelopeParts {

@@ -202,18 +202,6 @@ export async function findDelivery(db: Executor, merchantId: string, id: string)
     .executeTakeFirst();
 }
 
-/** Deliveries of one event to one endpoint that are not finished. */
-export async function hasOpenDelivery(db: Executor, eventId: string, endpointId: string): Promise<boolean> {
-  const r = await db
-    .selectFrom("webhook_deliveries")
-    .select("id")
-    .where("event_id", "=", eventId)
-    .where("endpoint_id", "=", endpointId)
-    .where("status", "in", ["pending", "in_flight"])
-    .executeTakeFirst();
-  return r !== undefined;
-}
-
 /** All attempts so far of one event to one endpoint, over every delivery of it. */
 export async function attemptsSoFar(db: Executor, eventId: string, endpointId: string): Promise<number> {
   const r = await db

@@ -1,4 +1,5 @@
-// What merchants see of deliveries, and the two ways they queue one: a test event and a re-delivery.
+// What merchants see of deliveries, and the two ways they queue one: a test event and a re-delivery (which
+// attempts a pending delivery now instead).
 import type { WebhookDeliveryAccepted, WebhookDeliveryList } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
@@ -6,7 +7,9 @@ import type { ValidatedQuery } from "../shared/contract.ts";
 import { AppError, notFound } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { decodeCursor, toPage } from "../shared/pagination.ts";
+import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
+import { attemptNow, findOpenDelivery } from "./open-delivery.repository.ts";
 import { recordEventFor } from "./outbox.ts";
 import { deliveryToWire } from "./wire.ts";
 
@@ -58,7 +61,7 @@ export async function sendTestEvent(
   return { success: true, event_id: eventId, delivery_id: deliveryId };
 }
 
-/** A new delivery of the same event to the same endpoint, with a fresh retry schedule. */
+/** A new delivery of the same event to the same endpoint, with a fresh retry schedule; or the pending one, now. */
 export async function redeliver(trx: Tx, merchant: Principal, deliveryId: string): Promise<WebhookDeliveryAccepted> {
   const earlier = await q.findDelivery(trx, merchant.id, deliveryId);
   if (!earlier) throw notFound("Webhook delivery");
@@ -66,11 +69,19 @@ export async function redeliver(trx: Tx, merchant: Principal, deliveryId: string
   const endpoint = await q.findEndpoint(trx, merchant.id, earlier.endpoint_id, true);
   if (!endpoint) throw notFound("Webhook delivery");
   if (!endpoint.enabled) throw new AppError("conflict", "The endpoint is disabled: enable it to re-deliver.");
-  if (await q.hasOpenDelivery(trx, earlier.event_id, earlier.endpoint_id)) {
+  // Still pending: no second delivery, that one is attempted now, unless the receiver asked for time itself.
+  const open = await findOpenDelivery(trx, earlier.event_id, earlier.endpoint_id);
+  if (open?.receiverWait) {
     throw new AppError(
       "conflict",
-      "A delivery of this event to this endpoint is still pending: wait for it to succeed or fail.",
+      `The receiver asked for time with Retry-After: it is not called again before ${formatTimestamp(open.receiverWait.until)}. Re-deliver then, or let the next attempt come as scheduled.`,
+      [],
+      { "Retry-After": String(open.receiverWait.seconds) },
     );
+  }
+  if (open) {
+    await attemptNow(trx, open, earlier.endpoint_id);
+    return { success: true, event_id: earlier.event_id, delivery_id: open.id };
   }
   const now = new Date();
   const id = newId(now.getTime());

@@ -151,6 +151,8 @@ export interface Outcome {
   response_excerpt: string | null;
   /** The endpoint answered 410 Gone: the service disables it, with this reason. */
   disable_endpoint: { id: string; reason: string } | null;
+  /** The part of `wait_ms` the receiver asked for itself (Retry-After); a re-delivery respects it. */
+  receiver_wait_ms: number | null;
 }
 
 /**
@@ -163,6 +165,8 @@ export async function finish(db: Db, outcomes: Outcome[], disableAfterFailingDay
     update webhook_deliveries d
     set status = v.status,
         due_at = case when v.wait_ms is null then null else now() + make_interval(secs => v.wait_ms / 1000.0) end,
+        receiver_not_before = case when v.receiver_wait_ms is null then null
+          else now() + make_interval(secs => v.receiver_wait_ms / 1000.0) end,
         batch_id = case when v.keep_batch then d.batch_id end,
         last_attempt_at = v.started_at,
         last_response_status = v.response_status,
@@ -171,7 +175,7 @@ export async function finish(db: Db, outcomes: Outcome[], disableAfterFailingDay
         last_failure_class = v.failure_class,
         last_response_excerpt = v.response_excerpt
     from json_to_recordset(${JSON.stringify(outcomes.map(({ disable_endpoint: _, endpoint_id: __, ...o }) => o))}::json) as v(
-      id char(24), attempts int, status text, wait_ms double precision, keep_batch boolean,
+      id char(24), attempts int, status text, wait_ms double precision, receiver_wait_ms double precision, keep_batch boolean,
       started_at timestamptz, response_status int, error text, duration_ms int, failure_class text, response_excerpt text)
     where d.id = any(${outcomes.map((o) => o.id)}::char(24)[]) and d.id = v.id and d.attempts = v.attempts and d.status = 'in_flight'`.execute(
     db,

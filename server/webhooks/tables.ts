@@ -65,6 +65,8 @@ export interface WebhooksTables {
     last_duration_ms: ColumnType<number | null, number | null | undefined, number | null>;
     last_response_excerpt: ColumnType<string | null, string | null | undefined, string | null>;
     last_failure_class: ColumnType<FailureClass | null, FailureClass | null | undefined, FailureClass | null>;
+    /** Until when the receiver's Retry-After (on its last answer, a 429 or 503) asked not to be called again. */
+    receiver_not_before: NullableTimestamp;
     created_at: CreatedAt;
   };
 }

@@ -161,15 +161,16 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
     fails(await m.strict.DELETE("/webhook_endpoints/{webhook_id}", at(ep.id)), 404, "not_found");
   });
 
-  it("sendTestWebhook, listWebhookDeliveries, redeliverWebhook: 202/200; 409 disabled or pending; 404; 400 bad status filter", async () => {
+  it("sendTestWebhook, listWebhookDeliveries, redeliverWebhook: 202/200 (pending: attempted now); 409 disabled; 404; 400 bad status filter", async () => {
     const m = await account("merchant");
     const ep = await create(m.strict);
     const test = conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}/_test", at(ep.id)), 202);
-    fails(
+    // Still pending: re-delivering attempts that one now and names it.
+    const now = conforms(
       await m.strict.POST("/webhook_deliveries/{delivery_id}/_redeliver", delivery(test.data!.delivery_id)),
-      409,
-      "conflict",
+      202,
     );
+    expect(now.data).toEqual({ success: true, event_id: test.data!.event_id, delivery_id: test.data!.delivery_id });
 
     const list = conforms(await m.strict.GET("/webhook_endpoints/{webhook_id}/deliveries", at(ep.id)), 200);
     expect(list.data!.items).toEqual([
@@ -199,6 +200,17 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
       202,
     );
     expect(again.data).toMatchObject({ success: true, event_id: test.data!.event_id });
+    // The receiver answered 429 with Retry-After 30 s: the pending delivery waits for it (409 with Retry-After).
+    await sql`update webhook_deliveries set attempts = 1, last_response_status = 429, due_at = now() + interval '30 seconds',
+      receiver_not_before = now() + interval '30 seconds' where id = ${again.data!.delivery_id}`.execute(
+      h.server().handle.db,
+    );
+    const waiting = await m.strict.POST(
+      "/webhook_deliveries/{delivery_id}/_redeliver",
+      delivery(again.data!.delivery_id),
+    );
+    expect(fails(waiting, 409, "conflict").message).toMatch(/^The receiver asked for time with Retry-After/);
+    expect(Number(waiting.response.headers.get("retry-after"))).toBeGreaterThanOrEqual(29);
     fails(await m.strict.POST("/webhook_deliveries/{delivery_id}/_redeliver", delivery(UNKNOWN)), 404, "not_found");
 
     refusedByPrism(
@@ -219,6 +231,11 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
 
     conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}", { ...at(ep.id), body: { enabled: false } }), 200);
     fails(await m.strict.POST("/webhook_endpoints/{webhook_id}/_test", at(ep.id)), 409, "conflict");
+    fails(
+      await m.strict.POST("/webhook_deliveries/{delivery_id}/_redeliver", delivery(test.data!.delivery_id)),
+      409,
+      "conflict",
+    );
     fails(await m.strict.POST("/webhook_endpoints/{webhook_id}/_test", at(UNKNOWN)), 404, "not_found");
   });
 

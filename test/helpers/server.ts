@@ -53,6 +53,8 @@ export interface TestServerOptions {
   database?: DatabaseHandle;
   /** Serve the portal built into this folder (default dist/portal). */
   portalDir?: string;
+  /** Serve the client package packed into this folder (default dist/client). */
+  clientDir?: string;
   trustProxy?: TrustProxy;
   /** Start a webhook dispatcher with the server (stopped by close()). */
   dispatcher?: boolean | Omit<DispatcherOptions, "handle" | "settings" | "logger">;
@@ -92,6 +94,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     metrics,
     metricsToken: opts.metricsToken,
     portalDir: opts.portalDir,
+    clientDir: opts.clientDir,
     trustProxy: opts.trustProxy,
   });
   const server: Server = await new Promise((resolve) => {

@@ -40,6 +40,9 @@ describe("npm start and the CLI (PGlite)", () => {
       expect(server.output()).toContain("set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to receive them locally");
       expect(server.output()).toContain(`curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}'`);
       expect(server.output()).toContain(`${origin}/2015-01-01/inbound_shipments/_create`);
+      // The build packed the client package, which the server offers for download.
+      const { client } = (await (await fetch(origin)).json()) as { client: string };
+      expect((await fetch(origin + client, { method: "HEAD" })).status).toBe(200);
 
       const demo = createLogisticsClient({
         baseUrl: `${origin}/2015-01-01`,

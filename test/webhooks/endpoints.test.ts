@@ -364,14 +364,29 @@ describe("test events, deliveries and re-delivery", () => {
     );
   });
 
-  it("409 for a test event to a disabled endpoint, and for re-delivering a pending delivery or to a disabled endpoint", async () => {
+  it("409 for a test event to a disabled endpoint and for re-delivering to one; re-delivering a pending delivery attempts that one", async () => {
     const ep = await create(m);
     const t = await m.POST("/webhook_endpoints/{webhook_id}/_test", at(ep.id));
     const redeliver = () =>
       m.POST("/webhook_deliveries/{delivery_id}/_redeliver", {
         params: { path: { delivery_id: t.data!.delivery_id } },
       });
-    expectError(await unchanged(redeliver), 409, "conflict");
+    const deliveryIds = async () =>
+      (
+        await srv.handle.db.selectFrom("webhook_deliveries").select("id").where("endpoint_id", "=", ep.id).execute()
+      ).map((d) => d.id);
+    // Pending, its next attempt a minute away: re-delivering brings it forward instead of queuing a second one.
+    await sql`update webhook_deliveries set attempts = 1, due_at = now() + interval '1 minute' where id = ${t.data!.delivery_id}`.execute(
+      srv.handle.db,
+    );
+    const now = await redeliver();
+    expect(now.response.status).toBe(202);
+    expect(now.data).toEqual({ success: true, event_id: t.data!.event_id, delivery_id: t.data!.delivery_id });
+    expect(await deliveryIds()).toEqual([t.data!.delivery_id]);
+    const due = await sql<{
+      due: boolean;
+    }>`select due_at <= now() as due from webhook_deliveries where id = ${t.data!.delivery_id}`.execute(srv.handle.db);
+    expect(due.rows[0]!.due).toBe(true);
 
     await sql`update webhook_deliveries set status = 'failed', due_at = null, attempts = 8 where id = ${t.data!.delivery_id}`.execute(
       srv.handle.db,
@@ -390,7 +405,11 @@ describe("test events, deliveries and re-delivery", () => {
       .where("id", "=", again.data!.delivery_id)
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: "pending", attempts: 0, retry_base: 8, endpoint_id: ep.id });
-    expectError(await unchanged(redeliver), 409, "conflict"); // the new one is pending now
+    // The new one is pending now: asking again (by the old id) names it, and queues nothing more.
+    const pending = await redeliver();
+    expect(pending.response.status).toBe(202);
+    expect(pending.data!.delivery_id).toBe(again.data!.delivery_id);
+    expect((await deliveryIds()).sort()).toEqual([t.data!.delivery_id, again.data!.delivery_id].sort());
   });
 });
 
