@@ -1,4 +1,4 @@
-// README "Integrate in 10 minutes", run as a new integrator would: every snippet of the section, in order,
+// README "Integrate in 10 minutes" (and its end in docs/webhooks.md), run as a new integrator would: every snippet, in order,
 // in an empty project outside this repository. Only ports change (free ones instead of 3000, 4010 and
 // 8080), `../my-shop` is a temporary folder, and `npm start` runs the bundle the test set-up built from this
 // checkout: the same code without the build into dist/, which the start test covers and two must not race on.
@@ -22,10 +22,19 @@ interface Block {
   file?: string;
 }
 
+/** A section of a Markdown file, from its heading to the next of the same level. */
+function sectionOf(file: string, heading: string): string {
+  const text = readFileSync(path.join(ROOT, file), "utf8");
+  const start = text.indexOf(heading);
+  expect(start, `${file} has ${heading}`).toBeGreaterThanOrEqual(0);
+  const end = text.indexOf("\n## ", start + 5);
+  return text.slice(start, end < 0 ? undefined : end);
+}
+
+/** The README's walk and its end in docs/webhooks.md, as one. */
 function section(): Block[] {
-  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
-  const start = readme.indexOf("## Integrate in 10 minutes");
-  const text = readme.slice(start, readme.indexOf("\n## ", start + 5));
+  const text =
+    sectionOf("README.md", "## Integrate in 10 minutes") + sectionOf("docs/webhooks.md", "## Receive and catch up");
   return [...text.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, lang, code]) => {
     const first = code!.split("\n")[0]!;
     const file = /^\/\/ my-shop\/(\S+)$/.exec(first)?.[1];
@@ -200,9 +209,11 @@ it("every snippet of 'Integrate in 10 minutes' works, in order", async () => {
   );
 
   const mockProc = startBackground(mock!);
-  await until("the mock", up(ports["4010"]!, "/events"), mockProc);
+  await until("the mock", up(ports["4010"]!, "/2015-01-01/events"), mockProc);
   write(firstCall!);
-  expect(await shell(runOnMock!)).toMatch(/^shipment 569c9d3ab7e4f1a2c3d4e5f6 is initial; home delivery possible$/m);
+  const onMock = await shell(runOnMock!);
+  expect(onMock).toMatch(/^shipment 569c9d3ab7e4f1a2c3d4e5f6 is initial; home delivery possible$/m);
+  expect(onMock).toMatch(/^unknown shipment: 404 not_found$/m);
 
   const serverProc = startBackground(server!);
   await until(
@@ -214,6 +225,8 @@ it("every snippet of 'Integrate in 10 minutes' works, in order", async () => {
   const onServer = await shell(runOnServer!);
   expect(onServer).toMatch(/^shipment [0-9a-f]{24} is initial; home delivery possible$/m);
   expect(onServer).not.toContain("569c9d3ab7e4f1a2c3d4e5f6");
+  // The same script, only the base URL changed: the same 404 as the mock's.
+  expect(onServer).toMatch(/^unknown shipment: 404 not_found$/m);
 
   write(receiverJs!);
   const receiverProc = startBackground(receiver!);
