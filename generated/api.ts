@@ -1165,8 +1165,12 @@ export interface components {
             status?: components["schemas"]["InboundShipmentStatus"];
         };
         ErrorDetail: {
-            /** @description Where the problem is, e.g. `/body/products/0/qty` or `/query/limit`. */
+            /**
+             * @description Where the problem is, e.g. `/body/products/0/qty` or `/query/limit`. A path longer than 500
+             *     characters (a very long property name) is cut, ending with `...`.
+             */
             path: string;
+            /** @description What is wrong, in words; cut to 1000 characters like `path`. */
             message: string;
             /** @description The failed rule, e.g. `required`, `additionalProperties`, `maximum`, `duplicate`. */
             code?: string;
@@ -1182,8 +1186,16 @@ export interface components {
             code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "unknown" | "not_implemented" | "unavailable";
             /** @description A sentence for humans; may change wording. */
             message: string;
-            /** @description Each offending field for validation failures; empty otherwise. */
+            /**
+             * @description Each offending field for validation failures; empty otherwise. At most 50: when there were more,
+             *     the first 50 are listed and `details_total` says how many there were (fix those and send again).
+             */
             details: components["schemas"]["ErrorDetail"][];
+            /**
+             * @description Present only when `details` was cut to its first 50: how many problems were found in all.
+             *     Absent, `details` is complete.
+             */
+            details_total?: number;
             /** @description The request id (also in the `X-Request-Id` response header); quote it to support. */
             request_id?: string;
         };
