@@ -282,8 +282,10 @@ export interface paths {
         /**
          * Preview shipping options with draft settings and price lists
          * @description Shipping options exactly as `GET /shipping_options` computes them, for drafts of your
-         *     shipping settings and price lists that are not saved: try a change before you make it. Every
-         *     option and pickup point carries its `explanation` (as with `explain=true`). A draft is checked
+         *     shipping settings and price lists that are not saved: try a change before you make it. The
+         *     answer is explained (as with `explain=true`): its `explanation` holds the price lists used, each
+         *     rule said once, and the traces every option and pickup point refers to, at most 1000 rule checks
+         *     in all (see `ShippingExplanation`). A draft is checked
          *     as a save would check it: the same `400 validation_failed` details, with paths under
          *     `/body/settings` and `/body/price_lists/<i>`; two drafts for one method are `400`. Nothing is
          *     stored.
@@ -1172,8 +1174,12 @@ export interface components {
             status: components["schemas"]["InboundShipmentStatus"];
         };
         ErrorDetail: {
-            /** @description Where the problem is, e.g. `/body/products/0/qty` or `/query/limit`. */
+            /**
+             * @description Where the problem is, e.g. `/body/products/0/qty` or `/query/limit`. A path longer than 500
+             *     characters (a very long property name) is cut, ending with `...`.
+             */
             path: string;
+            /** @description What is wrong, in words; cut to 1000 characters like `path`. */
             message: string;
             /** @description The failed rule, e.g. `required`, `additionalProperties`, `maximum`, `duplicate`. */
             code?: string;
@@ -1189,8 +1195,16 @@ export interface components {
             code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "unknown" | "not_implemented" | "unavailable";
             /** @description A sentence for humans; may change wording. */
             message: string;
-            /** @description Each offending field for validation failures; empty otherwise. */
+            /**
+             * @description Each offending field for validation failures; empty otherwise. At most 50: when there were more,
+             *     the first 50 are listed and `details_total` says how many there were (fix those and send again).
+             */
             details: components["schemas"]["ErrorDetail"][];
+            /**
+             * @description Present only when `details` was cut to its first 50: how many problems were found in all.
+             *     Absent, `details` is complete.
+             */
+            details_total?: number;
             /** @description The request id (also in the `X-Request-Id` response header); quote it to support. */
             request_id?: string;
         };
@@ -1378,66 +1392,12 @@ export interface components {
             tax: number;
         };
         /**
-         * @description The name of a fact that price list rules can test; see `ShippingFacts`.
-         * @enum {string}
+         * @description How this price was computed: its trace, by position in the answer's `explanation.traces` (options and
+         *     pickup points priced alike share one). The rules are those of `explanation.price_lists`, under this
+         *     option's method.
          */
-        ShippingFactName: "pup.branch" | "customer.country" | "customer.postalcode" | "customer.address" | "order.shipping_type" | "order.tags" | "order.total_eur" | "order.letter_possible" | "order.total_weight" | "order.total_volume" | "order.item_count" | "order.item_article_count";
-        /**
-         * @description `==` `!=` compare equal (strings, numbers, booleans, `null`); `<` `<=` `>` `>=` compare
-         *     numbers; `in` / `not_in`: the fact is / is not one of the values of an array `value`;
-         *     `contains`: the array fact (`order.tags`) contains `value`, or a string fact contains it as
-         *     a substring. A combination that cannot apply (e.g. `<` on `customer.country`) is
-         *     `400 validation_failed`.
-         * @enum {string}
-         */
-        RuleOperator: "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not_in" | "contains";
-        /** @description The value the fact is compared with. */
-        RuleValue: string | number | boolean | null | (string | number)[];
-        /** @description One test of a fact, e.g. `order.total_weight <= 2000`. */
-        RuleCriterion: {
-            fact: components["schemas"]["ShippingFactName"];
-            op: components["schemas"]["RuleOperator"];
-            value: components["schemas"]["RuleValue"];
-        };
-        /** @description A fact's value as rules see it (`order.tags` is a list). */
-        FactValue: string | number | boolean | null | string[];
-        /**
-         * @description One rule as it was tested: whether all its criteria matched, and if not the first that did not,
-         *     with the fact's actual value. For a modification rule that matched, the price after it.
-         */
-        RuleCheck: {
-            /** @description The rule's position in its list, from 0. */
-            index: number;
-            description?: string;
-            matched: boolean;
-            /** @description The first criterion that did not match; `null` when the rule matched. */
-            failed: {
-                criterion: components["schemas"]["RuleCriterion"];
-                actual: components["schemas"]["FactValue"];
-            } | null;
-            /** @description Modification rules that matched only; the price after this rule. */
-            gross_after?: number;
-        };
-        /**
-         * @description How a price was computed: the price list; the pricing rules tested in order up to the first that
-         *     matched (it set the base price), or all of them and the `fallback_price`; then every
-         *     modification rule, applied or not.
-         */
-        PriceTrace: {
-            price_list: {
-                /** @description `null` for a draft (`POST /shipping_options/_preview`). */
-                id: components["schemas"]["Id"] | null;
-                name: string;
-            };
-            base: {
-                /** @enum {string} */
-                source: "pricing_rule" | "fallback_price";
-                /** @description The pricing rule that set the base price; `null` for the fallback price. */
-                rule_index: number | null;
-                gross: number;
-            };
-            pricing_rules: components["schemas"]["RuleCheck"][];
-            modification_rules: components["schemas"]["RuleCheck"][];
+        PriceTraceRef: {
+            trace: number;
         };
         /**
          * @description Why a shipping method is not available. Checked in this order; the first that applies is the
@@ -1466,7 +1426,7 @@ export interface components {
             /** @constant */
             available: true;
             price: components["schemas"]["Price"];
-            explanation?: components["schemas"]["PriceTrace"];
+            explanation?: components["schemas"]["PriceTraceRef"];
         } | {
             /** @constant */
             available: false;
@@ -1512,7 +1472,7 @@ export interface components {
             location_info: string | null;
             carrier_info: components["schemas"]["CarrierInfoMap"];
             price: components["schemas"]["Price"];
-            explanation?: components["schemas"]["PriceTrace"];
+            explanation?: components["schemas"]["PriceTraceRef"];
         };
         /**
          * @description The `pickup` method. Available: carries `pickup_points` (no `price`; every pickup point carries
@@ -1540,38 +1500,27 @@ export interface components {
             home: components["schemas"]["ShippingMethodOption"];
             pickup: components["schemas"]["PickupMethodOption"];
         };
-        /** @description Possible shipping methods for a customer and the facts they were computed from. */
-        ShippingOptionsResult: {
-            /** @description The order, when the options were asked for one. */
-            order_id?: components["schemas"]["Id"];
-            facts: components["schemas"]["ShippingFacts"];
-            options: components["schemas"]["ShippingOptionsByMethod"];
-        };
-        LetterMethodSettings: {
-            /** @description Whether you offer letters. Off means `available: false`, `reason: merchant_disabled`. */
-            enabled: boolean;
-            /** @description Heaviest shipment that may go as a letter, in grams; heavier gets `item_does_not_allow`. */
-            max_weight_g: number;
-        };
-        ShippingMethodSettings: {
-            /** @description Whether you offer the method. Off means `available: false`, `reason: merchant_disabled`. */
-            enabled: boolean;
-            /**
-             * @description Heaviest shipment the method takes, in grams; heavier gets `weight_exceeded`. Absent: no
-             *     limit (the carriers' usual parcel limit is 35000 g).
-             */
-            max_weight_g?: number;
-        };
-        /** @description How many pickup points shipping options offer at most, nearest first. */
-        PickupPointsLimit: number;
-        ShippingSettingsInput: {
-            letter: components["schemas"]["LetterMethodSettings"];
-            home: components["schemas"]["ShippingMethodSettings"];
-            pickup: components["schemas"]["ShippingMethodSettings"];
-            /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
-            countries: components["schemas"]["CountryCode"][];
-            /** @description How many pickup points shipping options offer at most (1-50). Omitted, 10. */
-            pickup_points_limit?: components["schemas"]["PickupPointsLimit"];
+        /**
+         * @description The name of a fact that price list rules can test; see `ShippingFacts`.
+         * @enum {string}
+         */
+        ShippingFactName: "pup.branch" | "customer.country" | "customer.postalcode" | "customer.address" | "order.shipping_type" | "order.tags" | "order.total_eur" | "order.letter_possible" | "order.total_weight" | "order.total_volume" | "order.item_count" | "order.item_article_count";
+        /**
+         * @description `==` `!=` compare equal (strings, numbers, booleans, `null`); `<` `<=` `>` `>=` compare
+         *     numbers; `in` / `not_in`: the fact is / is not one of the values of an array `value`;
+         *     `contains`: the array fact (`order.tags`) contains `value`, or a string fact contains it as
+         *     a substring. A combination that cannot apply (e.g. `<` on `customer.country`) is
+         *     `400 validation_failed`.
+         * @enum {string}
+         */
+        RuleOperator: "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not_in" | "contains";
+        /** @description The value the fact is compared with. */
+        RuleValue: string | number | boolean | null | (string | number)[];
+        /** @description One test of a fact, e.g. `order.total_weight <= 2000`. */
+        RuleCriterion: {
+            fact: components["schemas"]["ShippingFactName"];
+            op: components["schemas"]["RuleOperator"];
+            value: components["schemas"]["RuleValue"];
         };
         /** @description All must match (logical AND). An empty list always matches. */
         RuleCriteria: components["schemas"]["RuleCriterion"][];
@@ -1601,6 +1550,105 @@ export interface components {
              *     (`0.9` for 10 % off). Otherwise `400 validation_failed` naming the rule.
              */
             amount: number;
+        };
+        /** @description A price list the answer used, with its rules as saved (or as drafted, for a preview's draft). */
+        ExplainedPriceList: {
+            /** @description `null` for a draft (`POST /shipping_options/_preview`). */
+            id: components["schemas"]["Id"] | null;
+            name: string;
+            pricing_rules: components["schemas"]["PricingRule"][];
+            modification_rules: components["schemas"]["ModificationRule"][];
+        };
+        /**
+         * @description One rule as it was tested, named by its position in its list (`explanation.price_lists`): whether all
+         *     its criteria matched, and if not the first that did not, by position in the rule's `criteria` (the
+         *     fact's value is in the answer's `facts`; for a pickup point `pup.branch` is its own `branch`). For a
+         *     modification rule that matched, the price after it.
+         */
+        RuleCheck: {
+            /** @description The rule's position in its list, from 0. */
+            index: number;
+            matched: boolean;
+            /** @description The position in the rule's `criteria` of the first criterion that did not match; `null` when the rule matched. */
+            failed_criterion: number | null;
+            /** @description Modification rules that matched only; the price after this rule. */
+            gross_after?: number;
+        };
+        /**
+         * @description One way a price was reached: the pricing rules tested in order up to the first that matched (it set
+         *     the base price), or all of them and the `fallback_price`; then every modification rule, applied or
+         *     not. When the answer's budget of rule checks ran out, the checks at the end are left out and
+         *     `rule_checks_omitted` says how many (`base` and the price are always exact).
+         */
+        PriceTrace: {
+            base: {
+                /** @enum {string} */
+                source: "pricing_rule" | "fallback_price";
+                /** @description The pricing rule that set the base price; `null` for the fallback price. */
+                rule_index: number | null;
+                gross: number;
+            };
+            pricing_rules: components["schemas"]["RuleCheck"][];
+            modification_rules: components["schemas"]["RuleCheck"][];
+            /** @description Checks of this trace left out of `pricing_rules` and `modification_rules` (0 when it is complete). */
+            rule_checks_omitted: number;
+        };
+        /**
+         * @description With `explain=true`, and in previews: how the answer's prices were computed, each thing said once.
+         *     `price_lists` holds the price list of each method that was priced, with its rules. `traces` holds the
+         *     distinct ways a price was reached; each priced option and pickup point refers to one by position
+         *     (its `explanation.trace`), so points priced alike share a trace. A rule check names its rule and its
+         *     failed criterion by position, and the fact's value is in the answer's `facts` (for a pickup point,
+         *     `pup.branch` is the point's own `branch`).
+         *
+         *     One answer lists at most 1000 rule checks in all, in the order of `traces`; a trace beyond that
+         *     budget lists fewer (or none), and `rule_checks_omitted` says how many were left out in all. The
+         *     prices and each trace's `base` are always exact.
+         */
+        ShippingExplanation: {
+            price_lists: {
+                letter?: components["schemas"]["ExplainedPriceList"];
+                home?: components["schemas"]["ExplainedPriceList"];
+                pickup?: components["schemas"]["ExplainedPriceList"];
+            };
+            /** @description Letter's and home delivery's first, then the pickup points', nearest first. */
+            traces: components["schemas"]["PriceTrace"][];
+            /** @description Rule checks left out of `traces` to keep the answer small (0 when every trace is complete). */
+            rule_checks_omitted: number;
+        };
+        /** @description Possible shipping methods for a customer and the facts they were computed from. */
+        ShippingOptionsResult: {
+            /** @description The order, when the options were asked for one. */
+            order_id?: components["schemas"]["Id"];
+            facts: components["schemas"]["ShippingFacts"];
+            options: components["schemas"]["ShippingOptionsByMethod"];
+            explanation?: components["schemas"]["ShippingExplanation"];
+        };
+        LetterMethodSettings: {
+            /** @description Whether you offer letters. Off means `available: false`, `reason: merchant_disabled`. */
+            enabled: boolean;
+            /** @description Heaviest shipment that may go as a letter, in grams; heavier gets `item_does_not_allow`. */
+            max_weight_g: number;
+        };
+        ShippingMethodSettings: {
+            /** @description Whether you offer the method. Off means `available: false`, `reason: merchant_disabled`. */
+            enabled: boolean;
+            /**
+             * @description Heaviest shipment the method takes, in grams; heavier gets `weight_exceeded`. Absent: no
+             *     limit (the carriers' usual parcel limit is 35000 g).
+             */
+            max_weight_g?: number;
+        };
+        /** @description How many pickup points shipping options offer at most, nearest first. */
+        PickupPointsLimit: number;
+        ShippingSettingsInput: {
+            letter: components["schemas"]["LetterMethodSettings"];
+            home: components["schemas"]["ShippingMethodSettings"];
+            pickup: components["schemas"]["ShippingMethodSettings"];
+            /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
+            countries: components["schemas"]["CountryCode"][];
+            /** @description How many pickup points shipping options offer at most (1-50). Omitted, 10. */
+            pickup_points_limit?: components["schemas"]["PickupPointsLimit"];
         };
         /**
          * @description A price list is evaluated on every shipping-options call, so its size is bounded as a whole
@@ -1643,6 +1691,7 @@ export interface components {
             order_id: components["schemas"]["Id"];
             facts: components["schemas"]["ShippingFacts"];
             options: components["schemas"]["ShippingOptionsByMethod"];
+            explanation?: components["schemas"]["ShippingExplanation"];
         };
         /** @description The location distances were measured from. */
         PickupPointSearchOrigin: {
@@ -2438,10 +2487,11 @@ export interface components {
          */
         WeightQuery: number;
         /**
-         * @description `true` adds an `explanation` to every option and every pickup point: which price list and which
-         *     pricing rule set the base price (or the fallback price), each modification rule that applied and
-         *     the price after it, the first criterion of each rule that did not match with the fact's actual
-         *     value, and in words why a method is unavailable. For your checkout's debugging and the merchant
+         * @description `true` adds the answer's `explanation`: which price list and which pricing rule set each base
+         *     price (or the fallback price), each modification rule that applied and the price after it, and the
+         *     first criterion of each rule that did not match; every option and pickup point refers to its trace
+         *     there, and an unavailable method says in words why. Each rule is said once, and one answer lists at
+         *     most 1000 rule checks (see `ShippingExplanation`). For your checkout's debugging and the merchant
          *     portal's "why this price"; leave it off in production checkouts (the answer is larger).
          */
         ExplainQuery: boolean;
@@ -2547,13 +2597,7 @@ export type ShippingMethodType = components['schemas']['ShippingMethodType'];
 export type ShippingFacts = components['schemas']['ShippingFacts'];
 export type CurrencyCode = components['schemas']['CurrencyCode'];
 export type Price = components['schemas']['Price'];
-export type ShippingFactName = components['schemas']['ShippingFactName'];
-export type RuleOperator = components['schemas']['RuleOperator'];
-export type RuleValue = components['schemas']['RuleValue'];
-export type RuleCriterion = components['schemas']['RuleCriterion'];
-export type FactValue = components['schemas']['FactValue'];
-export type RuleCheck = components['schemas']['RuleCheck'];
-export type PriceTrace = components['schemas']['PriceTrace'];
+export type PriceTraceRef = components['schemas']['PriceTraceRef'];
 export type ShippingUnavailableReason = components['schemas']['ShippingUnavailableReason'];
 export type UnavailableTrace = components['schemas']['UnavailableTrace'];
 export type ShippingMethodOption = components['schemas']['ShippingMethodOption'];
@@ -2563,14 +2607,22 @@ export type CarrierInfoMap = components['schemas']['CarrierInfoMap'];
 export type PickupPointWithPrice = components['schemas']['PickupPointWithPrice'];
 export type PickupMethodOption = components['schemas']['PickupMethodOption'];
 export type ShippingOptionsByMethod = components['schemas']['ShippingOptionsByMethod'];
+export type ShippingFactName = components['schemas']['ShippingFactName'];
+export type RuleOperator = components['schemas']['RuleOperator'];
+export type RuleValue = components['schemas']['RuleValue'];
+export type RuleCriterion = components['schemas']['RuleCriterion'];
+export type RuleCriteria = components['schemas']['RuleCriteria'];
+export type PricingRule = components['schemas']['PricingRule'];
+export type ModificationRule = components['schemas']['ModificationRule'];
+export type ExplainedPriceList = components['schemas']['ExplainedPriceList'];
+export type RuleCheck = components['schemas']['RuleCheck'];
+export type PriceTrace = components['schemas']['PriceTrace'];
+export type ShippingExplanation = components['schemas']['ShippingExplanation'];
 export type ShippingOptionsResult = components['schemas']['ShippingOptionsResult'];
 export type LetterMethodSettings = components['schemas']['LetterMethodSettings'];
 export type ShippingMethodSettings = components['schemas']['ShippingMethodSettings'];
 export type PickupPointsLimit = components['schemas']['PickupPointsLimit'];
 export type ShippingSettingsInput = components['schemas']['ShippingSettingsInput'];
-export type RuleCriteria = components['schemas']['RuleCriteria'];
-export type PricingRule = components['schemas']['PricingRule'];
-export type ModificationRule = components['schemas']['ModificationRule'];
 export type PriceListInput = components['schemas']['PriceListInput'];
 export type ShippingOptionsPreview = components['schemas']['ShippingOptionsPreview'];
 export type OrderShippingOptionsResult = components['schemas']['OrderShippingOptionsResult'];
@@ -3208,10 +3260,11 @@ export interface operations {
                  */
                 weight?: components["parameters"]["WeightQuery"];
                 /**
-                 * @description `true` adds an `explanation` to every option and every pickup point: which price list and which
-                 *     pricing rule set the base price (or the fallback price), each modification rule that applied and
-                 *     the price after it, the first criterion of each rule that did not match with the fact's actual
-                 *     value, and in words why a method is unavailable. For your checkout's debugging and the merchant
+                 * @description `true` adds the answer's `explanation`: which price list and which pricing rule set each base
+                 *     price (or the fallback price), each modification rule that applied and the price after it, and the
+                 *     first criterion of each rule that did not match; every option and pickup point refers to its trace
+                 *     there, and an unavailable method says in words why. Each rule is said once, and one answer lists at
+                 *     most 1000 rule checks (see `ShippingExplanation`). For your checkout's debugging and the merchant
                  *     portal's "why this price"; leave it off in production checkouts (the answer is larger).
                  */
                 explain?: components["parameters"]["ExplainQuery"];
@@ -3319,23 +3372,7 @@ export interface operations {
                      *             "tax": 25.5
                      *           },
                      *           "explanation": {
-                     *             "price_list": {
-                     *               "id": null,
-                     *               "name": "Home delivery"
-                     *             },
-                     *             "base": {
-                     *               "source": "pricing_rule",
-                     *               "rule_index": 0,
-                     *               "gross": 4.9
-                     *             },
-                     *             "pricing_rules": [
-                     *               {
-                     *                 "index": 0,
-                     *                 "matched": true,
-                     *                 "failed": null
-                     *               }
-                     *             ],
-                     *             "modification_rules": []
+                     *             "trace": 0
                      *           }
                      *         },
                      *         "pickup": {
@@ -3345,6 +3382,46 @@ export interface operations {
                      *             "detail": "Pickup is switched off in your shipping settings."
                      *           }
                      *         }
+                     *       },
+                     *       "explanation": {
+                     *         "price_lists": {
+                     *           "home": {
+                     *             "id": null,
+                     *             "name": "Home delivery",
+                     *             "pricing_rules": [
+                     *               {
+                     *                 "criteria": [
+                     *                   {
+                     *                     "fact": "order.total_weight",
+                     *                     "op": "<=",
+                     *                     "value": 2000
+                     *                   }
+                     *                 ],
+                     *                 "price": 4.9
+                     *               }
+                     *             ],
+                     *             "modification_rules": []
+                     *           }
+                     *         },
+                     *         "traces": [
+                     *           {
+                     *             "base": {
+                     *               "source": "pricing_rule",
+                     *               "rule_index": 0,
+                     *               "gross": 4.9
+                     *             },
+                     *             "pricing_rules": [
+                     *               {
+                     *                 "index": 0,
+                     *                 "matched": true,
+                     *                 "failed_criterion": null
+                     *               }
+                     *             ],
+                     *             "modification_rules": [],
+                     *             "rule_checks_omitted": 0
+                     *           }
+                     *         ],
+                     *         "rule_checks_omitted": 0
                      *       }
                      *     }
                      */
@@ -3366,10 +3443,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `true` adds an `explanation` to every option and every pickup point: which price list and which
-                 *     pricing rule set the base price (or the fallback price), each modification rule that applied and
-                 *     the price after it, the first criterion of each rule that did not match with the fact's actual
-                 *     value, and in words why a method is unavailable. For your checkout's debugging and the merchant
+                 * @description `true` adds the answer's `explanation`: which price list and which pricing rule set each base
+                 *     price (or the fallback price), each modification rule that applied and the price after it, and the
+                 *     first criterion of each rule that did not match; every option and pickup point refers to its trace
+                 *     there, and an unavailable method says in words why. Each rule is said once, and one answer lists at
+                 *     most 1000 rule checks (see `ShippingExplanation`). For your checkout's debugging and the merchant
                  *     portal's "why this price"; leave it off in production checkouts (the answer is larger).
                  */
                 explain?: components["parameters"]["ExplainQuery"];

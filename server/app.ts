@@ -33,6 +33,8 @@ export interface AppOptions {
   heavyRequestsPerCaller?: number;
   /** Request body bytes a minute per caller; 0 or absent: no limit. */
   bodyBytesPerMinute?: number;
+  /** Response body bytes a minute per caller; 0 or absent: no limit. */
+  responseBytesPerMinute?: number;
   /** The implemented operations, when not the services' own: tests may pass a subset. */
   handlers?: Handlers;
   /** Counts requests; served at /metrics on this port only with `metricsToken` (else on a port of its own, or not at all). */
@@ -56,6 +58,7 @@ export function createApp({
   concurrentRequestsPerCaller = 0,
   heavyRequestsPerCaller = 0,
   bodyBytesPerMinute = 0,
+  responseBytesPerMinute = 0,
   handlers = services.handlers,
   metrics,
   metricsToken,
@@ -124,6 +127,7 @@ export function createApp({
       concurrentRequestsPerCaller,
       heavyRequestsPerCaller,
       bodyBytesPerMinute,
+      responseBytesPerMinute,
     }),
   );
 

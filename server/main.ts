@@ -81,6 +81,7 @@ async function main() {
     concurrentRequestsPerCaller: config.concurrentRequestsPerCaller,
     heavyRequestsPerCaller: config.heavyRequestsPerCaller,
     bodyBytesPerMinute: config.bodyBytesPerMinute,
+    responseBytesPerMinute: config.responseBytesPerMinute,
     trustProxy: config.trustProxy,
   });
   const metricsServer =

@@ -150,7 +150,17 @@ export const SETTINGS = {
     max: INT32_MAX,
     zero: "no limit",
     meaning:
-      "Request body bytes a minute per caller, for all instances together (counted from `Content-Length` before the body is read); beyond it `429` with `Retry-After`.",
+      "Request body bytes a minute per caller, for all instances together (charged from `Content-Length` before the body is read, or as the bytes of a chunked body arrive); beyond it `429` with `Retry-After`.",
+  }),
+  responseBytesPerMinute: wholeNumber({
+    name: "RESPONSE_BYTES_PER_MINUTE",
+    unit: "bytes",
+    default: 256 * 2 ** 20,
+    min: 0,
+    max: INT32_MAX,
+    zero: "no limit",
+    meaning:
+      "Response body bytes a minute per caller, for all instances together (a `HEAD` counts what its `GET` would send); once spent, further requests get `429` with `Retry-After` until the minute ends.",
   }),
   loginFailuresPerAddress: wholeNumber({
     name: "LOGIN_FAILURES_PER_ADDRESS",

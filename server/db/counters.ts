@@ -89,6 +89,27 @@ export class SharedWindowLimit {
 
   /** Seconds until `key` may add `points` again, or 0 after adding them. */
   async take(key: string, points = 1): Promise<number> {
+    const wait = await this.waitFor(key, points);
+    if (wait === 0) this.add(key, points);
+    return wait;
+  }
+
+  /**
+   * Adds `points` already spent (bytes read or written cannot be refused after the fact); returns the
+   * seconds until the window ends when the key is now over its limit, else 0.
+   */
+  async spend(key: string, points: number): Promise<number> {
+    this.add(key, points);
+    return this.waitFor(key, 0);
+  }
+
+  /** Seconds until the key may spend anything again (its window is used up), or 0. */
+  spent(key: string): Promise<number> {
+    return this.waitFor(key, 1);
+  }
+
+  /** 0 when `points` more fit in the key's window; else the seconds until it ends. */
+  private async waitFor(key: string, points: number): Promise<number> {
     let now = Date.now();
     let k = this.known.get(key);
     if (!k || k.resetsAt <= now || now - k.at > this.flushMs) {
@@ -100,14 +121,15 @@ export class SharedWindowLimit {
       now = Date.now();
       k = this.known.get(key);
     }
-    const local = (this.pending.get(key) ?? 0) + (this.sending.get(key) ?? 0);
-    if ((k?.consumed ?? 0) + local + points > this.counter.limit) {
-      const resetsAt = k?.resetsAt ?? now + this.counter.windowSeconds * 1000;
-      return Math.max(1, Math.ceil((resetsAt - now) / 1000));
-    }
+    const used = (k?.consumed ?? 0) + (this.pending.get(key) ?? 0) + (this.sending.get(key) ?? 0);
+    if (used + points <= this.counter.limit) return 0;
+    const resetsAt = k?.resetsAt ?? now + this.counter.windowSeconds * 1000;
+    return Math.max(1, Math.ceil((resetsAt - now) / 1000));
+  }
+
+  private add(key: string, points: number) {
     this.pending.set(key, (this.pending.get(key) ?? 0) + points);
     this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
-    return 0;
   }
 
   /** One read per key at a time, however many requests wait for it. */

@@ -1,17 +1,15 @@
 // Request bodies, read once the operation is known: an operation without a request body refuses
 // one, and one with a body gets it as UTF-8 JSON with every check that JSON.parse does not make.
 import { isUtf8 } from "node:buffer";
-import express, { type NextFunction, type Request, type RequestHandler } from "express";
+import type { NextFunction, Request, RequestHandler } from "express";
 import { AppError, invalid, type ErrorDetail } from "../shared/errors.ts";
 import { checkParsed, findDuplicateKeys, mayHaveDuplicateKeys } from "./json-text.ts";
 import { matchedOperation, type Res } from "./express.ts";
+import { hasBodyBytes, readRawBody } from "./body-reader.ts";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 // us-ascii is a subset of UTF-8; every other charset (utf-16, latin1, ...) would be decoded into other text.
 const CHARSETS = new Set(["utf-8", "utf8", "us-ascii"]);
-
-const hasBodyBytes = (req: Request) =>
-  req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 
 /** Refused before the body is read: answer now and close, rather than wait for bytes nobody will use. */
 function refuseUnread(res: Res, err: AppError): never {
@@ -87,7 +85,7 @@ const hasContent = (v: unknown) =>
 
 /** The body stage of the pipeline, after the operation was matched and the caller's role checked. */
 export function readJsonBody(): RequestHandler[] {
-  return [admitBody, express.raw({ type: () => true, limit: MAX_BODY_BYTES }), parseJson];
+  return [admitBody, readRawBody(MAX_BODY_BYTES), parseJson];
 }
 
 /** Query values are never stored, but they reach SQL: NUL is refused there as in bodies. */

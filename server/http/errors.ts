@@ -109,12 +109,23 @@ function normalizePath(p: string): string {
     .replace(/^(?!\/)/, "/");
 }
 
+/** What one error answer may carry (the Error schema's bounds): a body full of mistakes gets a short answer. */
+const MAX_DETAILS = 50;
+const MAX_PATH = 500;
+const MAX_MESSAGE = 1000;
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 3)}...` : text);
+
 export function sendError(res: Res, err: AppError): void {
   const body: WireError = {
     success: false,
     code: err.code,
     message: err.message,
-    details: err.details,
+    details: err.details.slice(0, MAX_DETAILS).map((d) => ({
+      ...d,
+      path: cut(d.path, MAX_PATH),
+      message: cut(d.message, MAX_MESSAGE),
+    })),
+    ...(err.details.length > MAX_DETAILS && { details_total: err.details.length }),
     request_id: res.locals.requestId,
   };
   for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);

@@ -10,6 +10,8 @@ declare global {
       /** Set by authenticate() for every request under the base path. */
       principal: Principal;
       requestId: string;
+      /** Charges bytes of a body of undeclared length as they arrive; throws the refusal when over budget. */
+      meterBody?: (bytes: number) => Promise<void>;
       /** The app's logger, for failures worth an operator's attention. */
       log?: Logger;
     }

@@ -10,7 +10,13 @@ import type { Handlers } from "../operations.ts";
 import { checkQuery, readJsonBody } from "./body-checks.ts";
 import type { Res } from "./express.ts";
 import { strictQueryNumbers } from "./query-numbers.ts";
-import { perCallerBodyBytes, perCallerConcurrency, perCallerRateLimit, sharedWindows } from "./rate-limit.ts";
+import {
+  perCallerBodyBytes,
+  perCallerConcurrency,
+  perCallerRateLimit,
+  perCallerResponseBytes,
+  sharedWindows,
+} from "./rate-limit.ts";
 import { dispatch } from "./registry.ts";
 import { validator } from "./validator.ts";
 
@@ -28,6 +34,8 @@ export interface PipelineOptions {
   heavyRequestsPerCaller: number;
   /** Request body bytes a minute per caller; 0: no limit. */
   bodyBytesPerMinute: number;
+  /** Response body bytes a minute per caller; 0: no limit. */
+  responseBytesPerMinute: number;
 }
 
 export function apiPipeline(o: PipelineOptions): Router {
@@ -37,11 +45,13 @@ export function apiPipeline(o: PipelineOptions): Router {
     o.observeRequests,
     // Who is calling (401), before anything else costs: the limits count per caller, and no stranger's body is read.
     authenticate(o.authenticator, (token) => sessionPrincipal(o.db, token)),
-    // The caller's limits (429), from the headers alone, before the body is read.
+    // The caller's limits (429), from the headers and what it spent, before the body is read (a chunked body is
+    // charged as it arrives, in readJsonBody).
     o.rateLimitPerMinute > 0 && perCallerRateLimit(shared("requests", o.rateLimitPerMinute)),
     (o.concurrentRequestsPerCaller > 0 || o.heavyRequestsPerCaller > 0) &&
       perCallerConcurrency(o.concurrentRequestsPerCaller, o.heavyRequestsPerCaller),
     o.bodyBytesPerMinute > 0 && perCallerBodyBytes(shared("body-bytes", o.bodyBytesPerMinute)),
+    o.responseBytesPerMinute > 0 && perCallerResponseBytes(shared("response-bytes", o.responseBytesPerMinute)),
     requestChecks(),
     // The operation's handler (501 when it has none).
     dispatch(o.db, o.handlers),

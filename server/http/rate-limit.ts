@@ -41,6 +41,22 @@ function tooMany(message: string, seconds: number): AppError {
 /** A body above this is a heavy request: parsing, validating and storing it holds the CPU and a database connection for long. */
 export const HEAVY_BODY_BYTES = 16 * 1024;
 
+/** The body's declared length; undefined when it comes without one (`Transfer-Encoding: chunked`). */
+function declaredLength(req: Request): number | undefined {
+  if (req.headers["content-length"] !== undefined) return Number(req.headers["content-length"]);
+  return req.headers["transfer-encoding"] === undefined ? 0 : undefined;
+}
+
+/**
+ * Whether a request counts as heavy, decided before its body is read. A body of unknown length is heavy
+ * up front: it may be up to 1 MB, and deciding later would mean refusing it half read (its bytes already
+ * spent). Every JSON client declares Content-Length; only a streamed upload does not.
+ */
+function isHeavyBody(req: Request): boolean {
+  const length = declaredLength(req);
+  return length === undefined || length > HEAVY_BODY_BYTES;
+}
+
 /**
  * At most `limit` requests of one caller in progress at once in this process, of which at most
  * `heavyLimit` with a body over HEAVY_BODY_BYTES: a caller's heavy writes queue behind each other (its
@@ -59,13 +75,13 @@ export function perCallerConcurrency(limit: number, heavyLimit = 0) {
   };
   return (req: Request, res: Res, next: NextFunction) => {
     const key = res.locals.principal.name;
-    const isHeavy = heavyLimit > 0 && Number(req.headers["content-length"] ?? 0) > HEAVY_BODY_BYTES;
+    const isHeavy = heavyLimit > 0 && isHeavyBody(req);
     if (limit > 0 && (running.get(key) ?? 0) >= limit)
       return next(tooMany(`Too many requests in progress: at most ${limit} at once per caller. Retry in 1 s.`, 1));
     if (isHeavy && (heavy.get(key) ?? 0) >= heavyLimit) {
       return next(
         tooMany(
-          `Too many large requests in progress: at most ${heavyLimit} with a body over ${HEAVY_BODY_BYTES} bytes at once per caller. Retry in 1 s.`,
+          `Too many large requests in progress: at most ${heavyLimit} with a body over ${HEAVY_BODY_BYTES} bytes (or of undeclared length) at once per caller. Retry in 1 s.`,
           1,
         ),
       );
@@ -85,19 +101,46 @@ export function perCallerConcurrency(limit: number, heavyLimit = 0) {
 }
 
 /**
- * At most `limit` bytes of request bodies per caller in a fixed minute window, counted from
- * Content-Length before the body is read (for all instances together), so that one caller's heavy
- * writes cannot take the CPU that parsing and validating them costs from everyone else.
+ * At most `limit` bytes of request bodies per caller in a fixed minute window (for all instances together),
+ * so that one caller's heavy writes cannot take the CPU that parsing and validating them costs from everyone
+ * else. A declared Content-Length is charged before the body is read (refused unread); a body without one
+ * (chunked) is charged as its bytes arrive, and refused once the window is spent (readJsonBody stops reading).
  */
 export function perCallerBodyBytes(limit: SharedWindowLimit) {
+  const refusal = (wait: number) =>
+    tooMany(`Too many request bytes: at most ${limit.limit} a minute per caller. Retry in ${wait} s.`, wait);
   return (req: Request, res: Res, next: NextFunction) => {
-    const size = Number(req.headers["content-length"] ?? 0);
+    const key = res.locals.principal.name;
+    const size = declaredLength(req);
+    if (size === undefined) {
+      res.locals.meterBody = async (bytes) => {
+        const wait = await limit.spend(key, bytes);
+        if (wait > 0) throw refusal(wait);
+      };
+      return next();
+    }
     if (!Number.isFinite(size) || size <= 0) return next();
-    limit.take(res.locals.principal.name, size).then((wait) => {
+    limit.take(key, size).then((wait) => next(wait > 0 ? refusal(wait) : undefined), next);
+  };
+}
+
+/**
+ * At most `limit` bytes of response bodies per caller in a fixed minute window (for all instances together):
+ * once a caller's window is spent its further requests are refused until the window ends. An answer is charged
+ * its Content-Length when it is sent (every API answer has one); a HEAD is charged what its GET would have sent.
+ */
+export function perCallerResponseBytes(limit: SharedWindowLimit) {
+  return (_req: Request, res: Res, next: NextFunction) => {
+    const key = res.locals.principal.name;
+    limit.spent(key).then((wait) => {
       if (wait > 0)
         return next(
-          tooMany(`Too many request bytes: at most ${limit.limit} a minute per caller. Retry in ${wait} s.`, wait),
+          tooMany(`Too many response bytes: at most ${limit.limit} a minute per caller. Retry in ${wait} s.`, wait),
         );
+      res.on("finish", () => {
+        const size = Number(res.getHeader("content-length") ?? 0);
+        if (Number.isFinite(size) && size > 0) void limit.spend(key, size);
+      });
       next();
     }, next);
   };

@@ -1,6 +1,7 @@
 // Assembles `options.letter|home|pickup` of a shipping options answer (SEED.md 4.4) from settings, price lists,
 // facts and the nearest pickup points already fetched. Pure: no I/O.
 import type { components } from "../../generated/api.ts";
+import type { TraceBook } from "./explanation.ts";
 import { explainedPriceOf, priceOf, type PricedList, type ShippingFacts } from "./rules.ts";
 
 type Schemas = components["schemas"];
@@ -26,8 +27,6 @@ export interface ShippingOptionsInput {
   pickupPoints: readonly PickupPoint[];
   /** How many pickup points to offer (default 10, at most 50). */
   limit?: number;
-  /** Add the `explanation` of every option and pickup point (`explain=true`, previews). */
-  explain?: boolean;
 }
 
 /**
@@ -110,15 +109,20 @@ function pointFields(p: PickupPoint): PickupPoint {
  * `{available: true, price}`. Available pickup: `{available: true, pickup_points}` keyed by id in the given
  * (nearest-first) order, each priced with `pup.branch` set to its own branch; no `price` on the method.
  * Ids are 24 hex characters, never array-index-like keys, so object member order is insertion order.
+ * With `book` (explain=true, previews), every option and point is explained: priced ones by a reference to
+ * their trace in the book, unavailable ones in words.
  */
-export function buildShippingOptions(input: ShippingOptionsInput): ShippingOptionsByMethod {
+export function buildShippingOptions(input: ShippingOptionsInput, book?: TraceBook): ShippingOptionsByMethod {
   const listOf = (method: ShippingMethodType) => input.priceLists.find((list) => list.method === method)!;
   const unavailable = (method: ShippingMethodType, reason: ShippingUnavailableReason) =>
-    input.explain
+    book
       ? { available: false as const, reason, explanation: { detail: unavailableDetail(method, reason, input) } }
       : { available: false as const, reason };
-  const priced = (list: MethodPriceList, facts: ShippingFacts) =>
-    input.explain ? explainedPriceOf(list, facts) : { price: priceOf(list, facts) };
+  const priced = (list: MethodPriceList, facts: ShippingFacts) => {
+    if (!book) return { price: priceOf(list, facts) };
+    const { price, steps } = explainedPriceOf(list, facts);
+    return { price, explanation: { trace: book.refer(list, steps) } };
+  };
   const simple = (method: "letter" | "home") => {
     const reason = unavailableReason(method, input);
     return reason ? unavailable(method, reason) : { available: true as const, ...priced(listOf(method), input.facts) };

@@ -55,24 +55,16 @@ export function evaluate(criteria: readonly RuleCriterion[], facts: ShippingFact
   return criteria.every((c) => matches(c, facts));
 }
 
-/** The first criterion that does not match; undefined when all do (the rule applies). */
-export function firstMismatch(criteria: readonly RuleCriterion[], facts: ShippingFacts): RuleCriterion | undefined {
-  return criteria.find((c) => !matches(c, facts));
+/** The position of the first criterion that does not match; -1 when all do (the rule applies). */
+export function firstMismatch(criteria: readonly RuleCriterion[], facts: ShippingFacts): number {
+  return criteria.findIndex((c) => !matches(c, facts));
 }
 
-function ruleCheck(
-  index: number,
-  rule: { description?: string },
-  failed: RuleCriterion | undefined,
-  facts: ShippingFacts,
-): RuleCheck {
-  return {
-    index,
-    ...(rule.description !== undefined && { description: rule.description }),
-    matched: !failed,
-    failed: failed ? { criterion: failed, actual: facts[failed.fact] } : null,
-  };
-}
+const ruleCheck = (index: number, failed: number): RuleCheck => ({
+  index,
+  matched: failed < 0,
+  failed_criterion: failed < 0 ? null : failed,
+});
 
 /** The spec's Price.gross maximum (100000), in cents: a larger result would make the answer violate the spec. */
 export const MAX_PRICE_CENTS = 10_000_000;
@@ -100,8 +92,8 @@ export function applyModification(cents: number, rule: Pick<ModificationRule, "a
   return Math.min(MAX_PRICE_CENTS, Math.max(0, next));
 }
 
-/** What a trace records while a price is computed (PriceTrace without its price list). */
-export type PriceSteps = Omit<PriceTrace, "price_list">;
+/** What a trace records while a price is computed (a PriceTrace before the answer's budget cuts it). */
+export type PriceSteps = Omit<PriceTrace, "rule_checks_omitted">;
 
 /**
  * The fee in integer cents: the first pricing rule whose criteria all match sets the base price, else
@@ -113,8 +105,8 @@ export function priceFor(list: PriceRules, facts: ShippingFacts, trace?: PriceSt
   let baseIndex = -1;
   for (let i = 0; i < rules.length; i++) {
     const failed = firstMismatch(rules[i]!.criteria, facts);
-    trace?.pricing_rules.push(ruleCheck(i, rules[i]!, failed, facts));
-    if (!failed) {
+    trace?.pricing_rules.push(ruleCheck(i, failed));
+    if (failed < 0) {
       baseIndex = i;
       break;
     }
@@ -130,10 +122,10 @@ export function priceFor(list: PriceRules, facts: ShippingFacts, trace?: PriceSt
   for (let i = 0; i < modifications.length; i++) {
     const rule = modifications[i]!;
     const failed = firstMismatch(rule.criteria, facts);
-    if (!failed) cents = applyModification(cents, rule);
+    if (failed < 0) cents = applyModification(cents, rule);
     trace?.modification_rules.push({
-      ...ruleCheck(i, rule, failed, facts),
-      ...(!failed && { gross_after: fromCents(cents) }),
+      ...ruleCheck(i, failed),
+      ...(failed < 0 && { gross_after: fromCents(cents) }),
     });
   }
   return cents;
@@ -144,19 +136,13 @@ export function priceOf(list: PricedList, facts: ShippingFacts): Price {
   return { gross: fromCents(priceFor(list, facts)), currency: list.currency, tax: list.tax };
 }
 
-/** `priceOf` with how it was reached; `id` null for a draft. */
-export function explainedPriceOf(
-  list: PricedList & { id?: string | null; name: string },
-  facts: ShippingFacts,
-): { price: Price; explanation: PriceTrace } {
+/** `priceOf` with how it was reached. */
+export function explainedPriceOf(list: PricedList, facts: ShippingFacts): { price: Price; steps: PriceSteps } {
   const steps: PriceSteps = {
     base: { source: "fallback_price", rule_index: null, gross: 0 },
     pricing_rules: [],
     modification_rules: [],
   };
   const cents = priceFor(list, facts, steps);
-  return {
-    price: { gross: fromCents(cents), currency: list.currency, tax: list.tax },
-    explanation: { price_list: { id: list.id ?? null, name: list.name }, ...steps },
-  };
+  return { price: { gross: fromCents(cents), currency: list.currency, tax: list.tax }, steps };
 }

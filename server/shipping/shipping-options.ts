@@ -15,6 +15,7 @@ import type { Db } from "../db/database.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import type { Nearest } from "../pickup-points/lookup.ts";
 import { shippingConfig, type ShippingConfig } from "./merchant-config.ts";
+import { TraceBook, type ShippingExplanation } from "./explanation.ts";
 import { genericFacts, orderFacts, type ShippingFacts } from "./facts.ts";
 import { buildShippingOptions, unavailableReason, type MethodPriceList, type MethodSettings } from "./methods.ts";
 import { validatePriceList } from "./rules-validation.ts";
@@ -45,15 +46,16 @@ interface OptionsConfig {
   priceLists: readonly MethodPriceList[];
 }
 
+/** `options` of an answer, and its `explanation` when asked for. */
 async function options(
   db: Executor,
   directory: TtlCache<Nearest>,
   config: OptionsConfig,
   facts: ShippingFacts,
   explain: boolean,
-): Promise<ShippingOptionsByMethod> {
+): Promise<{ options: ShippingOptionsByMethod; explanation?: ShippingExplanation }> {
   const { settings, priceLists } = config;
-  const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit, explain };
+  const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit };
   // The directory is asked only when the points are all pickup lacks (no_pickup_points is the last reason checked).
   const pickupPoints =
     unavailableReason("pickup", input) !== "no_pickup_points"
@@ -65,7 +67,10 @@ async function options(
             limit: settings.pickup_points_limit,
           })
         ).points;
-  return buildShippingOptions({ ...input, pickupPoints });
+  if (!explain) return { options: buildShippingOptions({ ...input, pickupPoints }) };
+  const book = new TraceBook();
+  const built = buildShippingOptions({ ...input, pickupPoints }, book);
+  return { options: built, explanation: book.explanation() };
 }
 
 export async function genericShippingOptions(
@@ -77,7 +82,7 @@ export async function genericShippingOptions(
   checkPostalCode(query.country, query.postalcode);
   const config = await shippingConfig(db, caches.shippingConfig, merchant.id);
   const facts = genericFacts(query, config.settings.letter);
-  return { facts, options: await options(db, caches.directory, config, facts, query.explain) };
+  return { facts, ...(await options(db, caches.directory, config, facts, query.explain)) };
 }
 
 /**
@@ -121,7 +126,7 @@ export async function previewShippingOptions(
     "order.total_eur": input.cart_value ?? 0,
     "order.tags": [...(input.tags ?? [])],
   };
-  return { facts, options: await options(db, caches.directory, { settings, priceLists }, facts, true) };
+  return { facts, ...(await options(db, caches.directory, { settings, priceLists }, facts, true)) };
 }
 
 export async function orderShippingOptions(
@@ -141,5 +146,5 @@ export async function orderShippingOptions(
       ? ((await pickupPointBranch(db, destination)) ?? null)
       : null;
   const facts = orderFacts(order, config.settings.letter, branch);
-  return { order_id: order.id, facts, options: await options(db, caches.directory, config, facts, explain) };
+  return { order_id: order.id, facts, ...(await options(db, caches.directory, config, facts, explain)) };
 }

@@ -41,6 +41,7 @@ export interface TestServerOptions {
   concurrentRequestsPerCaller?: number;
   heavyRequestsPerCaller?: number;
   bodyBytesPerMinute?: number;
+  responseBytesPerMinute?: number;
   /** The implemented operations (default: the registry). */
   handlers?: AppOptions["handlers"];
   /** Login throttle limits (default: the server's). */
@@ -90,6 +91,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     concurrentRequestsPerCaller: opts.concurrentRequestsPerCaller,
     heavyRequestsPerCaller: opts.heavyRequestsPerCaller,
     bodyBytesPerMinute: opts.bodyBytesPerMinute,
+    responseBytesPerMinute: opts.responseBytesPerMinute,
     handlers: opts.handlers,
     metrics,
     metricsToken: opts.metricsToken,

@@ -56,44 +56,49 @@ describe("explain=true", () => {
     const r = await shippingOptions(m, { postalcode: "20780", country: "FI", weight: 1200, explain: true });
     const home = r.options.home as Extract<S["ShippingMethodOption"], { available: true }>;
     expect(home.price.gross).toBe(6.9);
-    expect(home.explanation).toEqual({
-      price_list: { id: saved[0]!.id, name: "home prices" },
+    const e = r.explanation!;
+    // The rules are said once, as saved; a trace names a rule and its failed criterion by position.
+    expect(e.price_lists.home).toEqual({
+      id: saved[0]!.id,
+      name: "home prices",
+      pricing_rules: saved[0]!.pricing_rules,
+      modification_rules: saved[0]!.modification_rules,
+    });
+    expect(e.traces[home.explanation!.trace]).toEqual({
       base: { source: "pricing_rule", rule_index: 1, gross: 5.9 },
       pricing_rules: [
-        {
-          index: 0,
-          description: "Heavy",
-          matched: false,
-          failed: { criterion: { fact: "order.total_weight", op: ">", value: 5000 }, actual: 1200 },
-        },
-        { index: 1, description: "Light", matched: true, failed: null },
+        { index: 0, matched: false, failed_criterion: 0 },
+        { index: 1, matched: true, failed_criterion: null },
       ],
       modification_rules: [
-        {
-          index: 0,
-          description: "VIP discount",
-          matched: false,
-          failed: { criterion: { fact: "order.tags", op: "contains", value: "vip" }, actual: [] },
-        },
-        { index: 1, description: "Handling", matched: true, failed: null, gross_after: 6.9 },
+        { index: 0, matched: false, failed_criterion: 0 },
+        { index: 1, matched: true, failed_criterion: null, gross_after: 6.9 },
       ],
+      rule_checks_omitted: 0,
     });
+    expect(e.rule_checks_omitted).toBe(0);
     expect(r.options.letter).toEqual({
       available: false,
       reason: "merchant_disabled",
       explanation: { detail: "There is no price list for letter." },
     });
-    // Every pickup point is explained by its own branch.
-    for (const p of pickupPoints(r.options)) {
-      expect(p.explanation?.price_list.id).toBe(saved[1]!.id);
+    expect(e.price_lists.letter).toBeUndefined();
+    // Every pickup point is explained by its own branch; points priced alike share one trace.
+    expect(e.price_lists.pickup?.id).toBe(saved[1]!.id);
+    const points = pickupPoints(r.options);
+    for (const p of points) {
       const posti = p.branch === "fi.posti";
-      expect(p.explanation?.base).toEqual(
+      expect(e.traces[p.explanation!.trace]!.base).toEqual(
         posti
           ? { source: "pricing_rule", rule_index: 0, gross: 3.9 }
           : { source: "fallback_price", rule_index: null, gross: 4.9 },
       );
       expect(p.price.gross).toBe(posti ? 3.9 : 4.9);
     }
+    expect(new Set(points.map((p) => p.explanation!.trace)).size).toBe(
+      new Set(points.map((p) => p.branch === "fi.posti")).size,
+    );
+    expect(e.traces).toHaveLength(1 + new Set(points.map((p) => p.explanation!.trace)).size);
   });
 
   it("changes nothing else: the prices are the same with and without it, and without it there is no explanation", async () => {
@@ -101,6 +106,7 @@ describe("explain=true", () => {
       const plain = await shippingOptions(m, { postalcode: "20780", country: "FI", weight });
       const explained = await shippingOptions(m, { postalcode: "20780", country: "FI", weight, explain: true });
       expect(JSON.stringify(plain)).not.toContain("explanation");
+      expect(explained.explanation).toBeDefined();
       expect(JSON.parse(JSON.stringify(explained), (k, v) => (k === "explanation" ? undefined : v))).toEqual(plain);
     }
   });
@@ -152,7 +158,8 @@ describe("explain=true", () => {
       params: { path: { order_id: id }, query: { explain: true } },
     });
     const home = r.data!.options.home as Extract<S["ShippingMethodOption"], { available: true }>;
-    expect(home.explanation?.modification_rules.map((x) => [x.matched, x.gross_after])).toEqual([
+    const trace = r.data!.explanation!.traces[home.explanation!.trace]!;
+    expect(trace.modification_rules.map((x) => [x.matched, x.gross_after])).toEqual([
       [true, 2.95],
       [true, 3.95],
     ]);
@@ -176,12 +183,12 @@ describe("POST /shipping_options/_preview", () => {
     expect(r.response.status).toBe(200);
     const home = r.data!.options.home as Extract<S["ShippingMethodOption"], { available: true }>;
     expect(home.price.gross).toBe(3.5);
-    expect(home.explanation).toMatchObject({
-      price_list: { id: null, name: "Cheaper home" },
-      base: { source: "fallback_price", rule_index: null, gross: 3.5 },
-    });
+    const e = r.data!.explanation!;
+    expect(e.price_lists.home).toMatchObject({ id: null, name: "Cheaper home" });
+    expect(e.traces[home.explanation!.trace]!.base).toEqual({ source: "fallback_price", rule_index: null, gross: 3.5 });
     // The saved pickup list still prices the points.
-    expect(pickupPoints(r.data!.options)[0]!.explanation?.price_list.id).toBe(saved[1]!.id);
+    expect(pickupPoints(r.data!.options)[0]!.explanation).toEqual({ trace: expect.any(Number) });
+    expect(e.price_lists.pickup?.id).toBe(saved[1]!.id);
     // Checkout's answer is what was saved.
     expect((await shippingOptions(m, { postalcode: "20780", country: "FI", weight: 1200 })).options.home).toMatchObject(
       { price: { gross: 6.9 } },

@@ -5,7 +5,7 @@ import { problemsOf, type Api, type Problems, type S } from "../api.ts";
 import { Field, ProblemBanner } from "../parts/fields.tsx";
 import { inputOf, type ListDraft } from "./pricing-draft.ts";
 
-type Options = S["ShippingOptionsResult"]["options"];
+type Result = S["ShippingOptionsResult"];
 const LABELS = { pickup: "Pickup", home: "Home delivery", letter: "Letter" } as const;
 const money = (p: S["Price"]) => `${p.gross.toFixed(2)} ${p.currency}`;
 
@@ -22,7 +22,7 @@ export function Preview({ api, draft, onProblems }: Props) {
   const [weight, setWeight] = useState("1000");
   const [cart, setCart] = useState("");
   const [tags, setTags] = useState("");
-  const [options, setOptions] = useState<Options>();
+  const [answer, setAnswer] = useState<Result>();
   const [problems, setProblems] = useState<Problems>();
   const [busy, setBusy] = useState(false);
   // The latest callback without re-asking the preview when only the parent re-rendered.
@@ -57,7 +57,7 @@ export function Preview({ api, draft, onProblems }: Props) {
       const p = problemsOf(r.error);
       setProblems(p);
       report.current(p);
-      if (r.data) setOptions(r.data.options as Options);
+      if (r.data) setAnswer(r.data as Result);
     }, 250);
     return () => {
       stale = true;
@@ -101,10 +101,10 @@ export function Preview({ api, draft, onProblems }: Props) {
           }}
         />
       )}
-      {options && !problems && (
+      {answer && !problems && (
         <div role="list" aria-label="Shipping options">
           {(["pickup", "home", "letter"] as const).map((m) => (
-            <OptionView key={m} method={m} option={options[m]} />
+            <OptionView key={m} method={m} answer={answer} />
           ))}
         </div>
       )}
@@ -112,7 +112,14 @@ export function Preview({ api, draft, onProblems }: Props) {
   );
 }
 
-function OptionView({ method, option }: { method: keyof typeof LABELS; option: Options[keyof Options] }) {
+function OptionView({ method, answer }: { method: keyof typeof LABELS; answer: Result }) {
+  const option = answer.options[method];
+  // A trace names rules by position in the method's list, and facts by name in the answer's facts.
+  const trace = (ref: S["PriceTraceRef"] | undefined, branch: string | null) => {
+    const t = ref && answer.explanation?.traces[ref.trace];
+    const list = answer.explanation?.price_lists[method];
+    return t && list && <Trace trace={t} list={list} facts={{ ...answer.facts, "pup.branch": branch }} />;
+  };
   if (!option.available) {
     return (
       <article className="option" role="listitem" aria-label={LABELS[method]}>
@@ -125,7 +132,7 @@ function OptionView({ method, option }: { method: keyof typeof LABELS; option: O
     return (
       <article className="option" role="listitem" aria-label={LABELS[method]}>
         <strong>{LABELS[method]}</strong>: <span className="price">{money(option.price)}</span>
-        {option.explanation && <Trace trace={option.explanation} />}
+        {trace(option.explanation, answer.facts["pup.branch"])}
       </article>
     );
   }
@@ -137,7 +144,7 @@ function OptionView({ method, option }: { method: keyof typeof LABELS; option: O
         {points.slice(0, 4).map((p) => (
           <li key={p.id}>
             {p.name} <small className="muted">({p.branch})</small>: <span className="price">{money(p.price)}</span>
-            {p.explanation && <Trace trace={p.explanation} />}
+            {trace(p.explanation, p.branch)}
           </li>
         ))}
       </ul>
@@ -145,41 +152,58 @@ function OptionView({ method, option }: { method: keyof typeof LABELS; option: O
   );
 }
 
-function criterionText(c: S["RuleCriterion"], actual: unknown) {
-  return `${c.fact} ${c.op} ${JSON.stringify(c.value)} is false (it is ${JSON.stringify(actual)})`;
+type Rule = { description?: string; criteria: S["RuleCriterion"][] };
+
+function ruleName(kind: string, index: number, rule: Rule | undefined) {
+  return `${kind} ${index + 1}${rule?.description ? ` “${rule.description}”` : ""}`;
+}
+
+function failedText(check: S["RuleCheck"], rule: Rule | undefined, facts: S["ShippingFacts"]) {
+  const c = check.failed_criterion === null ? undefined : rule?.criteria[check.failed_criterion];
+  if (!c) return "";
+  return `${c.fact} ${c.op} ${JSON.stringify(c.value)} is false (it is ${JSON.stringify(facts[c.fact])})`;
 }
 
 /** Why this price: the rule that set the base price, and what each modification did. */
-export function Trace({ trace }: { trace: S["PriceTrace"] }) {
-  const base = trace.base.source === "pricing_rule" ? trace.pricing_rules[trace.base.rule_index!] : undefined;
+export function Trace({
+  trace,
+  list,
+  facts,
+}: {
+  trace: S["PriceTrace"];
+  list: S["ExplainedPriceList"];
+  facts: S["ShippingFacts"];
+}) {
+  const base = trace.base.rule_index === null ? undefined : trace.base.rule_index;
   return (
     <details className="trace">
       <summary>Why this price</summary>
       <ul>
         <li>
           Base {trace.base.gross.toFixed(2)}:{" "}
-          {base
-            ? `pricing rule ${base.index + 1}${base.description ? ` “${base.description}”` : ""} matched`
+          {base !== undefined
+            ? `${ruleName("pricing rule", base, list.pricing_rules[base])} matched`
             : "no pricing rule matched, so the fallback price"}
         </li>
         {trace.pricing_rules
           .filter((r) => !r.matched)
           .map((r) => (
             <li key={`p${r.index}`} className="skipped">
-              Pricing rule {r.index + 1}
-              {r.description ? ` “${r.description}”` : ""} skipped:{" "}
-              {r.failed && criterionText(r.failed.criterion, r.failed.actual)}
+              {ruleName("Pricing rule", r.index, list.pricing_rules[r.index])} skipped:{" "}
+              {failedText(r, list.pricing_rules[r.index], facts)}
             </li>
           ))}
         {trace.modification_rules.map((r) => (
           <li key={`m${r.index}`} className={r.matched ? "" : "skipped"}>
-            Modification {r.index + 1}
-            {r.description ? ` “${r.description}”` : ""}:{" "}
+            {ruleName("Modification", r.index, list.modification_rules[r.index])}:{" "}
             {r.matched
               ? `applied, now ${r.gross_after?.toFixed(2)}`
-              : `not applied: ${r.failed && criterionText(r.failed.criterion, r.failed.actual)}`}
+              : `not applied: ${failedText(r, list.modification_rules[r.index], facts)}`}
           </li>
         ))}
+        {trace.rule_checks_omitted > 0 && (
+          <li className="muted">{trace.rule_checks_omitted} more rule checks not shown</li>
+        )}
       </ul>
     </details>
   );
