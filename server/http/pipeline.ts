@@ -30,22 +30,27 @@ export interface PipelineOptions {
 }
 
 export function apiPipeline(o: PipelineOptions): Router {
-  const { match, validate } = validator();
+  const { match, authorize, validate } = validator();
   const shared = sharedWindows(o.db, o.logger);
   const steps: (RequestHandler | RequestHandler[] | false | undefined)[] = [
     // First, so that every answer is counted, refusals too.
     o.observeRequests,
-    // Who is calling (401), before anything else costs: the limits count per caller, and no stranger's body is read.
+    // Before matching: the spec declares no HEAD operations, only the GETs that HEAD mirrors.
+    headAsGet,
+    // Which operation (404/405), from the method and path alone: a request that cannot succeed costs no key
+    // derivation (its route is public in the spec anyway).
+    match,
+    // Who is calling (401), before anything else costs: the limits count per caller, and no stranger's body is
+    // read. (The login throttle is checked before any derivation; the limits below count verified callers only,
+    // or a stranger could use up a merchant's allowance by naming it.)
     authenticate(o.authenticator, o.db),
     // The caller's limits (429), from the headers alone, before the body is read.
     o.rateLimitPerMinute > 0 && perCallerRateLimit(shared("requests", o.rateLimitPerMinute)),
     (o.concurrentRequestsPerCaller > 0 || o.heavyRequestsPerCaller > 0) &&
       perCallerConcurrency(o.concurrentRequestsPerCaller, o.heavyRequestsPerCaller),
     o.bodyBytesPerMinute > 0 && perCallerBodyBytes(shared("body-bytes", o.bodyBytesPerMinute)),
-    // Before matching: the spec declares no HEAD operations, only the GETs that HEAD mirrors.
-    headAsGet,
-    // Which operation (404/405), then whether the caller's role may call it (401/403): both before the body is read.
-    match,
+    // Whether the caller's role may call the operation (401/403).
+    authorize,
     // The body (400/413/415), read knowing whether the operation takes one.
     readJsonBody(),
     // What the validator does not check in queries: NUL characters, and numbers that are not decimal literals
