@@ -4,7 +4,15 @@ import type { Db } from "../db/database.ts";
 import { AppError } from "../shared/errors.ts";
 import { findSecretHash, replaceSecretHash, upsertAccount, type Role } from "./db.ts";
 import { accountLane } from "./derivations.ts";
-import { generateSecret, hashGeneratedSecret, hashSecret, verifySecret, wantsDigest, withDigest } from "./secrets.ts";
+import {
+  generateSecret,
+  hashGeneratedSecret,
+  hashSecret,
+  NoAccountRefusal,
+  verifySecret,
+  wantsDigest,
+  withDigest,
+} from "./secrets.ts";
 import { LoginThrottle } from "./throttle.ts";
 
 export interface Principal {
@@ -73,7 +81,12 @@ export class Authenticator {
     }
     if (fresh) return hit.principal;
     const principal =
-      parsed && secret.length > 0 && secret.length <= 256 ? await this.check(key, parsed, name, secret) : undefined;
+      parsed && secret.length > 0 && secret.length <= 256
+        ? await this.check(key, parsed, name, secret).catch(async (err: unknown) => {
+            if (err instanceof NoAccountRefusal) await this.throttle.failed(address, name);
+            throw err;
+          })
+        : undefined;
     if (!principal) await this.throttle.failed(address, name);
     return principal;
   }

@@ -8,6 +8,7 @@
 //   sha256$<sha256>                     the same without the scrypt part: read since this release, written by a
 //                                       later one once no release before this one runs (expand, then contract).
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
+import { AppError } from "../shared/errors.ts";
 import { ANONYMOUS_LANE, DerivationQueue } from "./derivations.ts";
 
 /** Every key derivation of the process, in lanes (derivations.ts). */
@@ -112,10 +113,16 @@ const dummyHash = () =>
   }));
 
 /**
+ * A full anonymous lane's refusal (503): the credentials name no account and could not have succeeded, so the
+ * caller counts a failed sign-in all the same, or refused attempts would escape the per-address limit.
+ */
+export class NoAccountRefusal extends AppError {}
+
+/**
  * Checks `secret` against an account's stored hash, deriving in the account's lane; `undefined`: no such
  * account, derived in the anonymous lane. Every failure costs one key derivation, whatever the account and its
  * hash, so that the time of an answer does not tell whether the account exists; only a right generated secret
- * skips it. Rejects with 503 when the lane is full.
+ * skips it. Rejects with 503 when the lane is full (NoAccountRefusal when there is no account).
  */
 export async function verifySecret(secret: string, account: { stored: string; lane: string } | undefined) {
   const parsed = account && parse(account.stored);
@@ -125,6 +132,10 @@ export async function verifySecret(secret: string, account: { stored: string; la
   } else if (parsed?.scrypt) {
     return matches(secret, parsed.scrypt, lane);
   }
-  await matches(secret, await dummyHash(), lane);
+  const dummy = await dummyHash();
+  await matches(secret, dummy, lane).catch((err: unknown) => {
+    if (account || !(err instanceof AppError)) throw err;
+    throw new NoAccountRefusal(err.code, err.message, err.details, err.headers);
+  });
   return false;
 }

@@ -6,7 +6,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { PortalSession } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import { accountLane } from "../accounts/derivations.ts";
-import { verifySecret } from "../accounts/secrets.ts";
+import { NoAccountRefusal, verifySecret } from "../accounts/secrets.ts";
 import type { LoginThrottle } from "../accounts/throttle.ts";
 import type { Executor } from "../db/transaction.ts";
 import * as q from "../portal/db.ts";
@@ -82,7 +82,10 @@ export async function signIn(
   const ok = await verifySecret(
     input.password,
     user && { stored: user.password_hash, lane: accountLane("merchant", user.merchant_id) },
-  );
+  ).catch(async (err: unknown) => {
+    if (err instanceof NoAccountRefusal) await throttle.failed(address, name);
+    throw err;
+  });
   if (!ok || !user) {
     await throttle.failed(address, name);
     throw new AppError("unauthorized", "Wrong email or password.");

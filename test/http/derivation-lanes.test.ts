@@ -7,7 +7,7 @@ import { accountLane, ANONYMOUS_LANE } from "../../server/accounts/derivations.t
 import { derivations } from "../../server/accounts/secrets.ts";
 import { provisionPortalUser } from "../../server/portal/users.ts";
 import { basicAuth } from "../helpers/fixtures.ts";
-import { useTestServer, type TestServer } from "../helpers/server.ts";
+import { startTestServer, useTestServer, type TestServer } from "../helpers/server.ts";
 
 let srv: TestServer;
 const STEADY = "steady.example.com";
@@ -33,14 +33,12 @@ interface Answer {
   retryAfter: string | null;
 }
 
-const send = (user: string, secret: string): Promise<Answer> =>
-  fetch(`${srv.baseUrl}/inbound_shipments`, { headers: { Authorization: basicAuth(user, secret) } }).then(
-    async (r) => ({
-      status: r.status,
-      code: ((await r.json()) as { code?: string }).code ?? "",
-      retryAfter: r.headers.get("retry-after"),
-    }),
-  );
+const send = (user: string, secret: string, on = srv): Promise<Answer> =>
+  fetch(`${on.baseUrl}/inbound_shipments`, { headers: { Authorization: basicAuth(user, secret) } }).then(async (r) => ({
+    status: r.status,
+    code: ((await r.json()) as { code?: string }).code ?? "",
+    retryAfter: r.headers.get("retry-after"),
+  }));
 
 async function until(condition: () => boolean, what: string) {
   const deadline = Date.now() + 30_000;
@@ -93,5 +91,28 @@ describe("a flood of wrong secrets", () => {
     expect(own.status).toBe(200);
     expect(victimLeft).toBeGreaterThan(0);
     expectFloodAnswers(await Promise.all(flood));
+  });
+});
+
+describe("refused attempts on unknown key ids", () => {
+  it("count against the address's failed sign-in limit like wrong secrets: they could not have succeeded", async () => {
+    const LIMIT = 80;
+    const limited = await startTestServer({
+      database: srv.handle,
+      loginLimits: { perAddress: LIMIT, perAccount: 0, windowMs: 60_000 },
+    });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 150 }, (_, i) => send(`M-nobody-${i}.example.com`, `guess-${i}`, limited)),
+      );
+      const wrong = answers.filter((a) => a.status === 401).length;
+      // Fewer 401s than the limit: only the 503s counted as well can have reached it.
+      expect(wrong).toBeLessThan(LIMIT);
+      expect(answers.filter((a) => a.status === 503 || a.status === 429).length).toBeGreaterThan(0);
+      const after = await send("M-nobody-else.example.com", "guess", limited);
+      expect(after).toMatchObject({ status: 429, code: "rate_limited" });
+    } finally {
+      await limited.close();
+    }
   });
 });
