@@ -21,6 +21,16 @@ export async function upsertAccount(db: Db, role: Role, id: string, secretHash: 
   return row.inserted;
 }
 
+/** Replaces the hash only while it is still `from`: a secret rotated meanwhile is not overwritten. */
+export async function replaceSecretHash(db: Db, role: Role, id: string, from: string, to: string): Promise<void> {
+  await db
+    .updateTable(table(role))
+    .set({ secret_hash: to })
+    .where("id", "=", id)
+    .where("secret_hash", "=", from)
+    .execute();
+}
+
 export async function countMerchants(db: Db): Promise<number> {
   const row = await db
     .selectFrom("merchants")

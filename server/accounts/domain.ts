@@ -2,8 +2,17 @@ import { createHash } from "node:crypto";
 import type { components } from "../../generated/api.ts";
 import type { Db } from "../db/database.ts";
 import { AppError } from "../shared/errors.ts";
-import { findSecretHash, upsertAccount, type Role } from "./db.ts";
-import { dummyHash, generateSecret, hashSecret, verifySecret } from "./secrets.ts";
+import { findSecretHash, replaceSecretHash, upsertAccount, type Role } from "./db.ts";
+import { accountLane } from "./derivations.ts";
+import {
+  generateSecret,
+  hashGeneratedSecret,
+  hashSecret,
+  NoAccountRefusal,
+  verifySecret,
+  wantsDigest,
+  withDigest,
+} from "./secrets.ts";
 import { LoginThrottle } from "./throttle.ts";
 
 export interface Principal {
@@ -38,7 +47,7 @@ export function parseUsername(username: string): { role: Role; id: string } | un
 const nameOf = (p: { role: Role; id: string }) => `${p.role === "merchant" ? "M" : "W"}-${p.id}`;
 
 /**
- * Verifies Basic credentials. scrypt is deliberately slow, so verified pairs are kept for a short
+ * Verifies Basic credentials. scrypt is deliberately slow (generated secrets skip it, secrets.ts), so verified pairs are kept for a short
  * time, keyed by a digest of both parts: a changed secret misses the cache. Failed attempts are
  * counted by the login throttle; an address over its limit is refused before any check.
  */
@@ -72,7 +81,12 @@ export class Authenticator {
     }
     if (fresh) return hit.principal;
     const principal =
-      parsed && secret.length > 0 && secret.length <= 256 ? await this.check(key, parsed, name, secret) : undefined;
+      parsed && secret.length > 0 && secret.length <= 256
+        ? await this.check(key, parsed, name, secret).catch(async (err: unknown) => {
+            if (err instanceof NoAccountRefusal) await this.throttle.failed(address, name);
+            throw err;
+          })
+        : undefined;
     if (!principal) await this.throttle.failed(address, name);
     return principal;
   }
@@ -103,9 +117,16 @@ export class Authenticator {
     secret: string,
   ): Promise<Principal | undefined> {
     const stored = await findSecretHash(this.db, parsed.role, parsed.id);
-    // An unknown account costs the same key derivation as a wrong secret: its existence does not show in the timing.
-    const ok = await verifySecret(secret, stored ?? (await dummyHash()));
-    return ok && stored ? { ...parsed, name } : undefined;
+    // An unknown account costs the same key derivation as a wrong secret, in the anonymous lane.
+    const ok = await verifySecret(
+      secret,
+      stored === undefined ? undefined : { stored, lane: accountLane(parsed.role, parsed.id) },
+    );
+    if (!ok || stored === undefined) return undefined;
+    // A generated secret stored before this release: from now on checked by digest, without scrypt.
+    if (wantsDigest(stored, secret))
+      await replaceSecretHash(this.db, parsed.role, parsed.id, stored, withDigest(stored, secret));
+    return { ...parsed, name };
   }
 }
 
@@ -122,6 +143,7 @@ export async function provisionAccount(db: Db, role: Role, id: string, secret?: 
   }
   const finalSecret = secret ?? generateSecret();
   const stored = id.toLowerCase();
-  const created = await upsertAccount(db, role, stored, await hashSecret(finalSecret));
+  const hash = secret === undefined ? await hashGeneratedSecret(finalSecret) : await hashSecret(finalSecret);
+  const created = await upsertAccount(db, role, stored, hash);
   return { created, secret: finalSecret, generated: secret === undefined, id: stored };
 }

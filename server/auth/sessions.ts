@@ -5,7 +5,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { PortalSession } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
-import { dummyHash, verifySecret } from "../accounts/secrets.ts";
+import { accountLane } from "../accounts/derivations.ts";
+import { NoAccountRefusal, verifySecret } from "../accounts/secrets.ts";
 import type { LoginThrottle } from "../accounts/throttle.ts";
 import type { Executor } from "../db/transaction.ts";
 import * as q from "../portal/db.ts";
@@ -61,7 +62,7 @@ export function checkCsrf(principal: Principal, header: string | undefined): voi
 
 /**
  * Email and password to a new session and its cookie token. An unknown email costs the same key derivation
- * as a wrong password; a failure counts against the address in the shared throttle.
+ * as a wrong password; a failure counts against the address in the shared throttle, checked before any derivation.
  */
 export async function signIn(
   db: Executor,
@@ -77,7 +78,14 @@ export async function signIn(
       "Retry-After": String(wait),
     });
   const user = await q.findUserByEmail(db, email);
-  const ok = await verifySecret(input.password, user?.password_hash ?? (await dummyHash()));
+  // In the lane of the user's merchant; an unknown email in the anonymous lane (accounts/derivations.ts).
+  const ok = await verifySecret(
+    input.password,
+    user && { stored: user.password_hash, lane: accountLane("merchant", user.merchant_id) },
+  ).catch(async (err: unknown) => {
+    if (err instanceof NoAccountRefusal) await throttle.failed(address, name);
+    throw err;
+  });
   if (!ok || !user) {
     await throttle.failed(address, name);
     throw new AppError("unauthorized", "Wrong email or password.");

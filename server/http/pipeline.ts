@@ -39,11 +39,17 @@ export interface PipelineOptions {
 }
 
 export function apiPipeline(o: PipelineOptions): Router {
+  const { route, checks } = requestStages();
   const shared = sharedWindows(o.db, o.logger);
   const steps: (RequestHandler | RequestHandler[] | false | undefined)[] = [
     // First, so that every answer is counted, refusals too.
     o.observeRequests,
-    // Who is calling (401), before anything else costs: the limits count per caller, and no stranger's body is read.
+    // Which operation (404/405), from the method and path alone: a request that cannot succeed costs no key
+    // derivation (its route is public in the spec anyway).
+    route,
+    // Who is calling (401), before anything else costs: the limits count per caller, and no stranger's body is
+    // read. (The login throttle is checked before any derivation; the limits below count verified callers only,
+    // or a stranger could use up a merchant's allowance by naming it.)
     authenticate(o.authenticator, (token) => sessionPrincipal(o.db, token)),
     // The caller's limits (429), from the headers and what it spent, before the body is read (a chunked body is
     // charged as it arrives, in readJsonBody).
@@ -52,7 +58,7 @@ export function apiPipeline(o: PipelineOptions): Router {
       perCallerConcurrency(o.concurrentRequestsPerCaller, o.heavyRequestsPerCaller),
     o.bodyBytesPerMinute > 0 && perCallerBodyBytes(shared("body-bytes", o.bodyBytesPerMinute)),
     o.responseBytesPerMinute > 0 && perCallerResponseBytes(shared("response-bytes", o.responseBytesPerMinute)),
-    requestChecks(),
+    checks,
     // The operation's handler (501 when it has none).
     dispatch(o.db, o.handlers),
   ];
@@ -62,26 +68,34 @@ export function apiPipeline(o: PipelineOptions): Router {
 }
 
 /**
- * Every check of a request's shape, in order, once the caller is known. The mock (tools/mock) runs these same
- * steps in front of Prism, so that it refuses what the server refuses, with the server's answer.
+ * Every check of a request's shape, in two stages around authentication: `route` finds the operation, `checks`
+ * (once the caller is known) its role, body, query and the spec's rules. The mock (tools/mock) runs these same
+ * stages around its own authentication in front of Prism, so that it refuses what the server refuses, with the
+ * server's answer.
  */
-export function requestChecks(): RequestHandler[] {
-  const { match, validate } = validator();
-  return [
-    // Before matching: the spec declares no HEAD operations, only the GETs that HEAD mirrors.
-    headAsGet,
-    // Which operation (404/405), then whether the caller's role may call it (401/403): both before the body is read.
-    ...match,
-    // The body (400/413/415), read knowing whether the operation takes one.
-    ...readJsonBody(),
-    // What the validator does not check in queries: NUL characters, and numbers that are not decimal literals
-    // (before the validator coerces them with Number()).
-    checkQuery,
-    strictQueryNumbers(),
-    // The spec's checks of parameters and body (400 naming every problem; query defaults filled in), and of
-    // the response on its way out.
-    ...validate,
-  ];
+export function requestStages(): { route: RequestHandler[]; checks: RequestHandler[] } {
+  const { match, authorize, validate } = validator();
+  return {
+    route: [
+      // Before matching: the spec declares no HEAD operations, only the GETs that HEAD mirrors.
+      headAsGet,
+      // Which operation (404/405).
+      ...match,
+    ],
+    checks: [
+      // Whether the caller's role may call the operation (401/403), before the body is read.
+      authorize,
+      // The body (400/413/415), read knowing whether the operation takes one.
+      ...readJsonBody(),
+      // What the validator does not check in queries: NUL characters, and numbers that are not decimal literals
+      // (before the validator coerces them with Number()).
+      checkQuery,
+      strictQueryNumbers(),
+      // The spec's checks of parameters and body (400 naming every problem; query defaults filled in), and of
+      // the response on its way out.
+      ...validate,
+    ],
+  };
 }
 
 /**

@@ -5,12 +5,13 @@ import { specDocument } from "../shared/spec-document.ts";
 import { authorize, type SecurityRequirement } from "../auth/authorize.ts";
 
 /**
- * The validator's middlewares in two stages, so that the body is read knowing the operation:
- * `match` finds the operation (404/405) and checks the caller's role (401/403, authorize()); `validate` checks
- * parameters and the parsed body, and the responses.
+ * The validator's middlewares in stages, so that the body is read knowing the operation: `match` finds the
+ * operation (404/405); `authorize` checks the caller's role (401/403); `validate` checks parameters and the
+ * parsed body, and the responses.
  */
 export interface SpecValidator {
   match: RequestHandler[];
+  authorize: RequestHandler;
   validate: RequestHandler[];
 }
 
@@ -40,7 +41,8 @@ export function validator(): SpecValidator {
   }
   // securityMiddleware only passes on with validateSecurity off: authorize() takes its place.
   return {
-    match: [...all.slice(0, 2), authorize((specDocument() as { security?: SecurityRequirement[] }).security ?? [])],
+    match: all.slice(0, 2),
+    authorize: authorize((specDocument() as { security?: SecurityRequirement[] }).security ?? []),
     validate: all.slice(split),
   };
 }

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import { BASE_PATH } from "../../server/app.ts";
 import { errorHandler, notFoundHandler } from "../../server/http/errors.ts";
 import { matchedOperation, type Res } from "../../server/http/express.ts";
-import { requestChecks } from "../../server/http/pipeline.ts";
+import { requestStages } from "../../server/http/pipeline.ts";
 import { requestLog } from "../../server/http/request-log.ts";
 import { specRoutes } from "../../server/http/spec-routes.ts";
 import { checkPostalCode } from "../../server/pickup-points/lookup.ts";
@@ -46,7 +46,8 @@ export async function createMockApp({ logger, print }: MockOptions) {
       }),
   );
   app.use(specRoutes(BASE_PATH));
-  app.use(BASE_PATH, Router().use(mockAuthenticate(), ...requestChecks(), answer(mocker)));
+  const { route, checks } = requestStages();
+  app.use(BASE_PATH, Router().use(...route, mockAuthenticate(), ...checks, answer(mocker)));
   app.use(notFoundHandler(BASE_PATH));
   app.use(errorHandler);
   return app;
@@ -71,7 +72,7 @@ function answer(mocker: Mocker) {
     for (const [name, value] of Object.entries(reply.headers)) {
       if (name.toLowerCase() !== "content-type") res.setHeader(name, value);
     }
-    // res.json passes the response validator of requestChecks(): an answer that breaks the spec is a 500.
+    // res.json passes the response validator of requestStages(): an answer that breaks the spec is a 500.
     if (body === undefined) res.status(reply.status).end();
     else res.status(reply.status).json(body);
   };
