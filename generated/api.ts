@@ -2113,6 +2113,10 @@ export interface components {
             code: "merchant_choice_required";
             /** @description A sentence for humans; may change wording. */
             message: string;
+            /**
+             * @description In order of merchant id; at most the first 20 such merchants (a person serving more names
+             *     `merchant_id` at once).
+             */
             merchants: {
                 merchant_id: components["schemas"]["PortalMerchantId"];
             }[];

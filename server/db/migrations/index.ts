@@ -11,6 +11,7 @@ import * as m0006 from "./0006_shared_counters.ts";
 import * as m0007 from "./0007_endpoint_failure_streak.ts";
 import * as m0008 from "./0008_portal.ts";
 import * as m0009 from "./0009_feed_positions.ts";
+import * as m0010 from "./0010_portal_users_per_merchant.ts";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001_init": m0001,
@@ -22,4 +23,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0007_endpoint_failure_streak": m0007,
   "0008_portal": m0008,
   "0009_feed_positions": m0009,
+  "0010_portal_users_per_merchant": m0010,
 };
