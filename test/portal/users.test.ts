@@ -5,6 +5,8 @@ import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
 import { hashSecret } from "../../server/accounts/secrets.ts";
+import { inTransaction } from "../../server/db/transaction.ts";
+import { insertUserWithinLimit } from "../../server/portal/db.ts";
 import { newId } from "../../server/shared/ids.ts";
 import { MAX_USERS_PER_MERCHANT, provisionPortalUser } from "../../server/portal/users.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
@@ -125,6 +127,35 @@ describe("the limit of portal users per merchant", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     for (const r of results.filter((r) => r.response.status !== 201))
       expect(expectError(r, 409, "conflict").message).toBe("A merchant may have at most 100 portal users.");
+    expect(await count(merchantId)).toBe(MAX_USERS_PER_MERCHANT);
+  });
+
+  it("holds at the insert itself when creates reach it at the same moment (each in its own transaction)", async () => {
+    // Over HTTP the derivation queue staggers the inserts; here they start together, as on a busy server.
+    const merchantId = "users-race.example.com";
+    await srv.merchant(merchantId);
+    await fill(merchantId, MAX_USERS_PER_MERCHANT - 5);
+    const now = new Date();
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        inTransaction(srv.handle.db, (trx) =>
+          insertUserWithinLimit(
+            trx,
+            {
+              id: newId(now.getTime() + 1000 + i),
+              merchant_id: merchantId,
+              email: `race-${i}@example.org`,
+              password_hash: "scrypt$not-a-real-hash",
+              role: "staff",
+              created_at: now,
+            },
+            MAX_USERS_PER_MERCHANT,
+          ),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o === "inserted")).toHaveLength(5);
+    expect(outcomes.filter((o) => o === "full")).toHaveLength(15);
     expect(await count(merchantId)).toBe(MAX_USERS_PER_MERCHANT);
   });
 
