@@ -841,6 +841,12 @@ export interface paths {
          *     write made with the cookie sends in `X-CSRF-Token`. A wrong email or password is `401
          *     unauthorized` (which of the two is not said); failed sign-ins count against the same
          *     per-address limit as wrong API secrets (`429 rate_limited`).
+         *
+         *     One person may be a portal user of several merchants under the same email. When the email and
+         *     password match users of more than one merchant, the answer is `300` with code
+         *     `merchant_choice_required` listing those merchants (only those whose user has this password); sign in
+         *     again with the chosen `merchant_id`. With `merchant_id`, only that merchant's user is checked: a
+         *     merchant where the email has no user is the same `401` as a wrong password.
          */
         post: operations["createPortalSession"];
         delete?: never;
@@ -902,8 +908,10 @@ export interface paths {
          * Create a portal user
          * @description Creates a person who signs in to the portal for your merchant account. With HTTP Basic (the
          *     merchant's API secret) or as a portal `admin`; a `staff` user gets `403 access_denied`. The
-         *     email is unique over the whole service (`409 conflict`); the password is 10 to 256 characters
-         *     and is stored hashed, never shown again. At most 100 users per merchant (`409 conflict`).
+         *     email is unique within your merchant account (`409 conflict`); the same person may also be a
+         *     portal user of other merchants under the same email, which neither merchant sees. The password is
+         *     10 to 256 characters and is stored hashed, never shown again. At most 100 users per merchant
+         *     (`409 conflict`).
          */
         post: operations["createPortalUser"];
         delete?: never;
@@ -2116,9 +2124,20 @@ export interface components {
          * @description Compared without regard to case.
          */
         PortalEmail: string;
+        /**
+         * @description A merchant account's id (it looks like a domain name), compared without regard to case.
+         * @example shop.example.com
+         */
+        PortalMerchantId: string;
         PortalSignIn: {
             email: components["schemas"]["PortalEmail"];
             password: string;
+            /**
+             * @description Which merchant to sign in to. Needed only when the email and password are those of users of
+             *     several merchants (the sign-in then answers `300 merchant_choice_required` listing them);
+             *     otherwise leave it out.
+             */
+            merchant_id?: components["schemas"]["PortalMerchantId"];
         };
         /**
          * @description `admin` may also create portal users; `staff` may do everything else.
@@ -2129,7 +2148,7 @@ export interface components {
             id: components["schemas"]["Id"];
             email: components["schemas"]["PortalEmail"];
             role: components["schemas"]["PortalUserRole"];
-            merchant_id: string;
+            merchant_id: components["schemas"]["PortalMerchantId"];
             created_at: components["schemas"]["Timestamp"];
         };
         PortalSession: {
@@ -2137,6 +2156,26 @@ export interface components {
             /** @description Send it in `X-CSRF-Token` with every write made with the session cookie. */
             csrf_token: string;
             expires_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description The email and password are those of portal users of more than one merchant (one person working for
+         *     several shops): sign in again with the same email and password and one of these `merchant_id`s.
+         *     Only merchants whose user has this very password are listed; no session was started.
+         */
+        PortalMerchantChoice: {
+            /** @constant */
+            success: false;
+            /** @constant */
+            code: "merchant_choice_required";
+            /** @description A sentence for humans; may change wording. */
+            message: string;
+            /**
+             * @description In order of merchant id; at most the first 20 such merchants (a person serving more names
+             *     `merchant_id` at once).
+             */
+            merchants: {
+                merchant_id: components["schemas"]["PortalMerchantId"];
+            }[];
         };
         SignedOut: {
             /** @constant */
@@ -2675,10 +2714,12 @@ export type EndpointDisabledFeedEvent = components['schemas']['EndpointDisabledF
 export type FeedEvent = components['schemas']['FeedEvent'];
 export type EventFeedPage = components['schemas']['EventFeedPage'];
 export type PortalEmail = components['schemas']['PortalEmail'];
+export type PortalMerchantId = components['schemas']['PortalMerchantId'];
 export type PortalSignIn = components['schemas']['PortalSignIn'];
 export type PortalUserRole = components['schemas']['PortalUserRole'];
 export type PortalUser = components['schemas']['PortalUser'];
 export type PortalSession = components['schemas']['PortalSession'];
+export type PortalMerchantChoice = components['schemas']['PortalMerchantChoice'];
 export type SignedOut = components['schemas']['SignedOut'];
 export type PortalUserCreate = components['schemas']['PortalUserCreate'];
 export type PortalUserList = components['schemas']['PortalUserList'];
@@ -4864,6 +4905,30 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            /** @description The email and password are those of users of several merchants; choose one. */
+            300: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "merchant_choice_required",
+                     *       "message": "This email and password belong to portal users of several merchants; sign in again naming one of them in merchant_id.",
+                     *       "merchants": [
+                     *         {
+                     *           "merchant_id": "shop.example.com"
+                     *         },
+                     *         {
+                     *           "merchant_id": "outlet.example.com"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalMerchantChoice"];
                 };
             };
             400: components["responses"]["ValidationFailed"];

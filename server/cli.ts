@@ -74,17 +74,20 @@ program
   .description("manage the people who sign in to the merchant portal")
   .command("create <merchant_id> <email>")
   .description(
-    "create a portal user of a merchant (or give an existing one a new password and role, ending its sessions)",
+    "create a portal user of a merchant (or give an existing one a new password, ending its sessions; its role changes only with --role)",
   )
   .requiredOption("--password <password>", "the password, 10-256 characters")
   .addOption(
-    new Option("--role <role>", "admin may also create portal users").choices(["admin", "staff"]).default("admin"),
+    new Option("--role <role>", "admin may also create portal users (a new user: admin when left out)").choices([
+      "admin",
+      "staff",
+    ]),
   )
-  .action(async (merchantId: string, email: string, opts: { password: string; role: "admin" | "staff" }) =>
+  .action(async (merchantId: string, email: string, opts: { password: string; role?: "admin" | "staff" }) =>
     withDb(async ({ db }) => {
       const r = await provisionPortalUser(db, merchantId, email, opts.password, opts.role);
       console.log(
-        `${r.created ? "Created" : "Updated"} portal user ${r.email} (${opts.role}) of merchant ${merchantId.toLowerCase()}.`,
+        `${r.created ? "Created" : "Updated"} portal user ${r.email} (${r.role}) of merchant ${merchantId.toLowerCase()}.`,
       );
     }),
   );

@@ -10,7 +10,8 @@ export type { OperationId } from "./shared/contract.ts";
 
 type Op<Id extends OperationId> = operations[Id];
 
-type SuccessStatus<Id extends OperationId> = Extract<keyof Op<Id>["responses"], 200 | 201 | 202>;
+// 300: a handler may answer "choose one of these" (portal sign-in for a person of several merchants).
+type SuccessStatus<Id extends OperationId> = Extract<keyof Op<Id>["responses"], 200 | 201 | 202 | 300>;
 
 /** What a handler answers: a status the spec declares for the operation, with that status's body type. */
 export type Reply<Id extends OperationId> =

@@ -8,11 +8,12 @@ const PRIVATE = { "Cache-Control": "no-store" };
 
 export const sessionHandlers = {
   createPortalSession: async (c, { loginThrottle }) => {
-    const { token, session } = await signIn(c.db, loginThrottle, c.body, c.client.address);
+    const outcome = await signIn(c.db, loginThrottle, c.body, c.client.address);
+    if ("choice" in outcome) return { status: 300, body: outcome.choice, headers: PRIVATE };
     return {
       status: 201,
-      body: session,
-      headers: { ...PRIVATE, "Set-Cookie": sessionCookie(token, c.client.https) },
+      body: outcome.session,
+      headers: { ...PRIVATE, "Set-Cookie": sessionCookie(outcome.token, c.client.https) },
     };
   },
   getPortalSession: async (c) => ({ status: 200, body: currentSession(c.principal), headers: PRIVATE }),

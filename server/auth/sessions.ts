@@ -3,7 +3,7 @@
 // every instance at once). Sign-in shares the failed-login throttle of API secrets. The users themselves
 // are the portal's (portal/users.ts); the sessions' rows are kept beside them (portal/db.ts).
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { PortalSession } from "../../generated/api.ts";
+import type { PortalMerchantChoice, PortalSession, PortalSignIn } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import { accountLane } from "../accounts/derivations.ts";
 import { NoAccountRefusal, verifySecret } from "../accounts/secrets.ts";
@@ -60,16 +60,24 @@ export function checkCsrf(principal: Principal, header: string | undefined): voi
   }
 }
 
+// Sign-in checks the password of every merchant's user with the email (one person, several shops): a bound
+// on the key derivations one request costs. Beyond it, the request names its merchant_id.
+const MAX_MERCHANTS = 20;
+
+export type SignInOutcome = { token: string; session: PortalSession } | { choice: PortalMerchantChoice };
+
 /**
- * Email and password to a new session and its cookie token. An unknown email costs the same key derivation
- * as a wrong password; a failure counts against the address in the shared throttle, checked before any derivation.
+ * Email and password (and, when the person serves several merchants, merchant_id) to a new session and its
+ * cookie token; or the merchants whose user has this email and password, when they are several. An unknown
+ * email costs the same key derivation as a wrong password; a failure counts against the address in the
+ * shared throttle, checked before any derivation.
  */
 export async function signIn(
   db: Executor,
   throttle: LoginThrottle,
-  input: { email: string; password: string },
+  input: PortalSignIn,
   address: string,
-): Promise<{ token: string; session: PortalSession }> {
+): Promise<SignInOutcome> {
   const email = normalEmail(input.email);
   const name = `P-${email}`;
   const wait = await throttle.blockedFor(address, name);
@@ -77,19 +85,36 @@ export async function signIn(
     throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], {
       "Retry-After": String(wait),
     });
-  const user = await q.findUserByEmail(db, email);
-  // In the lane of the user's merchant; an unknown email in the anonymous lane (accounts/derivations.ts).
-  const ok = await verifySecret(
-    input.password,
-    user && { stored: user.password_hash, lane: accountLane("merchant", user.merchant_id) },
-  ).catch(async (err: unknown) => {
-    if (err instanceof NoAccountRefusal) await throttle.failed(address, name);
-    throw err;
-  });
-  if (!ok || !user) {
+  const users = input.merchant_id
+    ? [await q.findUser(db, input.merchant_id.toLowerCase(), email)].filter((u) => u !== undefined)
+    : await q.findUsersByEmail(db, email, MAX_MERCHANTS);
+  // Each user in the lane of its merchant; an unknown email in the anonymous lane (accounts/derivations.ts).
+  const check = (account: Parameters<typeof verifySecret>[1]) =>
+    verifySecret(input.password, account).catch(async (err: unknown) => {
+      if (err instanceof NoAccountRefusal) await throttle.failed(address, name);
+      throw err;
+    });
+  if (users.length === 0) await check(undefined);
+  const matched = [];
+  // One after another: a sign-in holds one place in the derivation queue, not one per merchant.
+  for (const user of users)
+    if (await check({ stored: user.password_hash, lane: accountLane("merchant", user.merchant_id) }))
+      matched.push(user);
+  const [user] = matched;
+  if (!user) {
     await throttle.failed(address, name);
     throw new AppError("unauthorized", "Wrong email or password.");
   }
+  if (matched.length > 1)
+    return {
+      choice: {
+        success: false,
+        code: "merchant_choice_required",
+        message:
+          "This email and password belong to portal users of several merchants; sign in again naming one of them in merchant_id.",
+        merchants: matched.map((u) => ({ merchant_id: u.merchant_id })),
+      },
+    };
   const token = randomBytes(32).toString("base64url");
   const csrf = randomBytes(24).toString("base64url");
   const now = new Date();

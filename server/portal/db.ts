@@ -1,14 +1,30 @@
 // Portal users and sessions: every query of these two tables.
 import { sql, type Insertable } from "kysely";
-import type { Executor } from "../db/transaction.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
 import type { PortalTables, PortalUserRole } from "./tables.ts";
 
 export type PortalUserRow = Omit<PortalTables["portal_users"], "created_at"> & { created_at: Date };
 
 const USER_COLUMNS = ["id", "merchant_id", "email", "password_hash", "role", "created_at"] as const;
 
-export async function findUserByEmail(db: Executor, email: string): Promise<PortalUserRow | undefined> {
-  return db.selectFrom("portal_users").select(USER_COLUMNS).where("email", "=", email).executeTakeFirst();
+/** The users with this email, one per merchant at most, in merchant order (sign-in looks over every merchant). */
+export async function findUsersByEmail(db: Executor, email: string, limit: number): Promise<PortalUserRow[]> {
+  return db
+    .selectFrom("portal_users")
+    .select(USER_COLUMNS)
+    .where("email", "=", email)
+    .orderBy("merchant_id")
+    .limit(limit)
+    .execute();
+}
+
+export async function findUser(db: Executor, merchantId: string, email: string): Promise<PortalUserRow | undefined> {
+  return db
+    .selectFrom("portal_users")
+    .select(USER_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("email", "=", email)
+    .executeTakeFirst();
 }
 
 export async function listUsers(db: Executor, merchantId: string): Promise<PortalUserRow[]> {
@@ -30,9 +46,13 @@ export async function countUsers(db: Executor, merchantId: string): Promise<numb
   return Number(row.n);
 }
 
-/** Inserts a user; false when the email is taken. */
-export async function insertUser(
-  db: Executor,
+/**
+ * Inserts a user unless its merchant has `max` users already or one with this email: the merchant's users are
+ * counted and the row inserted under a per-merchant lock held to the end of the transaction, so concurrent
+ * inserts cannot pass the limit together.
+ */
+export async function insertUserWithinLimit(
+  trx: Tx,
   row: {
     id: string;
     merchant_id: string;
@@ -41,27 +61,30 @@ export async function insertUser(
     role: PortalUserRole;
     created_at: Date;
   },
-): Promise<boolean> {
-  const inserted = await db
+  max: number,
+): Promise<"inserted" | "full" | "taken"> {
+  await sql`select pg_advisory_xact_lock(hashtext('portal_users'), hashtext(${row.merchant_id}))`.execute(trx);
+  if ((await countUsers(trx, row.merchant_id)) >= max) return "full";
+  const inserted = await trx
     .insertInto("portal_users")
     .values(row)
-    .onConflict((oc) => oc.column("email").doNothing())
+    .onConflict((oc) => oc.columns(["merchant_id", "email"]).doNothing())
     .returning("id")
     .executeTakeFirst();
-  return inserted !== undefined;
+  return inserted ? "inserted" : "taken";
 }
 
-/** Sets a new password (and role) of an existing user; false when there is none with this email. */
+/** Sets a new password of an existing user, and its role when one is given; false when there is no such user. */
 export async function updateUserPassword(
   db: Executor,
   merchantId: string,
   email: string,
   passwordHash: string,
-  role: PortalUserRole,
+  role: PortalUserRole | undefined,
 ): Promise<boolean> {
   const r = await db
     .updateTable("portal_users")
-    .set({ password_hash: passwordHash, role })
+    .set({ password_hash: passwordHash, ...(role && { role }) })
     .where("email", "=", email)
     .where("merchant_id", "=", merchantId)
     .executeTakeFirst();

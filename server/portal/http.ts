@@ -5,7 +5,7 @@ import { createPortalUser, listPortalUsers } from "./users.ts";
 export const portalHandlers = {
   createPortalUser: async (c) => ({
     status: 201,
-    body: await c.transaction((trx) => createPortalUser(trx, c.principal, c.body)),
+    body: await createPortalUser(c.db, c.principal, c.body),
   }),
   listPortalUsers: async (c) => ({ status: 200, body: await listPortalUsers(c.db, c.principal) }),
 } satisfies Handlers;

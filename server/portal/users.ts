@@ -1,11 +1,13 @@
 // Portal users: people who sign in to the merchant portal for one merchant. Passwords are hashed like API
-// secrets (accounts/secrets.ts); emails are kept in lower case and are unique over the service.
+// secrets (accounts/secrets.ts); emails are kept in lower case and are unique within a merchant: one person
+// may serve several shops under one address, and no merchant learns which addresses another one has.
 import type { PortalUser, PortalUserCreate, PortalUserList } from "../../generated/api.ts";
 import { ACCOUNT_ID, type Principal } from "../accounts/domain.ts";
+import { accountLane } from "../accounts/derivations.ts";
 import { hashSecret } from "../accounts/secrets.ts";
 import { findSecretHash } from "../accounts/db.ts";
 import type { Db } from "../db/database.ts";
-import type { Executor } from "../db/transaction.ts";
+import { inTransaction, type Executor } from "../db/transaction.ts";
 import { AppError, invalid } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { formatTimestamp } from "../shared/time.ts";
@@ -44,42 +46,51 @@ export async function listPortalUsers(db: Executor, principal: Principal): Promi
   return { items: (await q.listUsers(db, principal.id)).map(userToWire) };
 }
 
-export async function createPortalUser(
-  db: Executor,
-  principal: Principal,
-  input: PortalUserCreate,
-): Promise<PortalUser> {
-  checkMayManage(principal);
-  if ((await q.countUsers(db, principal.id)) >= MAX_USERS_PER_MERCHANT) {
-    throw new AppError("conflict", `A merchant may have at most ${MAX_USERS_PER_MERCHANT} portal users.`);
-  }
+const taken = () =>
+  new AppError("conflict", "Your merchant has a portal user with this email already.", [
+    { path: "/body/email", message: "already taken", code: "unique" },
+  ]);
+const full = () => new AppError("conflict", `A merchant may have at most ${MAX_USERS_PER_MERCHANT} portal users.`);
+
+/**
+ * Checks the limit and the address before deriving the key (a create that fails must not cost one, nor hold a
+ * transaction open while it runs), and again atomically at the insert, for creates running side by side.
+ */
+async function insertNewUser(db: Db, merchantId: string, email: string, password: string, role: PortalUserRole) {
+  if ((await q.countUsers(db, merchantId)) >= MAX_USERS_PER_MERCHANT) throw full();
+  if (await q.findUser(db, merchantId, email)) throw taken();
   const now = new Date();
   const row = {
     id: newId(now.getTime()),
-    merchant_id: principal.id,
-    email: normalEmail(input.email),
-    password_hash: await hashSecret(input.password),
-    role: input.role,
+    merchant_id: merchantId,
+    email,
+    // In the merchant's own lane: a merchant creating users queues behind itself, not before others.
+    password_hash: await hashSecret(password, accountLane("merchant", merchantId)),
+    role,
     created_at: now,
   };
-  if (!(await q.insertUser(db, row))) {
-    throw new AppError("conflict", "A portal user with this email exists already.", [
-      { path: "/body/email", message: "already taken", code: "unique" },
-    ]);
-  }
-  return userToWire(row);
+  const outcome = await inTransaction(db, (trx) => q.insertUserWithinLimit(trx, row, MAX_USERS_PER_MERCHANT));
+  if (outcome === "full") throw full();
+  if (outcome === "taken") throw taken();
+  return row;
+}
+
+export async function createPortalUser(db: Db, principal: Principal, input: PortalUserCreate): Promise<PortalUser> {
+  checkMayManage(principal);
+  return userToWire(await insertNewUser(db, principal.id, normalEmail(input.email), input.password, input.role));
 }
 
 /**
- * The operator CLI's `portal-user create`: creates the user, or gives an existing user of the same merchant
- * a new password and role (its sessions end). Checks what the API's validator checks for the API.
+ * The operator CLI's `portal-user create`: creates the user (an admin unless `role` says otherwise), or gives
+ * an existing user of the merchant a new password, and a new role only when `role` is given (its sessions
+ * end). Checks what the API's validator checks for the API.
  */
 export async function provisionPortalUser(
   db: Db,
   merchantId: string,
   email: string,
   password: string,
-  role: PortalUserRole = "admin",
+  role?: PortalUserRole,
 ) {
   const merchant = merchantId.toLowerCase();
   const address = normalEmail(email);
@@ -93,17 +104,12 @@ export async function provisionPortalUser(
   if (problems.length) throw invalid(problems, "The portal user is not valid.");
   if ((await findSecretHash(db, "merchant", merchant)) === undefined)
     throw new AppError("not_found", `There is no merchant ${merchant}: create it first (merchant create).`);
-  const hash = await hashSecret(password);
-  const existing = await q.findUserByEmail(db, address);
-  if (existing && existing.merchant_id !== merchant)
-    throw new AppError("conflict", `${address} is a portal user of another merchant.`);
+  const existing = await q.findUser(db, merchant, address);
   if (existing) {
-    await q.updateUserPassword(db, merchant, address, hash, role);
+    await q.updateUserPassword(db, merchant, address, await hashSecret(password), role);
     await q.deleteSessionsOf(db, existing.id);
-    return { created: false, id: existing.id, email: address };
+    return { created: false, id: existing.id, email: address, role: role ?? existing.role };
   }
-  const now = new Date();
-  const id = newId(now.getTime());
-  await q.insertUser(db, { id, merchant_id: merchant, email: address, password_hash: hash, role, created_at: now });
-  return { created: true, id, email: address };
+  const row = await insertNewUser(db, merchant, address, password, role ?? "admin");
+  return { created: true, id: row.id, email: address, role: row.role };
 }

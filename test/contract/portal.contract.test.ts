@@ -6,7 +6,7 @@ import { contractHarness } from "./harness.ts";
 
 /** The statuses each portal operation must have been seen answering through Prism. */
 const REQUIRED: Record<string, number[]> = {
-  createPortalSession: [201, 400, 401],
+  createPortalSession: [201, 300, 400, 401],
   getPortalSession: [200, 401],
   deletePortalSession: [200, 403],
   createPortalUser: [201, 400, 403, 409],
@@ -63,6 +63,28 @@ describe("portal operations conform to spec/openapi.yaml through Prism", () => {
     fails(await s.noCsrf.POST("/portal_sessions/current/_delete"), 403, "access_denied");
     conforms(await s.strict.POST("/portal_sessions/current/_delete"), 200);
     fails(await s.lenient.GET("/portal_sessions/current"), 401, "unauthorized");
+  });
+
+  it("sign in as a person of two merchants: 300 lists them, merchant_id picks one (201)", async () => {
+    const ids = [(await account("merchant")).username.slice(2), (await account("merchant")).username.slice(2)];
+    for (const id of ids) await provisionPortalUser(h.server().handle.db, id, "pat@example.org", "pats-password");
+    const choice = conforms(
+      await h.client("strict").POST("/portal_sessions/_create", {
+        body: { email: "pat@example.org", password: "pats-password" },
+      }),
+      300,
+    );
+    expect(choice.error).toMatchObject({
+      code: "merchant_choice_required",
+      merchants: ids.sort().map((merchant_id) => ({ merchant_id })),
+    });
+    const picked = conforms(
+      await h.client("strict").POST("/portal_sessions/_create", {
+        body: { email: "pat@example.org", password: "pats-password", merchant_id: ids[1] },
+      }),
+      201,
+    );
+    expect(picked.data!.user.merchant_id).toBe(ids[1]);
   });
 
   it("portal users: created by the merchant (201) and admins; 400 short password; 403 staff; 409 taken email", async () => {

@@ -68,13 +68,14 @@ function sessionCookie(s: TestServer): Promise<{ cookie: string; csrf: string }>
     const email = `every-op-${sessions.size}@every-op.example.com`;
     cookie = (async () => {
       await provisionPortalUser(s.handle.db, "every-op.example.com", email, "every-op-password");
-      const { token, session } = await signIn(
+      const signed = await signIn(
         s.handle.db,
         new LoginThrottle(s.handle.db),
         { email, password: "every-op-password" },
         "127.0.0.1",
       );
-      return { cookie: `portal_session=${token}`, csrf: session.csrf_token };
+      if (!("token" in signed)) throw new Error(`${email} is a user of one merchant only: no choice to make`);
+      return { cookie: `portal_session=${signed.token}`, csrf: signed.session.csrf_token };
     })();
     sessions.set(s, cookie);
   }

@@ -12,6 +12,7 @@ import * as m0007 from "./0007_endpoint_failure_streak.ts";
 import * as m0008 from "./0008_portal.ts";
 import * as m0009 from "./0009_feed_positions.ts";
 import * as m0010 from "./0010_delivery_receiver_wait.ts";
+import * as m0011 from "./0011_portal_users_per_merchant.ts";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001_init": m0001,
@@ -24,4 +25,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0008_portal": m0008,
   "0009_feed_positions": m0009,
   "0010_delivery_receiver_wait": m0010,
+  "0011_portal_users_per_merchant": m0011,
 };
