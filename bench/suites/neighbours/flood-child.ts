@@ -1,0 +1,33 @@
+// One flood in a process of its own (forked by flood.ts): builds its requests, says "ready", sends them for
+// the given seconds once told "go", and answers with what it got.
+import { FLOODS, type FloodName } from "./floods.ts";
+import { loop, percentile } from "./load.ts";
+import type { Context } from "./setup.ts";
+
+export interface FloodGot {
+  requests: number;
+  statuses: Record<string, number>;
+  errors: number;
+  sentBytes: number;
+  receivedBytes: number;
+  p50: number;
+  seconds: number;
+}
+
+const { flood, ctx, seconds } = JSON.parse(process.argv[2]!) as { flood: FloodName; ctx: Context; seconds: number };
+const load = FLOODS[flood].load(ctx);
+process.once("message", () => {
+  void loop({ origin: ctx.origin, seconds, ...load }).then((r) => {
+    const got: FloodGot = {
+      requests: r.latencies.length,
+      statuses: r.statuses,
+      errors: r.errors,
+      sentBytes: r.sentBytes,
+      receivedBytes: r.receivedBytes,
+      p50: percentile(r.latencies, 50),
+      seconds: r.seconds,
+    };
+    process.send!(got, () => process.exit(0));
+  });
+});
+process.send!("ready");
