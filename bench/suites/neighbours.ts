@@ -13,7 +13,8 @@ import { writeResults, type ResultRow } from "../results.ts";
 import type { FloodGot } from "./neighbours/flood-child.ts";
 import { FLOOD_NAMES, FLOODS, type FloodName } from "./neighbours/floods.ts";
 import { coldKeysReused, PROBES, runProbes, type ProbeFigures } from "./neighbours/probes.ts";
-import { setUp, type Context } from "./neighbours/setup.ts";
+import type { Context } from "./neighbours/context.ts";
+import { setUp } from "./neighbours/setup.ts";
 import { sleep } from "./neighbours/load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);

@@ -2,7 +2,7 @@
 // the given seconds once told "go", and answers with what it got.
 import { FLOODS, type FloodName } from "./floods.ts";
 import { loop, percentile } from "./load.ts";
-import type { Context } from "./setup.ts";
+import type { Context } from "./context.ts";
 
 export interface FloodGot {
   requests: number;
@@ -17,7 +17,7 @@ export interface FloodGot {
 const { flood, ctx, seconds } = JSON.parse(process.argv[2]!) as { flood: FloodName; ctx: Context; seconds: number };
 const load = FLOODS[flood].load(ctx);
 process.once("message", () => {
-  void loop({ origin: ctx.origin, seconds, ...load }).then((r) => {
+  void loop({ api: ctx.api, seconds, ...load }).then((r) => {
     const got: FloodGot = {
       requests: r.latencies.length,
       statuses: r.statuses,

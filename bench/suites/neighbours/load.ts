@@ -5,6 +5,7 @@ import http from "node:http";
 
 export interface Send {
   method: "GET" | "POST";
+  /** After the loop's base path. */
   path: string;
   headers: Record<string, string>;
   /** Sent with Content-Length. */
@@ -14,7 +15,8 @@ export interface Send {
 }
 
 export interface LoopOptions {
-  origin: string;
+  /** Origin and base path: each request's path is relative to it. */
+  api: string;
   connections: number;
   seconds: number;
   /** The next request of connection `conn` (its `n`th); undefined: that connection is done. */
@@ -42,7 +44,8 @@ const GRACE_MS = 5_000;
 
 export async function loop(o: LoopOptions): Promise<LoopResult> {
   const result: LoopResult = { latencies: [], statuses: {}, errors: 0, sentBytes: 0, receivedBytes: 0, seconds: 0 };
-  const { hostname, port } = new URL(o.origin);
+  const { hostname, port, pathname } = new URL(o.api);
+  const base = pathname.replace(/\/$/, "");
   if (o.startAt !== undefined) await sleep(o.startAt - performance.now());
   const start = performance.now();
   const end = start + o.seconds * 1000;
@@ -55,7 +58,7 @@ export async function loop(o: LoopOptions): Promise<LoopResult> {
       const send = o.next(conn, n);
       if (!send) break;
       const t0 = performance.now();
-      const answer = await once(agent, hostname, Number(port), send, end + GRACE_MS - t0, localAddress);
+      const answer = await once(agent, hostname, Number(port), base, send, end + GRACE_MS - t0, localAddress);
       if (!(answer instanceof Error)) {
         const { status, bytes } = answer;
         result.latencies.push(performance.now() - t0);
@@ -80,6 +83,7 @@ function once(
   agent: http.Agent,
   host: string,
   port: number,
+  base: string,
   s: Send,
   timeoutMs: number,
   localAddress: string | undefined,
@@ -89,12 +93,15 @@ function once(
       ...s.headers,
       ...(s.body !== undefined && { "content-length": String(Buffer.byteLength(s.body)) }),
     };
-    const req = http.request({ host, port, agent, method: s.method, path: s.path, headers, localAddress }, (res) => {
-      let bytes = 0;
-      res.on("data", (d: Buffer) => (bytes += d.length));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes }));
-      res.on("error", (err) => resolve(err));
-    });
+    const req = http.request(
+      { host, port, agent, method: s.method, path: base + s.path, headers, localAddress },
+      (res) => {
+        let bytes = 0;
+        res.on("data", (d: Buffer) => (bytes += d.length));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, bytes }));
+        res.on("error", (err) => resolve(err));
+      },
+    );
     const timer = setTimeout(() => req.destroy(new Error("cut off at the end of the run")), Math.max(1, timeoutMs));
     req.on("error", (err) => resolve(err));
     req.on("close", () => clearTimeout(timer));

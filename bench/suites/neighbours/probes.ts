@@ -1,5 +1,5 @@
 // What the quiet side measures: other merchants' requests, alone and under a flood, in one shared window.
-import { api, basic, type Context } from "./setup.ts";
+import { basic, type Context } from "./context.ts";
 import { loop, percentile, type LoopResult, type Send } from "./load.ts";
 
 export type ProbeName = "get-shipment" | "get-shipping-options" | "sign-in" | "cold-key";
@@ -19,7 +19,7 @@ export const PROBES: Record<ProbeName, Probe> = {
     send: (ctx) => {
       const s: Send = {
         method: "GET",
-        path: api(`/inbound_shipments/${ctx.quiet.shipmentId}`),
+        path: `/inbound_shipments/${ctx.quiet.shipmentId}`,
         headers: { authorization: ctx.quiet.auth },
       };
       return () => s;
@@ -31,7 +31,7 @@ export const PROBES: Record<ProbeName, Probe> = {
     send: (ctx) => {
       const s: Send = {
         method: "GET",
-        path: api("/shipping_options?postalcode=00100&country=FI"),
+        path: "/shipping_options?postalcode=00100&country=FI",
         headers: { authorization: ctx.quiet.auth },
       };
       return () => s;
@@ -43,7 +43,7 @@ export const PROBES: Record<ProbeName, Probe> = {
     send: (ctx) => {
       const s: Send = {
         method: "POST",
-        path: api("/portal_sessions/_create"),
+        path: "/portal_sessions/_create",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ email: ctx.quiet.email, password: ctx.quiet.password }),
       };
@@ -59,7 +59,7 @@ export const PROBES: Record<ProbeName, Probe> = {
       if (coldUsed > ctx.cold.ids.length) coldReused = true;
       return {
         method: "GET",
-        path: api("/merchant/shipping_settings"),
+        path: "/merchant/shipping_settings",
         headers: { authorization: basic(`M-${id}`, ctx.cold.secret) },
       };
     },
@@ -91,7 +91,7 @@ export async function runProbes(
     names.map(async (probe) => {
       const next = PROBES[probe].send(ctx);
       const r: LoopResult = await loop({
-        origin: ctx.origin,
+        api: ctx.api,
         connections: PROBES[probe].connections,
         seconds,
         next: (_conn, n) => next(n),

@@ -15,19 +15,7 @@ import { migrateToLatest } from "../../../server/db/migrate.ts";
 import { DEMO, seedDemo } from "../../../server/demo.ts";
 import { createScratchDatabase } from "../../../tools/postgres.ts";
 import { startServer, type Target } from "../../targets.ts";
-
-export const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
-
-/** What the probes (in this process) and the floods (in their own) need to know; plain JSON. */
-export interface Context {
-  origin: string;
-  quiet: { auth: string; shipmentId: string; email: string; password: string };
-  noisy: { auth: string; takenEmail: string };
-  /** Merchants whose keys are checked once each; all have `coldSecret`. */
-  cold: { ids: string[]; secret: string };
-  /** Failed sign-ins one client address may make before it is refused (the server's setting). */
-  loginFailuresPerAddress: number;
-}
+import { basic, PASSWORD, type Context } from "./context.ts";
 
 export interface Bench {
   kind: "pglite" | "postgres";
@@ -40,7 +28,6 @@ const NOISY_ID = "noisy.example.com";
 const NOISY_SECRET = "noisy-secret-for-the-bench";
 const COLD_SECRET = "cold-secret-for-the-bench";
 const COLD_MERCHANTS = 600;
-export const api = (p: string) => `${BASE_PATH}${p}`;
 
 export async function setUp(profileDir?: string): Promise<Bench> {
   const dir = mkdtempSync(path.join(tmpdir(), "bench-neighbours-"));
@@ -87,7 +74,7 @@ async function throughTheApi(origin: string, cold: string[]): Promise<Context> {
   const quietAuth = basic(`M-${DEMO.merchantId}`, DEMO.merchantSecret);
   const noisyAuth = basic(`M-${NOISY_ID}`, NOISY_SECRET);
   const send = async (auth: string, method: string, p: string, body: unknown, want: number) => {
-    const r = await fetch(origin + api(p), {
+    const r = await fetch(`${origin}${BASE_PATH}${p}`, {
       method,
       headers: { authorization: auth, "content-type": "application/json" },
       body: JSON.stringify(body),
@@ -105,7 +92,7 @@ async function throughTheApi(origin: string, cold: string[]): Promise<Context> {
     process.env.BENCH_SERVER_LOGIN_FAILURES_PER_ADDRESS ?? process.env.LOGIN_FAILURES_PER_ADDRESS,
   );
   return {
-    origin,
+    api: `${origin}${BASE_PATH}`,
     quiet: {
       auth: quietAuth,
       shipmentId: String(shipment.shipment_id),
@@ -117,8 +104,6 @@ async function throughTheApi(origin: string, cold: string[]): Promise<Context> {
     loginFailuresPerAddress: readFailures.value ?? 0,
   };
 }
-
-export const PASSWORD = "bench-password-not-secret";
 
 const QUIET_SHIPMENT = {
   merchants_ref: "BENCH-1",
@@ -138,7 +123,7 @@ const NOISY_SETTINGS = {
 /**
  * The pickup price list: 100 pricing and 100 modification rules (the most the spec allows), none of which
  * ever matches, each with a 200-character description and a 200-character address to compare with: about
- * 95 KB, inside the 128 KB bound. Each pickup point of each answer is tested against every rule.
+ * 100 KB, inside the 128 KB bound. Each pickup point of each answer is tested against every rule.
  */
 export function noisyPriceList() {
   const long = (what: string, i: number) => `${what} ${i} `.padEnd(200, "x");
