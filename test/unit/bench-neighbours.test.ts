@@ -103,6 +103,35 @@ describe("the neighbours bench's load", () => {
     expect([r.latencies.length, r.errors]).toEqual([0, 2]);
   });
 
+  it("in an open loop sends its requests a second whatever the answers", async () => {
+    arrivals.length = 0;
+    const r = await loop({
+      api,
+      perSecond: 20,
+      seconds: 0.5,
+      next: () => ({ method: "GET", path: "/p", headers: {} }),
+    });
+    expect([r.latencies.length, r.statuses, arrivals.length]).toEqual([10, { 200: 10 }, 10]);
+  });
+
+  it("cuts off a request left unanswered 5 s after the end, counting the time it waited", async () => {
+    const silent = http.createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    try {
+      const r = await loop({
+        api: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        connections: 1,
+        seconds: 0.1,
+        next: () => ({ method: "GET", path: "/", headers: {} }),
+      });
+      expect([r.cutOff, r.errors, r.statuses]).toEqual([1, 0, {}]);
+      expect(r.latencies[0]).toBeGreaterThan(5_000);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  });
+
   it("takes percentiles by nearest rank", () => {
     const xs = Array.from({ length: 100 }, (_, i) => 100 - i);
     expect([percentile(xs, 50), percentile(xs, 99), percentile(xs, 100), percentile([7], 50)]).toEqual([
@@ -125,7 +154,7 @@ describe("docs/benchmarks.md on the neighbours bench", () => {
         new Date("2026-11-25T00:00:00Z"),
       );
       const section = md.slice(md.indexOf("## Noisy neighbours"));
-      expect(section).toContain("**p50 under flood <= 2x quiet**");
+      expect(section).toContain("**p50 under flood <= 2x quiet** (and all answered 2xx)");
       for (const name of FLOOD_NAMES) expect(section).toContain(`| ${name} | ${FLOODS[name].what} |`);
     } finally {
       rmSync(dir, { recursive: true, force: true });

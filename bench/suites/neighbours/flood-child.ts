@@ -7,6 +7,7 @@ import type { Context } from "./context.ts";
 export interface FloodGot {
   requests: number;
   statuses: Record<string, number>;
+  cutOff: number;
   errors: number;
   sentBytes: number;
   receivedBytes: number;
@@ -19,8 +20,9 @@ const load = FLOODS[flood].load(ctx);
 process.once("message", () => {
   void loop({ api: ctx.api, seconds, ...load }).then((r) => {
     const got: FloodGot = {
-      requests: r.latencies.length,
+      requests: r.latencies.length - r.cutOff,
       statuses: r.statuses,
+      cutOff: r.cutOff,
       errors: r.errors,
       sentBytes: r.sentBytes,
       receivedBytes: r.receivedBytes,

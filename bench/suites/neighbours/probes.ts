@@ -7,7 +7,9 @@ export type ProbeName = "get-shipment" | "get-shipping-options" | "sign-in" | "c
 interface Probe {
   /** As the report names it. */
   title: string;
-  connections: number;
+  /** A closed loop of this many connections (reads: many samples), or an open loop of requests a second. */
+  connections?: number;
+  perSecond?: number;
   /** The request of the n-th call. */
   send(ctx: Context): (n: number) => Send;
 }
@@ -39,7 +41,7 @@ export const PROBES: Record<ProbeName, Probe> = {
   },
   "sign-in": {
     title: "portal sign-in",
-    connections: 1,
+    perSecond: 3,
     send: (ctx) => {
       const s: Send = {
         method: "POST",
@@ -52,7 +54,7 @@ export const PROBES: Record<ProbeName, Probe> = {
   },
   "cold-key": {
     title: "cold API key check",
-    connections: 1,
+    perSecond: 3,
     send: (ctx) => () => {
       // Each merchant once: a second check within the cache's minute would be a warm one.
       const id = ctx.cold.ids[coldUsed++ % ctx.cold.ids.length]!;
@@ -66,6 +68,10 @@ export const PROBES: Record<ProbeName, Probe> = {
   },
 };
 
+/** "4 connections", "3 a second". */
+export const probeLoad = (p: ProbeName) =>
+  PROBES[p].perSecond ? `${PROBES[p].perSecond} a second` : `${PROBES[p].connections} connections`;
+
 let coldUsed = 0;
 let coldReused = false;
 /** Whether the cold merchants ran out and some were checked twice (then warm, if within a minute). */
@@ -77,6 +83,9 @@ export interface ProbeFigures {
   p99: number;
   answered: number;
   statuses: Record<string, number>;
+  /** Requests not answered 2xx: other statuses, connection errors, cut off at the end. */
+  failed: number;
+  cutOff: number;
   errors: number;
 }
 
@@ -92,7 +101,9 @@ export async function runProbes(
       const next = PROBES[probe].send(ctx);
       const r: LoopResult = await loop({
         api: ctx.api,
-        connections: PROBES[probe].connections,
+        ...(PROBES[probe].perSecond
+          ? { perSecond: PROBES[probe].perSecond }
+          : { connections: PROBES[probe].connections }),
         seconds,
         next: (_conn, n) => next(n),
         ...(startAt !== undefined && { startAt }),
@@ -101,8 +112,13 @@ export async function runProbes(
         probe,
         p50: percentile(r.latencies, 50),
         p99: percentile(r.latencies, 99),
-        answered: r.latencies.length,
+        answered: r.latencies.length - r.cutOff,
         statuses: r.statuses,
+        failed:
+          r.errors +
+          r.cutOff +
+          Object.entries(r.statuses).reduce((n, [status, count]) => n + (status.startsWith("2") ? 0 : count), 0),
+        cutOff: r.cutOff,
         errors: r.errors,
       };
     }),
