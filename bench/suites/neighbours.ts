@@ -1,8 +1,9 @@
 // npm run bench:neighbours [-- FLOOD...]: other merchants' requests while one caller floods the server, one
 // flood at a time (bench/suites/neighbours/floods.ts), against the real server as `npm start` runs it
 // (PGlite, or a scratch database on the PostgreSQL of DATABASE_URL) with its default per-caller limits.
-// For each flood: the quiet side's requests alone, then the same requests under the flood; the figure is the
-// ratio of their p50 (both from the same run on the same machine), held to <= 2x, and what the flood got.
+// For each flood, on a server process of its own (nothing queued by the last flood carries over): the quiet
+// side's requests alone, then the same requests under the flood; the figure is the ratio of their p50 (both
+// from the same run on the same machine), held to <= 2x with every quiet answer 2xx, and what the flood got.
 // BENCH_SECONDS (10) per phase; BENCH_PROFILE=1: the server's CPU profile during each flood, summarised.
 import { fork } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -15,7 +16,6 @@ import { FLOOD_NAMES, FLOODS, type FloodName } from "./neighbours/floods.ts";
 import { coldKeysReused, probeLoad, PROBES, runProbes, type ProbeFigures } from "./neighbours/probes.ts";
 import type { Context } from "./neighbours/context.ts";
 import { setUp } from "./neighbours/setup.ts";
-import { sleep } from "./neighbours/load.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 2;
@@ -91,8 +91,8 @@ interface Measured {
 const flooded: FloodName[] = chosenFloods();
 const scratch = process.env.BENCH_PROFILE ? mkdtempSync(path.join(tmpdir(), "bench-neighbours-profile-")) : undefined;
 const startedAt = new Date();
-const bench = await setUp(scratch);
-const { kind, ctx } = bench;
+const bench = await setUp();
+const { kind } = bench;
 const measured: Measured[] = [];
 const say = (s = "") => console.log(s);
 say(
@@ -102,6 +102,7 @@ try {
   for (const flood of flooded) {
     const f = FLOODS[flood];
     say(`\n${flood}: ${f.what}`);
+    const { ctx } = await bench.serve(scratch && path.join(scratch, flood));
     await runProbes(ctx, f.probes, WARMUP_SECONDS);
     const alone = await runProbes(ctx, f.probes, SECONDS);
     const go = await prepareFlood(flood, ctx);
@@ -122,21 +123,15 @@ try {
     say(
       `  the flood got: ${fmt(got.requests)} answers (sent ${kb(got.sentBytes)}, received ${kb(got.receivedBytes)} each), p50 ${ms(got.p50)} ms; ${statusText(got.statuses, got.errors, got.cutOff)}`,
     );
-    // Let what the flood left behind (queued hashes, aborted bodies) finish before the next one's quiet phase.
-    await sleep(1000);
   }
   summary();
 } finally {
   await bench.close();
   if (scratch) {
-    for (const file of readdirSync(scratch).filter((x) => x.endsWith(".cpuprofile"))) {
-      for (const m of measured) {
-        say(
-          formatSummary(
-            `server CPU profile (${kind}) during ${m.flood}`,
-            summarise(path.join(scratch, file), [m.window], 25),
-          ),
-        );
+    for (const m of measured) {
+      for (const file of readdirSync(path.join(scratch, m.flood)).filter((x) => x.endsWith(".cpuprofile"))) {
+        const profile = summarise(path.join(scratch, m.flood, file), [m.window], 25);
+        say(formatSummary(`server CPU profile (${kind}) during ${m.flood}`, profile));
       }
     }
     rmSync(scratch, { recursive: true, force: true });

@@ -41,7 +41,7 @@ export const PROBES: Record<ProbeName, Probe> = {
   },
   "sign-in": {
     title: "portal sign-in",
-    perSecond: 3,
+    perSecond: 1.5,
     send: (ctx) => {
       const s: Send = {
         method: "POST",
@@ -54,7 +54,7 @@ export const PROBES: Record<ProbeName, Probe> = {
   },
   "cold-key": {
     title: "cold API key check",
-    perSecond: 3,
+    perSecond: 1.5,
     send: (ctx) => () => {
       // Each merchant once: a second check within the cache's minute would be a warm one.
       const id = ctx.cold.ids[coldUsed++ % ctx.cold.ids.length]!;

@@ -19,8 +19,9 @@ import { basic, PASSWORD, type Context } from "./context.ts";
 
 export interface Bench {
   kind: "pglite" | "postgres";
-  server: Target;
-  ctx: Context;
+  /** A server process of its own for one flood: nothing queued or cached by the one before carries over. */
+  serve(profileDir?: string): Promise<{ server: Target; ctx: Context }>;
+  /** Stops the server and removes the database. */
   close(): Promise<void>;
 }
 
@@ -29,7 +30,7 @@ const NOISY_SECRET = "noisy-secret-for-the-bench";
 const COLD_SECRET = "cold-secret-for-the-bench";
 const COLD_MERCHANTS = 600;
 
-export async function setUp(profileDir?: string): Promise<Bench> {
+export async function setUp(): Promise<Bench> {
   const dir = mkdtempSync(path.join(tmpdir(), "bench-neighbours-"));
   const scratch = process.env.DATABASE_URL ? await createScratchDatabase(process.env.DATABASE_URL) : undefined;
   if (scratch && "unreachable" in scratch) throw new Error(`PostgreSQL unreachable: ${scratch.unreachable}`);
@@ -54,15 +55,26 @@ export async function setUp(profileDir?: string): Promise<Bench> {
     await handle.close();
   }
 
-  const server = await startServer(kind, { database, stdout: "ignore", ...(profileDir && { profileDir }) });
+  let server: Target | undefined;
+  const stop = async () => {
+    await server?.child.stop();
+    server = undefined;
+  };
   const close = async () => {
-    await server.child.stop();
+    await stop();
     if (scratch) await scratch.drop();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
+    server = await startServer(kind, { database, stdout: "ignore" });
     const ctx = await throughTheApi(server.origin, cold);
-    return { kind, server, ctx, close };
+    await stop();
+    const serve = async (profileDir?: string) => {
+      await stop();
+      server = await startServer(kind, { database, stdout: "ignore", ...(profileDir && { profileDir }) });
+      return { server, ctx: { ...ctx, api: `${server.origin}${BASE_PATH}` } };
+    };
+    return { kind, serve, close };
   } catch (err) {
     await close();
     throw err;
@@ -70,7 +82,7 @@ export async function setUp(profileDir?: string): Promise<Bench> {
 }
 
 /** What the merchants set up as any client would: a shipment, settings, a price list, a portal user. */
-async function throughTheApi(origin: string, cold: string[]): Promise<Context> {
+async function throughTheApi(origin: string, cold: string[]): Promise<Omit<Context, "api">> {
   const quietAuth = basic(`M-${DEMO.merchantId}`, DEMO.merchantSecret);
   const noisyAuth = basic(`M-${NOISY_ID}`, NOISY_SECRET);
   const send = async (auth: string, method: string, p: string, body: unknown, want: number) => {
@@ -92,7 +104,6 @@ async function throughTheApi(origin: string, cold: string[]): Promise<Context> {
     process.env.BENCH_SERVER_LOGIN_FAILURES_PER_ADDRESS ?? process.env.LOGIN_FAILURES_PER_ADDRESS,
   );
   return {
-    api: `${origin}${BASE_PATH}`,
     quiet: {
       auth: quietAuth,
       shipmentId: String(shipment.shipment_id),
