@@ -26,7 +26,7 @@ const SUITES: Record<string, { file: string; what: string }> = {
   },
   neighbours: {
     file: "suites/neighbours.ts",
-    what: "one merchant's reads while another floods the server with 135 KB orders",
+    what: "other merchants' requests under five floods (argument: flood names; see docs/benchmarks.md)",
   },
   "body-checks": { file: "micro/body-checks.ts", what: "micro-cost of the JSON body checks" },
   "get-path": { file: "micro/get-path.ts", what: "the GET path in process, against another tree (argument: its path)" },

@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import path from "node:path";
 import type { ResultRow, SuiteResult } from "./results.ts";
+import { neighboursSection } from "./suites/neighbours/about.ts";
 
 export interface Machine {
   cpu: string;
@@ -116,6 +117,8 @@ export function publish(
     if (all.length) out.push("", ...all.map((n) => `- ${cell(n)}`));
     if (s.problems.length) out.push("", "**Problems:**", "", ...s.problems.map((p) => `- ${cell(p.split("\n")[0]!)}`));
   }
+  // Not measured by a full run: how to measure it is said all the same.
+  out.push(...neighboursSection());
   const md = out.join("\n") + "\n";
   const json =
     JSON.stringify({ startedAt: startedAt.toISOString(), machine, missing, suites: results, profiled }, null, 2) + "\n";
