@@ -2,14 +2,15 @@
 // bundle `npm start` runs) offers the tarball `client:pack` (and `npm run build`) writes to dist/client at a
 // versioned URL, and `npm install <that URL>` in an empty project gives a client that calls the server.
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { clientPackage } from "../../server/docs/client-package.ts";
 import { DEMO } from "../../server/demo.ts";
 import { freePort, run, SERVER_MAIN, waitReady, type Proc } from "../process/helpers.ts";
+import { createTestDatabase } from "../helpers/database.ts";
 import { startTestServer } from "../helpers/server.ts";
 
 const exec = promisify(execFile);
@@ -18,24 +19,34 @@ const pkg = clientPackage();
 
 let tarball: string;
 let server: { proc: Proc; origin: string };
-let dataDir: string;
+let dataDir: string | undefined;
+let postgres: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
 let project: string;
 
 beforeAll(async () => {
   const packed = await exec("npm", ["run", "--silent", "client:pack"], { cwd: ROOT });
   tarball = packed.stdout.trim().split("\n").pop()!;
-  dataDir = mkdtempSync(path.join(tmpdir(), "logistics-client-download-db-"));
-  // The package does not depend on the database: one embedded one, seeded with the demo merchant, serves both projects.
+  // The server on this project's database (a copy of the migrated template, or a PostgreSQL database of its own),
+  // empty, so it seeds the demo merchant.
+  const env: Record<string, string> = { LOG_LEVEL: "warn" };
+  if (process.env.TEST_DB === "postgres") {
+    postgres = await createTestDatabase();
+    env.DATABASE_URL = postgres.url!;
+  } else {
+    dataDir = mkdtempSync(path.join(tmpdir(), "logistics-client-download-db-"));
+    cpSync(inject("pgliteTemplate"), path.join(dataDir, "db"), { recursive: true });
+    Object.assign(env, { PGLITE_DIR: path.join(dataDir, "db"), DATABASE_URL: "" });
+  }
   const port = await freePort();
-  const proc = run(SERVER_MAIN, [], { PORT: String(port), PGLITE_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "warn" });
+  const proc = run(SERVER_MAIN, [], { ...env, PORT: String(port) });
   server = { proc, origin: `http://127.0.0.1:${port}` };
-  // A fresh embedded database takes a while on a busy machine.
   await waitReady(server.origin, proc, 90_000);
   project = mkdtempSync(path.join(tmpdir(), "logistics-client-download-"));
 }, 180_000);
 afterAll(async () => {
   server?.proc.child.kill("SIGTERM");
   await server?.proc.exited;
+  await postgres?.close();
   for (const dir of [dataDir, project]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -17,12 +17,13 @@ let env: Record<string, string>;
 // `npm start` builds, then runs the compiled server: the first test runs exactly that output.
 const START = JSON.parse(readFileSync("package.json", "utf8")).scripts.start as string;
 const COMPILED_MAIN = /node (?:--\S+ )*(dist\/server\/main\.js)$/.exec(START)?.[1];
+// The build bundles the server, builds the portal and (when client/ changed) compiles and packs the client.
 beforeAll(() => {
   execFileSync("npm", ["run", "--silent", "build"], { stdio: "pipe" });
   dir = mkdtempSync(path.join(tmpdir(), "logistics-proc-"));
   cpSync(inject("pgliteTemplate"), path.join(dir, "db"), { recursive: true });
   env = { PGLITE_DIR: path.join(dir, "db"), DATABASE_URL: "" };
-});
+}, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("npm start and the CLI (PGlite)", () => {
