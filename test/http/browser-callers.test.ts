@@ -31,8 +31,9 @@ describe("No CORS by default", () => {
     expect(r.headers.get("vary") ?? "").not.toMatch(/origin/i);
   });
 
-  // A browser's preflight carries no credentials: refused like any unauthenticated request, so the page's call never goes.
-  it("a preflight (OPTIONS) of a create is 401 unauthorized, allows no origin, and stores nothing", async () => {
+  // No operation answers OPTIONS: the route is matched before credentials are checked, so a preflight is refused
+  // as a method the resource lacks (405 naming the one it has), and the page's call never goes.
+  it("a preflight (OPTIONS) of a create is 405 method_not_allowed, allows no origin, and stores nothing", async () => {
     const r = await expectUnchanged(srv, () =>
       fetch(`${srv.baseUrl}/inbound_shipments/_create`, {
         method: "OPTIONS",
@@ -43,9 +44,9 @@ describe("No CORS by default", () => {
         },
       }),
     );
-    expect(r.status).toBe(401);
-    expect(await r.json()).toMatchObject({ success: false, code: "unauthorized" });
-    expect(r.headers.get("www-authenticate")).toMatch(/^Basic /);
+    expect(r.status).toBe(405);
+    expect(await r.json()).toMatchObject({ success: false, code: "method_not_allowed" });
+    expect(r.headers.get("allow")).toBe("POST");
     expect(corsHeaders(r.headers)).toEqual([]);
   });
 

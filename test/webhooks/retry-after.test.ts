@@ -17,7 +17,7 @@ useWebhookServer(
   (s, r) => {
     [srv, rx] = [s, r];
   },
-  { retrySchedule: [1, 60], timeoutMs: 2000 },
+  { retrySchedule: [1, 60], timeoutMs: 10_000 },
 );
 
 async function firstAttempt(m: LogisticsClient, answer: { status: number; headers?: Record<string, string> }) {
