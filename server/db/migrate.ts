@@ -35,13 +35,12 @@ function unlimited(m: Migration): Migration {
 
 /** The migrations recorded as applied, or undefined on a database that has never run this sequence. */
 async function recorded(db: Db, seq: Sequence): Promise<Set<string> | undefined> {
-  try {
-    const { rows } = await sql<{ name: string }>`select name from ${sql.table(seq.migrationTableName)}`.execute(db);
-    return new Set(rows.map((r) => r.name));
-  } catch (err) {
-    if ((err as { code?: string }).code === "42P01") return undefined; // undefined_table
-    throw err;
-  }
+  // Asked first rather than caught: a failed statement breaks PGlite's session for the statements after it.
+  const { rows } = await sql<{ present: boolean }>`
+    select to_regclass(${seq.migrationTableName}) is not null as present`.execute(db);
+  if (!rows[0]!.present) return undefined;
+  const names = await sql<{ name: string }>`select name from ${sql.table(seq.migrationTableName)}`.execute(db);
+  return new Set(names.rows.map((r) => r.name));
 }
 
 const pendingOf = (seq: Sequence, done: Set<string> | undefined) =>
