@@ -911,7 +911,9 @@ export interface paths {
          *     email is unique within your merchant account (`409 conflict`); the same person may also be a
          *     portal user of other merchants under the same email, which neither merchant sees. The password is
          *     10 to 256 characters and is stored hashed, never shown again. At most 100 users per merchant
-         *     (`409 conflict`).
+         *     (`409 conflict`). While the service operator has not yet finished the upgrade that allows one
+         *     email at several merchants, such an email answers `409 conflict` naming that upgrade step;
+         *     try it again once the upgrade is finished.
          */
         post: operations["createPortalUser"];
         delete?: never;

@@ -6,7 +6,7 @@ import { provisionAccount } from "./accounts/domain.ts";
 import { provisionPortalUser } from "./portal/users.ts";
 import { loadConfig } from "./config.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.ts";
-import { migrateToLatest } from "./db/migrate.ts";
+import { migrateToLatest, pendingContractNotice } from "./db/migrate.ts";
 import { DEMO, seedDemo } from "./demo.ts";
 import {
   describeImportError,
@@ -58,13 +58,16 @@ const program = new Command()
 
 program
   .command("migrate")
-  .description("apply pending database migrations")
-  .action(() =>
+  .description("apply pending database migrations (contract migrations too on an empty database)")
+  .option("--contract", "also apply the contract migrations: only once every instance runs this release")
+  .action((opts: { contract?: boolean }) =>
     withDb(async ({ db, kind }) => {
-      const applied = await migrateToLatest(db);
+      const { applied, contracted, pendingContract } = await migrateToLatest(db, opts);
+      const done = [...applied, ...contracted.map((name) => `contract/${name}`)];
       console.log(
-        `Database (${kind}) is at the latest migration${applied.length ? `: applied ${applied.join(", ")}` : " (nothing to apply)"}.`,
+        `Database (${kind}) is at the latest migration${done.length ? `: applied ${done.join(", ")}` : " (nothing to apply)"}.`,
       );
+      if (pendingContract.length) console.log(pendingContractNotice(pendingContract));
     }, false),
   );
 accountCommand(program, "merchant", "merchant", "M");

@@ -6,7 +6,7 @@ import { DEFAULT_LOGIN_LIMITS } from "./accounts/throttle.ts";
 import { BASE_PATH, createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDatabase } from "./db/database.ts";
-import { migrateToLatest } from "./db/migrate.ts";
+import { migrateToLatest, pendingContractNotice } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
 import { metricsHandler } from "./metrics/http.ts";
@@ -44,8 +44,12 @@ async function main() {
   });
   phase("database", since);
   since = performance.now();
-  const applied = await migrateToLatest(handle.db);
-  logger.info({ database: handle.kind, migrations: applied }, "database ready");
+  const migrated = await migrateToLatest(handle.db);
+  logger.info(
+    { database: handle.kind, migrations: migrated.applied, contract_migrations: migrated.contracted },
+    "database ready",
+  );
+  if (migrated.pendingContract.length) logger.warn(pendingContractNotice(migrated.pendingContract));
   const seeded = config.seedDemo && (await seedDemoIfEmpty(handle.db));
 
   phase("migrations", since);

@@ -74,6 +74,24 @@ export async function insertUserWithinLimit(
   return inserted ? "inserted" : "taken";
 }
 
+// The service-wide unique email of the release before 0011: it stands until contract/0011_drop_global_portal_email
+// is applied (`migrate --contract`), and until then refuses an address that another merchant's user has.
+const GLOBAL_EMAIL_KEY = "portal_users_email_key";
+
+/** Whether the service-wide unique email stands and some user (of any merchant) has this address. */
+export async function emailHeldByGlobalKey(db: Executor, email: string): Promise<boolean> {
+  const { rows } = await sql<{ held: boolean }>`
+    select exists (select 1 from portal_users where email = ${email})
+      and exists (
+        select 1 from pg_constraint where conname = ${GLOBAL_EMAIL_KEY} and conrelid = 'portal_users'::regclass
+      ) as held`.execute(db);
+  return rows[0]!.held;
+}
+
+/** Whether an insert failed on the service-wide unique email (a create side by side with another). */
+export const isGlobalEmailTaken = (err: unknown) =>
+  (err as { code?: string }).code === "23505" && (err as { constraint?: string }).constraint === GLOBAL_EMAIL_KEY;
+
 /** Sets a new password of an existing user, and its role when one is given; false when there is no such user. */
 export async function updateUserPassword(
   db: Executor,

@@ -7,6 +7,7 @@ import { accountLane } from "../accounts/derivations.ts";
 import { hashSecret } from "../accounts/secrets.ts";
 import { findSecretHash } from "../accounts/db.ts";
 import type { Db } from "../db/database.ts";
+import { CONTRACT_COMMAND } from "../db/migrate.ts";
 import { inTransaction, type Executor } from "../db/transaction.ts";
 import { AppError, invalid } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
@@ -50,6 +51,13 @@ const taken = () =>
   new AppError("conflict", "Your merchant has a portal user with this email already.", [
     { path: "/body/email", message: "already taken", code: "unique" },
   ]);
+// Until the operator's contract step, another merchant's address fails the insert: say only what to wait for.
+const upgradePending = () =>
+  new AppError(
+    "conflict",
+    `This email cannot be used for a new portal user until the service operator finishes the current upgrade (${CONTRACT_COMMAND}). Try again later.`,
+    [{ path: "/body/email", message: "not available until the upgrade is finished", code: "unique" }],
+  );
 const full = () => new AppError("conflict", `A merchant may have at most ${MAX_USERS_PER_MERCHANT} portal users.`);
 
 /**
@@ -59,6 +67,7 @@ const full = () => new AppError("conflict", `A merchant may have at most ${MAX_U
 async function insertNewUser(db: Db, merchantId: string, email: string, password: string, role: PortalUserRole) {
   if ((await q.countUsers(db, merchantId)) >= MAX_USERS_PER_MERCHANT) throw full();
   if (await q.findUser(db, merchantId, email)) throw taken();
+  if (await q.emailHeldByGlobalKey(db, email)) throw upgradePending();
   const now = new Date();
   const row = {
     id: newId(now.getTime()),
@@ -69,7 +78,12 @@ async function insertNewUser(db: Db, merchantId: string, email: string, password
     role,
     created_at: now,
   };
-  const outcome = await inTransaction(db, (trx) => q.insertUserWithinLimit(trx, row, MAX_USERS_PER_MERCHANT));
+  const outcome = await inTransaction(db, (trx) => q.insertUserWithinLimit(trx, row, MAX_USERS_PER_MERCHANT)).catch(
+    (err: unknown) => {
+      if (q.isGlobalEmailTaken(err)) throw upgradePending();
+      throw err;
+    },
+  );
   if (outcome === "full") throw full();
   if (outcome === "taken") throw taken();
   return row;

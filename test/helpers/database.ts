@@ -7,8 +7,11 @@ import { migrateToLatest } from "../../server/db/migrate.ts";
 import { inject } from "vitest";
 import { dropDatabase } from "../../tools/postgres.ts";
 
-/** A private, migrated database for one test file, on the engine this project runs on. */
-export async function createTestDatabase(): Promise<DatabaseHandle & { url?: string }> {
+/**
+ * A private database for one test file, on the engine this project runs on: migrated, or `empty` (as a new
+ * install finds it) for tests of the migrations themselves.
+ */
+export async function createTestDatabase({ empty = false } = {}): Promise<DatabaseHandle & { url?: string }> {
   if (process.env.TEST_DB === "postgres") {
     const adminUrl = process.env.TEST_PG_URL!;
     const name = `logistics_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -19,7 +22,7 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { url?: str
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     const handle = await openDatabase({ databaseUrl: url.toString(), pgliteDir: "" });
-    await migrateToLatest(handle.db);
+    if (!empty) await migrateToLatest(handle.db);
     return {
       ...handle,
       url: url.toString(),
@@ -30,9 +33,9 @@ export async function createTestDatabase(): Promise<DatabaseHandle & { url?: str
     };
   }
   const dir = mkdtempSync(path.join(tmpdir(), "logistics-test-"));
-  cpSync(inject("pgliteTemplate"), path.join(dir, "db"), { recursive: true });
+  if (!empty) cpSync(inject("pgliteTemplate"), path.join(dir, "db"), { recursive: true });
   const handle = await openDatabase({ pgliteDir: path.join(dir, "db") });
-  await migrateToLatest(handle.db);
+  if (!empty) await migrateToLatest(handle.db);
   return {
     ...handle,
     close: async () => {

@@ -1,6 +1,9 @@
 // Every migration, applied in name order. A shipped migration is never edited: a change is a new file, listed
-// here (a unit test fails when a file of this folder is missing from the list). Imported statically so the
-// bundled server (`npm start`) carries them; no directory is read at start.
+// here (a unit test fails when a file of this folder or of contract/ is missing from the lists). Imported
+// statically so the bundled server (`npm start`) carries them; no directory is read at start.
+// Expand-then-contract: MIGRATIONS only add (the release before still runs on the result); a step that takes
+// away what the release before uses (a column, a constraint) is a CONTRACT_MIGRATIONS entry, named after the
+// expand migration it completes, applied by `migrate --contract` once every instance runs the new release.
 import type { Migration } from "kysely";
 import * as m0001 from "./0001_init.ts";
 import * as m0002 from "./0002_shipping.ts";
@@ -13,6 +16,7 @@ import * as m0008 from "./0008_portal.ts";
 import * as m0009 from "./0009_feed_positions.ts";
 import * as m0010 from "./0010_delivery_receiver_wait.ts";
 import * as m0011 from "./0011_portal_users_per_merchant.ts";
+import * as c0011 from "./contract/0011_drop_global_portal_email.ts";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001_init": m0001,
@@ -26,4 +30,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0009_feed_positions": m0009,
   "0010_delivery_receiver_wait": m0010,
   "0011_portal_users_per_merchant": m0011,
+};
+
+/** Kept in their own migration table, so that MIGRATIONS stay in order whenever these run. */
+export const CONTRACT_MIGRATIONS: Record<string, Migration> = {
+  "0011_drop_global_portal_email": c0011,
 };
