@@ -49,6 +49,8 @@ export interface ServerOptions {
   stdout: "pipe" | "ignore";
   /** Adds `--cpu-prof` with this directory. */
   profileDir?: string;
+  /** Keeps the server's default RATE_LIMIT_PER_MINUTE (other suites turn it off to measure throughput). */
+  defaultRateLimit?: boolean;
 }
 
 let built = false;
@@ -69,7 +71,11 @@ export async function startServer(name: ServerTarget, opts: ServerOptions): Prom
     ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`, "--import", "tsx", "server/main.ts"]
     : [buildServer()];
   const child = startChild(name, entry, {
-    env: serverEnv({ PORT: String(port), RATE_LIMIT_PER_MINUTE: "0", ...opts.database }),
+    env: serverEnv({
+      PORT: String(port),
+      ...(!opts.defaultRateLimit && { RATE_LIMIT_PER_MINUTE: "0" }),
+      ...opts.database,
+    }),
     stdout: opts.stdout,
     cwd: ROOT,
   });

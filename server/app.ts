@@ -7,6 +7,7 @@ import { clientPackage, clientPackageRoutes } from "./docs/client-package.ts";
 import { docsRoutes } from "./docs/routes.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import type { Res } from "./http/express.ts";
+import { derivations } from "./accounts/secrets.ts";
 import { apiPipeline } from "./http/pipeline.ts";
 import { specRoutes } from "./http/spec-routes.ts";
 import { requestLog } from "./http/request-log.ts";
@@ -115,6 +116,16 @@ export function createApp({
   app.use(clientPackageRoutes(clientDir));
   app.use(portalSite(portalDir));
 
+  metrics?.gauge(
+    "key_derivations_waiting_anonymous",
+    "Key derivations (password and secret checks) of unknown callers waiting for a slot.",
+    () => derivations.waiting().anonymous,
+  );
+  metrics?.gauge(
+    "key_derivations_waiting_accounts",
+    "Key derivations of known merchants, operators and portal users waiting for a slot.",
+    () => derivations.waiting().accounts,
+  );
   app.use(
     BASE_PATH,
     apiPipeline({
@@ -123,6 +134,7 @@ export function createApp({
       handlers,
       logger,
       observeRequests: metrics?.observeRequests,
+      gauge: metrics?.gauge,
       rateLimitPerMinute,
       concurrentRequestsPerCaller,
       heavyRequestsPerCaller,

@@ -60,6 +60,17 @@ export class DerivationQueue {
     });
   }
 
+  /** Derivations waiting for a slot, in all lanes (metrics). */
+  waiting(): { anonymous: number; accounts: number } {
+    let anonymous = 0;
+    let accounts = 0;
+    for (const [name, l] of this.lanes) {
+      if (name === ANONYMOUS_LANE) anonymous += l.waiting.length;
+      else accounts += l.waiting.length;
+    }
+    return { anonymous, accounts };
+  }
+
   /** Waiting and running derivations of a lane (for tests and metrics). */
   load(lane: string): { waiting: number; running: number } {
     const l = this.lanes.get(lane);

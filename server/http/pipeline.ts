@@ -1,6 +1,6 @@
 // The API's request pipeline: every step a request under the base path passes, in order, from the socket to its
 // handler. Read top to bottom, this is the whole edge; each step's own file says how it works. app.ts mounts it.
-import { Router, type NextFunction, type Request, type RequestHandler } from "express";
+import { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { Authenticator } from "../accounts/domain.ts";
 import { authenticate } from "../auth/authenticate.ts";
@@ -17,6 +17,8 @@ import {
   perCallerResponseBytes,
   sharedWindows,
 } from "./rate-limit.ts";
+import { fairShare } from "./fair-share.ts";
+import { paceRefusals } from "./refusal-pace.ts";
 import { dispatch } from "./registry.ts";
 import { validator } from "./validator.ts";
 
@@ -27,6 +29,8 @@ export interface PipelineOptions {
   logger: Logger;
   /** Counts every request by operation and status (metrics/metrics.ts); absent: not counted. */
   observeRequests?: RequestHandler;
+  /** Publishes a gauge read at each scrape (metrics/metrics.ts); absent: not published. */
+  gauge?: (name: string, help: string, read: () => number) => void;
   /** Requests a minute per caller; 0: no limit. */
   rateLimitPerMinute: number;
   /** Requests in progress at once per caller, and of them with a large body; 0: no limit. */
@@ -41,7 +45,13 @@ export interface PipelineOptions {
 export function apiPipeline(o: PipelineOptions): Router {
   const { route, checks } = requestStages();
   const shared = sharedWindows(o.db, o.logger);
-  const steps: (RequestHandler | RequestHandler[] | false | undefined)[] = [
+  const turns = fairShare();
+  o.gauge?.(
+    "http_requests_waiting_turn",
+    "API requests read and checked, waiting for their caller's turn while other callers are active.",
+    turns.waiting,
+  );
+  const steps: (RequestHandler | RequestHandler[] | ErrorRequestHandler | false | undefined)[] = [
     // First, so that every answer is counted, refusals too.
     o.observeRequests,
     // Which operation (404/405), from the method and path alone: a request that cannot succeed costs no key
@@ -59,6 +69,11 @@ export function apiPipeline(o: PipelineOptions): Router {
     o.bodyBytesPerMinute > 0 && perCallerBodyBytes(shared("body-bytes", o.bodyBytesPerMinute)),
     o.responseBytesPerMinute > 0 && perCallerResponseBytes(shared("response-bytes", o.responseBytesPerMinute)),
     checks,
+    // A caller refused more than a few times a second waits for its further refusals (refusal-pace.ts): here,
+    // after the checks, so that it sees the refusals of a chunked body's bytes too.
+    paceRefusals(),
+    // Once read and checked, a request waits its turn while other callers are active (fair-share.ts).
+    turns,
     // The operation's handler (501 when it has none).
     dispatch(o.db, o.handlers),
   ];

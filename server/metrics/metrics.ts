@@ -15,6 +15,8 @@ export interface Metrics {
   /** Counts and times every request under the base path by operationId and status. */
   observeRequests: (req: Request, res: Res, next: NextFunction) => void;
   deliveryAttempt: (outcome: DeliveryOutcome, count?: number) => void;
+  /** A gauge read at each scrape from what its owner knows (queues in memory). */
+  gauge: (name: string, help: string, read: () => number) => void;
 }
 
 /** A scrape must answer while the database is away: its queries give up after this long. */
@@ -101,6 +103,15 @@ export function createMetrics(
       next();
     },
     deliveryAttempt: (outcome, count = 1) => attempts.inc({ outcome }, count),
+    gauge: (name, help, read) =>
+      void new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      }),
   };
 }
 

@@ -14,7 +14,7 @@ import { seedDemoShipment, DEMO_SHIPMENT_REF } from "../../server/inbound/demo.t
 import { PORTAL_CSP } from "../../server/portal/site.ts";
 import { provisionPortalUser } from "../../server/portal/users.ts";
 import { seedDemoShipping } from "../../server/shipping/demo.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { expectAccessible, launchChromium } from "../helpers/browser.ts";
 import { startReceiver } from "../helpers/receiver.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { loadDemo, pickupPoints, shippingOptions } from "../helpers/shipping.ts";
@@ -56,7 +56,10 @@ afterAll(async () => {
 
 /** A page that fails the test on a console error, a CSP violation or any request to another origin. */
 async function open(width = 1280) {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
+  // A context of its own (axe-core's runner opens pages in it), closed with the page.
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  page.once("close", () => void context.close());
   const errors: string[] = [];
   page.on(
     "console",
@@ -280,6 +283,63 @@ describe("the merchant portal", () => {
     }
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it("tells in plain words that events are not being sent to an endpoint the service turned off, at desktop and phone width, and turns it back on", async () => {
+    // A receiver that says its address is gone for good: the service turns the endpoint off at the first answer.
+    const rx = await startReceiver();
+    rx.respond = () => 410;
+    try {
+      const ep = await m.POST("/webhook_endpoints/_create", {
+        body: { url: rx.url("/gone"), event_types: ["webhook.test"] },
+      });
+      expect(ep.response.status).toBe(201);
+      const id = ep.data!.id;
+      expect(
+        (await m.POST("/webhook_endpoints/{webhook_id}/_test", { params: { path: { webhook_id: id } } })).response
+          .status,
+      ).toBe(202);
+      await expect
+        .poll(
+          async () =>
+            (await m.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: id } } })).data?.enabled,
+          { timeout: 15_000 },
+        )
+        .toBe(false);
+
+      for (const width of [1280, 390]) {
+        const { page, errors } = await open(width);
+        await signIn(page);
+        await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
+        const alert = page.getByRole("alert", { name: `Events are not being sent to ${rx.url("/gone")}` });
+        await alert.waitFor();
+        const words = (await alert.textContent()) ?? "";
+        expect(words).toContain("Your system answered that this address is no longer in use");
+        // Plain words: no status code, no field name, no timestamp.
+        expect(words).not.toMatch(/410|Gone|disabled_reason|\d{4}-\d{2}-\d{2}T/);
+        expect(
+          await page.getByRole("row", { name: new RegExp(rx.url("/gone").replace(/[.?]/g, "\\$&")) }).textContent(),
+        ).toContain("Stopped: not receiving");
+        await expectAccessible(page);
+        await page.screenshot({ path: `${SHOTS}/portal-webhook-stopped-${width}.png`, fullPage: true });
+
+        await alert.getByRole("link", { name: "Open this endpoint" }).click();
+        await page.getByRole("alert", { name: "Events are not being sent" }).waitFor();
+        await expectAccessible(page);
+        if (width === 390) {
+          await page.getByRole("button", { name: "Turn sending back on" }).click();
+          await page.getByRole("status").filter({ hasText: "Sending turned back on." }).waitFor();
+          expect(await page.getByRole("alert", { name: "Events are not being sent" }).count()).toBe(0);
+          await page.getByRole("button", { name: "Turn sending off" }).waitFor();
+        }
+        expect(errors).toEqual([]);
+        await page.close();
+      }
+      const after = await m.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: id } } });
+      expect([after.data!.enabled, after.data!.disabled_reason]).toEqual([true, null]);
+    } finally {
+      await rx.close();
+    }
   });
 
   it("an admin adds a staff user (the API's message at a short password); staff see no Users area", async () => {

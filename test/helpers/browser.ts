@@ -1,7 +1,9 @@
 // Debian's Chromium driven by playwright-core (never a browser downloaded by a test tool). The flags keep
 // it from reaching for Google's services, which this machine's closed network refuses.
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { AxeBuilder } from "@axe-core/playwright";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -20,4 +22,14 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/** axe-core's WCAG 2.1 A and AA rules on the page as it is now: every violation named, none allowed. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  expect(
+    violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
 }

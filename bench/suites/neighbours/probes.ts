@@ -17,7 +17,7 @@ interface Probe {
 export const PROBES: Record<ProbeName, Probe> = {
   "get-shipment": {
     title: "GET its shipment",
-    connections: 4,
+    perSecond: 50,
     send: (ctx) => {
       const s: Send = {
         method: "GET",
@@ -29,7 +29,7 @@ export const PROBES: Record<ProbeName, Probe> = {
   },
   "get-shipping-options": {
     title: "GET its shipping options",
-    connections: 4,
+    perSecond: 50,
     send: (ctx) => {
       const s: Send = {
         method: "GET",

@@ -10,6 +10,7 @@ import { provisionAccount } from "../../../server/accounts/domain.ts";
 import { hashSecret } from "../../../server/accounts/secrets.ts";
 import { BASE_PATH } from "../../../server/app.ts";
 import { SETTINGS } from "../../../server/config/settings.ts";
+import { COUNTERS_TABLE } from "../../../server/db/counters.ts";
 import { openDatabase } from "../../../server/db/database.ts";
 import { migrateToLatest } from "../../../server/db/migrate.ts";
 import { DEMO, seedDemo } from "../../../server/demo.ts";
@@ -71,7 +72,24 @@ export async function setUp(): Promise<Bench> {
     await stop();
     const serve = async (profileDir?: string) => {
       await stop();
-      server = await startServer(kind, { database, stdout: "ignore", ...(profileDir && { profileDir }) });
+      // Every flood starts with unspent limits: the minute windows are in the database, which outlives the
+      // last flood's server (the noisy merchant would otherwise start this flood refused).
+      const windows = await openDatabase({
+        databaseUrl: scratch?.url,
+        pgliteDir: path.join(dir, "db"),
+        statementTimeoutMs: 0,
+      });
+      try {
+        await windows.db.deleteFrom(COUNTERS_TABLE as never).execute();
+      } finally {
+        await windows.close();
+      }
+      server = await startServer(kind, {
+        database,
+        stdout: "ignore",
+        defaultRateLimit: true,
+        ...(profileDir && { profileDir }),
+      });
       return { server, ctx: { ...ctx, api: `${server.origin}${BASE_PATH}` } };
     };
     return { kind, serve, close };

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { formatTime, problemsOf, type Api, type Problems, type S } from "../api.ts";
 import { Field, ProblemBanner } from "../parts/fields.tsx";
+import { stateWords, stoppedBecause, WHAT_NOW } from "./endpoint-state.ts";
 
 type Endpoint = S["WebhookEndpoint"];
 const EVENT_TYPES: S["WebhookEventType"][] = [
@@ -18,13 +19,13 @@ export const FAILURE_WORDS: Record<S["WebhookFailureClass"], string> = {
   dns: "The host name does not resolve: check the URL's host.",
   refused: "Nothing accepts connections there: is your receiver running, on this port?",
   connection: "The connection was reset or closed before an answer.",
-  tls: "The TLS handshake or certificate failed: check your certificate.",
+  tls: "A secure connection could not be made: check your endpoint's certificate.",
   timeout: "Your endpoint did not answer in time: answer 2xx first, then do the work.",
   destination_refused: "The address is private or otherwise not allowed.",
   redirect: "Your endpoint answered with a redirect; redirects are not followed: use the final URL.",
-  http_4xx: "Your endpoint refused the delivery (4xx): check its authentication and signature check.",
-  http_5xx: "Your endpoint failed (5xx): see its logs.",
-  gone: "Your endpoint answered 410 Gone, so it was disabled.",
+  http_4xx: "Your endpoint refused the delivery: check its sign-in settings and its signature check.",
+  http_5xx: "Your endpoint had an error while receiving it: see its logs.",
+  gone: "Your endpoint answered that this address is no longer in use, so we stopped sending events to it.",
   invalid_response: "The answer was not HTTP.",
 };
 
@@ -112,6 +113,17 @@ function EndpointList({ api, onExpired }: Omit<Props, "route">) {
           </button>
         </article>
       )}
+      {endpoints
+        ?.filter((ep) => stoppedBecause(ep))
+        .map((ep) => (
+          <article key={ep.id} role="alert" aria-label={`Events are not being sent to ${ep.url}`}>
+            <strong>Events are not being sent to {ep.url}</strong>
+            <p>{stoppedBecause(ep)}</p>
+            <p>
+              {WHAT_NOW} <a href={`#/webhooks/${ep.id}`}>Open this endpoint</a>
+            </p>
+          </article>
+        ))}
       <div className="table-wrap">
         <table>
           <thead>
@@ -129,7 +141,7 @@ function EndpointList({ api, onExpired }: Omit<Props, "route">) {
                   <a href={`#/webhooks/${ep.id}`}>{ep.url}</a>
                 </td>
                 <td>{ep.event_types.join(", ")}</td>
-                <td>{ep.enabled ? "enabled" : `disabled${ep.disabled_reason ? ` (${ep.disabled_reason})` : ""}`}</td>
+                <td>{stateWords(ep)}</td>
                 <td>{formatTime(ep.created_at)}</td>
               </tr>
             ))}
@@ -201,10 +213,15 @@ function EndpointView({ api, id, onExpired }: { api: Api; id: string; onExpired:
       </nav>
       <hgroup>
         <h1>{endpoint.url}</h1>
-        <p>
-          {endpoint.enabled ? "Enabled" : `Disabled${endpoint.disabled_reason ? `: ${endpoint.disabled_reason}` : ""}`}
-        </p>
+        <p>{stateWords(endpoint)}</p>
       </hgroup>
+      {stoppedBecause(endpoint) && (
+        <article role="alert" aria-label="Events are not being sent">
+          <strong>Events are not being sent to this endpoint</strong>
+          <p>{stoppedBecause(endpoint)}</p>
+          <p>{WHAT_NOW}</p>
+        </article>
+      )}
       <form
         noValidate
         aria-label="Endpoint"
@@ -224,12 +241,12 @@ function EndpointView({ api, id, onExpired }: { api: Api; id: string; onExpired:
             type="button"
             className="fit secondary"
             onClick={() =>
-              void act(endpoint.enabled ? "Endpoint disabled." : "Endpoint enabled.", () =>
+              void act(endpoint.enabled ? "Sending turned off." : "Sending turned back on.", () =>
                 api.POST("/webhook_endpoints/{webhook_id}", { ...path, body: { enabled: !endpoint.enabled } }),
               )
             }
           >
-            {endpoint.enabled ? "Disable" : "Enable"}
+            {endpoint.enabled ? "Turn sending off" : "Turn sending back on"}
           </button>
           <button
             type="button"
@@ -297,13 +314,7 @@ function EndpointView({ api, id, onExpired }: { api: Api; id: string; onExpired:
                   )}
                 </td>
                 <td>
-                  {d.failure_class ? (
-                    <>
-                      <strong>{d.failure_class}</strong>: {FAILURE_WORDS[d.failure_class]}
-                    </>
-                  ) : (
-                    "—"
-                  )}
+                  {d.failure_class ? <>{FAILURE_WORDS[d.failure_class]}</> : "—"}
                   {d.last_error && (
                     <>
                       <br />

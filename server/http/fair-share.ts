@@ -1,0 +1,121 @@
+// One event loop serves every merchant: a caller with many requests in flight at once gets that many turns of it,
+// and a request that computes for milliseconds holds it for everyone. So while other callers are active, a
+// caller's requests run a few at a time and its expensive ones one at a time, spaced out; the rest wait their
+// turn (already read and checked, so waiting costs nothing). Alone, a caller runs as many as its limits allow.
+// Measured by npm run bench:neighbours (docs/benchmarks.md): see the explain and taken-email floods.
+import type { NextFunction, Request } from "express";
+import type { Res } from "./express.ts";
+
+export interface FairShareOptions {
+  /** Requests of one caller running at once while others are active. */
+  share: number;
+  /** Of them, expensive ones (isExpensive). */
+  expensiveShare: number;
+  /** After an expensive request ends, its caller's next waits this many times as long (capped at 1 s). */
+  spacing: number;
+  /** A caller counts as active for this long after its last request started or ended. */
+  activeMs: number;
+}
+
+export const FAIR_SHARE: FairShareOptions = { share: 2, expensiveShare: 1, spacing: 2, activeMs: 1000 };
+const MAX_SPACING_MS = 1000;
+
+/**
+ * Whether a request's answer costs far more CPU than a read: an explained price (every rule against every
+ * point, and an answer of up to hundreds of KB), a preview (the same for a draft list), a large body.
+ */
+export function isExpensive(req: Request): boolean {
+  if (req.path.endsWith("/_preview")) return true;
+  // The validator has made it a boolean by now.
+  const explain: unknown = req.query.explain;
+  if (explain === true || explain === "true") return true;
+  const length = Number(req.headers["content-length"] ?? 0);
+  return req.headers["transfer-encoding"] !== undefined || length > 16 * 1024;
+}
+
+interface Caller {
+  running: number;
+  expensive: number;
+  /** performance.now() before which the caller's next expensive request waits. */
+  expensiveFrom: number;
+  waiting: { expensive: boolean; go: () => void; gone: () => boolean }[];
+  timer?: NodeJS.Timeout;
+}
+
+export function fairShare(o: FairShareOptions = FAIR_SHARE) {
+  const callers = new Map<string, Caller>();
+  // The two callers seen last, and when: enough to tell whether anyone else is active without a scan.
+  const recent: { key: string; at: number }[] = [];
+  const seen = (key: string, at: number) => {
+    if (recent[0]?.key === key) recent[0].at = at;
+    else {
+      recent.unshift({ key, at });
+      recent.length = Math.min(recent.length, 2);
+    }
+  };
+  const othersActive = (key: string, now: number) =>
+    recent.some((r) => r.key !== key && now - r.at < o.activeMs) ||
+    // A caller whose requests run long is active however long ago it started them.
+    [...callers.entries()].some(([k, c]) => k !== key && c.running > 0);
+
+  const mayRun = (key: string, c: Caller, expensive: boolean, now: number) => {
+    if (!othersActive(key, now)) return true;
+    if (c.running >= o.share) return false;
+    return !expensive || (c.expensive < o.expensiveShare && now >= c.expensiveFrom);
+  };
+
+  const admitWaiting = (key: string, c: Caller) => {
+    const now = performance.now();
+    c.waiting = c.waiting.filter((w) => !w.gone());
+    for (let i = 0; i < c.waiting.length;) {
+      const w = c.waiting[i]!;
+      if (!mayRun(key, c, w.expensive, now)) {
+        i++;
+        continue;
+      }
+      c.waiting.splice(i, 1);
+      w.go();
+    }
+    // An expensive request waiting only for its spacing: look again when the spacing ends.
+    clearTimeout(c.timer);
+    if (c.waiting.some((w) => w.expensive) && c.expensiveFrom > now)
+      c.timer = setTimeout(() => admitWaiting(key, c), c.expensiveFrom - now);
+    if (c.running === 0 && c.waiting.length === 0 && c.expensiveFrom <= now) callers.delete(key);
+  };
+
+  const gate = (req: Request, res: Res, next: NextFunction) => {
+    const key = res.locals.principal.name;
+    const expensive = isExpensive(req);
+    let c = callers.get(key);
+    if (!c) callers.set(key, (c = { running: 0, expensive: 0, expensiveFrom: 0, waiting: [] }));
+    const caller = c;
+    const now = performance.now();
+    seen(key, now);
+    const run = () => {
+      const started = performance.now();
+      caller.running++;
+      if (expensive) caller.expensive++;
+      let ended = false;
+      res.on("close", () => {
+        if (ended) return;
+        ended = true;
+        const at = performance.now();
+        caller.running--;
+        if (expensive) {
+          caller.expensive--;
+          caller.expensiveFrom = at + Math.min(MAX_SPACING_MS, (at - started) * o.spacing);
+        }
+        seen(key, at);
+        admitWaiting(key, caller);
+      });
+      next();
+    };
+    if (mayRun(key, caller, expensive, now)) return run();
+    caller.waiting.push({ expensive, go: run, gone: () => res.destroyed || res.writableEnded });
+    // Waiting only for its spacing (nothing of the caller's may be running to end): admitWaiting sets the timer.
+    if (expensive) admitWaiting(key, caller);
+  };
+  /** Requests waiting for their turn now, of all callers. */
+  const waiting = () => [...callers.values()].reduce((n, c) => n + c.waiting.filter((w) => !w.gone()).length, 0);
+  return Object.assign(gate, { waiting });
+}

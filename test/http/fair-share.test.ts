@@ -1,0 +1,118 @@
+// The event loop shared fairly, through the server (issue 25): while another merchant is active, one merchant's
+// many explained requests are answered in turn, each the same as alone, and the other's reads meanwhile are
+// answered 200; a caller who loops on its 429s gets them after a pause, another caller at once. The scheduling
+// itself is tested step by step in test/unit/fair-share.test.ts and refusal-pace.test.ts; npm run
+// bench:neighbours measures what it does for the other merchant's latency.
+import { describe, expect, it } from "vitest";
+import type { LogisticsClient } from "../../client/index.ts";
+import { REFUSAL_PACE } from "../../server/http/refusal-pace.ts";
+import { FAIR_SHARE } from "../../server/http/fair-share.ts";
+import { expectError } from "../helpers/fixtures.ts";
+import { startTestServer, useTestServer, type TestServer } from "../helpers/server.ts";
+import { SETTINGS, configure, list, loadDemo } from "../helpers/shipping.ts";
+
+const TOKEN = "fair-share-metrics-token";
+let srv: TestServer;
+let busy: LogisticsClient;
+let quiet: LogisticsClient;
+
+useTestServer(
+  async (s) => {
+    srv = s;
+    busy = await s.merchant("fair-busy.example.com");
+    quiet = await s.merchant("fair-quiet.example.com");
+    await loadDemo(s);
+    await configure(busy, { ...SETTINGS, pickup_points_limit: 20 }, [list("pickup"), list("home")]);
+    await configure(quiet, SETTINGS, [list("pickup"), list("home")]);
+  },
+  { metricsToken: TOKEN },
+);
+
+async function waitingTurn(): Promise<number> {
+  const text = await (await fetch(`${srv.origin}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
+  const line = text.split("\n").find((l) => l.startsWith("http_requests_waiting_turn "));
+  expect(line, text.slice(0, 500)).toBeDefined();
+  return Number(line!.split(" ")[1]);
+}
+
+const explained = () =>
+  busy.GET("/shipping_options", { params: { query: { postalcode: "00100", country: "FI", explain: true } } });
+
+describe("the fair share", () => {
+  it("answers one merchant's concurrent explained requests in turn, each as alone, while another's reads all pass", async () => {
+    await new Promise((r) => setTimeout(r, FAIR_SHARE.activeMs + 100));
+    const alone = await explained();
+    expect(alone.response.status).toBe(200);
+
+    let polling = true;
+    const quietStatuses: number[] = [];
+    const poll = (async () => {
+      while (polling) {
+        quietStatuses.push((await quiet.GET("/merchant/shipping_settings")).response.status);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    })();
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      let answered = 0;
+      const all = Promise.all(
+        Array.from({ length: 4 }, () =>
+          explained().then((r) => {
+            answered++;
+            return r;
+          }),
+        ),
+      );
+      // One at a time, each next one after twice the last one's time: the others wait their turn meanwhile, as
+      // /metrics shows.
+      let mostWaiting = 0;
+      while (answered < 4) {
+        mostWaiting = Math.max(mostWaiting, await waitingTurn());
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      for (const r of await all) {
+        expect(r.response.status).toBe(200);
+        expect(r.data).toEqual(alone.data);
+      }
+      expect(mostWaiting).toBeGreaterThanOrEqual(1);
+      expect(await waitingTurn()).toBe(0);
+    } finally {
+      polling = false;
+      await poll;
+    }
+    expect(quietStatuses.length).toBeGreaterThan(0);
+    expect(new Set(quietStatuses)).toEqual(new Set([200]));
+  });
+});
+
+describe("the pace of refusals", () => {
+  it(`answers a caller's ${REFUSAL_PACE.burst + 1}th 429 within a second after a pause, with Retry-After, and another caller at once`, async () => {
+    const own = await startTestServer({ rateLimitPerMinute: 2 });
+    try {
+      const looping = await own.merchant("looping.example.com");
+      const other = await own.merchant("patient.example.com");
+      for (let i = 0; i < 2; i++) expect((await looping.GET("/inbound_shipments")).response.status).toBe(200);
+      const times: number[] = [];
+      for (let i = 0; i <= REFUSAL_PACE.burst; i++) {
+        const t0 = performance.now();
+        const r = await looping.GET("/inbound_shipments");
+        times.push(performance.now() - t0);
+        expectError(r, 429, "rate_limited");
+        expect(Number(r.response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      }
+      // The burst may straddle a second's start; then all came at once, and the next ten are the ones held.
+      const held = times.filter((t) => t >= REFUSAL_PACE.holdMs - 50).length;
+      expect(held).toBeLessThanOrEqual(1);
+      if (held === 0) {
+        const t0 = performance.now();
+        for (let i = 0; i < REFUSAL_PACE.burst; i++) await looping.GET("/inbound_shipments");
+        expect(performance.now() - t0).toBeGreaterThanOrEqual(REFUSAL_PACE.holdMs - 50);
+      }
+      const t0 = performance.now();
+      expect((await other.GET("/inbound_shipments")).response.status).toBe(200);
+      expect(performance.now() - t0).toBeLessThan(REFUSAL_PACE.holdMs - 50);
+    } finally {
+      await own.close();
+    }
+  });
+});
