@@ -83,9 +83,16 @@ function decodeUtf8(raw: Buffer): string {
 const hasContent = (v: unknown) =>
   Array.isArray(v) ? v.length > 0 : v !== null && typeof v === "object" ? Object.keys(v).length > 0 : true;
 
-/** The body stage of the pipeline, after the operation was matched and the caller's role checked. */
+/**
+ * Whether a body may be read at all (413/415, or 400 for a body an operation does not take), from the headers
+ * and the matched operation alone: before authentication, so that a request that cannot succeed costs no key
+ * derivation.
+ */
+export const admitJsonBody: RequestHandler = admitBody;
+
+/** The body stage of the pipeline, once the caller and its role are known (admitJsonBody ran before). */
 export function readJsonBody(): RequestHandler[] {
-  return [admitBody, readRawBody(MAX_BODY_BYTES), parseJson];
+  return [readRawBody(MAX_BODY_BYTES), parseJson];
 }
 
 /** Query values are never stored, but they reach SQL: NUL is refused there as in bodies. */

@@ -7,7 +7,7 @@ import { authenticate } from "../auth/authenticate.ts";
 import { sessionPrincipal } from "../auth/sessions.ts";
 import type { Db } from "../db/database.ts";
 import type { Handlers } from "../operations.ts";
-import { checkQuery, readJsonBody } from "./body-checks.ts";
+import { admitJsonBody, checkQuery, readJsonBody } from "./body-checks.ts";
 import type { Res } from "./express.ts";
 import { strictQueryNumbers } from "./query-numbers.ts";
 import {
@@ -96,11 +96,13 @@ export function requestStages(): { route: RequestHandler[]; checks: RequestHandl
       headAsGet,
       // Which operation (404/405).
       ...match,
+      // Whether its body may be read at all (413/415), from the headers.
+      admitJsonBody,
     ],
     checks: [
       // Whether the caller's role may call the operation (401/403), before the body is read.
       authorize,
-      // The body (400/413/415), read knowing whether the operation takes one.
+      // The body (400, or 413/429 as a chunked one grows), read knowing whether the operation takes one.
       ...readJsonBody(),
       // What the validator does not check in queries: NUL characters, and numbers that are not decimal literals
       // (before the validator coerces them with Number()).

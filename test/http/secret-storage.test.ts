@@ -140,6 +140,28 @@ describe("a request that fails for another reason first", () => {
     expect(method.derived).toBe(0);
   });
 
+  it("a body that cannot be read is 415 or 413 from its headers alone, without a key derivation", async () => {
+    const post = (headers: Record<string, string>, body: string) =>
+      fetch(`${srv.baseUrl}/inbound_shipments/_create`, {
+        method: "POST",
+        headers: { Authorization: basicAuth("M-nobody.example.com", PERSON), ...headers },
+        body,
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code: string } }));
+    const text = await counted(() => expectUnchanged(srv, () => post({ "Content-Type": "text/plain" }, "hello")));
+    expect(text.result).toMatchObject({ status: 415, body: { code: "unsupported_media_type" } });
+    expect(text.derived).toBe(0);
+    const latin = await counted(() =>
+      expectUnchanged(srv, () => post({ "Content-Type": "application/json; charset=latin1" }, "{}")),
+    );
+    expect(latin.result).toMatchObject({ status: 415, body: { code: "unsupported_media_type" } });
+    expect(latin.derived).toBe(0);
+    const large = await counted(() =>
+      expectUnchanged(srv, () => post({ "Content-Type": "application/json" }, `{"x":"${"z".repeat(1024 * 1024)}"}`)),
+    );
+    expect(large.result).toMatchObject({ status: 413, body: { code: "payload_too_large" } });
+    expect(large.derived).toBe(0);
+  });
+
   it("an address over its failed sign-in limit gets 429 rate_limited without a key derivation", async () => {
     const limited = await startTestServer({
       database: srv.handle,
