@@ -5,6 +5,7 @@
 // Then the merchant portal (portal/, Vite) into dist/portal, which the server serves at /portal, and the client
 // package into dist/client, which the server offers for download at /client/ (only when client/ changed).
 import { build } from "esbuild";
+import { filesUnder, recordInputs, upToDate } from "./build-inputs.mjs";
 import { buildPortal } from "./build-portal.mjs";
 import { packClient } from "./client-pack.mjs";
 import { rmSync } from "node:fs";
@@ -17,8 +18,9 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 export async function buildServer(outfile = "dist/server/main.js") {
   // The tsc build of earlier versions left a tree here; a stale module beside the bundle would only confuse.
   rmSync(path.join(root, path.dirname(outfile)), { recursive: true, force: true });
-  await build({
+  const result = await build({
     absWorkingDir: root,
+    metafile: true,
     entryPoints: ["server/main.ts"],
     outfile,
     bundle: true,
@@ -35,10 +37,29 @@ export async function buildServer(outfile = "dist/server/main.js") {
     sourcemap: true,
     logLevel: "warning",
   });
+  return Object.keys(result.metafile.inputs);
 }
 
+// `--if-changed` (npm start): each part is built only when a file it was built from changed since.
+const SERVER = { manifest: "dist/server/.inputs.json", output: "dist/server/main.js" };
+const PORTAL = { manifest: "dist/.portal-inputs.json", output: "dist/portal/index.html" };
+const portalInputs = () => [
+  ...filesUnder("portal"),
+  ...filesUnder("client"),
+  ...filesUnder("generated"),
+  "tools/build-portal.mjs",
+  "package.json",
+];
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await buildServer();
-  await buildPortal();
+  const ifChanged = process.argv.includes("--if-changed");
+  if (!ifChanged || !upToDate(SERVER.manifest, SERVER.output)) {
+    const inputs = await buildServer();
+    recordInputs(SERVER.manifest, [...inputs, "tools/build.mjs", "package.json"]);
+  }
+  if (!ifChanged || !upToDate(PORTAL.manifest, PORTAL.output)) {
+    await buildPortal();
+    recordInputs(PORTAL.manifest, portalInputs());
+  }
   packClient();
 }

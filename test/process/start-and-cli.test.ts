@@ -1,12 +1,13 @@
 // `npm start` and the operator CLI as an operator uses them, on the embedded database.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { createLogisticsClient } from "../../client/index.ts";
 import { DEMO } from "../../server/demo.ts";
+import { recordInputs, upToDate } from "../../tools/build-inputs.mjs";
 import { cli, freePort, run, SERVER_MAIN, waitReady } from "./helpers.ts";
 
 // Each test starts several processes that each open the embedded database: generous on a busy machine.
@@ -26,11 +27,45 @@ beforeAll(() => {
 }, 180_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+describe("npm start's build", () => {
+  it("builds nothing when nothing changed since the last build: the bundle and the portal are left as they are", () => {
+    const stamp = () => [statSync("dist/server/main.js").mtimeMs, statSync("dist/portal/index.html").mtimeMs];
+    const before = stamp();
+    const t0 = performance.now();
+    const out = execFileSync(process.execPath, ["tools/build.mjs", "--if-changed"], { encoding: "utf8" });
+    expect(stamp()).toEqual(before);
+    expect(out).not.toMatch(/built in|dist\/portal/);
+    // Hashing the inputs only (a build is seconds).
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+
+  it("sees a changed input: a file whose hash differs from the one recorded", () => {
+    const scratch = mkdtempSync(path.join(".tmp", "build-inputs-"));
+    try {
+      const input = path.join(scratch, "input.ts");
+      const output = path.join(scratch, "out.js");
+      const manifest = path.join(scratch, "inputs.json");
+      writeFileSync(input, "export const a = 1;");
+      writeFileSync(output, "built");
+      recordInputs(manifest, [input]);
+      expect(upToDate(manifest, output)).toBe(true);
+      writeFileSync(input, "export const a = 2;");
+      expect(upToDate(manifest, output)).toBe(false);
+      writeFileSync(input, "export const a = 1;");
+      expect(upToDate(manifest, output)).toBe(true);
+      rmSync(output);
+      expect(upToDate(manifest, output)).toBe(false);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("npm start and the CLI (PGlite)", () => {
   it(
     "npm start runs compiled JavaScript: seeds the demo, prints a working example, refuses a second process, and stops cleanly on SIGTERM",
     async () => {
-      expect(START).toMatch(/^npm run --silent build && /);
+      expect(START).toMatch(/^node tools\/build\.mjs --if-changed && /);
       expect(COMPILED_MAIN).toBe("dist/server/main.js");
       const port = await freePort();
       const server = run(COMPILED_MAIN!, [], { ...env, PORT: String(port) });
