@@ -32,6 +32,7 @@ const CONFIG_VARS = [
   "CONCURRENT_REQUESTS_PER_CALLER",
   "HEAVY_REQUESTS_PER_CALLER",
   "BODY_BYTES_PER_MINUTE",
+  "RESPONSE_VALIDATION_PERCENT",
 ];
 
 function serverEnv(settings: Record<string, string>): NodeJS.ProcessEnv {

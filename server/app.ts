@@ -36,6 +36,8 @@ export interface AppOptions {
   bodyBytesPerMinute?: number;
   /** Response body bytes a minute per caller; 0 or absent: no limit. */
   responseBytesPerMinute?: number;
+  /** Answers checked against the spec, in percent (default 100: every one). */
+  responseValidationPercent?: number;
   /** The implemented operations, when not the services' own: tests may pass a subset. */
   handlers?: Handlers;
   /** Counts requests; served at /metrics on this port only with `metricsToken` (else on a port of its own, or not at all). */
@@ -60,6 +62,7 @@ export function createApp({
   heavyRequestsPerCaller = 0,
   bodyBytesPerMinute = 0,
   responseBytesPerMinute = 0,
+  responseValidationPercent = 100,
   handlers = services.handlers,
   metrics,
   metricsToken,
@@ -140,6 +143,8 @@ export function createApp({
       heavyRequestsPerCaller,
       bodyBytesPerMinute,
       responseBytesPerMinute,
+      responseValidationPercent,
+      countViolation: metrics?.responseViolation,
     }),
   );
 

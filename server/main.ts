@@ -86,6 +86,7 @@ async function main() {
     heavyRequestsPerCaller: config.heavyRequestsPerCaller,
     bodyBytesPerMinute: config.bodyBytesPerMinute,
     responseBytesPerMinute: config.responseBytesPerMinute,
+    responseValidationPercent: config.responseValidationPercent,
     trustProxy: config.trustProxy,
   });
   const metricsServer =

@@ -162,6 +162,14 @@ export const SETTINGS = {
     meaning:
       "Response body bytes a minute per caller, for all instances together (a `HEAD` counts what its `GET` would send); once spent, further requests get `429` with `Retry-After` until the minute ends.",
   }),
+  responseValidationPercent: wholeNumber({
+    name: "RESPONSE_VALIDATION_PERCENT",
+    default: 100,
+    min: 0,
+    max: 100,
+    meaning:
+      "API answers checked against the spec before they are sent. `100` (tests, CI, development) turns an answer that breaks the contract into `500 unknown`; below it (production: `1` to `5` is plenty, each check costs about as much as building the answer), a checked answer that breaks the contract is sent as it is, logged as an error and counted in `http_response_violations_total`. Requests are always checked.",
+  }),
   loginFailuresPerAddress: wholeNumber({
     name: "LOGIN_FAILURES_PER_ADDRESS",
     default: 200,

@@ -20,7 +20,7 @@ import {
 import { fairShare } from "./fair-share.ts";
 import { paceRefusals } from "./refusal-pace.ts";
 import { dispatch } from "./registry.ts";
-import { validator } from "./validator.ts";
+import { validator, type ResponseChecks } from "./validator.ts";
 
 export interface PipelineOptions {
   db: Db;
@@ -40,10 +40,20 @@ export interface PipelineOptions {
   bodyBytesPerMinute: number;
   /** Response body bytes a minute per caller; 0: no limit. */
   responseBytesPerMinute: number;
+  /** Answers checked against the spec, in percent (RESPONSE_VALIDATION_PERCENT); default 100. */
+  responseValidationPercent?: number;
+  /** Counts an answer that broke the contract (metrics/metrics.ts). */
+  countViolation?: (operation: string) => void;
 }
 
 export function apiPipeline(o: PipelineOptions): Router {
-  const { route, checks } = requestStages();
+  const { route, checks } = requestStages({
+    percent: o.responseValidationPercent ?? 100,
+    onViolation: (operation, errors) => {
+      o.logger.error({ operation, errors }, "an answer broke the API contract (sent as it was): a bug to fix");
+      o.countViolation?.(operation);
+    },
+  });
   const shared = sharedWindows(o.db, o.logger);
   const turns = fairShare();
   o.gauge?.(
@@ -88,8 +98,8 @@ export function apiPipeline(o: PipelineOptions): Router {
  * stages around its own authentication in front of Prism, so that it refuses what the server refuses, with the
  * server's answer.
  */
-export function requestStages(): { route: RequestHandler[]; checks: RequestHandler[] } {
-  const { match, authorize, validate } = validator();
+export function requestStages(responses?: ResponseChecks): { route: RequestHandler[]; checks: RequestHandler[] } {
+  const { match, authorize, validate } = validator(responses);
   return {
     route: [
       // Before matching: the spec declares no HEAD operations, only the GETs that HEAD mirrors.
@@ -109,7 +119,7 @@ export function requestStages(): { route: RequestHandler[]; checks: RequestHandl
       checkQuery,
       strictQueryNumbers(),
       // The spec's checks of parameters and body (400 naming every problem; query defaults filled in), and of
-      // the response on its way out.
+      // the response on its way out (every one, or a sample: RESPONSE_VALIDATION_PERCENT).
       ...validate,
     ],
   };

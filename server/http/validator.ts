@@ -1,5 +1,6 @@
 import * as OpenApiValidator from "express-openapi-validator";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
+import { matchedOperation } from "./express.ts";
 import type { OpenAPIV3 } from "express-openapi-validator/dist/framework/types.js";
 import { specDocument } from "../shared/spec-document.ts";
 import { authorize, type SecurityRequirement } from "../auth/authorize.ts";
@@ -15,8 +16,16 @@ export interface SpecValidator {
   validate: RequestHandler[];
 }
 
+export interface ResponseChecks {
+  /** Answers checked, in percent: 100 turns a violation into a 500; below, a violation is reported and sent. */
+  percent: number;
+  /** A checked answer broke the contract (percent < 100 only). */
+  onViolation?: (operation: string, errors: unknown) => void;
+}
+
 /** Starts preparing at once (~0.15 s at start, asynchronously; each operation compiles on first use); requests wait for it. */
-export function validator(): SpecValidator {
+export function validator(responses: ResponseChecks = { percent: 100 }): SpecValidator {
+  const sampled = responses.percent < 100;
   const all = OpenApiValidator.middleware({
     // A copy: the validator rewrites the document it is given, and others read the parsed spec too.
     apiSpec: structuredClone(specDocument()) as OpenAPIV3.DocumentV3_1,
@@ -24,7 +33,14 @@ export function validator(): SpecValidator {
     validateApiSpec: false,
     // allErrors: a merchant fixing a request wants every offending field at once; bodies are capped at 1 MB.
     validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false, allErrors: true },
-    validateResponses: { removeAdditional: false },
+    validateResponses: {
+      removeAdditional: false,
+      // Sampled (production): the answer goes out as built; the violation is the operator's to see.
+      ...(sampled && {
+        onError: (err: { errors?: unknown }, _body: unknown, req: Request) =>
+          responses.onViolation?.(matchedOperation(req)?.operationId ?? "unmatched", err.errors),
+      }),
+    },
     // Roles are checked by authorize() (auth/authorize.ts), between match and validate.
     validateSecurity: false,
     validateFormats: true,
@@ -40,9 +56,13 @@ export function validator(): SpecValidator {
     throw new Error(`express-openapi-validator changed its middlewares (${names}): review server/http/validator.ts`);
   }
   // securityMiddleware only passes on with validateSecurity off: authorize() takes its place.
+  const [checkRequest, checkResponse] = all.slice(split) as [RequestHandler, RequestHandler];
+  // The response check hooks res.json when it runs: skipped, the answer is sent unchecked.
+  const sampleResponse: RequestHandler = (req, res, next) =>
+    Math.random() * 100 < responses.percent ? checkResponse(req, res, next) : next();
   return {
     match: all.slice(0, 2),
     authorize: authorize((specDocument() as { security?: SecurityRequirement[] }).security ?? []),
-    validate: all.slice(split),
+    validate: [checkRequest, sampled ? sampleResponse : checkResponse],
   };
 }

@@ -15,6 +15,8 @@ export interface Metrics {
   /** Counts and times every request under the base path by operationId and status. */
   observeRequests: (req: Request, res: Res, next: NextFunction) => void;
   deliveryAttempt: (outcome: DeliveryOutcome, count?: number) => void;
+  /** An answer that broke the API contract, by operation (sampled response checks). */
+  responseViolation: (operation: string) => void;
   /** A gauge read at each scrape from what its owner knows (queues in memory). */
   gauge: (name: string, help: string, read: () => number) => void;
 }
@@ -48,6 +50,12 @@ export function createMetrics(
     registers: [registry],
   });
   for (const outcome of ["succeeded", "retrying", "failed"]) attempts.inc({ outcome }, 0);
+  const violations = new Counter({
+    name: "http_response_violations_total",
+    help: "API answers that broke the contract (of those checked: RESPONSE_VALIDATION_PERCENT), by operation.",
+    labelNames: ["operation"],
+    registers: [registry],
+  });
 
   new Gauge({
     name: "db_pool_connections",
@@ -103,6 +111,7 @@ export function createMetrics(
       next();
     },
     deliveryAttempt: (outcome, count = 1) => attempts.inc({ outcome }, count),
+    responseViolation: (operation) => violations.inc({ operation }),
     gauge: (name, help, read) =>
       void new Gauge({
         name,

@@ -42,6 +42,8 @@ export interface TestServerOptions {
   heavyRequestsPerCaller?: number;
   bodyBytesPerMinute?: number;
   responseBytesPerMinute?: number;
+  /** RESPONSE_VALIDATION_PERCENT (default 100, as in every test). */
+  responseValidationPercent?: number;
   /** The implemented operations (default: the registry). */
   handlers?: AppOptions["handlers"];
   /** Login throttle limits (default: the server's). */
@@ -92,6 +94,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     heavyRequestsPerCaller: opts.heavyRequestsPerCaller,
     bodyBytesPerMinute: opts.bodyBytesPerMinute,
     responseBytesPerMinute: opts.responseBytesPerMinute,
+    responseValidationPercent: opts.responseValidationPercent,
     handlers: opts.handlers,
     metrics,
     metricsToken: opts.metricsToken,

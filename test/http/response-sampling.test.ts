@@ -1,0 +1,59 @@
+// Answers checked against the spec (issue 27): every one by default (tests, CI, development), where an answer
+// that breaks the contract becomes 500 unknown; a sample with RESPONSE_VALIDATION_PERCENT below 100 (production),
+// where a checked answer that breaks it is sent as it was, and counted in /metrics by operation. The broken
+// answer comes from a handler put in for the test: the real ones never break the contract (the suite checks).
+import { afterEach, describe, expect, it } from "vitest";
+import type { Handlers } from "../../server/operations.ts";
+import { expectError } from "../helpers/fixtures.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+const TOKEN = "response-sampling-token";
+// A shipping settings answer without the fields the spec requires.
+const broken: Handlers = {
+  getShippingSettings: () => Promise.resolve({ status: 200, body: { surprise: true } as never }),
+};
+
+let srv: TestServer | undefined;
+afterEach(async () => {
+  await srv?.close();
+  srv = undefined;
+});
+
+async function violations(s: TestServer): Promise<number> {
+  const text = await (await fetch(`${s.origin}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
+  const line = text
+    .split("\n")
+    .find((l) => l.startsWith('http_response_violations_total{operation="getShippingSettings"}'));
+  return line ? Number(line.split(" ")[1]) : 0;
+}
+
+describe("answers checked against the spec", () => {
+  it("all of them by default: one that breaks the contract is 500 unknown, never sent", async () => {
+    srv = await startTestServer({ handlers: broken, metricsToken: TOKEN });
+    const m = await srv.merchant("checked.example.com");
+    const r = await m.GET("/merchant/shipping_settings");
+    expectError(r, 500, "unknown");
+    expect(JSON.stringify(r.error)).not.toContain("surprise");
+  });
+
+  it("a sample below 100 percent: a checked one that breaks it is sent as it was and counted; unchecked ones just sent", async () => {
+    srv = await startTestServer({ handlers: broken, metricsToken: TOKEN, responseValidationPercent: 50 });
+    const m = await srv.merchant("sampled.example.com");
+    for (let i = 0; i < 40; i++) {
+      const r = await m.GET("/merchant/shipping_settings");
+      expect(r.response.status).toBe(200);
+      expect(r.data).toEqual({ surprise: true });
+    }
+    // About half were checked (all 40 unchecked, or all checked, has a chance of 2^-39).
+    const counted = await violations(srv);
+    expect(counted).toBeGreaterThan(0);
+    expect(counted).toBeLessThan(40);
+  });
+
+  it("none at 0 percent: nothing checked, nothing counted", async () => {
+    srv = await startTestServer({ handlers: broken, metricsToken: TOKEN, responseValidationPercent: 0 });
+    const m = await srv.merchant("unchecked.example.com");
+    for (let i = 0; i < 5; i++) expect((await m.GET("/merchant/shipping_settings")).response.status).toBe(200);
+    expect(await violations(srv)).toBe(0);
+  });
+});
