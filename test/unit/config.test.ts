@@ -20,6 +20,7 @@ describe("configuration", () => {
       heavyRequestsPerCaller: 4,
       bodyBytesPerMinute: 32 * 1024 * 1024,
       responseBytesPerMinute: 256 * 1024 * 1024,
+      responseValidationPercent: 100,
       webhooks: {
         retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 36000],
         timeoutMs: 10_000,

@@ -27,6 +27,8 @@ class FakeRes extends EventEmitter {
 }
 
 type Gate = ReturnType<typeof fairShare>;
+// A share of 2, so that each step below is short; the server's own is FAIR_SHARE.share.
+const TWO = { ...FAIR_SHARE, share: 2 };
 
 /** One request through the gate: `started` once the gate lets it on. */
 function send(gate: Gate, caller: string, kind: "read" | "explain" | "preview" | "large" = "read") {
@@ -50,14 +52,14 @@ afterEach(() => {
 
 describe("the fair share", () => {
   it("alone, a caller runs every request at once, expensive ones too", () => {
-    const gate = fairShare();
+    const gate = fairShare(TWO);
     const reads = Array.from({ length: 10 }, () => send(gate, "M-a"));
     const explains = Array.from({ length: 3 }, () => send(gate, "M-a", "explain"));
     expect([...reads, ...explains].every((r) => r.started)).toBe(true);
   });
 
-  it(`while another caller is active, a caller runs ${FAIR_SHARE.share} at a time; the others wait and run in order as turns come`, () => {
-    const gate = fairShare();
+  it(`while another caller is active, a caller runs its share (here 2; the server's ${FAIR_SHARE.share}) at a time; the others wait and run in order as turns come`, () => {
+    const gate = fairShare(TWO);
     send(gate, "M-quiet").res.end();
     const mine = Array.from({ length: 5 }, () => send(gate, "M-busy"));
     expect(mine.map((r) => r.started)).toEqual([true, true, false, false, false]);
@@ -71,7 +73,7 @@ describe("the fair share", () => {
   });
 
   it("counts another caller as active for a second after its last request", () => {
-    const gate = fairShare();
+    const gate = fairShare(TWO);
     send(gate, "M-quiet").res.end();
     vi.advanceTimersByTime(FAIR_SHARE.activeMs - 10);
     expect(Array.from({ length: 3 }, () => send(gate, "M-busy")).map((r) => r.started)).toEqual([true, true, false]);
@@ -80,14 +82,14 @@ describe("the fair share", () => {
   });
 
   it("counts a caller with a request still running as active however long ago it started", () => {
-    const gate = fairShare();
+    const gate = fairShare(TWO);
     send(gate, "M-slow"); // never ends in this test
     vi.advanceTimersByTime(60_000);
     expect(Array.from({ length: 3 }, () => send(gate, "M-busy")).map((r) => r.started)).toEqual([true, true, false]);
   });
 
   it("runs expensive requests (explain, previews, large bodies) one at a time, each next one after twice the last one's time", () => {
-    const gate = fairShare();
+    const gate = fairShare(TWO);
     send(gate, "M-quiet"); // running: active throughout
     const first = send(gate, "M-busy", "explain");
     const preview = send(gate, "M-busy", "preview");
@@ -112,7 +114,7 @@ describe("the fair share", () => {
   });
 
   it("forgets a waiting request whose client went away: it never runs and takes no turn", () => {
-    const gate = fairShare();
+    const gate = fairShare(TWO);
     send(gate, "M-quiet");
     const mine = Array.from({ length: 4 }, () => send(gate, "M-busy"));
     mine[2]!.res.abort();
@@ -121,7 +123,7 @@ describe("the fair share", () => {
   });
 
   it("lets a thousand callers one after another each run at once, and treats a late one as any other", () => {
-    const gate = fairShare();
+    const gate = fairShare(TWO);
     send(gate, "M-quiet");
     for (let i = 0; i < 1000; i++) {
       const r = send(gate, `M-${i}`);
