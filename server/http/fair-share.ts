@@ -5,6 +5,7 @@
 // Measured by npm run bench:neighbours (docs/benchmarks.md): see the explain and taken-email floods.
 import type { NextFunction, Request } from "express";
 import type { Res } from "./express.ts";
+import { isHeavyBody } from "./rate-limit.ts";
 
 export interface FairShareOptions {
   /** Requests of one caller running at once while others are active. */
@@ -32,8 +33,7 @@ export function isExpensive(req: Request): boolean {
   // The validator has made it a boolean by now.
   const explain: unknown = req.query.explain;
   if (explain === true || explain === "true") return true;
-  const length = Number(req.headers["content-length"] ?? 0);
-  return req.headers["transfer-encoding"] !== undefined || length > 16 * 1024;
+  return isHeavyBody(req);
 }
 
 interface Caller {
@@ -57,9 +57,12 @@ export function fairShare(o: FairShareOptions = FAIR_SHARE) {
     }
   };
   const othersActive = (key: string, now: number) =>
-    recent.some((r) => r.key !== key && now - r.at < o.activeMs) ||
-    // A caller whose requests run long is active however long ago it started them.
-    [...callers.entries()].some(([k, c]) => k !== key && c.running > 0);
+    recent.some((r) => r.key !== key && now - r.at < o.activeMs) || runningElsewhere(key);
+  // A caller whose requests run long is active however long ago it started them (a loop: this runs per request).
+  const runningElsewhere = (key: string) => {
+    for (const [k, c] of callers) if (k !== key && c.running > 0) return true;
+    return false;
+  };
 
   const mayRun = (key: string, c: Caller, expensive: boolean, now: number) => {
     if (!othersActive(key, now)) return true;

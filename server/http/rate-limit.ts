@@ -52,7 +52,7 @@ function declaredLength(req: Request): number | undefined {
  * up front: it may be up to 1 MB, and deciding later would mean refusing it half read (its bytes already
  * spent). Every JSON client declares Content-Length; only a streamed upload does not.
  */
-function isHeavyBody(req: Request): boolean {
+export function isHeavyBody(req: Request): boolean {
   const length = declaredLength(req);
   return length === undefined || length > HEAVY_BODY_BYTES;
 }
