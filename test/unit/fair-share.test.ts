@@ -113,6 +113,49 @@ describe("the fair share", () => {
     expect(large.started).toBe(true);
   });
 
+  it("charges a caller for the loop's busy time its running requests shared, and holds it past its part of the last second until that part decays", () => {
+    let busy = 0;
+    const gate = fairShare({ ...FAIR_SHARE, share: 100, loopBusyMs: () => busy });
+    const quiet = send(gate, "M-quiet"); // running throughout: others are active
+    // Cheap requests, each taking 1 ms of the loop: 20 ms ticks, each with 18 of the busy caller's requests
+    // running and the quiet one's, so the busy caller is charged 18/19 of each tick's busy time.
+    const started: boolean[] = [];
+    for (let t = 0; t < 60; t++) {
+      const batch = Array.from({ length: 18 }, () => send(gate, "M-busy"));
+      started.push(...batch.map((r) => r.started));
+      busy += 19;
+      vi.advanceTimersByTime(20);
+      // Those held back are given up (their clients went away), so that each tick starts afresh.
+      for (const r of batch)
+        if (r.started) r.res.end();
+        else r.res.abort();
+    }
+    // It ran until it had had 40% of a second (~400 ms, decaying), then waited: far fewer started later on.
+    const early = started.slice(0, 18 * 20).filter(Boolean).length;
+    const late = started.slice(18 * 40).filter(Boolean).length;
+    expect(early).toBe(18 * 20);
+    expect(late).toBeLessThan(18 * 20 * 0.6);
+    // Meanwhile the quiet caller's next request starts at once.
+    quiet.res.end();
+    expect(send(gate, "M-quiet").started).toBe(true);
+    // With the loop idle, its charge decays, and its waiting requests start.
+    const held = send(gate, "M-busy");
+    vi.advanceTimersByTime(3_000);
+    expect(held.started).toBe(true);
+  });
+
+  it("charges nothing to a caller alone: it is never held for loop time", () => {
+    let busy = 0;
+    const gate = fairShare({ ...FAIR_SHARE, share: 100, loopBusyMs: () => busy });
+    for (let t = 0; t < 100; t++) {
+      const batch = Array.from({ length: 10 }, () => send(gate, "M-alone"));
+      expect(batch.every((r) => r.started)).toBe(true);
+      busy += 20;
+      vi.advanceTimersByTime(20);
+      for (const r of batch) r.res.end();
+    }
+  });
+
   it("forgets a waiting request whose client went away: it never runs and takes no turn", () => {
     const gate = fairShare(TWO);
     send(gate, "M-quiet");
