@@ -36,6 +36,7 @@ export default defineConfig({
             "test/process/webhook-instances.test.ts",
             "test/process/database-outage.test.ts",
             "test/process/soak.test.ts",
+            "test/process/pooler.test.ts",
           ],
           env: { TEST_DB: "pglite" },
           globalSetup: ["test/helpers/global-setup.ts"],

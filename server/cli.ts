@@ -24,6 +24,8 @@ async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true):
     poolSize: 2,
     // The server's own limit: imports commit in slices that each fit in it.
     statementTimeoutMs: config.dbStatementTimeoutMs,
+    poolMode: config.dbPoolMode,
+    listenUrl: config.dbListenUrl,
   });
   try {
     if (migrate) await migrateToLatest(handle.db);

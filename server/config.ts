@@ -18,6 +18,10 @@ const RULES: ((config: Config) => string | undefined)[] = [
     c.role === "worker" && c.databaseUrl === undefined
       ? "SERVER_ROLE=worker needs DATABASE_URL: the embedded database belongs to one process, which runs both"
       : undefined,
+  (c) =>
+    c.databaseUrl === undefined && (c.dbPoolMode === "transaction" || c.dbListenUrl !== undefined)
+      ? "DATABASE_POOL_MODE and DATABASE_LISTEN_URL need DATABASE_URL: they describe the way to PostgreSQL"
+      : undefined,
 ];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

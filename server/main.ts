@@ -39,6 +39,9 @@ async function main() {
     pgliteDir: config.pgliteDir,
     connectTimeoutMs: config.dbConnectTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
+    poolMode: config.dbPoolMode,
+    listenUrl: config.dbListenUrl,
+    onNotice: (message) => logger.warn(message),
     onConnectionError: (err) =>
       logger.warn({ err }, "a database connection failed; requests answer 503 until it is back"),
   });

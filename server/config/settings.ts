@@ -38,6 +38,19 @@ export const SETTINGS = {
     schemes: ["postgres", "postgresql"],
     meaning: "PostgreSQL connection string; unset, the server runs on the embedded PGlite.",
   }),
+  dbPoolMode: oneOf({
+    name: "DATABASE_POOL_MODE",
+    values: ["session", "transaction"] as const,
+    default: "session",
+    meaning:
+      "`transaction` when `DATABASE_URL` goes through a pooler in transaction mode (PgBouncer's `pool_mode = transaction`, as managed PostgreSQL services offer): statements are not prepared by name, the time limits are set in each transaction (and, for statements outside one, on the database role), and nothing relies on a session. `session` for a direct connection or a session-mode pooler.",
+  }),
+  dbListenUrl: url({
+    name: "DATABASE_LISTEN_URL",
+    schemes: ["postgres", "postgresql"],
+    meaning:
+      "A direct connection (not through a transaction-mode pooler) for `LISTEN`, which tells every instance at once that prices or pickup points changed and that webhooks are waiting. Unset: `DATABASE_URL` in session mode; in transaction mode the server looks every second instead, and says so at start.",
+  }),
   pgliteDir: text({
     name: "PGLITE_DIR",
     default: "./data/pglite",

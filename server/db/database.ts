@@ -3,6 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
 import { namingPool } from "./named-statements.ts";
+import { pollInstead, roleTimeLimits, transactionModePool } from "./pooler.ts";
 import type { Database } from "./schema.ts";
 
 // DATE columns stay "YYYY-MM-DD" strings: a JS Date would shift them by the process time zone.
@@ -49,32 +50,62 @@ export interface DatabaseOptions {
    * listener node-postgres' `error` event ends the process; the pool drops the connection and opens another.
    */
   onConnectionError?: (err: Error) => void;
+  /** `transaction`: `databaseUrl` is a transaction-mode pooler (pooler.ts). Default `session`. */
+  poolMode?: "session" | "transaction";
+  /** A direct connection for LISTEN; default `databaseUrl` in session mode, polling in transaction mode. */
+  listenUrl?: string;
+  /** What works differently from a direct connection, said once at open (the server logs it). */
+  onNotice?: (message: string) => void;
 }
+
+/** Through a transaction-mode pooler without a LISTEN URL: how often the listeners are called instead. */
+export const POLL_INSTEAD_OF_LISTEN_MS = 1_000;
 
 export const DEFAULT_TIMEOUTS = { connectTimeoutMs: 3_000, statementTimeoutMs: 5_000 };
 
 export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
     const statementTimeoutMs = opts.statementTimeoutMs ?? DEFAULT_TIMEOUTS.statementTimeoutMs;
+    const pooled = opts.poolMode === "transaction";
+    const limits =
+      statementTimeoutMs > 0 ? { statementTimeoutMs, idleInTransactionMs: statementTimeoutMs * 2 } : undefined;
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
       connectionTimeoutMillis: opts.connectTimeoutMs ?? DEFAULT_TIMEOUTS.connectTimeoutMs,
       // The server cancels a slow statement; the client stops waiting for a server that does not answer at all.
-      ...(statementTimeoutMs > 0 && {
-        statement_timeout: statementTimeoutMs,
-        query_timeout: statementTimeoutMs + 1_000,
-        idle_in_transaction_session_timeout: statementTimeoutMs * 2,
-      }),
+      ...(limits && { query_timeout: statementTimeoutMs + 1_000 }),
+      // Start-up parameters: a transaction-mode pooler refuses them (pooler.ts sets them per transaction instead).
+      ...(limits &&
+        !pooled && {
+          statement_timeout: limits.statementTimeoutMs,
+          idle_in_transaction_session_timeout: limits.idleInTransactionMs,
+        }),
       keepAlive: true,
     });
     handleConnectionErrors(pool, opts.onConnectionError);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
-    const url = opts.databaseUrl;
+    const notice = opts.onNotice ?? (() => {});
+    if (pooled && limits) {
+      const said = await roleTimeLimits(pool, limits).catch(
+        (err: Error) => `could not check the time limits of statements outside a transaction: ${err.message}`,
+      );
+      if (said) notice(said);
+    } else await probe(pool);
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: pooled ? transactionModePool(pool, limits) : namingPool(pool) }),
+    });
+    const listenUrl = opts.listenUrl ?? (pooled ? undefined : opts.databaseUrl);
+    if (!listenUrl)
+      notice(
+        `DATABASE_POOL_MODE=transaction without DATABASE_LISTEN_URL: instances look for changed prices, pickup points and waiting webhooks every ${POLL_INSTEAD_OF_LISTEN_MS / 1000} s instead of hearing of them at once; set DATABASE_LISTEN_URL to a direct connection to hear them`,
+      );
     return {
       db,
       kind: "postgres",
-      listen: (channel, onNotify, onError) => listenPostgres(url, channel, onNotify, onError),
+      listen: (channel, onNotify, onError) =>
+        listenUrl
+          ? listenPostgres(listenUrl, channel, onNotify, onError)
+          : Promise.resolve(pollInstead(onNotify, POLL_INSTEAD_OF_LISTEN_MS)),
       poolStats: statsOf(pool),
       close: () => db.destroy(),
     };
@@ -125,6 +156,33 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
       unlock();
     },
   };
+}
+
+/**
+ * One connection at open, so that a pooler that refuses the server's start-up parameters is named as such. A
+ * database that is not there yet is not an error here: requests answer 503 until it is (migrations wait for it).
+ */
+async function probe(pool: pg.Pool): Promise<void> {
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (err) {
+    const explained = explainPostgresStartFailure(err as Error);
+    if (explained !== err) {
+      await pool.end().catch(() => {});
+      throw explained;
+    }
+  }
+}
+
+/** PgBouncer in transaction mode refuses statement_timeout as a start-up parameter: say what to set. */
+function explainPostgresStartFailure(err: Error): Error {
+  if (/unsupported startup parameter/i.test(err.message))
+    return new Error(
+      `${err.message}: DATABASE_URL looks like a connection pooler in transaction mode (PgBouncer); set DATABASE_POOL_MODE=transaction (and DATABASE_LISTEN_URL to a direct connection, if there is one)`,
+      { cause: err },
+    );
+  return err;
 }
 
 const RECONNECT_MS = 1_000;

@@ -11,6 +11,8 @@ describe("configuration", () => {
       port: 3000,
       host: "127.0.0.1",
       databaseUrl: undefined,
+      dbPoolMode: "session",
+      dbListenUrl: undefined,
       pgliteDir: "./data/pglite",
       logLevel: "info",
       seedDemo: true,
@@ -45,6 +47,24 @@ describe("configuration", () => {
     expect(() => loadConfig({ SERVER_ROLE: "worker" })).toThrow(/SERVER_ROLE=worker needs DATABASE_URL/);
     expect(() => loadConfig({ SERVER_ROLE: "cron" })).toThrow(
       /SERVER_ROLE must be one of both, api, worker, got "cron"/,
+    );
+  });
+  it("reads the pooler's mode and the direct URL for LISTEN, refusing others", () => {
+    expect(
+      loadConfig({
+        DATABASE_URL: "postgres://app@pooler:6432/x",
+        DATABASE_POOL_MODE: "transaction",
+        DATABASE_LISTEN_URL: "postgres://app@db:5432/x",
+      }),
+    ).toMatchObject({ dbPoolMode: "transaction", dbListenUrl: "postgres://app@db:5432/x" });
+    expect(() => loadConfig({ DATABASE_POOL_MODE: "transaction" })).toThrow(
+      /DATABASE_POOL_MODE and DATABASE_LISTEN_URL need DATABASE_URL/,
+    );
+    expect(() => loadConfig({ DATABASE_POOL_MODE: "statement" })).toThrow(
+      /DATABASE_POOL_MODE must be one of session, transaction, got "statement"/,
+    );
+    expect(() => loadConfig({ DATABASE_LISTEN_URL: "mysql://db/x" })).toThrow(
+      /DATABASE_LISTEN_URL must start with postgres:\/\/ or postgresql:\/\//,
     );
   });
   it("reads the database timeouts and the metrics settings, refusing bad ones", () => {
