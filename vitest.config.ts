@@ -37,6 +37,7 @@ export default defineConfig({
             "test/process/database-outage.test.ts",
             "test/process/soak.test.ts",
             "test/process/pooler.test.ts",
+            "test/process/proxy.test.ts",
           ],
           env: { TEST_DB: "pglite" },
           globalSetup: ["test/helpers/global-setup.ts"],

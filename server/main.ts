@@ -1,4 +1,5 @@
 // `npm start`: configure, migrate, seed the demo on an empty database, listen, shut down gracefully.
+import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { pino } from "pino";
@@ -135,25 +136,37 @@ async function main() {
     if (seeded && servesApi) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
   });
 
+  // Draining (SHUTDOWN_DRAIN_MS): /readyz says 503 and each answer closes its connection, so a balancer moves
+  // this process's traffic elsewhere on fresh connections, before the port closes under a reused one.
+  let draining = false;
+  server.on("request", (_req, res: ServerResponse) => {
+    if (draining) res.shouldKeepAlive = false;
+  });
   const shutdown = (signal: string) => {
     if (!accepting) return;
     accepting = false;
-    logger.info({ signal }, "shutting down: finishing in-flight requests and webhook deliveries");
+    draining = true;
+    logger.info(
+      { signal, drain_ms: config.shutdownDrainMs },
+      "shutting down: finishing in-flight requests and webhook deliveries",
+    );
     // Deliveries not yet claimed stay queued for the next start (or another instance).
     const workerDone = services.stop().catch((err) => logger.error({ err }, "stopping the webhook dispatcher failed"));
     setTimeout(() => {
-      logger.warn("grace period over, closing remaining connections");
-      server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS).unref();
-    metricsServer?.close();
-    server.close(async () => {
-      await workerDone;
-      closeWebhookAgents();
-      await handle.close();
-      logger.info("stopped");
-      process.exit(0);
-    });
-    server.closeIdleConnections();
+      setTimeout(() => {
+        logger.warn("grace period over, closing remaining connections");
+        server.closeAllConnections();
+      }, SHUTDOWN_GRACE_MS).unref();
+      metricsServer?.close();
+      server.close(async () => {
+        await workerDone;
+        closeWebhookAgents();
+        await handle.close();
+        logger.info("stopped");
+        process.exit(0);
+      });
+      server.closeIdleConnections();
+    }, config.shutdownDrainMs);
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

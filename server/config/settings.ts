@@ -74,6 +74,15 @@ export const SETTINGS = {
     meaning:
       "PostgreSQL: how long one statement may run (the server cancels it; the client stops waiting 1 s later) before the request answers `503 unavailable`; migrations are not limited, CLI imports commit in slices within it.",
   }),
+  shutdownDrainMs: wholeNumber({
+    name: "SHUTDOWN_DRAIN_MS",
+    unit: "milliseconds",
+    default: 0,
+    min: 0,
+    max: 60_000,
+    meaning:
+      "Behind a load balancer: how long a stopping process (SIGTERM) keeps serving while `/readyz` answers `503`, each answer closing its connection, so that the balancer stops sending it requests before it closes its port; set it above the balancer's health-check interval times its failures-to-down (`deploy/haproxy.cfg`: 1 s). `0`: stop accepting at once.",
+  }),
   logLevel: oneOf({
     name: "LOG_LEVEL",
     values: LOG_LEVELS,

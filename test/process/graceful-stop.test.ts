@@ -104,3 +104,33 @@ it("SIGTERM: no new connections, the in-flight request and webhook delivery fini
     await again.exited;
   }
 }, 180_000);
+
+it("SHUTDOWN_DRAIN_MS: a stopping server keeps serving for the drain, /readyz 503, each answer closing its connection, then exits 0", async () => {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const env = {
+    PORT: String(port),
+    PGLITE_DIR: path.join(dir, "drain-db"),
+    DATABASE_URL: "",
+    SHUTDOWN_DRAIN_MS: "1500",
+  };
+  const server = run(SERVER_MAIN, [], env);
+  await waitReady(origin, server, 90_000);
+  const before = await fetch(`${origin}/healthz`);
+  expect(before.headers.get("connection")).toBe("keep-alive");
+  const stoppedAt = performance.now();
+  server.child.kill("SIGTERM");
+  await new Promise((r) => setTimeout(r, 300));
+  // Draining: still serving, but not ready, and not keeping connections.
+  const ready = await fetch(`${origin}/readyz`);
+  expect(ready.status).toBe(503);
+  const api = await fetch(`${origin}/2015-01-01/inbound_shipments`, {
+    headers: { Authorization: basicAuth(`M-${DEMO.merchantId}`, DEMO.merchantSecret) },
+  });
+  expect(api.status).toBe(200);
+  expect(api.headers.get("connection")).toBe("close");
+  expect(await server.exited).toBe(0);
+  expect(performance.now() - stoppedAt).toBeGreaterThanOrEqual(1_500);
+  // After the drain the port is closed.
+  await expect(fetch(`${origin}/healthz`)).rejects.toThrow();
+});

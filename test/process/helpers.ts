@@ -62,9 +62,9 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** The server as a child process on a free port, once it answers /readyz. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+/** The server as a child process on `port` (default a free one), once it answers /readyz. */
+export async function startServerProcess(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+  port ??= await freePort();
   const proc = run(SERVER_MAIN, [], { SEED_DEMO: "false", LOG_LEVEL: "warn", ...env, PORT: String(port) });
   const origin = `http://127.0.0.1:${port}`;
   await waitReady(origin, proc);

@@ -13,6 +13,7 @@ describe("configuration", () => {
       databaseUrl: undefined,
       dbPoolMode: "session",
       dbListenUrl: undefined,
+      shutdownDrainMs: 0,
       pgliteDir: "./data/pglite",
       logLevel: "info",
       seedDemo: true,
