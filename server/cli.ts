@@ -1,10 +1,11 @@
 // Operator CLI: `npm run cli -- <command>`. Uses DATABASE_URL / PGLITE_DIR like the server.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Command, Option } from "commander";
 import { provisionAccount } from "./accounts/domain.ts";
 import { provisionPortalUser } from "./portal/users.ts";
 import { loadConfig } from "./config.ts";
+import { backupStopped, requestBackup, restoreEmbedded } from "./db/backup.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.ts";
 import { migrateToLatest, pendingContractNotice } from "./db/migrate.ts";
 import { DEMO, seedDemo } from "./demo.ts";
@@ -164,6 +165,40 @@ program
       report("postal codes", file, await importPostalCodes(db, text));
     }),
   );
+
+const POSTGRES_BACKUPS =
+  'On PostgreSQL, back up with pg_dump and restore with pg_restore (docs/operating.md, "Backups and restores").';
+const sizeOf = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+program
+  .command("backup <file>")
+  .description(
+    "write a backup of the embedded database to <file> (a new file), also while the server runs: the running server takes it",
+  )
+  .action(async (file: string) => {
+    const config = loadConfig();
+    if (config.databaseUrl) throw new Error(POSTGRES_BACKUPS);
+    if (existsSync(file)) throw new Error(`${file} exists: a backup is written to a new file.`);
+    const fromServer = await requestBackup(path.resolve(config.pgliteDir));
+    const bytes = fromServer ?? (await backupStopped(path.resolve(config.pgliteDir)));
+    writeFileSync(file, bytes, { flag: "wx" });
+    console.log(
+      `Backed up ${config.pgliteDir} to ${file} (${sizeOf(bytes.length)}, ${fromServer ? "taken by the running server" : "no server was running"}).`,
+    );
+  });
+program
+  .command("restore <file>")
+  .description(
+    "replace the embedded database with the backup in <file>; refused while a server runs on it (what was there is kept beside it)",
+  )
+  .action(async (file: string) => {
+    const config = loadConfig();
+    if (config.databaseUrl) throw new Error(POSTGRES_BACKUPS);
+    const { setAside } = await restoreEmbedded(path.resolve(config.pgliteDir), readFileSync(file));
+    console.log(
+      `Restored ${config.pgliteDir} from ${file}.${setAside ? ` What was there is in ${setAside}.` : ""} Start the server to use it.`,
+    );
+  });
 
 program.parseAsync().catch((err) => {
   console.error(err instanceof Error ? err.message : err);

@@ -1,11 +1,13 @@
 // `npm start`: configure, migrate, seed the demo on an empty database, listen, shut down gracefully.
 import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import express from "express";
 import { pino } from "pino";
 import { DEFAULT_LOGIN_LIMITS } from "./accounts/throttle.ts";
 import { BASE_PATH, createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { serveBackups } from "./db/backup.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrateToLatest, pendingContractNotice } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
@@ -105,6 +107,13 @@ async function main() {
     logger.info({ port: (metricsServer.address() as AddressInfo).port, host: config.metricsHost }, "metrics listening"),
   );
   await services.start();
+  // The CLI's `backup` asks this process, which holds the embedded database (db/backup.ts).
+  const stopBackups = handle.backup
+    ? await serveBackups(path.resolve(config.pgliteDir), handle.backup, logger).catch((err: Error) => {
+        logger.warn({ err }, "backups while the server runs are not available: the control socket could not be opened");
+        return async () => {};
+      })
+    : async () => {};
   phase("app", since);
   const server = app.listen(config.port, config.host);
   answerClientErrors(server);
@@ -160,6 +169,7 @@ async function main() {
       metricsServer?.close();
       server.close(async () => {
         await workerDone;
+        await stopBackups();
         closeWebhookAgents();
         await handle.close();
         logger.info("stopped");

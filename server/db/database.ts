@@ -22,6 +22,8 @@ export interface DatabaseHandle {
   listen(channel: string, onNotify: () => void, onError?: (err: Error) => void): Promise<() => Promise<void>>;
   /** Connections of the pool: open, idle, and requests waiting for one (for /metrics). */
   poolStats(): PoolStats;
+  /** PGlite: a consistent copy of the database, as a gzipped tar (backup.ts). */
+  backup?: () => Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -110,17 +112,30 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
       close: () => db.destroy(),
     };
   }
+  return openEmbedded(opts.pgliteDir, { onConnectionError: opts.onConnectionError });
+}
+
+export interface EmbeddedOptions {
+  onConnectionError?: (err: Error) => void;
+  /** A backup (backup.ts) to create the directory from; it must be empty. */
+  loadDataDir?: Blob;
+  /** The caller holds the directory's lock already (a restore). */
+  locked?: boolean;
+}
+
+/** The embedded database in `pgliteDir`, locked to this process until closed. */
+export async function openEmbedded(pgliteDir: string, opts: EmbeddedOptions = {}): Promise<DatabaseHandle> {
   // Not kysely-pglite: its driver lets one request's statements run inside another's open
   // transaction. The node-postgres adapter serializes the single PGlite session (pool of one).
   const { PGlite } = await import("@electric-sql/pglite");
   const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
   // Extensions the migrations create; PostgreSQL has them in contrib.
   const { cube } = await import("@electric-sql/pglite/contrib/cube");
-  const dir = path.resolve(opts.pgliteDir);
-  let unlock: () => void;
+  const dir = path.resolve(pgliteDir);
+  let unlock: () => void = () => {};
   try {
     mkdirSync(path.dirname(dir), { recursive: true });
-    unlock = lockDirectory(dir);
+    if (!opts.locked) unlock = lockDirectory(dir);
   } catch (err) {
     throw explainStartFailure(dir, err);
   }
@@ -135,7 +150,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
   // files stay in the operating system's page cache either way: shipping options on 50,000 points measured
   // the same on PGlite with 16 and 32 MB (npm run bench:shipping). Larger data belongs on PostgreSQL.
   const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
-  const pglite = await PGlite.create(dir, { extensions: { cube }, startParams }).catch((err) => {
+  const pglite = await PGlite.create(dir, {
+    extensions: { cube },
+    startParams,
+    ...(opts.loadDataDir && { loadDataDir: opts.loadDataDir }),
+  }).catch((err) => {
     unlock();
     throw explainStartFailure(dir, err);
   });
@@ -149,6 +168,18 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     listen: async (channel, onNotify) => {
       const stop = await pglite.listen(checkChannel(channel), () => onNotify());
       return stop;
+    },
+    backup: async () => {
+      // Holding the one connection: no transaction is open while the files are read. The checkpoint writes
+      // every committed change to the data files, so a restore starts without replaying the log.
+      const client = await pool.connect();
+      try {
+        await client.query("checkpoint");
+        const tarball = await pglite.dumpDataDir("gzip");
+        return new Uint8Array(await tarball.arrayBuffer());
+      } finally {
+        client.release();
+      }
     },
     close: async () => {
       await db.destroy();
@@ -296,7 +327,7 @@ function explainStartFailure(dir: string, err: unknown): Error {
   );
 }
 
-function lockDirectory(dir: string): () => void {
+export function lockDirectory(dir: string): () => void {
   const lockPath = `${dir}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
