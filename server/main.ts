@@ -7,7 +7,9 @@ import { pino } from "pino";
 import { DEFAULT_LOGIN_LIMITS } from "./accounts/throttle.ts";
 import { BASE_PATH, createApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import packageJson from "../package.json" with { type: "json" };
 import { serveBackups } from "./db/backup.ts";
+import { startTracing } from "./tracing/tracer.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrateToLatest, pendingContractNotice } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
@@ -61,6 +63,12 @@ async function main() {
   phase("migrations", since);
   since = performance.now();
   const metrics = createMetrics(handle, { defaultMetrics: true });
+  // Off unless OTEL_* asks (tracing/tracer.ts); before the app, whose pipeline adds its steps when on.
+  const stopTracing = await startTracing(process.env, packageJson.version).catch((err: Error) => {
+    logger.error({ err }, "tracing could not start; serving without it");
+    return undefined;
+  });
+  if (stopTracing) logger.info("tracing on: spans go to the OTLP endpoint of OTEL_EXPORTER_OTLP_*");
   let accepting = true;
   // SERVER_ROLE: the API and the worker (webhook deliveries, housekeeping) scale apart on PostgreSQL.
   const servesApi = config.role !== "worker";
@@ -170,6 +178,7 @@ async function main() {
       server.close(async () => {
         await workerDone;
         await stopBackups();
+        await stopTracing?.().catch((err: Error) => logger.warn({ err }, "flushing the last spans failed"));
         closeWebhookAgents();
         await handle.close();
         logger.info("stopped");

@@ -5,6 +5,7 @@
 // pool. So statements are sent unnamed, the time limits ride on each BEGIN (one round trip, as before) and on the
 // database role for statements outside a transaction, and LISTEN needs a direct URL or is replaced by polling.
 import type pg from "pg";
+import { traced } from "../tracing/tracer.ts";
 
 export interface TimeLimits {
   statementTimeoutMs: number;
@@ -28,8 +29,8 @@ export function transactionModePool(pool: pg.Pool, limits: TimeLimits | undefine
       // Kysely begins with `begin` (or `start transaction ...`) and no parameters: the simple protocol, which
       // takes several statements in one message; the answer is BEGIN's.
       if (typeof text === "string" && BEGIN.test(text) && !values?.length)
-        return query(text + setLocal).then((r) => (Array.isArray(r) ? (r[0] as unknown) : r));
-      return values === undefined ? query(text) : query(text, values);
+        return traced(text, () => query(text + setLocal).then((r) => (Array.isArray(r) ? (r[0] as unknown) : r)));
+      return traced(text, () => (values === undefined ? query(text) : query(text, values)));
     };
     return client;
   };

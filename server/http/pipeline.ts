@@ -18,6 +18,7 @@ import {
   sharedWindows,
 } from "./rate-limit.ts";
 import { fairShare } from "./fair-share.ts";
+import { traceRequests, traceSteps } from "./tracing.ts";
 import { paceRefusals } from "./refusal-pace.ts";
 import { dispatch } from "./registry.ts";
 import { validator, type ResponseChecks } from "./validator.ts";
@@ -61,9 +62,12 @@ export function apiPipeline(o: PipelineOptions): Router {
     "API requests read and checked, waiting for their caller's turn while other callers are active.",
     turns.waiting,
   );
+  const checked = traceSteps("checks");
   const steps: (RequestHandler | RequestHandler[] | ErrorRequestHandler | false | undefined)[] = [
     // First, so that every answer is counted, refusals too.
     o.observeRequests,
+    // The request's span, when tracing is on (tracing/tracer.ts).
+    traceRequests(),
     // Which operation (404/405), from the method and path alone: a request that cannot succeed costs no key
     // derivation (its route is public in the spec anyway).
     route,
@@ -78,7 +82,9 @@ export function apiPipeline(o: PipelineOptions): Router {
       perCallerConcurrency(o.concurrentRequestsPerCaller, o.heavyRequestsPerCaller),
     o.bodyBytesPerMinute > 0 && perCallerBodyBytes(shared("body-bytes", o.bodyBytesPerMinute)),
     o.responseBytesPerMinute > 0 && perCallerResponseBytes(shared("response-bytes", o.responseBytesPerMinute)),
+    checked.open,
     checks,
+    checked.close,
     // A caller refused more than a few times a second waits for its further refusals (refusal-pace.ts): here,
     // after the checks, so that it sees the refusals of a chunked body's bytes too.
     paceRefusals(),

@@ -7,6 +7,7 @@ import { inTransaction } from "../db/transaction.ts";
 import { idempotent } from "../idempotency/index.ts";
 import type { Context, Handler, Handlers, OperationId } from "../operations.ts";
 import { AppError } from "../shared/errors.ts";
+import { inSpan, startSpan } from "../tracing/tracer.ts";
 import { matchedOperation, pathParams, type Res } from "./express.ts";
 
 /** Dispatches a validated request to its handler. */
@@ -40,7 +41,7 @@ export function dispatch(db: Db, handlers: Handlers) {
           work,
         ),
     };
-    const reply = (await handler(ctx)) as {
+    const reply = (await inSpan(startSpan(`handler ${id}`), () => handler(ctx))) as {
       status: number;
       body?: unknown;
       replayJson?: string;

@@ -2,6 +2,7 @@
 // classify the answer into an outcome per delivery. Typed hand-offs: ClaimedRow[] -> SendWebhookRequest ->
 // SendWebhookResult -> Outcome[]. Never throws: a failure to prepare is a failed attempt.
 import type { Logger } from "pino";
+import { linkTo, SpanKind, SpanStatusCode, startSpan } from "../tracing/tracer.ts";
 import { nextAttemptAt } from "./backoff.ts";
 import { batchJson, envelopeJson, signedHeaders, type EnvelopeParts } from "./envelope.ts";
 import type { ClaimedRow, Outcome } from "./queue.ts";
@@ -15,6 +16,19 @@ export async function attemptDelivery(
   log: Logger,
 ): Promise<Outcome[]> {
   const started = new Date();
+  // A trace of its own (when tracing is on), linked to each request that recorded one of its events.
+  const span = startSpan("webhook delivery", {
+    kind: SpanKind.CLIENT,
+    root: true,
+    links: rows.map((r) => linkTo(r.trace_parent)).filter((l) => l !== undefined),
+    attributes: {
+      "logistics.merchant": rows[0]!.merchant_id,
+      "logistics.webhook.endpoint": rows[0]!.endpoint_id,
+      "logistics.webhook.events": rows.length,
+      "logistics.webhook.event_type": rows[0]!.event_type,
+      "logistics.webhook.attempt": rows[0]!.attempts,
+    },
+  });
   let result: SendWebhookResult;
   try {
     result = await sendWebhook(prepare(rows, asBatch, settings, started));
@@ -22,6 +36,14 @@ export async function attemptDelivery(
     // Not the receiver's doing (sendWebhook itself never throws): log it, count it as a failed attempt.
     log.error({ err, delivery: rows[0]!.id }, "preparing a webhook request failed");
     result = { ok: false, durationMs: 0, error: "internal error preparing the request" };
+  }
+  if (span) {
+    if (result.status !== undefined) span.setAttribute("http.response.status_code", result.status);
+    if (!result.ok) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setAttribute("error.type", result.failureClass ?? "error");
+    }
+    span.end();
   }
   return classify(rows, result, started, settings, log);
 }

@@ -4,6 +4,7 @@
 import type { webhooks } from "../../generated/api.ts";
 import type { Tx } from "../db/transaction.ts";
 import { newId } from "../shared/ids.ts";
+import { currentTraceParent } from "../tracing/tracer.ts";
 import { insertDeliveries, insertEvent, subscribedEndpoints } from "./db.ts";
 import type { EventType } from "./tables.ts";
 
@@ -67,6 +68,7 @@ async function insertEventRow(
     event_type: type,
     payload: JSON.stringify(payload),
     created_at: at,
+    trace_parent: currentTraceParent(),
   });
   return id;
 }

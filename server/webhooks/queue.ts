@@ -27,6 +27,8 @@ export interface ClaimedRow {
   event_type: EventType;
   event_at: Date;
   payload: string;
+  /** The recording request's traceparent, when it was traced. */
+  trace_parent: string | null;
 }
 
 const seconds = (ms: number) => ms / 1000;
@@ -42,7 +44,8 @@ const claimFrom = (picked: ReturnType<typeof sql>, leaseMs: number, batchId: str
     returning d.*)
   select c.id, c.event_id, c.endpoint_id, c.merchant_id, c.attempts, c.retry_base, c.batch_id, e.url, e.secret,
          case when e.previous_secret_expires_at > now() then e.previous_secret end as previous_secret,
-         e.basic_username, e.basic_password, ev.event_type, ev.created_at as event_at, ev.payload::text as payload
+         e.basic_username, e.basic_password, ev.event_type, ev.created_at as event_at, ev.payload::text as payload,
+         ev.trace_parent
   from claimed c
   join webhook_endpoints e on e.id = c.endpoint_id
   join webhook_events ev on ev.id = c.event_id

@@ -22,6 +22,8 @@ export interface WebhooksTables {
     txid: ColumnType<string, never, never>;
     /** The event's place in its merchant's feed, given after it committed (feed.ts sequence()); null until then. */
     feed_position: ColumnType<string | null, never, string | null>;
+    /** The recording request's W3C traceparent when tracing was on (0012): its deliveries' spans link to it. */
+    trace_parent: ColumnType<string | null, string | null | undefined, never>;
   };
   /** Each merchant's last feed position given (feed.ts sequence()); never goes back, whatever is pruned. */
   webhook_feed_positions: {

@@ -1,0 +1,192 @@
+// Traces (OpenTelemetry), off unless the standard OTEL_* settings ask for them: an operator who hears "your
+// checkout answer took two seconds" follows that request through its validation, its handler and each statement,
+// and the webhook deliveries it caused (linked to it). Spans are our own rather than automatic instrumentation,
+// which the server bundle would hide from require hooks. Off, nothing here runs beyond one check of `tracer`.
+// Attributes never carry secrets or personal data: no headers, bodies, query strings or statement values.
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type Tracer,
+} from "@opentelemetry/api";
+
+let tracer: Tracer | undefined;
+
+export { SpanKind, SpanStatusCode, type Span };
+
+/** Whether tracing is on (startTracing ran with an exporter configured). */
+export const tracing = () => tracer !== undefined;
+
+export interface TracingSettings {
+  /** OTEL_SDK_DISABLED=true turns it off whatever else is set. */
+  OTEL_SDK_DISABLED?: string;
+  /** `otlp` turns it on (to the default endpoint); `none` off. */
+  OTEL_TRACES_EXPORTER?: string;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
+  OTEL_SERVICE_NAME?: string;
+  /** The standard samplers (default parentbased_always_on) and their ratio. */
+  OTEL_TRACES_SAMPLER?: string;
+  OTEL_TRACES_SAMPLER_ARG?: string;
+  /** The batch span processor: ms between exports, queue and batch sizes, export timeout. */
+  OTEL_BSP_SCHEDULE_DELAY?: string;
+  OTEL_BSP_MAX_QUEUE_SIZE?: string;
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE?: string;
+  OTEL_BSP_EXPORT_TIMEOUT?: string;
+}
+
+/** On when an exporter is configured: OTEL_TRACES_EXPORTER=otlp or an OTLP endpoint, and not disabled. */
+export function tracingWanted(env: TracingSettings): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  if (exporter === "none") return false;
+  return exporter === "otlp" || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+}
+
+/**
+ * Starts the SDK when wanted (the exporter reads the rest of OTEL_EXPORTER_OTLP_*, the batch processor OTEL_BSP_*);
+ * returns how to flush and stop it, or undefined when off. Loaded only then, so that a server without traces
+ * does not load the SDK.
+ */
+export async function startTracing(
+  env: TracingSettings,
+  serviceVersion: string,
+): Promise<(() => Promise<void>) | undefined> {
+  if (!tracingWanted(env)) return undefined;
+  const [sdk, { OTLPTraceExporter }, { resourceFromAttributes }, hooks, core] = await Promise.all([
+    import("@opentelemetry/sdk-trace"),
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@opentelemetry/resources"),
+    import("@opentelemetry/context-async-hooks"),
+    import("@opentelemetry/core"),
+  ]);
+  const number = (v: string | undefined) => (v && Number.isFinite(Number(v)) ? Number(v) : undefined);
+  const ratio = Math.min(1, Math.max(0, number(env.OTEL_TRACES_SAMPLER_ARG) ?? 1));
+  const samplers: Record<string, () => import("@opentelemetry/sdk-trace").Sampler> = {
+    always_on: () => new sdk.AlwaysOnSampler(),
+    always_off: () => new sdk.AlwaysOffSampler(),
+    traceidratio: () => new sdk.TraceIdRatioBasedSampler(ratio),
+    parentbased_always_on: () => new sdk.ParentBasedSampler({ root: new sdk.AlwaysOnSampler() }),
+    parentbased_always_off: () => new sdk.ParentBasedSampler({ root: new sdk.AlwaysOffSampler() }),
+    parentbased_traceidratio: () => new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(ratio) }),
+  };
+  const sampler = (samplers[env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() ?? ""] ?? samplers.parentbased_always_on!)();
+  const provider = new sdk.TracerProvider({
+    resource: resourceFromAttributes({
+      "service.name": env.OTEL_SERVICE_NAME?.trim() || "logistics-api",
+      "service.version": serviceVersion,
+    }),
+    sampler,
+    spanProcessors: [
+      new sdk.BatchSpanProcessor({
+        exporter: new OTLPTraceExporter(),
+        scheduledDelayMillis: number(env.OTEL_BSP_SCHEDULE_DELAY),
+        maxQueueSize: number(env.OTEL_BSP_MAX_QUEUE_SIZE),
+        maxExportBatchSize: number(env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE),
+        exportTimeoutMillis: number(env.OTEL_BSP_EXPORT_TIMEOUT),
+      }),
+    ],
+  });
+  context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  tracer = provider.getTracer("logistics-api", serviceVersion);
+  return async () => {
+    tracer = undefined;
+    await provider.shutdown();
+  };
+}
+
+/** A span started now; undefined when tracing is off. `parent` defaults to the active context. */
+export function startSpan(
+  name: string,
+  o: { kind?: SpanKind; attributes?: Attributes; links?: Link[]; parent?: Context; root?: boolean } = {},
+): Span | undefined {
+  if (!tracer) return undefined;
+  return tracer.startSpan(
+    name,
+    { kind: o.kind ?? SpanKind.INTERNAL, attributes: o.attributes, links: o.links, root: o.root },
+    o.parent ?? context.active(),
+  );
+}
+
+/** Runs `fn` in `span` (its children nest under it); ends it, with the error if `fn` throws. */
+export async function inSpan<T>(span: Span | undefined, fn: () => Promise<T>): Promise<T> {
+  if (!span) return fn();
+  try {
+    return await context.with(trace.setSpan(context.active(), span), fn);
+  } catch (err) {
+    failed(span, err);
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+/** Marks `span` failed with the error's class only (its message may quote input). */
+export function failed(span: Span | undefined, err: unknown): void {
+  span?.setStatus({ code: SpanStatusCode.ERROR });
+  span?.setAttribute("error.type", (err as { code?: unknown })?.code?.toString() ?? (err as Error)?.name ?? "Error");
+}
+
+/** The incoming request's trace context (W3C traceparent), as the parent of its server span. */
+export function extractContext(headers: Record<string, unknown>): Context {
+  return propagation.extract(context.active(), headers);
+}
+
+/** Runs `fn` with `span` active, synchronously (Express's next()). */
+export function withSpan<T>(span: Span, fn: () => T): T {
+  return context.with(trace.setSpan(context.active(), span), fn);
+}
+
+/** The active span as a W3C traceparent, to store beside what it caused (an outbox event); null when off. */
+export function currentTraceParent(): string | null {
+  if (!tracer) return null;
+  const c = trace.getSpanContext(context.active());
+  if (!c || !trace.isSpanContextValid(c)) return null;
+  return `00-${c.traceId}-${c.spanId}-${(c.traceFlags & 1).toString(16).padStart(2, "0")}`;
+}
+
+/** A link to the span a stored traceparent names (a delivery to the request that recorded its event). */
+export function linkTo(traceParent: string | null | undefined): Link | undefined {
+  const m = traceParent ? /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(traceParent) : null;
+  if (!m) return undefined;
+  return { context: { traceId: m[1]!, spanId: m[2]!, traceFlags: parseInt(m[3]!, 16), isRemote: true } };
+}
+
+/** Statement spans: the verb and the SQL text with its placeholders (never the values). */
+export function statementSpan(text: string): Span | undefined {
+  if (!tracer || !trace.getSpan(context.active())) return undefined;
+  const verb = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? "query";
+  return startSpan(`db ${verb}`, {
+    kind: SpanKind.CLIENT,
+    attributes: {
+      "db.system.name": "postgresql",
+      "db.operation.name": verb,
+      "db.query.text": text.length > 2_000 ? `${text.slice(0, 2_000)}…` : text,
+    },
+  });
+}
+
+/** Runs a statement in its span (when a request or delivery is being traced). */
+export function traced<T>(text: unknown, run: () => Promise<T>): Promise<T> {
+  const span = typeof text === "string" ? statementSpan(text) : undefined;
+  if (!span) return run();
+  return run().then(
+    (r) => {
+      span.end();
+      return r;
+    },
+    (err: unknown) => {
+      failed(span, err);
+      span.end();
+      throw err;
+    },
+  );
+}
