@@ -39,6 +39,7 @@ export default defineConfig({
             "test/process/pooler.test.ts",
             "test/process/proxy.test.ts",
             "test/process/backup-postgres.test.ts",
+            "test/process/rolling-upgrade.test.ts",
           ],
           env: { TEST_DB: "pglite" },
           globalSetup: ["test/helpers/global-setup.ts"],
