@@ -22,6 +22,16 @@ const RULES: ((config: Config) => string | undefined)[] = [
     c.databaseUrl === undefined && (c.dbPoolMode === "transaction" || c.dbListenUrl !== undefined)
       ? "DATABASE_POOL_MODE and DATABASE_LISTEN_URL need DATABASE_URL: they describe the way to PostgreSQL"
       : undefined,
+  (c) =>
+    c.otelTracesExporter !== undefined && !["otlp", "none"].includes(c.otelTracesExporter.toLowerCase())
+      ? `OTEL_TRACES_EXPORTER must be otlp or none, got "${c.otelTracesExporter}"`
+      : undefined,
+  (c) => {
+    const arg = c.otelTracesSamplerArg;
+    return arg !== undefined && !(Number(arg) >= 0 && Number(arg) <= 1)
+      ? `OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1, got "${arg}"`
+      : undefined;
+  },
 ];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -64,7 +64,7 @@ async function main() {
   since = performance.now();
   const metrics = createMetrics(handle, { defaultMetrics: true });
   // Off unless OTEL_* asks (tracing/tracer.ts); before the app, whose pipeline adds its steps when on.
-  const stopTracing = await startTracing(process.env, packageJson.version).catch((err: Error) => {
+  const stopTracing = await startTracing(config, packageJson.version).catch((err: Error) => {
     logger.error({ err }, "tracing could not start; serving without it");
     return undefined;
   });

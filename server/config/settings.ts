@@ -218,6 +218,61 @@ export const SETTINGS = {
     zero: "no cache",
     meaning: "How long a server reuses the nearest pickup points of a postal code.",
   }),
+  otelSdkDisabled: flag({
+    name: "OTEL_SDK_DISABLED",
+    default: false,
+    meaning: "OpenTelemetry's switch: `true` turns traces off whatever else is set.",
+  }),
+  otelTracesExporter: text({
+    name: "OTEL_TRACES_EXPORTER",
+    allowed: "`otlp` or `none`",
+    meaning:
+      "`otlp` turns traces on (to `http://localhost:4318` unless an endpoint is set), `none` off; unset, traces are on when an OTLP endpoint is set (docs/operating.md, Traces).",
+  }),
+  otelEndpoint: url({
+    name: "OTEL_EXPORTER_OTLP_ENDPOINT",
+    schemes: ["http", "https"],
+    meaning:
+      "Where traces go over OTLP/HTTP (the collector's base URL; `/v1/traces` is added); setting it turns traces on. The exporter also reads `OTEL_EXPORTER_OTLP_HEADERS` and its other standard settings.",
+  }),
+  otelTracesEndpoint: url({
+    name: "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    schemes: ["http", "https"],
+    meaning: "The full URL for traces, instead of `OTEL_EXPORTER_OTLP_ENDPOINT`; setting it turns traces on.",
+  }),
+  otelServiceName: text({
+    name: "OTEL_SERVICE_NAME",
+    default: "logistics-api",
+    allowed: "a name",
+    meaning: "The service's name on its spans.",
+  }),
+  otelTracesSampler: oneOf({
+    name: "OTEL_TRACES_SAMPLER",
+    values: [
+      "parentbased_always_on",
+      "parentbased_always_off",
+      "parentbased_traceidratio",
+      "always_on",
+      "always_off",
+      "traceidratio",
+    ] as const,
+    default: "parentbased_always_on",
+    meaning:
+      "Which requests are traced: the standard samplers (`parentbased_*` follow the caller's `traceparent` decision, `traceidratio` keeps `OTEL_TRACES_SAMPLER_ARG` of them).",
+  }),
+  otelTracesSamplerArg: text({
+    name: "OTEL_TRACES_SAMPLER_ARG",
+    allowed: "a ratio from `0` to `1`",
+    meaning: "The share of traces `traceidratio` samplers keep (default `1`).",
+  }),
+  otelBspScheduleDelayMs: wholeNumber({
+    name: "OTEL_BSP_SCHEDULE_DELAY",
+    unit: "milliseconds",
+    default: 5000,
+    min: 1,
+    max: 60_000,
+    meaning: "How often finished spans are sent.",
+  }),
   metricsToken: text({
     name: "METRICS_TOKEN",
     allowed: "at least 16 characters",

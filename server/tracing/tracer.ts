@@ -23,42 +23,41 @@ export { SpanKind, SpanStatusCode, type Span };
 /** Whether tracing is on (startTracing ran with an exporter configured). */
 export const tracing = () => tracer !== undefined;
 
+/** The tracing settings of config/settings.ts (the standard OTEL_* variables this server reads). */
 export interface TracingSettings {
-  /** OTEL_SDK_DISABLED=true turns it off whatever else is set. */
-  OTEL_SDK_DISABLED?: string;
-  /** `otlp` turns it on (to the default endpoint); `none` off. */
-  OTEL_TRACES_EXPORTER?: string;
-  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string;
-  OTEL_SERVICE_NAME?: string;
-  /** The standard samplers (default parentbased_always_on) and their ratio. */
-  OTEL_TRACES_SAMPLER?: string;
-  OTEL_TRACES_SAMPLER_ARG?: string;
-  /** The batch span processor: ms between exports, queue and batch sizes, export timeout. */
-  OTEL_BSP_SCHEDULE_DELAY?: string;
-  OTEL_BSP_MAX_QUEUE_SIZE?: string;
-  OTEL_BSP_MAX_EXPORT_BATCH_SIZE?: string;
-  OTEL_BSP_EXPORT_TIMEOUT?: string;
+  otelSdkDisabled: boolean;
+  otelTracesExporter?: string;
+  otelEndpoint?: string;
+  otelTracesEndpoint?: string;
+  otelServiceName: string;
+  otelTracesSampler: string;
+  otelTracesSamplerArg?: string;
+  otelBspScheduleDelayMs: number;
 }
 
 /** On when an exporter is configured: OTEL_TRACES_EXPORTER=otlp or an OTLP endpoint, and not disabled. */
-export function tracingWanted(env: TracingSettings): boolean {
-  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return false;
-  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+export function tracingWanted(c: TracingSettings): boolean {
+  if (c.otelSdkDisabled) return false;
+  const exporter = c.otelTracesExporter?.toLowerCase();
   if (exporter === "none") return false;
-  return exporter === "otlp" || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  return exporter === "otlp" || Boolean(c.otelEndpoint || c.otelTracesEndpoint);
+}
+
+/** Where spans go: the traces URL, else the base endpoint's /v1/traces, else the standard local collector. */
+export function tracesUrl(c: TracingSettings): string {
+  if (c.otelTracesEndpoint) return c.otelTracesEndpoint;
+  return `${(c.otelEndpoint ?? "http://localhost:4318").replace(/\/+$/, "")}/v1/traces`;
 }
 
 /**
- * Starts the SDK when wanted (the exporter reads the rest of OTEL_EXPORTER_OTLP_*, the batch processor OTEL_BSP_*);
- * returns how to flush and stop it, or undefined when off. Loaded only then, so that a server without traces
- * does not load the SDK.
+ * Starts the SDK when wanted; returns how to flush and stop it, or undefined when off. The SDK is imported only
+ * then, so that a server without traces does not run any of it.
  */
 export async function startTracing(
-  env: TracingSettings,
+  c: TracingSettings,
   serviceVersion: string,
 ): Promise<(() => Promise<void>) | undefined> {
-  if (!tracingWanted(env)) return undefined;
+  if (!tracingWanted(c)) return undefined;
   const [sdk, { OTLPTraceExporter }, { resourceFromAttributes }, hooks, core] = await Promise.all([
     import("@opentelemetry/sdk-trace"),
     import("@opentelemetry/exporter-trace-otlp-http"),
@@ -66,8 +65,7 @@ export async function startTracing(
     import("@opentelemetry/context-async-hooks"),
     import("@opentelemetry/core"),
   ]);
-  const number = (v: string | undefined) => (v && Number.isFinite(Number(v)) ? Number(v) : undefined);
-  const ratio = Math.min(1, Math.max(0, number(env.OTEL_TRACES_SAMPLER_ARG) ?? 1));
+  const ratio = c.otelTracesSamplerArg === undefined ? 1 : Number(c.otelTracesSamplerArg);
   const samplers: Record<string, () => import("@opentelemetry/sdk-trace").Sampler> = {
     always_on: () => new sdk.AlwaysOnSampler(),
     always_off: () => new sdk.AlwaysOffSampler(),
@@ -76,20 +74,13 @@ export async function startTracing(
     parentbased_always_off: () => new sdk.ParentBasedSampler({ root: new sdk.AlwaysOffSampler() }),
     parentbased_traceidratio: () => new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(ratio) }),
   };
-  const sampler = (samplers[env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() ?? ""] ?? samplers.parentbased_always_on!)();
   const provider = new sdk.TracerProvider({
-    resource: resourceFromAttributes({
-      "service.name": env.OTEL_SERVICE_NAME?.trim() || "logistics-api",
-      "service.version": serviceVersion,
-    }),
-    sampler,
+    resource: resourceFromAttributes({ "service.name": c.otelServiceName, "service.version": serviceVersion }),
+    sampler: (samplers[c.otelTracesSampler] ?? samplers.parentbased_always_on!)(),
     spanProcessors: [
       new sdk.BatchSpanProcessor({
-        exporter: new OTLPTraceExporter(),
-        scheduledDelayMillis: number(env.OTEL_BSP_SCHEDULE_DELAY),
-        maxQueueSize: number(env.OTEL_BSP_MAX_QUEUE_SIZE),
-        maxExportBatchSize: number(env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE),
-        exportTimeoutMillis: number(env.OTEL_BSP_EXPORT_TIMEOUT),
+        exporter: new OTLPTraceExporter({ url: tracesUrl(c) }),
+        scheduledDelayMillis: c.otelBspScheduleDelayMs,
       }),
     ],
   });

@@ -62,10 +62,14 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** The server as a child process on `port` (default a free one), once it answers /readyz. */
-export async function startServerProcess(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+/** The server (this checkout's, or another release's `main`) on `port` (default a free one), once it answers /readyz. */
+export async function startServerProcess(
+  env: Record<string, string>,
+  port?: number,
+  main: string = SERVER_MAIN,
+): Promise<ServerProcess> {
   port ??= await freePort();
-  const proc = run(SERVER_MAIN, [], { SEED_DEMO: "false", LOG_LEVEL: "warn", ...env, PORT: String(port) });
+  const proc = run(main, [], { SEED_DEMO: "false", LOG_LEVEL: "warn", ...env, PORT: String(port) });
   const origin = `http://127.0.0.1:${port}`;
   await waitReady(origin, proc);
   return {

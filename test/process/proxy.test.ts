@@ -142,11 +142,15 @@ it("a graceful stop loses nothing; a kill fails only what the killed process had
   const gracefulAt = performance.now();
   expect(await first.stop()).toBe(0);
   running[0] = await startServerProcess(
-    { DATABASE_URL: handle.url!, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", ...API },
+    { DATABASE_URL: handle.url!, WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true", ...API, LOG_LEVEL: "info" },
     ports[0],
   );
-  // HAProxy takes it back after two good checks (250 ms apart).
-  await sleep(1_000);
+  // HAProxy takes it back after two good checks (250 ms apart; longer on a loaded machine): it is back once a
+  // client's request reached it through the proxy (its log names each request).
+  const restarted = running[0];
+  const until = performance.now() + 20_000;
+  while (!restarted.proc.output().includes('"url":"/2015-01-01/') && performance.now() < until) await sleep(50);
+  expect(restarted.proc.output()).toContain('"url":"/2015-01-01/');
   const restartedAt = performance.now();
   // The second one dies.
   const second = running[1]!;

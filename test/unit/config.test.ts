@@ -14,6 +14,14 @@ describe("configuration", () => {
       dbPoolMode: "session",
       dbListenUrl: undefined,
       shutdownDrainMs: 0,
+      otelSdkDisabled: false,
+      otelTracesExporter: undefined,
+      otelEndpoint: undefined,
+      otelTracesEndpoint: undefined,
+      otelServiceName: "logistics-api",
+      otelTracesSampler: "parentbased_always_on",
+      otelTracesSamplerArg: undefined,
+      otelBspScheduleDelayMs: 5000,
       pgliteDir: "./data/pglite",
       logLevel: "info",
       seedDemo: true,
@@ -66,6 +74,24 @@ describe("configuration", () => {
     );
     expect(() => loadConfig({ DATABASE_LISTEN_URL: "mysql://db/x" })).toThrow(
       /DATABASE_LISTEN_URL must start with postgres:\/\/ or postgresql:\/\//,
+    );
+  });
+  it("reads the standard OTEL_* settings of traces, refusing bad ones", () => {
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+        OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+        OTEL_TRACES_SAMPLER_ARG: "0.1",
+      }),
+    ).toMatchObject({
+      otelEndpoint: "http://collector:4318",
+      otelTracesSampler: "parentbased_traceidratio",
+      otelTracesSamplerArg: "0.1",
+    });
+    expect(() => loadConfig({ OTEL_TRACES_EXPORTER: "jaeger" })).toThrow(/OTEL_TRACES_EXPORTER must be otlp or none/);
+    expect(() => loadConfig({ OTEL_TRACES_SAMPLER_ARG: "2" })).toThrow(/OTEL_TRACES_SAMPLER_ARG must be a ratio/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "grpc://x" })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT must start with http:\/\/ or https:\/\//,
     );
   });
   it("reads the database timeouts and the metrics settings, refusing bad ones", () => {
