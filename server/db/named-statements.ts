@@ -6,7 +6,7 @@
 // without limit: past the bound a new text runs unnamed, as before.
 import { createHash } from "node:crypto";
 import type pg from "pg";
-import { traced } from "../tracing/tracer.ts";
+import { sendingPool, sendPlain } from "./pool-clients.ts";
 
 const MAX_NAMES = 400;
 const MAX_SQL_LENGTH = 8000;
@@ -22,25 +22,10 @@ function nameFor(text: string): string | undefined {
   return name;
 }
 
-const patched = new WeakSet<pg.PoolClient>();
-
-function nameStatements(client: pg.PoolClient): pg.PoolClient {
-  if (patched.has(client)) return client;
-  patched.add(client);
-  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  (client as { query: unknown }).query = (text: unknown, values?: unknown) => {
-    const name = typeof text === "string" && Array.isArray(values) ? nameFor(text) : undefined;
-    return traced(text, () =>
-      name ? query({ name, text, values }) : values === undefined ? query(text) : query(text, values),
-    );
-  };
-  return client;
-}
-
 /** What Kysely's PostgresDialect needs of a pool, with clients that name their statements. */
 export function namingPool(pool: pg.Pool) {
-  return {
-    connect: async () => nameStatements(await pool.connect()),
-    end: () => pool.end(),
-  };
+  return sendingPool(pool, (query, text, values) => {
+    const name = typeof text === "string" && Array.isArray(values) ? nameFor(text) : undefined;
+    return name ? query({ name, text, values }) : sendPlain(query, text, values);
+  });
 }

@@ -5,7 +5,7 @@
 // pool. So statements are sent unnamed, the time limits ride on each BEGIN (one round trip, as before) and on the
 // database role for statements outside a transaction, and LISTEN needs a direct URL or is replaced by polling.
 import type pg from "pg";
-import { traced } from "../tracing/tracer.ts";
+import { sendingPool, sendPlain } from "./pool-clients.ts";
 
 export interface TimeLimits {
   statementTimeoutMs: number;
@@ -16,28 +16,17 @@ const BEGIN = /^\s*(begin|start\s+transaction)\b/i;
 
 /** What Kysely's PostgresDialect needs of a pool: clients whose every transaction sets its own time limits. */
 export function transactionModePool(pool: pg.Pool, limits: TimeLimits | undefined) {
-  const setLocal = limits
-    ? `; set local statement_timeout = ${limits.statementTimeoutMs}` +
-      `; set local idle_in_transaction_session_timeout = ${limits.idleInTransactionMs}`
-    : "";
-  const patched = new WeakSet<pg.PoolClient>();
-  const withLimits = (client: pg.PoolClient) => {
-    if (!setLocal || patched.has(client)) return client;
-    patched.add(client);
-    const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-    (client as { query: unknown }).query = (text: unknown, values?: unknown[]) => {
-      // Kysely begins with `begin` (or `start transaction ...`) and no parameters: the simple protocol, which
-      // takes several statements in one message; the answer is BEGIN's.
-      if (typeof text === "string" && BEGIN.test(text) && !values?.length)
-        return traced(text, () => query(text + setLocal).then((r) => (Array.isArray(r) ? (r[0] as unknown) : r)));
-      return traced(text, () => (values === undefined ? query(text) : query(text, values)));
-    };
-    return client;
-  };
-  return {
-    connect: async () => withLimits(await pool.connect()),
-    end: () => pool.end(),
-  };
+  if (!limits) return sendingPool(pool, sendPlain);
+  const setLocal =
+    `; set local statement_timeout = ${limits.statementTimeoutMs}` +
+    `; set local idle_in_transaction_session_timeout = ${limits.idleInTransactionMs}`;
+  return sendingPool(pool, (query, text, values) =>
+    // Kysely begins with `begin` (or `start transaction ...`) and no parameters: the simple protocol, which
+    // takes several statements in one message; the answer is BEGIN's.
+    typeof text === "string" && BEGIN.test(text) && !values?.length
+      ? query(text + setLocal).then((r) => (Array.isArray(r) ? (r[0] as unknown) : r))
+      : sendPlain(query, text, values),
+  );
 }
 
 /**

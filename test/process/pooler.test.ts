@@ -2,13 +2,16 @@
 // (DATABASE_POOL_MODE=transaction) answers the API, delivers webhooks and survives the pooler's restart; its time
 // limits hold inside and outside transactions; LISTEN goes to a direct URL or becomes polling. A server not told
 // so stops at start and names the setting. PostgreSQL only: the pooler is PostgreSQL's.
-import { sql } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebhookEvent } from "../../client/index.ts";
 import { verifyWebhook } from "../../client/webhooks.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { announceCacheChange } from "../../server/db/cache-signal.ts";
 import { openDatabase, POLL_INSTEAD_OF_LISTEN_MS, type DatabaseHandle } from "../../server/db/database.ts";
+import { transactionModePool } from "../../server/db/pooler.ts";
+import type { Database } from "../../server/db/schema.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 import { startPgBouncer, type PgBouncer } from "../helpers/pgbouncer.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
@@ -59,6 +62,28 @@ describe("the database handle through a transaction-mode pooler", () => {
       ),
     );
     expect(results.map((r) => r.rows[0]!.n)).toEqual(Array.from({ length: 120 }, (_, i) => i + (i % 40)));
+  });
+
+  it("sets each transaction's own limits with its BEGIN, whatever the session's or the role's are", async () => {
+    // A direct pool (no pooler, no role defaults touched): only the SET LOCAL riding on BEGIN can give 250 ms.
+    const pool = new pg.Pool({ connectionString: handle.url!, max: 1 });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: transactionModePool(pool, { statementTimeoutMs: 250, idleInTransactionMs: 700 }),
+      }),
+    });
+    try {
+      const setting = (name: string) => sql<{ v: string }>`select current_setting(${name}) as v`;
+      const inside = await db.transaction().execute(async (trx) => ({
+        statement: (await setting("statement_timeout").execute(trx)).rows[0]!.v,
+        idle: (await setting("idle_in_transaction_session_timeout").execute(trx)).rows[0]!.v,
+      }));
+      expect(inside).toEqual({ statement: "250ms", idle: "700ms" });
+      const outside = (await setting("statement_timeout").execute(db)).rows[0]!.v;
+      expect(outside).not.toBe("250ms");
+    } finally {
+      await db.destroy();
+    }
   });
 
   it("holds the statement time limit inside a transaction and outside one", async () => {
