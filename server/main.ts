@@ -153,23 +153,19 @@ async function main() {
     if (seeded && servesApi) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
   });
 
-  // Draining (SHUTDOWN_DRAIN_MS): /readyz says 503 and each answer closes its connection, so a balancer moves
-  // this process's traffic elsewhere on fresh connections, before the port closes under a reused one.
-  let draining = false;
-  server.on("request", (_req, res: ServerResponse) => {
-    if (draining) res.shouldKeepAlive = false;
-  });
   const shutdown = (signal: string) => {
     if (!accepting) return;
     accepting = false;
-    draining = true;
     logger.info(
       { signal, drain_ms: config.shutdownDrainMs },
       "shutting down: finishing in-flight requests and webhook deliveries",
     );
+    // Draining (SHUTDOWN_DRAIN_MS): /readyz says 503 (accepting is false) and each answer closes its connection, so
+    // a balancer moves this process's traffic elsewhere on fresh connections before the port closes under a reused one.
+    server.on("request", (_req, res: ServerResponse) => (res.shouldKeepAlive = false));
     // Deliveries not yet claimed stay queued for the next start (or another instance).
     const workerDone = services.stop().catch((err) => logger.error({ err }, "stopping the webhook dispatcher failed"));
-    setTimeout(() => {
+    const close = () => {
       setTimeout(() => {
         logger.warn("grace period over, closing remaining connections");
         server.closeAllConnections();
@@ -185,7 +181,8 @@ async function main() {
         process.exit(0);
       });
       server.closeIdleConnections();
-    }, config.shutdownDrainMs);
+    };
+    setTimeout(close, config.shutdownDrainMs);
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

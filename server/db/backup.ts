@@ -71,7 +71,12 @@ export function requestBackup(dir: string): Promise<Uint8Array | undefined> {
     conn.on("end", () => {
       const all = Buffer.concat(chunks);
       const eol = all.indexOf(10);
-      const head = JSON.parse(all.subarray(0, eol).toString()) as { bytes?: number; error?: string };
+      let head: { bytes?: number; error?: string };
+      try {
+        head = JSON.parse(all.subarray(0, eol < 0 ? all.length : eol).toString()) as typeof head;
+      } catch {
+        return reject(new Error("the server closed the control socket without a backup"));
+      }
       if (head.error !== undefined) return reject(new Error(`the server could not take the backup: ${head.error}`));
       const body = all.subarray(eol + 1);
       if (body.length !== head.bytes)

@@ -22,12 +22,19 @@ export type Res = Response;
 
 interface Matched {
   schema?: { operationId?: string; requestBody?: unknown };
+  /** The spec's path template, under the base path ("/2015-01-01/inbound_shipments/{shipment_id}"). */
+  openApiRoute?: string;
   pathParams?: Record<string, string>;
 }
 
 /** The spec operation the validator matched this request to, if any. */
 export function matchedOperation(req: Request): Matched["schema"] {
   return (req as Request & { openapi?: Matched }).openapi?.schema;
+}
+
+/** The spec's path template of the matched operation, if any. */
+export function matchedRoute(req: Request): string | undefined {
+  return (req as Request & { openapi?: Matched }).openapi?.openApiRoute;
 }
 
 /** The path parameters of the matched operation, as the validator checked them. */

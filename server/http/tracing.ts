@@ -2,8 +2,16 @@
 // caller's traceparent, named by the spec's route once matched, with its status; and the span of its checks.
 // Nothing of the request's content: no headers, query, body; the merchant, not a person.
 import type { NextFunction, Request, RequestHandler } from "express";
-import { extractContext, SpanKind, startSpan, tracing, withSpan, type Span } from "../tracing/tracer.ts";
-import { matchedOperation, type Res } from "./express.ts";
+import {
+  extractContext,
+  SpanKind,
+  SpanStatusCode,
+  startSpan,
+  tracing,
+  withSpan,
+  type Span,
+} from "../tracing/tracer.ts";
+import { matchedOperation, matchedRoute, type Res } from "./express.ts";
 
 export function traceRequests(): RequestHandler | undefined {
   if (!tracing()) return undefined;
@@ -14,7 +22,7 @@ export function traceRequests(): RequestHandler | undefined {
       attributes: { "http.request.method": req.method, "url.path": req.path },
     })!;
     res.once("close", () => {
-      const route = (req as { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute;
+      const route = matchedRoute(req);
       if (route) {
         span.updateName(`${req.method} ${route}`);
         span.setAttribute("http.route", route);
@@ -25,7 +33,7 @@ export function traceRequests(): RequestHandler | undefined {
       if (principal) span.setAttribute("logistics.caller.role", principal.role);
       if (principal?.role === "merchant") span.setAttribute("logistics.merchant", principal.id);
       span.setAttribute("http.response.status_code", res.statusCode);
-      if (res.statusCode >= 500) span.setStatus({ code: 2 });
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       if (!res.writableFinished) span.setAttribute("http.aborted", true);
       span.end();
     });

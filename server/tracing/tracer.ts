@@ -136,19 +136,19 @@ export function withSpan<T>(span: Span, fn: () => T): T {
   return context.with(trace.setSpan(context.active(), span), fn);
 }
 
-/** The active span as a W3C traceparent, to store beside what it caused (an outbox event); null when off. */
+/** The active span as a W3C traceparent (the propagator's own), to store beside what it caused; null when off. */
 export function currentTraceParent(): string | null {
   if (!tracer) return null;
-  const c = trace.getSpanContext(context.active());
-  if (!c || !trace.isSpanContextValid(c)) return null;
-  return `00-${c.traceId}-${c.spanId}-${(c.traceFlags & 1).toString(16).padStart(2, "0")}`;
+  const carrier: { traceparent?: string } = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ?? null;
 }
 
 /** A link to the span a stored traceparent names (a delivery to the request that recorded its event). */
 export function linkTo(traceParent: string | null | undefined): Link | undefined {
-  const m = traceParent ? /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(traceParent) : null;
-  if (!m) return undefined;
-  return { context: { traceId: m[1]!, spanId: m[2]!, traceFlags: parseInt(m[3]!, 16), isRemote: true } };
+  if (!traceParent) return undefined;
+  const linked = trace.getSpanContext(extractContext({ traceparent: traceParent }));
+  return linked && trace.isSpanContextValid(linked) ? { context: linked } : undefined;
 }
 
 /** Statement spans: the verb and the SQL text with its placeholders (never the values). */
@@ -167,17 +167,5 @@ export function statementSpan(text: string): Span | undefined {
 
 /** Runs a statement in its span (when a request or delivery is being traced). */
 export function traced<T>(text: unknown, run: () => Promise<T>): Promise<T> {
-  const span = typeof text === "string" ? statementSpan(text) : undefined;
-  if (!span) return run();
-  return run().then(
-    (r) => {
-      span.end();
-      return r;
-    },
-    (err: unknown) => {
-      failed(span, err);
-      span.end();
-      throw err;
-    },
-  );
+  return inSpan(typeof text === "string" ? statementSpan(text) : undefined, run);
 }
