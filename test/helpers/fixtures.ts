@@ -69,3 +69,11 @@ export async function expectUnchanged<R>(srv: TestServer, request: () => Promise
 
 export const basicAuth = (user: string, secret: string) =>
   `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
+
+/** `fn` over `items`, `size` at a time: one caller may have only so many requests in progress (64 by default). */
+export async function inBatches<T, R>(items: T[], fn: (item: T, index: number) => Promise<R>, size = 16): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size)
+    out.push(...(await Promise.all(items.slice(i, i + size).map((item, j) => fn(item, i + j)))));
+  return out;
+}

@@ -2,6 +2,7 @@
 // each with when it was sent and acknowledged, and the check that a restore holds exactly what it should.
 import { expect } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
+import { inBatches } from "./fixtures.ts";
 
 export interface Created {
   id: string;
@@ -39,25 +40,12 @@ export async function expectRestoredAsOf(m: LogisticsClient, created: Created[],
   const after = created.filter((c) => c.sentAt > to);
   expect(before.length).toBeGreaterThan(5);
   expect(after.length).toBeGreaterThan(5);
-  // A few at a time: the caller's limit of requests in progress (64) applies here too.
-  const statuses = async (list: Created[]) => {
-    const out: number[] = [];
-    for (let i = 0; i < list.length; i += 16)
-      out.push(
-        ...(await Promise.all(
-          list
-            .slice(i, i + 16)
-            .map(
-              async (c) =>
-                (await m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: c.id } } })).response
-                  .status,
-            ),
-        )),
-      );
-    return out;
-  };
+  const statuses = (list: Created[]) =>
+    inBatches(
+      list,
+      async (c) =>
+        (await m.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: c.id } } })).response.status,
+    );
   expect(await statuses(before)).toEqual(before.map(() => 200));
   expect(await statuses(after)).toEqual(after.map(() => 404));
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { DEMO } from "../../server/demo.ts";
-import { expectRestoredAsOf, sleep, writeLoad } from "../helpers/write-load.ts";
+import { setTimeout as sleep } from "node:timers/promises";
+import { expectRestoredAsOf, writeLoad } from "../helpers/write-load.ts";
 import { cli, startServerProcess, type ServerProcess } from "./helpers.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "logistics-backup-"));

@@ -9,7 +9,8 @@ import { afterAll, expect, it } from "vitest";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { createScratchDatabase } from "../../tools/postgres.ts";
 import { createTestDatabase } from "../helpers/database.ts";
-import { expectRestoredAsOf, sleep, writeLoad } from "../helpers/write-load.ts";
+import { setTimeout as sleep } from "node:timers/promises";
+import { expectRestoredAsOf, writeLoad } from "../helpers/write-load.ts";
 import { cli, startServerProcess } from "./helpers.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "logistics-backup-"));

@@ -5,6 +5,7 @@
 // worker's webhooks keep flowing. PostgreSQL only: PGlite belongs to one process.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
@@ -133,7 +134,6 @@ it("a graceful stop loses nothing; a kill fails only what the killed process had
       }
     }
   };
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const load = Promise.all(Array.from({ length: CLIENTS }, (_, n) => loop(n)));
 
   await sleep(1_500);

@@ -6,11 +6,13 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { createTestDatabase } from "../helpers/database.ts";
+import { inBatches } from "../helpers/fixtures.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { startServerProcess, type ServerProcess } from "./helpers.ts";
 
@@ -104,7 +106,6 @@ it(`the previous release (${previous.version}) serves while this one migrates an
       if (read.response.status !== 200) problems.push(`${who} read of ${target.by}'s: ${read.response.status}`);
     }
   };
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const oldTraffic = [0, 1].map((n) =>
     traffic(
       `old${n}`,
@@ -134,19 +135,13 @@ it(`the previous release (${previous.version}) serves while this one migrates an
   expect(shipments.filter((s) => s.by.startsWith("old")).length).toBeGreaterThan(3);
   expect(shipments.filter((s) => s.by.startsWith("new")).length).toBeGreaterThan(3);
   // Every arrival is counted, whichever version recorded it, and each version reads the other's.
-  // A few at a time: the caller's limit of requests in progress (64) applies here too.
-  const counted: number[] = [];
-  for (let i = 0; i < shipments.length; i += 16)
-    counted.push(
-      ...(await Promise.all(
-        shipments.slice(i, i + 16).map(async (s, j) => {
-          const c = (i + j) % 2 ? oldM : nextM;
-          const r = await c.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: s.id } } });
-          expect(r.response.status).toBe(200);
-          return r.data!.products[0]!.arrivedQty;
-        }),
-      )),
-    );
+  const counted = await inBatches(shipments, async (s, i) => {
+    const r = await (i % 2 ? oldM : nextM).GET("/inbound_shipments/{shipment_id}", {
+      params: { path: { shipment_id: s.id } },
+    });
+    expect(r.response.status).toBe(200);
+    return r.data!.products[0]!.arrivedQty;
+  });
   expect(counted.reduce((a, b) => a + b, 0)).toBe(arrivalsAcknowledged);
   // Both workers deliver: one event per arrival, each once.
   const got = await rx.waitFor(arrivalsAcknowledged, { path: "/rolling", timeoutMs: 30_000 });
