@@ -164,6 +164,28 @@ export interface Outcome {
  * attempt that did it says so in the delivery log.
  */
 export async function finish(db: Db, outcomes: Outcome[], disableAfterFailingDays = 0): Promise<void> {
+  const gone = new Map(
+    outcomes.flatMap((o) => (o.disable_endpoint ? [[o.disable_endpoint.id, o.disable_endpoint.reason] as const] : [])),
+  );
+  if (gone.size === 0) await recordOutcomes(db, outcomes);
+  else
+    // A delivery that says its endpoint was disabled is never seen before the endpoint is: one transaction,
+    // the endpoint first (the order of the API's own changes of an endpoint and its deliveries).
+    await inTransaction(db, async (trx) => {
+      for (const [id, reason] of gone) {
+        const r = await sql<DisabledRow>`
+          update webhook_endpoints set enabled = false, disabled_reason = ${reason}, updated_at = now()
+          where id = ${id} and enabled
+          returning id, merchant_id, url, disabled_reason, updated_at`.execute(trx);
+        await announceDisabled(trx, r.rows);
+      }
+      await recordOutcomes(trx, outcomes);
+    });
+  await recordStreaks(db, outcomes, disableAfterFailingDays);
+}
+
+/** Each attempt's outcome on its delivery, unless the lease ran out and another attempt began meanwhile. */
+async function recordOutcomes(ex: Executor, outcomes: Outcome[]): Promise<void> {
   await sql`
     update webhook_deliveries d
     set status = v.status,
@@ -181,21 +203,8 @@ export async function finish(db: Db, outcomes: Outcome[], disableAfterFailingDay
       id char(24), attempts int, status text, wait_ms double precision, receiver_wait_ms double precision, keep_batch boolean,
       started_at timestamptz, response_status int, error text, duration_ms int, failure_class text, response_excerpt text)
     where d.id = any(${outcomes.map((o) => o.id)}::char(24)[]) and d.id = v.id and d.attempts = v.attempts and d.status = 'in_flight'`.execute(
-    db,
+    ex,
   );
-  const gone = new Map(
-    outcomes.flatMap((o) => (o.disable_endpoint ? [[o.disable_endpoint.id, o.disable_endpoint.reason] as const] : [])),
-  );
-  for (const [id, reason] of gone) {
-    await inTransaction(db, async (trx) => {
-      const r = await sql<DisabledRow>`
-        update webhook_endpoints set enabled = false, disabled_reason = ${reason}, updated_at = now()
-        where id = ${id} and enabled
-        returning id, merchant_id, url, disabled_reason, updated_at`.execute(trx);
-      await announceDisabled(trx, r.rows);
-    });
-  }
-  await recordStreaks(db, outcomes, disableAfterFailingDays);
 }
 
 interface DisabledRow {
