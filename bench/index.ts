@@ -1,5 +1,5 @@
 // `npm run bench [-- SUITE...] [OPTIONS]`: the one entry point of the benchmarks. Without a suite it runs
-// start, inbound, instances, shipping, webhooks and scale in turn, then profiles the inbound cases, and writes docs/benchmarks.md from their results;
+// start, inbound, instances, shipping, webhooks, scale and picker in turn, then profiles the inbound cases, and writes docs/benchmarks.md from their results;
 // OPTIONS go to each suite (inbound: --case, --target, --profile).
 // Each suite runs in a process of its own, so one's servers and timers never disturb the next.
 import { spawnSync } from "node:child_process";
@@ -28,10 +28,11 @@ const SUITES: Record<string, { file: string; what: string }> = {
     file: "suites/neighbours.ts",
     what: "other merchants' requests under five floods (argument: flood names; see docs/benchmarks.md)",
   },
+  picker: { file: "suites/picker.ts", what: "the checkout picker's script: its size, raw and compressed" },
   "body-checks": { file: "micro/body-checks.ts", what: "micro-cost of the JSON body checks" },
   "get-path": { file: "micro/get-path.ts", what: "the GET path in process, against another tree (argument: its path)" },
 };
-const DEFAULT = ["start", "inbound", "instances", "shipping", "webhooks", "scale"];
+const DEFAULT = ["start", "inbound", "instances", "shipping", "webhooks", "scale", "picker"];
 
 const args = process.argv.slice(2);
 if (args.includes("--help") || args.includes("-h")) {

@@ -21,6 +21,8 @@ export interface ClientOptions {
   /** `M-<merchant_id>` or `W-<operator_id>` */
   username?: string;
   secret?: string;
+  /** A publishable key (`pk_...`) instead of a username and secret: shipping options and pickup points only. */
+  publishableKey?: string;
   headers?: Record<string, string>;
   /** Per attempt, default 30,000 ms; ApiTimeoutError when it passes. */
   timeoutMs?: number;
@@ -52,6 +54,7 @@ const KEYED_POSTS = [
   "/orders/_create",
   "/merchant/price_lists/_create",
   "/webhook_endpoints/_create",
+  "/publishable_keys/_create",
 ] as const satisfies readonly KeyedPost[];
 type MissingKeyedPost = Exclude<KeyedPost, (typeof KEYED_POSTS)[number]>;
 const everyKeyedPostListed: MissingKeyedPost extends never ? true : MissingKeyedPost = true;
@@ -74,6 +77,7 @@ export function idempotencyKey(): string {
 export function createLogisticsClient(opts: ClientOptions): LogisticsClient {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.username !== undefined) headers.Authorization = basicAuthorization(opts.username, opts.secret ?? "");
+  else if (opts.publishableKey !== undefined) headers.Authorization = `Bearer ${opts.publishableKey}`;
   const retry = typeof opts.retries === "number" ? { maxRetries: opts.retries } : (opts.retries ?? {});
   const maxRetries = Math.max(0, Math.floor(retry.maxRetries ?? 0));
   const transport = createTransport({

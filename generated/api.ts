@@ -260,6 +260,15 @@ export interface paths {
          *     customer's location as `GET /pickup_points/lookup` finds them. A postal code the country
          *     cannot have (e.g. `2078` in FI) is `400`; a country you do not serve is not an error
          *     (`country_not_served`). A change to your settings or price lists applies within a second.
+         *
+         *     The cart facts a checkout page knows (`cart_value`, `item_count`, `tags`) are optional; each
+         *     becomes the fact your rules test (`order.total_eur`, `order.item_count`, `order.tags`).
+         *
+         *     Asked with a publishable key (a shop's checkout page), every available `letter` and `home`
+         *     and every pickup point also carries a signed `quote` of its price, and every pickup point its
+         *     `distance_m`. Never trust a price or a pickup point that a browser sends back: check the quote
+         *     on your backend against your own cart (`verifyQuote` of the client package), or send it with
+         *     the order (`POST /orders/_create`), which refuses one that does not match the order.
          */
         get: operations["getShippingOptions"];
         put?: never;
@@ -942,6 +951,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/publishable_keys/_create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a publishable key
+         * @description Creates a key for your checkout page: the shipping picker (`/picker.js`) or your own script
+         *     may ask `GET /shipping_options` and `GET /pickup_points/lookup` with it, from the `origins`
+         *     you list, by sending `Authorization: Bearer <key>`. Every other operation answers
+         *     `403 access_denied` to it, and a request whose `Origin` is not listed is `403 access_denied`
+         *     without CORS headers (the browser shows the page nothing). Origins are a fence for browsers only
+         *     (a program can send any `Origin`), so each key is also limited in requests a minute, per key
+         *     and per client address. Its answers carry signed `quote`s. At most 50 keys work at once
+         *     (`409 conflict` beyond: revoke one). Send an `Idempotency-Key` header to make retries safe.
+         */
+        post: operations["createPublishableKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publishable_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List publishable keys
+         * @description Lists your publishable keys, newest first, revoked ones too.
+         */
+        get: operations["listPublishableKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/publishable_keys/{key_id}/_revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your publishable keys. */
+                key_id: components["parameters"]["PublishableKeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a publishable key
+         * @description The key stops working within a second on every instance (`401 unauthorized`). Quotes it was
+         *     given stay valid until they expire: they are signed by the service, not by the key. Revoking a
+         *     revoked key changes nothing and answers the same.
+         */
+        post: operations["revokePublishableKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/quote_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public keys of signed quotes
+         * @description The Ed25519 public keys that `quote`s are signed with, as a JWK Set; no credentials needed.
+         *     Fetch it once and keep it (the answer may be cached for an hour); fetch it again when a quote
+         *     names a `kid` you do not have. A new key appears here at least a day before it signs anything,
+         *     and a retired one stays until every quote it signed has expired.
+         */
+        get: operations["getQuoteKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "inbound_shipment.items_arrived": {
@@ -1350,8 +1454,8 @@ export interface components {
         ShippingMethodType: "letter" | "home" | "pickup";
         /**
          * @description The facts the options were computed from, and that price list rules test. For the generic
-         *     query they come from the query (no order: totals and counts are 0, tags empty); for an order,
-         *     from the order.
+         *     query they come from the query (`cart_value`, `item_count` and `tags` when given, else 0, 0
+         *     and none; volume and article count 0); for an order, from the order.
          */
         ShippingFacts: {
             /** @description Branch of the order's chosen pickup point; `null` when none is chosen. When pickup prices are computed, each pickup point's own branch. */
@@ -1402,6 +1506,15 @@ export interface components {
             tax: number;
         };
         /**
+         * @description A price the service signed, for you to check on your backend before you trust what a browser
+         *     sends back: a compact JWS (`header.payload.signature`, EdDSA with Ed25519) whose payload holds the
+         *     merchant, the method, the pickup point, the price, the facts it was priced on (postal code,
+         *     country, weight, cart value, item count, tags) and its expiry. Check it with the client package's
+         *     `verifyQuote` against your own cart, with the keys of `GET /quote_keys`; or send it with the order
+         *     (`quote` of `POST /orders/_create`), which checks it the same way.
+         */
+        Quote: string;
+        /**
          * @description How this price was computed: its trace, by position in the answer's `explanation.traces` (options and
          *     pickup points priced alike share one). The rules are those of `explanation.price_lists`, under this
          *     option's method.
@@ -1436,6 +1549,7 @@ export interface components {
             /** @constant */
             available: true;
             price: components["schemas"]["Price"];
+            quote?: components["schemas"]["Quote"];
             explanation?: components["schemas"]["PriceTraceRef"];
         } | {
             /** @constant */
@@ -1482,6 +1596,9 @@ export interface components {
             location_info: string | null;
             carrier_info: components["schemas"]["CarrierInfoMap"];
             price: components["schemas"]["Price"];
+            /** @description Great-circle distance from the customer's location, in metres. */
+            distance_m?: number;
+            quote?: components["schemas"]["Quote"];
             explanation?: components["schemas"]["PriceTraceRef"];
         };
         /**
@@ -1793,6 +1910,18 @@ export interface components {
          * @example 5a1f0c2e9b8d7a6f5e4d3c2b
          */
         OrderDestination: ("home" | "letter") | components["schemas"]["Id"];
+        /**
+         * @description The quote of the shipping option your customer chose in the checkout (the picker's `quote`).
+         *     It is checked against this order: signed by the service, not expired, given to you, for the
+         *     order's `destination` (when you leave `destination` out, the quote's method or pickup point
+         *     becomes it), and priced on the order's own facts: the customer's postal code and country, the
+         *     total weight, the total value, the item count and the tags. Anything else is
+         *     `400 validation_failed` naming `/body/quote` (codes `quote_invalid`, `quote_expired`,
+         *     `quote_not_yours`, `quote_destination`, `quote_facts`). The order then shows what
+         *     it says as `shipping_quote`. A modification that changes the order's facts or destination without a new
+         *     quote removes the stored one.
+         */
+        OrderQuoteInput: components["schemas"]["Quote"];
         OrderCreate: {
             /** @description Your own reference, e.g. the order number of your shop. */
             merchants_ref: string;
@@ -1800,11 +1929,43 @@ export interface components {
             products: components["schemas"]["OrderLine"][];
             tags?: components["schemas"]["OrderTags"];
             destination?: components["schemas"]["OrderDestination"];
+            quote?: components["schemas"]["OrderQuoteInput"];
         };
         OrderWriteResult: {
             /** @constant */
             success: true;
             order_id: components["schemas"]["Id"];
+        };
+        /** @description The facts a quote's price was computed from, as the checkout page sent them. */
+        QuoteFacts: {
+            postalcode: components["schemas"]["PostalCode"];
+            country: components["schemas"]["CountryCode"];
+            /** @description Grams; `null` when the page did not say. */
+            weight: number | null;
+            cart_value: number;
+            item_count: number;
+            /** @description Sorted. */
+            tags: string[];
+        };
+        /**
+         * @description What a `Quote` says, in its middle part (base64url JSON); an order placed with a quote shows it
+         *     as `shipping_quote`. `verifyQuote` of the client package checks the signature and the expiry and
+         *     compares `facts` with your cart; read a quote yourself only after checking its signature with a
+         *     key of `GET /quote_keys`.
+         */
+        QuotePayload: {
+            /** @constant */
+            v: 1;
+            /** @description The merchant whose prices these are. */
+            merchant_id: string;
+            method: components["schemas"]["ShippingMethodType"];
+            pickup_point_id: components["schemas"]["Id"] | null;
+            price: components["schemas"]["Price"];
+            facts: components["schemas"]["QuoteFacts"];
+            /** @description Signed at, in seconds since 1970 (UTC). */
+            iat: number;
+            /** @description Expires at, in seconds since 1970 (UTC). */
+            exp: number;
         };
         Order: {
             id: components["schemas"]["Id"];
@@ -1814,6 +1975,7 @@ export interface components {
             tags: components["schemas"]["OrderTags"];
             /** @description The chosen destination; `null` when none is chosen yet. */
             destination: components["schemas"]["OrderDestination"] | null;
+            shipping_quote?: components["schemas"]["QuotePayload"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1825,6 +1987,7 @@ export interface components {
             tags?: components["schemas"]["OrderTags"];
             /** @description The new destination; `null` clears it. */
             destination?: components["schemas"]["OrderDestination"] | null;
+            quote?: components["schemas"]["OrderQuoteInput"];
         };
         ShippingSettings: {
             letter: components["schemas"]["LetterMethodSettings"];
@@ -2191,6 +2354,63 @@ export interface components {
         PortalUserList: {
             items: components["schemas"]["PortalUser"][];
         };
+        /**
+         * @description A web origin as a browser sends it in the `Origin` header: `https://` (or `http://`), the host
+         *     name in lower case, and a port only when it is not the scheme's default; no path, no trailing slash.
+         * @example https://shop.example.com
+         */
+        Origin: string;
+        PublishableKeyCreate: {
+            name?: string;
+            origins: components["schemas"]["Origin"][];
+        };
+        /**
+         * @description The key itself, for your checkout page's HTML: `pk_` and 32 letters and digits. It is not a
+         *     secret (every visitor of your shop can read it); what it may do is limited instead.
+         * @example pk_4Qx8mB2vT9kLp3Zr7Yw1Nc6Hd5Fs0Gjq
+         */
+        PublishableKeyToken: string;
+        /**
+         * @description A key for browsers: it may only ask for shipping options (`GET /shipping_options`) and look
+         *     up pickup points (`GET /pickup_points/lookup`), only from the listed `origins`.
+         */
+        PublishableKey: {
+            id: components["schemas"]["Id"];
+            key: components["schemas"]["PublishableKeyToken"];
+            /** @description Your label for the key, e.g. the shop it is used in. */
+            name: string;
+            /** @description The web origins whose pages may use the key (the browser's CORS check). */
+            origins: components["schemas"]["Origin"][];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When the key was revoked; `null` while it works. */
+            revoked_at: components["schemas"]["Timestamp"] | null;
+        };
+        PublishableKeyList: {
+            /** @description Your publishable keys, newest first, revoked ones too (at most 50 are kept working at once). */
+            items: components["schemas"]["PublishableKey"][];
+        };
+        /** @description An Ed25519 public key as a JSON Web Key (RFC 8037). */
+        QuoteKey: {
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            crv: "Ed25519";
+            /** @description The public key, base64url. */
+            x: string;
+            /** @description The key's id; a quote's header names the key that signed it. */
+            kid: string;
+            /** @constant */
+            alg: "EdDSA";
+            /** @constant */
+            use: "sig";
+        };
+        /**
+         * @description The public keys that quotes are signed with (a JWK Set). A new signing key is published here
+         *     before anything is signed with it, and an old one stays until every quote it signed has expired.
+         */
+        QuoteKeySet: {
+            keys: components["schemas"]["QuoteKey"][];
+        };
         /** @description What every webhook delivery carries around its event's payload; each event type narrows `event_type` and `payload`. */
         WebhookEnvelope: {
             /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
@@ -2528,6 +2748,18 @@ export interface components {
          */
         WeightQuery: number;
         /**
+         * @description The cart's value in EUR including VAT (at most two decimals), for rules on `order.total_eur`;
+         *     0 when omitted. A quote carries it, so that your backend can check it against the real cart.
+         */
+        CartValueQuery: number;
+        /** @description The number of items in the cart, for rules on `order.item_count`; 0 when omitted. */
+        ItemCountQuery: number;
+        /**
+         * @description The cart's tags, for rules on `order.tags` (`tags=vip&tags=gift`); none when omitted. Each tag
+         *     is 1 to 50 characters without leading or trailing spaces, at most 20, each once.
+         */
+        TagsQuery: string[];
+        /**
          * @description `true` adds the answer's `explanation`: which price list and which pricing rule set each base
          *     price (or the fallback price), each modification rule that applied and the price after it, and the
          *     first criterion of each rule that did not match; every option and pickup point refers to its trace
@@ -2555,6 +2787,8 @@ export interface components {
         WebhookId: components["schemas"]["Id"];
         /** @description The `id` of a delivery, as listed by `GET /webhook_endpoints/{webhook_id}/deliveries`. */
         WebhookDeliveryId: components["schemas"]["Id"];
+        /** @description The `id` of one of your publishable keys. */
+        PublishableKeyId: components["schemas"]["Id"];
         /**
          * @description The message id: the `event_id` of the envelope. The same on every retry and re-delivery of
          *     the event, so use it to ignore duplicates (delivery is at least once).
@@ -2638,6 +2872,7 @@ export type ShippingMethodType = components['schemas']['ShippingMethodType'];
 export type ShippingFacts = components['schemas']['ShippingFacts'];
 export type CurrencyCode = components['schemas']['CurrencyCode'];
 export type Price = components['schemas']['Price'];
+export type Quote = components['schemas']['Quote'];
 export type PriceTraceRef = components['schemas']['PriceTraceRef'];
 export type ShippingUnavailableReason = components['schemas']['ShippingUnavailableReason'];
 export type UnavailableTrace = components['schemas']['UnavailableTrace'];
@@ -2676,8 +2911,11 @@ export type OrderLineDimensions = components['schemas']['OrderLineDimensions'];
 export type OrderLine = components['schemas']['OrderLine'];
 export type OrderTags = components['schemas']['OrderTags'];
 export type OrderDestination = components['schemas']['OrderDestination'];
+export type OrderQuoteInput = components['schemas']['OrderQuoteInput'];
 export type OrderCreate = components['schemas']['OrderCreate'];
 export type OrderWriteResult = components['schemas']['OrderWriteResult'];
+export type QuoteFacts = components['schemas']['QuoteFacts'];
+export type QuotePayload = components['schemas']['QuotePayload'];
 export type Order = components['schemas']['Order'];
 export type OrderModify = components['schemas']['OrderModify'];
 export type ShippingSettings = components['schemas']['ShippingSettings'];
@@ -2725,6 +2963,13 @@ export type PortalMerchantChoice = components['schemas']['PortalMerchantChoice']
 export type SignedOut = components['schemas']['SignedOut'];
 export type PortalUserCreate = components['schemas']['PortalUserCreate'];
 export type PortalUserList = components['schemas']['PortalUserList'];
+export type Origin = components['schemas']['Origin'];
+export type PublishableKeyCreate = components['schemas']['PublishableKeyCreate'];
+export type PublishableKeyToken = components['schemas']['PublishableKeyToken'];
+export type PublishableKey = components['schemas']['PublishableKey'];
+export type PublishableKeyList = components['schemas']['PublishableKeyList'];
+export type QuoteKey = components['schemas']['QuoteKey'];
+export type QuoteKeySet = components['schemas']['QuoteKeySet'];
 export type WebhookEnvelope = components['schemas']['WebhookEnvelope'];
 export type InboundItemsArrivedEvent = components['schemas']['InboundItemsArrivedEvent'];
 export type InboundArrivedAtWarehouseEvent = components['schemas']['InboundArrivedAtWarehouseEvent'];
@@ -2755,6 +3000,9 @@ export type ParameterShipmentId = components['parameters']['ShipmentId'];
 export type ParameterPostalCodeQuery = components['parameters']['PostalCodeQuery'];
 export type ParameterCountryQuery = components['parameters']['CountryQuery'];
 export type ParameterWeightQuery = components['parameters']['WeightQuery'];
+export type ParameterCartValueQuery = components['parameters']['CartValueQuery'];
+export type ParameterItemCountQuery = components['parameters']['ItemCountQuery'];
+export type ParameterTagsQuery = components['parameters']['TagsQuery'];
 export type ParameterExplainQuery = components['parameters']['ExplainQuery'];
 export type ParameterOrderId = components['parameters']['OrderId'];
 export type ParameterPickupPointLimit = components['parameters']['PickupPointLimit'];
@@ -2763,6 +3011,7 @@ export type ParameterIfMatch = components['parameters']['IfMatch'];
 export type ParameterPriceListId = components['parameters']['PriceListId'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
 export type ParameterWebhookDeliveryId = components['parameters']['WebhookDeliveryId'];
+export type ParameterPublishableKeyId = components['parameters']['PublishableKeyId'];
 export type ParameterWebhookIdHeader = components['parameters']['WebhookIdHeader'];
 export type ParameterWebhookTimestampHeader = components['parameters']['WebhookTimestampHeader'];
 export type ParameterWebhookSignatureHeader = components['parameters']['WebhookSignatureHeader'];
@@ -3302,6 +3551,18 @@ export interface operations {
                  *     The same holds for every numeric query parameter (`limit`: whole numbers only).
                  */
                 weight?: components["parameters"]["WeightQuery"];
+                /**
+                 * @description The cart's value in EUR including VAT (at most two decimals), for rules on `order.total_eur`;
+                 *     0 when omitted. A quote carries it, so that your backend can check it against the real cart.
+                 */
+                cart_value?: components["parameters"]["CartValueQuery"];
+                /** @description The number of items in the cart, for rules on `order.item_count`; 0 when omitted. */
+                item_count?: components["parameters"]["ItemCountQuery"];
+                /**
+                 * @description The cart's tags, for rules on `order.tags` (`tags=vip&tags=gift`); none when omitted. Each tag
+                 *     is 1 to 50 characters without leading or trailing spaces, at most 20, each once.
+                 */
+                tags?: components["parameters"]["TagsQuery"];
                 /**
                  * @description `true` adds the answer's `explanation`: which price list and which pricing rule set each base
                  *     price (or the fallback price), each modification rule that applied and the price after it, and the
@@ -5101,6 +5362,196 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPublishableKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any unique string (a UUID is a good choice). A retry with the same key and body returns the
+                 *     first response without doing the work twice; the same key with another body is `422`.
+                 *     Keys are remembered for 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Web shop checkout",
+                 *       "origins": [
+                 *         "https://shop.example.com"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PublishableKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a60d1e2f3a4b5c6d7e8f9a1",
+                     *       "key": "pk_4Qx8mB2vT9kLp3Zr7Yw1Nc6Hd5Fs0Gjq",
+                     *       "name": "Web shop checkout",
+                     *       "origins": [
+                     *         "https://shop.example.com"
+                     *       ],
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "revoked_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublishableKey"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPublishableKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your publishable keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "5a60d1e2f3a4b5c6d7e8f9a1",
+                     *           "key": "pk_4Qx8mB2vT9kLp3Zr7Yw1Nc6Hd5Fs0Gjq",
+                     *           "name": "Web shop checkout",
+                     *           "origins": [
+                     *             "https://shop.example.com"
+                     *           ],
+                     *           "created_at": "2016-01-18T08:17:55+00:00",
+                     *           "revoked_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublishableKeyList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokePublishableKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your publishable keys. */
+                key_id: components["parameters"]["PublishableKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a60d1e2f3a4b5c6d7e8f9a1",
+                     *       "key": "pk_4Qx8mB2vT9kLp3Zr7Yw1Nc6Hd5Fs0Gjq",
+                     *       "name": "Web shop checkout",
+                     *       "origins": [
+                     *         "https://shop.example.com"
+                     *       ],
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "revoked_at": "2016-01-19T10:00:00+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PublishableKey"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getQuoteKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=3600` */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "keys": [
+                     *         {
+                     *           "kty": "OKP",
+                     *           "crv": "Ed25519",
+                     *           "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+                     *           "kid": "5a60d1e2f3a4b5c6d7e8f9b2",
+                     *           "alg": "EdDSA",
+                     *           "use": "sig"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QuoteKeySet"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];

@@ -15,6 +15,7 @@ import { metricsHandler } from "./metrics/http.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 import type { Handlers } from "./operations.ts";
 import { portalSite } from "./portal/site.ts";
+import { pickerSite } from "./picker/site.ts";
 import { AppError } from "./shared/errors.ts";
 import type { TrustProxy } from "./config/readers.ts";
 import type { Services } from "./services.ts";
@@ -34,6 +35,9 @@ export interface AppOptions {
   heavyRequestsPerCaller?: number;
   /** Request body bytes a minute per caller; 0 or absent: no limit. */
   bodyBytesPerMinute?: number;
+  /** Requests a minute per publishable key, and per client address over every key; 0 or absent: no limit. */
+  publishableKeyRequestsPerMinute?: number;
+  publishableAddressRequestsPerMinute?: number;
   /** Response body bytes a minute per caller; 0 or absent: no limit. */
   responseBytesPerMinute?: number;
   /** Answers checked against the spec, in percent (default 100: every one). */
@@ -49,6 +53,10 @@ export interface AppOptions {
   portalDir?: string;
   /** Where `npm run build` packs the client package for download (default dist/client). */
   clientDir?: string;
+  /** The checkout picker's built folder (default dist/picker); tests build their own. */
+  pickerDir?: string;
+  /** Serve the demo shop page (/demo/checkout): with SEED_DEMO. */
+  demoPages?: boolean;
   /** TRUST_PROXY: whose forwarding headers give the client's address and scheme (req.ip, req.secure). */
   trustProxy?: TrustProxy;
 }
@@ -61,6 +69,8 @@ export function createApp({
   concurrentRequestsPerCaller = 0,
   heavyRequestsPerCaller = 0,
   bodyBytesPerMinute = 0,
+  publishableKeyRequestsPerMinute = 0,
+  publishableAddressRequestsPerMinute = 0,
   responseBytesPerMinute = 0,
   responseValidationPercent = 100,
   handlers = services.handlers,
@@ -69,6 +79,8 @@ export function createApp({
   serveApi = true,
   portalDir,
   clientDir,
+  pickerDir,
+  demoPages = false,
   trustProxy = false,
 }: AppOptions) {
   const { db } = services;
@@ -110,6 +122,7 @@ export function createApp({
         docs: "/docs",
         spec: `${BASE_PATH}/openapi.yaml`,
         portal: "/portal/",
+        picker: "/picker.js",
         client,
         health: "/healthz",
       }),
@@ -118,6 +131,7 @@ export function createApp({
   app.use(docsRoutes(BASE_PATH));
   app.use(clientPackageRoutes(clientDir));
   app.use(portalSite(portalDir));
+  app.use(pickerSite({ dir: pickerDir, demo: demoPages }));
 
   metrics?.gauge(
     "key_derivations_waiting_anonymous",
@@ -143,6 +157,8 @@ export function createApp({
       heavyRequestsPerCaller,
       bodyBytesPerMinute,
       responseBytesPerMinute,
+      publishableKeyRequestsPerMinute,
+      publishableAddressRequestsPerMinute,
       responseValidationPercent,
       countViolation: metrics?.responseViolation,
     }),

@@ -16,6 +16,7 @@ import {
   type ImportReport,
 } from "./pickup-points/imports.ts";
 import type { Role } from "./accounts/db.ts";
+import { addSigningKey } from "./quotes/signing-keys.ts";
 
 async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true): Promise<void> {
   const config = loadConfig();
@@ -106,6 +107,19 @@ program
       console.log(
         `Demo merchant M-${DEMO.merchantId} / ${DEMO.merchantSecret}; operator W-${DEMO.operatorId} / ${DEMO.operatorSecret}; portal user ${DEMO.portalEmail} / ${DEMO.portalPassword}`,
       );
+    }),
+  );
+
+program
+  .command("rotate-quote-key")
+  .description(
+    "add the next key that signs checkout quotes: published at once, signing a day later (the old one stays published until its quotes expire)",
+  )
+  .option("--now", "sign with the new key at once (the old one may have leaked)")
+  .action((opts: { now?: boolean }) =>
+    withDb(async ({ db }) => {
+      const { id, activeFrom } = await addSigningKey(db, { now: opts.now === true });
+      console.log(`Added quote signing key ${id}; it signs from ${activeFrom.toISOString()}.`);
     }),
   );
 

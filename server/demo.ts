@@ -6,6 +6,7 @@ import { provisionPortalUser } from "./portal/users.ts";
 import { loadDemoDirectory } from "./pickup-points/demo.ts";
 import { seedDemoShipping } from "./shipping/demo.ts";
 import { seedDemoShipment } from "./inbound/demo.ts";
+import { seedDemoPublishableKey } from "./publishable-keys/demo.ts";
 
 // Public on purpose: the README's first request uses them. SEED_DEMO=false keeps them out.
 export const DEMO = {
@@ -26,6 +27,7 @@ export async function seedDemo(db: Db): Promise<void> {
     await loadDemoDirectory(trx);
     const merchant = { role: "merchant" as const, id: DEMO.merchantId, name: `M-${DEMO.merchantId}` };
     await seedDemoShipping(trx, merchant);
+    await seedDemoPublishableKey(trx, merchant);
     await seedDemoShipment(trx, merchant, { role: "operator", id: DEMO.operatorId, name: `W-${DEMO.operatorId}` });
   });
 }
@@ -47,5 +49,6 @@ export function exampleRequest(baseUrl: string): string {
     `  curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}' '${baseUrl}/shipping_options?postalcode=20780&country=FI'`,
     `Warehouse operator: W-${DEMO.operatorId} / ${DEMO.operatorSecret}. Docs: ${baseUrl.replace(/\/2015-01-01$/, "")}/docs`,
     `Merchant portal: ${baseUrl.replace(/\/2015-01-01$/, "")}/portal (sign in as ${DEMO.portalEmail} / ${DEMO.portalPassword})`,
+    `Checkout picker in a demo shop page: ${baseUrl.replace(/\/2015-01-01$/, "")}/demo/checkout`,
   ].join("\n");
 }

@@ -10,6 +10,9 @@ import { sessionHandlers } from "./auth/http.ts";
 import type { LoginThrottle } from "./accounts/throttle.ts";
 import { shippingHandlers } from "./shipping/http.ts";
 import { webhookHandlers } from "./webhooks/http.ts";
+import { publishableKeyHandlers } from "./publishable-keys/http.ts";
+import { quoteHandlers } from "./quotes/http.ts";
+import type { Quoter } from "./quotes/quotes.ts";
 import type { WebhookSettings } from "./webhooks/settings.ts";
 
 export type { Caches };
@@ -19,6 +22,8 @@ export interface HandlerSettings {
   caches: Caches;
   /** Failed portal sign-ins count here, with failed API secrets. */
   loginThrottle: LoginThrottle;
+  /** Signs the quotes of checkout pages' answers and checks those sent with orders. */
+  quoter: Quoter;
 }
 
 const registry = {
@@ -29,6 +34,8 @@ const registry = {
   ...webhookHandlers,
   ...sessionHandlers,
   ...portalHandlers,
+  ...publishableKeyHandlers,
+  ...quoteHandlers,
 } satisfies HandlersWith<HandlerSettings>;
 
 /** The operationIds this server implements: the registry's keys, the same whatever the settings. */

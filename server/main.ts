@@ -78,6 +78,7 @@ async function main() {
     logger,
     webhooks: config.webhooks,
     pickupPointsCacheSeconds: config.pickupPointsCacheSeconds,
+    quoteTtlSeconds: config.quoteTtlSeconds,
     loginLimits: {
       ...DEFAULT_LOGIN_LIMITS,
       perAddress: config.loginFailuresPerAddress,
@@ -100,8 +101,11 @@ async function main() {
     heavyRequestsPerCaller: config.heavyRequestsPerCaller,
     bodyBytesPerMinute: config.bodyBytesPerMinute,
     responseBytesPerMinute: config.responseBytesPerMinute,
+    publishableKeyRequestsPerMinute: config.publishableKeyRequestsPerMinute,
+    publishableAddressRequestsPerMinute: config.publishableAddressRequestsPerMinute,
     responseValidationPercent: config.responseValidationPercent,
     trustProxy: config.trustProxy,
+    demoPages: config.seedDemo,
   });
   const metricsServer =
     config.metricsPort === undefined

@@ -12,6 +12,8 @@ import type { Handlers } from "./operations.ts";
 import { Housekeeping } from "./housekeeping.ts";
 import type { Nearest } from "./pickup-points/lookup.ts";
 import { TtlCache } from "./shared/ttl-cache.ts";
+import type { Quoter } from "./quotes/quotes.ts";
+import { SigningKeys } from "./quotes/signing-keys.ts";
 import type { ShippingConfig } from "./shipping/merchant-config.ts";
 import { Dispatcher, type DispatcherOptions } from "./webhooks/dispatcher.ts";
 import type { WebhookSettings } from "./webhooks/settings.ts";
@@ -24,6 +26,8 @@ export interface ServicesOptions {
   webhooks: WebhookSettings;
   /** How long nearest-pickup-point answers are kept; 0: never. */
   pickupPointsCacheSeconds?: number;
+  /** How long a signed quote is valid (QUOTE_TTL_SECONDS; default an hour). */
+  quoteTtlSeconds?: number;
   loginLimits?: LoginThrottleLimits;
   /** Run the worker: the webhook dispatcher and the housekeeping. */
   worker?:
@@ -35,6 +39,7 @@ export interface Services {
   caches: Caches;
   handlers: Handlers;
   authenticator: Authenticator;
+  quoter: Quoter;
   dispatcher?: Dispatcher;
   housekeeping?: Housekeeping;
   /** Listens for cache changes and starts the worker, if any. */
@@ -60,11 +65,15 @@ export function createServices(opts: ServicesOptions): Services {
     : undefined;
   let unlisten: (() => Promise<void>) | undefined;
   const loginThrottle = new LoginThrottle(db, opts.loginLimits ?? DEFAULT_LOGIN_LIMITS);
+  const quoteTtlMs = (opts.quoteTtlSeconds ?? 3600) * 1000;
+  const quoter: Quoter = { keys: new SigningKeys(db, quoteTtlMs), ttlMs: quoteTtlMs };
+  const authenticator = new Authenticator(db, loginThrottle);
   return {
     db,
     caches,
-    handlers: createHandlers({ webhooks: opts.webhooks, caches, loginThrottle }),
-    authenticator: new Authenticator(db, loginThrottle),
+    handlers: createHandlers({ webhooks: opts.webhooks, caches, loginThrottle, quoter }),
+    authenticator,
+    quoter,
     dispatcher,
     housekeeping,
     async start() {
@@ -74,6 +83,7 @@ export function createServices(opts: ServicesOptions): Services {
         () => {
           caches.directory.clear();
           caches.shippingConfig.clear();
+          authenticator.forgetPublishableKeys();
         },
         (err) =>
           opts.logger.warn(

@@ -3,9 +3,11 @@
 // that node runs it without a TypeScript loader; type checking is `npm test`'s (tsc --noEmit).
 // PGlite stays a package: it finds its WebAssembly and data files beside its own modules.
 // Then the merchant portal (portal/, Vite) into dist/portal, which the server serves at /portal, and the client
-// package into dist/client, which the server offers for download at /client/ (only when client/ changed).
+// package into dist/client, which the server offers for download at /client/ (only when client/ changed), and the
+// checkout picker into dist/picker, which the server serves at /picker.js.
 import { build } from "esbuild";
 import { filesUnder, recordInputs, upToDate } from "./build-inputs.mjs";
+import { buildPicker } from "./build-picker.mjs";
 import { buildPortal } from "./build-portal.mjs";
 import { packClient } from "./client-pack.mjs";
 import { rmSync } from "node:fs";
@@ -43,6 +45,7 @@ export async function buildServer(outfile = "dist/server/main.js") {
 // `--if-changed` (npm start): each part is built only when a file it was built from changed since.
 const SERVER = { manifest: "dist/server/.inputs.json", output: "dist/server/main.js" };
 const PORTAL = { manifest: "dist/.portal-inputs.json", output: "dist/portal/index.html" };
+const PICKER = { manifest: "dist/.picker-inputs.json", output: "dist/picker/picker.js" };
 const portalInputs = () => [
   ...filesUnder("portal"),
   ...filesUnder("client"),
@@ -60,6 +63,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (!ifChanged || !upToDate(PORTAL.manifest, PORTAL.output)) {
     await buildPortal();
     recordInputs(PORTAL.manifest, portalInputs());
+  }
+  if (!ifChanged || !upToDate(PICKER.manifest, PICKER.output)) {
+    const inputs = await buildPicker();
+    recordInputs(PICKER.manifest, [...inputs, "tools/build-picker.mjs", "package.json"]);
   }
   packClient();
 }

@@ -1,6 +1,7 @@
 // The signed-in frame: main navigation and the three areas; the sign-in form until there is a session.
 import { useEffect, useState } from "react";
 import { apiClient, type Api, type S } from "./api.ts";
+import { Checkout } from "./pages/Checkout.tsx";
 import { Pricing } from "./pages/Pricing.tsx";
 import { Shipments } from "./pages/Shipments.tsx";
 import { SignIn } from "./pages/SignIn.tsx";
@@ -17,6 +18,7 @@ const AREAS = [
   { key: "shipments", label: "Shipments" },
   { key: "pricing", label: "Pricing" },
   { key: "webhooks", label: "Webhooks" },
+  { key: "checkout", label: "Checkout" },
 ] as const;
 
 export function App() {
@@ -95,6 +97,7 @@ export function App() {
         {area === "shipments" && <Shipments api={signed.api} route={route.slice(1)} onExpired={expired} />}
         {area === "pricing" && <Pricing api={signed.api} onExpired={expired} />}
         {area === "webhooks" && <Webhooks api={signed.api} route={route.slice(1)} onExpired={expired} />}
+        {area === "checkout" && <Checkout api={signed.api} onExpired={expired} />}
         {area === "users" && <Users api={signed.api} onExpired={expired} />}
       </main>
     </>

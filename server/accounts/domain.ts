@@ -14,6 +14,8 @@ import {
   withDigest,
 } from "./secrets.ts";
 import { LoginThrottle } from "./throttle.ts";
+import { keyPrincipal, type PublishableOf } from "../publishable-keys/keys.ts";
+import { TtlCache } from "../shared/ttl-cache.ts";
 
 export interface Principal {
   /** `visitor`: not signed in, on the one operation that allows it (portal sign-in); `id` is the address. */
@@ -23,6 +25,8 @@ export interface Principal {
   name: string;
   /** Set when a portal session cookie authenticated the request (auth/sessions.ts). */
   session?: PortalSessionOf;
+  /** Set when a publishable key (`Bearer pk_...`, a checkout page) authenticated the request: role `merchant`. */
+  publishable?: PublishableOf;
 }
 
 /** What a request knows of the portal session that authenticated it. */
@@ -55,6 +59,8 @@ export class Authenticator {
   private cache = new Map<string, { principal: Principal; until: number }>();
   private inFlight = new Map<string, Promise<Principal | undefined>>();
   private throttle: LoginThrottle;
+  /** Working publishable keys by token (null: unknown or revoked), for a second: a revoke reaches every instance within it. */
+  private publishableKeys = new TtlCache<Principal | null>(1000);
   constructor(
     private db: Db,
     throttle?: LoginThrottle,
@@ -89,6 +95,28 @@ export class Authenticator {
         : undefined;
     if (!principal) await this.throttle.failed(address, name);
     return principal;
+  }
+
+  /**
+   * The principal of a publishable key, or undefined for an unknown or revoked one; a miss counts as a failed
+   * sign-in of its address (a key is never guessed, so misses come from scanners and stale pages).
+   */
+  async verifyPublishable(token: string, address: string): Promise<Principal | undefined> {
+    const principal = await this.publishableKeys.get(token, async () => (await keyPrincipal(this.db, token)) ?? null);
+    if (principal) return principal;
+    const wait = await this.throttle.blockedFor(address, "P-unknown");
+    if (wait > 0) {
+      throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], {
+        "Retry-After": String(wait),
+      });
+    }
+    await this.throttle.failed(address, "P-unknown");
+    return undefined;
+  }
+
+  /** Forgets the publishable keys kept: a key was revoked somewhere (services.ts hears it). */
+  forgetPublishableKeys(): void {
+    this.publishableKeys.clear();
   }
 
   private async check(

@@ -3,20 +3,23 @@
 import type { NextFunction, Request, Response as Res } from "express";
 import type { Authenticator, Principal } from "../accounts/domain.ts";
 import { AppError, invalid } from "../shared/errors.ts";
+import { matchedOperation } from "../http/express.ts";
 import { parseBasic } from "./basic.ts";
 import { checkCsrf, cookieValue, SESSION_COOKIE } from "./sessions.ts";
 
-// The one operation a visitor may call: signing in to the portal.
-const isSignIn = (req: Request) => req.method === "POST" && req.path === "/portal_sessions/_create";
+// What a visitor may call: an operation whose security is `[]` (signing in to the portal, the quote keys).
+const isPublic = (req: Request) =>
+  (matchedOperation(req) as { security?: unknown[] } | undefined)?.security?.length === 0;
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
+const BEARER = /^Bearer (\S{1,200})$/i;
 
 /**
- * HTTP Basic, or (without an Authorization header) a portal session cookie, whose writes also need the CSRF
+ * HTTP Basic, a publishable key (`Bearer pk_...`), or (without an Authorization header) a portal session cookie, whose writes also need the CSRF
  * header. Sets `res.locals.principal`. `sessions` finds a live session's principal (sessions.ts; the mock's own
  * in tools/mock), `auth` verifies Basic credentials.
  */
 export function authenticate(
-  auth: Pick<Authenticator, "verify">,
+  auth: Pick<Authenticator, "verify" | "verifyPublishable">,
   sessions: (token: string) => Promise<Principal | undefined>,
 ) {
   return async (req: Request, res: Res, next: NextFunction) => {
@@ -27,7 +30,7 @@ export function authenticate(
     // The peer's address, or the client's as a proxy named by TRUST_PROXY forwarded it: nothing else can forge it.
     const address = req.ip ?? "unknown";
     if (req.headers.authorization === undefined) {
-      if (isSignIn(req)) {
+      if (isPublic(req)) {
         res.locals.principal = { role: "visitor", id: address, name: `V-${address}` };
         return next();
       }
@@ -39,6 +42,13 @@ export function authenticate(
         res.locals.principal = principal;
         return next();
       }
+    }
+    const bearer = BEARER.exec(req.headers.authorization ?? "");
+    if (bearer) {
+      const principal = await auth.verifyPublishable(bearer[1]!, address);
+      if (!principal) throw new AppError("unauthorized", "This publishable key is not known or was revoked.");
+      res.locals.principal = principal;
+      return next();
     }
     const creds = parseBasic(req.headers.authorization);
     const principal = creds ? await auth.verify(creds.user, creds.secret, address) : undefined;

@@ -3,6 +3,12 @@ import type { NextFunction, Request, Response as Res } from "express";
 import type { Principal } from "../accounts/domain.ts";
 import { AppError } from "../shared/errors.ts";
 
+const PUBLISHABLE_REFUSAL = () =>
+  new AppError(
+    "access_denied",
+    "A publishable key may only ask for shipping options and look up pickup points; call this operation from your backend with your API secret.",
+  );
+
 const ROLE_OF_SCOPE = { merchant: "merchant", warehouse: "operator" } as const;
 
 /** An operation's security: any one requirement (OR) whose schemes all pass (AND); `{}` lets anyone in. */
@@ -33,12 +39,16 @@ export function authorize(defaultSecurity: SecurityRequirement[]) {
 
 function unmet(requirement: SecurityRequirement, principal: Principal): AppError | undefined {
   for (const [scheme, scopes] of Object.entries(requirement)) {
-    // basicAuth wants the credentials of an Authorization header, cookieAuth a portal session.
+    // basicAuth wants Basic credentials, cookieAuth a portal session, publishableKey a publishable key.
+    const publishable = principal.publishable !== undefined;
     const authenticated =
       principal.role !== "visitor" &&
       (scheme === "cookieAuth"
         ? principal.session !== undefined
-        : scheme === "basicAuth" && principal.session === undefined);
+        : scheme === "publishableKey"
+          ? publishable
+          : scheme === "basicAuth" && principal.session === undefined && !publishable);
+    if (!authenticated && publishable) return PUBLISHABLE_REFUSAL();
     if (!authenticated) return new AppError("unauthorized", "Valid credentials are required.");
     if (scopes.length && !scopes.some((s) => ROLE_OF_SCOPE[s as keyof typeof ROLE_OF_SCOPE] === principal.role)) {
       const who = scopes.map((s) => (s === "warehouse" ? "warehouse operators" : "merchants")).join(" and ");

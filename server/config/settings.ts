@@ -146,6 +146,33 @@ export const SETTINGS = {
     meaning:
       "Requests a minute per caller (merchant or operator), counted for all instances on one database together; beyond it `429 rate_limited` with `Retry-After`.",
   }),
+  publishableKeyRequestsPerMinute: wholeNumber({
+    name: "PUBLISHABLE_KEY_REQUESTS_PER_MINUTE",
+    default: 600,
+    min: 0,
+    max: INT32_MAX,
+    zero: "no limit",
+    meaning:
+      "Requests a minute per publishable key (checkout pages), for all instances together; beyond it `429 rate_limited`. A key is public, so this bounds what anyone can spend with it.",
+  }),
+  publishableAddressRequestsPerMinute: wholeNumber({
+    name: "PUBLISHABLE_KEY_REQUESTS_PER_ADDRESS",
+    default: 120,
+    min: 0,
+    max: INT32_MAX,
+    zero: "no limit",
+    meaning:
+      "Requests a minute with publishable keys from one client address (as `TRUST_PROXY` tells it), over every key: one shopper's checkout needs a few, a scraper is stopped.",
+  }),
+  quoteTtlSeconds: wholeNumber({
+    name: "QUOTE_TTL_SECONDS",
+    unit: "seconds",
+    default: 3600,
+    min: 60,
+    max: 86_400,
+    meaning:
+      "How long a signed quote of a checkout page's answer is valid; an order with an older one is refused. A retired signing key stays published this long after it stops signing.",
+  }),
   concurrentRequestsPerCaller: wholeNumber({
     name: "CONCURRENT_REQUESTS_PER_CALLER",
     default: 64,

@@ -7,6 +7,8 @@ import type { InboundTables } from "../inbound/tables.ts";
 import type { OrdersTables } from "../orders/tables.ts";
 import type { PickupPointsTables } from "../pickup-points/tables.ts";
 import type { PortalTables } from "../portal/tables.ts";
+import type { PublishableKeysTables } from "../publishable-keys/tables.ts";
+import type { QuotesTables } from "../quotes/tables.ts";
 import type { ShippingTables } from "../shipping/tables.ts";
 import type { WebhooksTables } from "../webhooks/tables.ts";
 
@@ -19,5 +21,7 @@ export interface Database
     OrdersTables,
     PickupPointsTables,
     PortalTables,
+    PublishableKeysTables,
+    QuotesTables,
     ShippingTables,
     WebhooksTables {}

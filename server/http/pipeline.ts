@@ -15,9 +15,13 @@ import {
   perCallerConcurrency,
   perCallerRateLimit,
   perCallerResponseBytes,
+  publishableKeyLimits,
   sharedWindows,
 } from "./rate-limit.ts";
 import { fairShare } from "./fair-share.ts";
+import { keyOrigins, preflight } from "./cors.ts";
+import { isListedOrigin } from "../publishable-keys/keys.ts";
+import { TtlCache } from "../shared/ttl-cache.ts";
 import { traceRequests, traceSteps } from "./tracing.ts";
 import { paceRefusals } from "./refusal-pace.ts";
 import { dispatch } from "./registry.ts";
@@ -41,6 +45,9 @@ export interface PipelineOptions {
   bodyBytesPerMinute: number;
   /** Response body bytes a minute per caller; 0: no limit. */
   responseBytesPerMinute: number;
+  /** Requests a minute per publishable key, and per client address over every key; 0: no limit. */
+  publishableKeyRequestsPerMinute?: number;
+  publishableAddressRequestsPerMinute?: number;
   /** Answers checked against the spec, in percent (RESPONSE_VALIDATION_PERCENT); default 100. */
   responseValidationPercent?: number;
   /** Counts an answer that broke the contract (metrics/metrics.ts). */
@@ -68,6 +75,9 @@ export function apiPipeline(o: PipelineOptions): Router {
     o.observeRequests,
     // The request's span, when tracing is on (tracing/tracer.ts).
     traceRequests(),
+    // A browser's preflight (CORS): answered here for the operations a publishable key may call, from an origin a
+    // key lists; no operation is matched for it.
+    preflight(listedOrigin(o.db)),
     // Which operation (404/405), from the method and path alone: a request that cannot succeed costs no key
     // derivation (its route is public in the spec anyway).
     route,
@@ -75,6 +85,14 @@ export function apiPipeline(o: PipelineOptions): Router {
     // read. (The login throttle is checked before any derivation; the limits below count verified callers only,
     // or a stranger could use up a merchant's allowance by naming it.)
     authenticate(o.authenticator, (token) => sessionPrincipal(o.db, token)),
+    // A publishable key's page: only from an origin the key lists (403), with CORS headers on its answers.
+    keyOrigins,
+    // A publishable key's own allowances, per key and per client address (429).
+    ((o.publishableKeyRequestsPerMinute ?? 0) > 0 || (o.publishableAddressRequestsPerMinute ?? 0) > 0) &&
+      publishableKeyLimits(
+        shared("publishable-key", o.publishableKeyRequestsPerMinute ?? 0),
+        shared("publishable-address", o.publishableAddressRequestsPerMinute ?? 0),
+      ),
     // The caller's limits (429), from the headers and what it spent, before the body is read (a chunked body is
     // charged as it arrives, in readJsonBody).
     o.rateLimitPerMinute > 0 && perCallerRateLimit(shared("requests", o.rateLimitPerMinute)),
@@ -96,6 +114,13 @@ export function apiPipeline(o: PipelineOptions): Router {
   const router = Router();
   for (const step of steps) if (step) router.use(step);
   return router;
+}
+
+/** Whether a working key lists an origin, kept for a few seconds: preflights come before every page's first call. */
+function listedOrigin(db: Db): (origin: string) => Promise<boolean> {
+  const cache = new TtlCache<boolean>(5000, 1000);
+  return (origin) =>
+    origin.length > 200 ? Promise.resolve(false) : cache.get(origin, () => isListedOrigin(db, origin));
 }
 
 /**

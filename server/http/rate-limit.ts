@@ -145,3 +145,33 @@ export function perCallerResponseBytes(limit: SharedWindowLimit) {
     }, next);
   };
 }
+
+/**
+ * Requests made with publishable keys (checkout pages): at most `perKey.limit` a minute per key, and at most
+ * `perAddress.limit` a minute per client address over every key, counted for all instances together. A key is
+ * public, so this, not its origins, is what keeps one scraper from spending a merchant's allowance or reaching
+ * many merchants' keys from one address.
+ */
+export function publishableKeyLimits(perKey: SharedWindowLimit, perAddress: SharedWindowLimit) {
+  return (req: Request, res: Res, next: NextFunction) => {
+    const key = res.locals.principal.publishable;
+    if (!key) return next();
+    Promise.all([
+      perKey.limit > 0 ? perKey.take(key.keyId) : 0,
+      perAddress.limit > 0 ? perAddress.take(req.ip ?? "unknown") : 0,
+    ]).then(([keyWait, addressWait]) => {
+      if (keyWait > 0)
+        return next(
+          tooMany(`Too many requests with this key: at most ${perKey.limit} a minute. Retry in ${keyWait} s.`, keyWait),
+        );
+      if (addressWait > 0)
+        return next(
+          tooMany(
+            `Too many requests with publishable keys from this address: at most ${perAddress.limit} a minute. Retry in ${addressWait} s.`,
+            addressWait,
+          ),
+        );
+      next();
+    }, next);
+  };
+}

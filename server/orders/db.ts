@@ -6,7 +6,11 @@ import type { Executor } from "../db/transaction.ts";
 
 export type OrderRow = Selectable<Database["orders"]>;
 export type LineRow = Selectable<Database["order_lines"]>;
-type OrderValues = Omit<OrderRow, "customer" | "tags"> & { customer: string; tags: string };
+type OrderValues = Omit<OrderRow, "customer" | "tags" | "shipping_quote"> & {
+  customer: string;
+  tags: string;
+  shipping_quote: string | null;
+};
 
 export async function insertOrder(db: Executor, row: OrderValues): Promise<void> {
   await db.insertInto("orders").values(row).execute();
@@ -15,7 +19,9 @@ export async function insertOrder(db: Executor, row: OrderValues): Promise<void>
 export async function updateOrder(
   db: Executor,
   id: string,
-  changes: Partial<Pick<OrderValues, "merchants_ref" | "customer" | "tags" | "destination">> & { updated_at: Date },
+  changes: Partial<Pick<OrderValues, "merchants_ref" | "customer" | "tags" | "destination" | "shipping_quote">> & {
+    updated_at: Date;
+  },
 ): Promise<void> {
   await db.updateTable("orders").set(changes).where("id", "=", id).execute();
 }

@@ -11,6 +11,8 @@ import { fromCents, hasAtMostTwoDecimals, toCents } from "../shared/money.ts";
 import { postalCodeProblem } from "../shared/postal-codes.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
+import { checkOrderQuote, type Quoter } from "../quotes/quotes.ts";
+import { orderFacts, type OrderFactsInput } from "../shipping/facts.ts";
 
 export type { Order };
 type Line = OrderLine;
@@ -31,6 +33,7 @@ function toWire(o: q.OrderRow & { lines: q.LineRow[] }): Order {
     })),
     tags: o.tags,
     destination: o.destination,
+    ...(o.shipping_quote && { shipping_quote: o.shipping_quote }),
     created_at: formatTimestamp(o.created_at),
     updated_at: formatTimestamp(o.updated_at),
   };
@@ -94,8 +97,20 @@ async function lineRows(trx: Tx, merchant: Principal, orderId: string, lines: Li
   }));
 }
 
-export async function createOrder(trx: Tx, merchant: Principal, input: OrderCreate): Promise<OrderWriteResult> {
+/** The facts a quote is compared with (letter limits play no part in a quote: any will do). */
+const quoteFactsOf = (order: OrderFactsInput) => orderFacts(order, { max_weight_g: Number.MAX_SAFE_INTEGER });
+
+export async function createOrder(
+  trx: Tx,
+  merchant: Principal,
+  input: OrderCreate,
+  quoter: Quoter,
+): Promise<OrderWriteResult> {
   await check(trx, input);
+  const quoted =
+    input.quote === undefined
+      ? undefined
+      : await checkOrderQuote(input.quote, merchant.id, quoteFactsOf(input), input.destination, quoter);
   const now = new Date();
   const id = newId(now.getTime());
   await q.insertOrder(trx, {
@@ -104,7 +119,8 @@ export async function createOrder(trx: Tx, merchant: Principal, input: OrderCrea
     merchants_ref: input.merchants_ref,
     customer: JSON.stringify(input.customer),
     tags: JSON.stringify(input.tags ?? []),
-    destination: input.destination ?? null,
+    destination: quoted?.destination ?? input.destination ?? null,
+    shipping_quote: quoted ? JSON.stringify(quoted.stored) : null,
     created_at: now,
     updated_at: now,
   });
@@ -117,11 +133,33 @@ export async function modifyOrder(
   merchant: Principal,
   id: string,
   input: OrderModify,
+  quoter: Quoter,
 ): Promise<OrderWriteResult> {
   await check(trx, input);
   if (!(await q.lockOrder(trx, merchant.id, id))) throw notFound("Order");
+  // A new quote is checked against the order as it will be; a change of its facts or destination without one
+  // leaves the stored quote behind (it no longer describes the order).
+  let quote: { shipping_quote: string | null; destination?: string } | undefined;
+  if (input.quote !== undefined) {
+    const stored = await getOrder(trx, merchant, id);
+    const next = {
+      customer: input.customer ?? stored.customer,
+      products: input.products ?? stored.products,
+      tags: input.tags ?? stored.tags,
+    };
+    const quoted = await checkOrderQuote(input.quote, merchant.id, quoteFactsOf(next), input.destination, quoter);
+    quote = { shipping_quote: JSON.stringify(quoted.stored), destination: quoted.destination };
+  } else if (
+    input.customer !== undefined ||
+    input.products !== undefined ||
+    input.tags !== undefined ||
+    input.destination !== undefined
+  ) {
+    quote = { shipping_quote: null };
+  }
   const now = new Date();
   await q.updateOrder(trx, id, {
+    ...quote,
     ...(input.merchants_ref !== undefined && { merchants_ref: input.merchants_ref }),
     ...(input.customer !== undefined && { customer: JSON.stringify(input.customer) }),
     ...(input.tags !== undefined && { tags: JSON.stringify(input.tags) }),

@@ -1,5 +1,5 @@
 import type { ColumnType } from "kysely";
-import type { OrderCustomer } from "../../generated/api.ts";
+import type { OrderCustomer, QuotePayload } from "../../generated/api.ts";
 import type { CreatedAt, UpdatedAt } from "../db/columns.ts";
 
 /** jsonb: written as JSON text (node-postgres would turn a JS array into a PostgreSQL array), read as a value. */
@@ -15,6 +15,8 @@ export interface OrdersTables {
     tags: Json<string[]>;
     /** `home`, `letter`, a pickup point id, or null. */
     destination: string | null;
+    /** The checked quote the order was placed or last modified with (0013); null when none. */
+    shipping_quote: ColumnType<QuotePayload | null, string | null | undefined, string | null>;
     created_at: CreatedAt;
     updated_at: UpdatedAt;
   };

@@ -19,6 +19,10 @@ export interface GenericQuery {
   country: Schemas["CountryCode"];
   /** Grams; absent when the caller did not say. */
   weight?: number | null;
+  /** The cart a checkout page describes: EUR, items, tags; absent: 0, 0, none. */
+  cart_value?: number;
+  item_count?: number;
+  tags?: readonly string[];
 }
 
 /**
@@ -39,8 +43,9 @@ export function fitsLetter(item: Dimensions, max: Dimensions = LETTER_MAX_DIMENS
 }
 
 /**
- * Facts of `GET /shipping_options`: no order, so totals and counts are 0 and tags empty; `total_weight` is the
- * `weight` parameter (0 when absent); a letter is possible only when the weight is given and within the limit.
+ * Facts of `GET /shipping_options`: no order, so the cart's value, item count and tags are what the query says
+ * (0, 0 and none when absent), volume and article count 0; `total_weight` is the `weight` parameter (0 when
+ * absent); a letter is possible only when the weight is given and within the limit.
  */
 export function genericFacts(query: GenericQuery, letter: LetterLimits): ShippingFacts {
   const weightKnown = typeof query.weight === "number" && Number.isFinite(query.weight);
@@ -51,12 +56,12 @@ export function genericFacts(query: GenericQuery, letter: LetterLimits): Shippin
     "customer.postalcode": query.postalcode,
     "customer.address": null,
     "order.shipping_type": null,
-    "order.tags": [],
-    "order.total_eur": 0,
+    "order.tags": [...(query.tags ?? [])],
+    "order.total_eur": query.cart_value ?? 0,
     "order.letter_possible": weightKnown && weight <= letter.max_weight_g,
     "order.total_weight": weight,
     "order.total_volume": 0,
-    "order.item_count": 0,
+    "order.item_count": query.item_count ?? 0,
     "order.item_article_count": 0,
   };
 }

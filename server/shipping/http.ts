@@ -4,6 +4,8 @@ import type { Tx } from "../db/transaction.ts";
 import type { HandlersWith } from "../operations.ts";
 import { entityTag } from "../shared/entity-tags.ts";
 import { queryDefault } from "../shared/spec-schemas.ts";
+import { quoteFacts } from "../quotes/format.ts";
+import { withQuotes, type Quoter } from "../quotes/quotes.ts";
 import * as lists from "./price-lists.ts";
 import * as settings from "./settings.ts";
 import {
@@ -41,15 +43,24 @@ const changing = async <T>(caches: Caches, merchantId: string, commit: Promise<T
 };
 
 export const shippingHandlers = {
-  getShippingOptions: async (c, { caches }) => ({
-    status: 200,
-    body: await genericShippingOptions(c.db, caches, c.principal, {
+  getShippingOptions: async (c, { caches, quoter }) => {
+    const query = {
       postalcode: c.query.postalcode,
       country: c.query.country,
       weight: c.query.weight,
+      cart_value: c.query.cart_value,
+      item_count: c.query.item_count,
+      tags: c.query.tags,
+    };
+    const body = await genericShippingOptions(c.db, caches, c.principal, {
+      ...query,
       explain: c.query.explain,
-    }),
-  }),
+      distances: c.principal.publishable !== undefined,
+    });
+    // A checkout page's answer: every price signed, for the shop's backend to check what the browser sends back.
+    if (!c.principal.publishable) return { status: 200, body };
+    return { status: 200, body: await withQuotes(body, c.principal.id, quoteFacts(query), quoter) };
+  },
   getOrderShippingOptions: async (c, { caches }) => ({
     status: 200,
     body: await orderShippingOptions(c.db, caches, c.principal, c.path.order_id, c.query.explain),
@@ -100,4 +111,4 @@ export const shippingHandlers = {
       c.transaction(announcing((trx) => lists.deletePriceList(trx, c.principal, c.path.price_list_id))),
     ),
   }),
-} satisfies HandlersWith<{ caches: Caches }>;
+} satisfies HandlersWith<{ caches: Caches; quoter: Quoter }>;

@@ -23,10 +23,12 @@ export interface ShippingOptionsInput {
   /** At most one per method; a method without one is `merchant_disabled`. */
   priceLists: readonly MethodPriceList[];
   facts: ShippingFacts;
-  /** Nearest first; extra properties such as `distance_m` are dropped from the answer. */
-  pickupPoints: readonly PickupPoint[];
+  /** Nearest first; extra properties such as `distance_m` are dropped from the answer, unless `distances`. */
+  pickupPoints: readonly (PickupPoint & { distance_m?: number })[];
   /** How many pickup points to offer (default 10, at most 50). */
   limit?: number;
+  /** Keep each point's `distance_m` (a checkout page's answer: the picker shows it). */
+  distances?: boolean;
 }
 
 /**
@@ -88,8 +90,11 @@ export function unavailableDetail(
   }
 }
 
-/** The spec's PickupPoint fields only, so that lookup extras (`distance_m`) never leak into shipping options. */
-function pointFields(p: PickupPoint): PickupPoint {
+/** The spec's fields of a pickup point in shipping options: its own, and its distance when asked for. */
+function pointFields(
+  p: PickupPoint & { distance_m?: number },
+  distances = false,
+): PickupPoint & { distance_m?: number } {
   return {
     id: p.id,
     name: p.name,
@@ -101,6 +106,7 @@ function pointFields(p: PickupPoint): PickupPoint {
     branch: p.branch,
     location_info: p.location_info,
     carrier_info: p.carrier_info,
+    ...(distances && p.distance_m !== undefined && { distance_m: p.distance_m }),
   };
 }
 
@@ -137,7 +143,10 @@ export function buildShippingOptions(input: ShippingOptionsInput, book?: TraceBo
     for (const p of input.pickupPoints) {
       if (count >= limit) break;
       if (Object.hasOwn(points, p.id)) continue;
-      points[p.id] = { ...pointFields(p), ...priced(list, { ...input.facts, "pup.branch": p.branch }) };
+      points[p.id] = {
+        ...pointFields(p, input.distances),
+        ...priced(list, { ...input.facts, "pup.branch": p.branch }),
+      };
       count++;
     }
     return { available: true, pickup_points: points };

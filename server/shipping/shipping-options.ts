@@ -22,6 +22,7 @@ import { validatePriceList } from "./rules-validation.ts";
 import { DEFAULT_SETTINGS } from "./settings.ts";
 import { invalid, type ErrorDetail } from "../shared/errors.ts";
 import { postalCodeProblem } from "../shared/postal-codes.ts";
+import { hasAtMostTwoDecimals } from "../shared/money.ts";
 
 /** What a shipping options answer may reuse (services.ts makes them and invalidates them across instances). */
 export interface Caches {
@@ -36,8 +37,14 @@ export interface GenericQuery {
   country: CountryCode;
   /** Grams; absent when unknown. */
   weight?: number;
+  /** What a checkout page knows of the cart: EUR, items, tags; absent: 0, 0, none. */
+  cart_value?: number;
+  item_count?: number;
+  tags?: readonly string[];
   /** Add the rule trace to every option. */
   explain: boolean;
+  /** Keep each pickup point's `distance_m` (a checkout page's answer). */
+  distances?: boolean;
 }
 
 /** What options are computed from: saved settings and lists, or a preview's drafts in their place. */
@@ -53,9 +60,10 @@ async function options(
   config: OptionsConfig,
   facts: ShippingFacts,
   explain: boolean,
+  distances = false,
 ): Promise<{ options: ShippingOptionsByMethod; explanation?: ShippingExplanation }> {
   const { settings, priceLists } = config;
-  const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit };
+  const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit, distances };
   // The directory is asked only when the points are all pickup lacks (no_pickup_points is the last reason checked).
   const pickupPoints =
     unavailableReason("pickup", input) !== "no_pickup_points"
@@ -73,6 +81,12 @@ async function options(
   return { options: built, explanation: book.explanation() };
 }
 
+/** What the schema cannot say of `cart_value`: cents, like every amount. */
+function checkCartValue(value: number | undefined): void {
+  if (value !== undefined && !hasAtMostTwoDecimals(value))
+    throw invalid([{ path: "/query/cart_value", message: "at most two decimals", code: "multipleOf" }]);
+}
+
 export async function genericShippingOptions(
   db: Db,
   caches: Caches,
@@ -80,9 +94,10 @@ export async function genericShippingOptions(
   query: GenericQuery,
 ): Promise<ShippingOptionsResult> {
   checkPostalCode(query.country, query.postalcode);
+  checkCartValue(query.cart_value);
   const config = await shippingConfig(db, caches.shippingConfig, merchant.id);
   const facts = genericFacts(query, config.settings.letter);
-  return { facts, ...(await options(db, caches.directory, config, facts, query.explain)) };
+  return { facts, ...(await options(db, caches.directory, config, facts, query.explain, query.distances)) };
 }
 
 /**

@@ -366,6 +366,47 @@ describe("the merchant portal", () => {
     await page.close();
   });
 
+  it("creates a checkout key for the shop's website (plain words for a bad address), shows its code, and revokes it after a confirmation", async () => {
+    for (const width of [1280, 390]) {
+      const { page, errors } = await open(width);
+      await signIn(page);
+      await page.goto(`${srv.origin}/portal/#/checkout`);
+      const form = page.getByRole("form", { name: "New checkout key" });
+      await form.waitFor();
+      const name = `Web shop ${width}`;
+      await form.getByLabel("Name (for you, e.g. the shop's name)").fill(name);
+      await form.getByLabel("Websites that may use it, one per line").fill("https://shop.example.com/checkout");
+      await form.getByRole("button", { name: "Create key" }).click();
+      const origins = form.getByLabel("Websites that may use it, one per line");
+      await expect.poll(() => origins.getAttribute("aria-invalid")).toBe("true");
+      const said = await form.textContent();
+      expect(said).toContain("Line 1: write the address of your shop's website only");
+      expect(said).not.toMatch(/must match|pattern|\/body/);
+      await origins.fill("https://shop.example.com\nhttps://www.shop.example.com");
+      await form.getByRole("button", { name: "Create key" }).click();
+      const row = page.getByRole("row", { name: new RegExp(name) });
+      await row.waitFor();
+      expect(await row.textContent()).toMatch(/Working/);
+      await page.getByText(`Code for your checkout page: ${name}`).click();
+      const code = await page.getByLabel(`Code for ${name}`).textContent();
+      expect(code).toMatch(/<logistics-shipping-picker key="pk_[A-Za-z0-9]{32}"/);
+      expect(code).toContain(`${srv.origin}/picker.js`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await expectAccessible(page);
+      await page.screenshot({ path: `${SHOTS}/portal-checkout-${width}.png`, fullPage: true });
+      await row.getByRole("button", { name: "Revoke" }).click();
+      await row.getByRole("button", { name: "Keep it" }).click();
+      expect(await row.textContent()).toMatch(/Working/);
+      await row.getByRole("button", { name: "Revoke" }).click();
+      await row.getByRole("button", { name: "Revoke key" }).click();
+      await expect.poll(() => row.textContent()).toMatch(/Revoked/);
+      const listed = (await m.GET("/publishable_keys")).data!.items.find((k) => k.name === name)!;
+      expect(listed.revoked_at).not.toBeNull();
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+
   it("works at phone width, and signing out ends the session", async () => {
     const { page, errors } = await open(390);
     await signIn(page);

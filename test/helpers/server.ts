@@ -42,6 +42,9 @@ export interface TestServerOptions {
   heavyRequestsPerCaller?: number;
   bodyBytesPerMinute?: number;
   responseBytesPerMinute?: number;
+  publishableKeyRequestsPerMinute?: number;
+  publishableAddressRequestsPerMinute?: number;
+  quoteTtlSeconds?: number;
   /** RESPONSE_VALIDATION_PERCENT (default 100, as in every test). */
   responseValidationPercent?: number;
   /** The implemented operations (default: the registry). */
@@ -58,6 +61,9 @@ export interface TestServerOptions {
   portalDir?: string;
   /** Serve the client package packed into this folder (default dist/client). */
   clientDir?: string;
+  /** Serve the picker built into this folder (default dist/picker), and the demo shop page. */
+  pickerDir?: string;
+  demoPages?: boolean;
   trustProxy?: TrustProxy;
   /** Start a webhook dispatcher with the server (stopped by close()). */
   dispatcher?: boolean | Omit<DispatcherOptions, "handle" | "settings" | "logger">;
@@ -74,6 +80,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     logger,
     webhooks,
     loginLimits: opts.loginLimits,
+    quoteTtlSeconds: opts.quoteTtlSeconds,
     worker: opts.dispatcher
       ? {
           deliveryRetentionDays: 30,
@@ -94,12 +101,16 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     heavyRequestsPerCaller: opts.heavyRequestsPerCaller,
     bodyBytesPerMinute: opts.bodyBytesPerMinute,
     responseBytesPerMinute: opts.responseBytesPerMinute,
+    publishableKeyRequestsPerMinute: opts.publishableKeyRequestsPerMinute,
+    publishableAddressRequestsPerMinute: opts.publishableAddressRequestsPerMinute,
     responseValidationPercent: opts.responseValidationPercent,
     handlers: opts.handlers,
     metrics,
     metricsToken: opts.metricsToken,
     portalDir: opts.portalDir,
     clientDir: opts.clientDir,
+    pickerDir: opts.pickerDir,
+    demoPages: opts.demoPages,
     trustProxy: opts.trustProxy,
   });
   const server: Server = await new Promise((resolve) => {

@@ -85,7 +85,9 @@ function sessionCookie(s: TestServer): Promise<{ cookie: string; csrf: string }>
 const openToAll = cases.filter(([, op]) => op.schemes.length === 0);
 describe.each(openToAll)("%s (open to everyone)", (_name, op) => {
   it("without credentials is answered: a bad body is 400, not 401", async () => {
-    const r = await expectUnchanged(srv, () => call(srv, op, { body: op.hasBody ? { not: "valid" } : undefined }));
+    const r = await expectUnchanged(srv, () =>
+      call(srv, op, op.hasBody ? { body: { not: "valid" } } : { query: "?not=valid" }),
+    );
     expectError(r, 400, "validation_failed");
   });
 });
@@ -138,6 +140,37 @@ describe.each(cases.filter(([, op]) => op.schemes.length > 0))("%s", (_name, op)
         "not_implemented",
       );
     }
+  });
+});
+
+// A publishable key is public (it is in a shop's HTML): every operation that does not list it refuses it with 403
+// before anything is read or changed, and those that list it answer it.
+describe("a publishable key", () => {
+  let key: string;
+  beforeAll(async () => {
+    const created = await fetch(`${srv.baseUrl}/publishable_keys/_create`, {
+      method: "POST",
+      headers: { Authorization: MERCHANT, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "every-op", origins: ["https://shop.every-op.example"] }),
+    });
+    expect(created.status).toBe(201);
+    key = ((await created.json()) as { key: string }).key;
+  });
+  const refusing = cases.filter(([, op]) => op.schemes.length > 0 && !op.schemes.includes("publishableKey"));
+  it.each(refusing)("%s refuses it: 403 access_denied, and nothing changes", async (_name, op) => {
+    const r = await expectUnchanged(srv, () =>
+      call(srv, op, { authorization: `Bearer ${key}`, body: op.hasBody ? op.bodyExample : undefined }),
+    );
+    expectError(r, 403, "access_denied");
+    expect((r.error as { message: string }).message).toMatch(/publishable key may only ask for shipping options/);
+  });
+  const accepting = cases.filter(([, op]) => op.schemes.includes("publishableKey"));
+  it("is accepted by the shipping options and the pickup point lookup only", () => {
+    expect(accepting.map(([, op]) => op.operationId).sort()).toEqual(["getShippingOptions", "lookupPickupPoints"]);
+  });
+  it.each(accepting)("%s answers it", async (_name, op) => {
+    const r = await call(srv, op, { authorization: `Bearer ${key}`, query: "?postalcode=00100&country=FI" });
+    expect(r.response.status).toBe(200);
   });
 });
 

@@ -9,7 +9,7 @@ import { BASE_PATH } from "../../server/app.ts";
 import { newId } from "../../server/shared/ids.ts";
 import { createMockApp } from "../../tools/mock/app.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { paritySent, PARITY_TABLE, type Answer, type Target } from "./table.ts";
+import { paritySent, PARITY_TABLE, type Answer, type Row, type Target } from "./table.ts";
 
 let srv: TestServer;
 let mock: Server;
@@ -71,6 +71,54 @@ describe("the mock answers as the server does", () => {
     }
     // A refused request changed nothing on the server.
     if (before) expect(await srv.snapshot()).toEqual(before);
+  });
+
+  it("a publishable key is answered alike: options with CORS for its page, 403 elsewhere, 401 when malformed", async () => {
+    const created = await fetch(`${srv.baseUrl}/publishable_keys/_create`, {
+      method: "POST",
+      headers: {
+        authorization: `Basic ${Buffer.from("M-parity.example.com:secret-parity.example.com").toString("base64")}`,
+        "content-type": "application/json",
+      },
+      body: JSON.stringify({ origins: ["https://shop.example.com"] }),
+    });
+    const key = ((await created.json()) as { key: string }).key;
+    // The mock takes any well-formed key as a key of its example merchant, allowed on every origin (it stores no
+    // keys): a page on an origin the key does not list is refused by the server only (docs/mock.md says so).
+    const keyed = Object.values(targets).map((t) => ({ ...t, auth: `Bearer ${key}` }));
+    // `cors`: the answer may be read by the key's page (its refusals too, so that its developer sees why).
+    const rows: (Row & { status: number; cors?: boolean })[] = [
+      { method: "GET", path: "/shipping_options?postalcode=20780&country=FI", status: 200, cors: true },
+      { method: "GET", path: "/pickup_points/lookup?postalcode=20780&country=FI", status: 200, cors: true },
+      { method: "POST", path: "/inbound_shipments/_create", body: "valid", status: 403, cors: true },
+      { method: "GET", path: "/inbound_shipments", status: 403, cors: true },
+      { method: "GET", path: "/publishable_keys", status: 403, cors: true },
+      {
+        method: "GET",
+        path: "/shipping_options?postalcode=20780&country=FI",
+        headers: { authorization: "Bearer pk_short" },
+        status: 401,
+      },
+      {
+        method: "OPTIONS",
+        path: "/shipping_options",
+        headers: { "access-control-request-method": "GET", "access-control-request-headers": "authorization" },
+        status: 204,
+        cors: true,
+      },
+    ];
+    for (const row of rows) {
+      const [onMock, onServer] = await Promise.all(keyed.map((t) => paritySent(t, row)));
+      const name = `${row.method} ${row.path} ${JSON.stringify(row.headers ?? {})}`;
+      expect(comparable(onMock!), name).toEqual(comparable(onServer!));
+      for (const answer of [onMock!, onServer!]) {
+        expect(answer.status, name).toBe(row.status);
+        if (row.status === 403) expect((answer.body as { code: string }).code).toBe("access_denied");
+        expect(answer.headers.get("access-control-allow-origin"), name).toBe(
+          row.cors ? "https://shop.example.com" : null,
+        );
+      }
+    }
   });
 
   it("a pagination loop ends on both: next_cursor leads to a page whose own cursor is null", async () => {

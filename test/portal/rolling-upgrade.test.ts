@@ -62,7 +62,7 @@ describe("a rolling upgrade over 0011", () => {
     expect(await previousReleaseCreate(A, SHARED)).toBe(1);
     const outcome = await migrateToLatest(handle.db);
     expect(outcome).toEqual({
-      applied: ["0011_portal_users_per_merchant", "0012_event_trace_parent"],
+      applied: ["0011_portal_users_per_merchant", "0012_event_trace_parent", "0013_checkout"],
       contracted: [],
       pendingContract: ["0011_drop_global_portal_email"],
     });

@@ -4,6 +4,7 @@
 import express, { Router, type Request } from "express";
 import type { Logger } from "pino";
 import { BASE_PATH } from "../../server/app.ts";
+import { keyOrigins, preflight } from "../../server/http/cors.ts";
 import { errorHandler, notFoundHandler } from "../../server/http/errors.ts";
 import { matchedOperation, type Res } from "../../server/http/express.ts";
 import { requestStages } from "../../server/http/pipeline.ts";
@@ -23,7 +24,8 @@ export interface MockOptions {
 export async function createMockApp({ logger, print }: MockOptions) {
   const mocker = await prismMocker();
   const app = express();
-  // As the server's app.ts: no X-Powered-By, no ETag of its own, every query key kept; and no CORS headers.
+  // As the server's app.ts: no X-Powered-By, no ETag of its own, every query key kept; and CORS headers only for a
+  // publishable key's page.
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
@@ -47,7 +49,19 @@ export async function createMockApp({ logger, print }: MockOptions) {
   );
   app.use(specRoutes(BASE_PATH));
   const { route, checks } = requestStages();
-  app.use(BASE_PATH, Router().use(...route, mockAuthenticate(), ...checks, answer(mocker)));
+  // A publishable key's page as on the server: its preflight (any origin: the mock's keys list every one) and
+  // its CORS headers; every other caller gets none.
+  app.use(
+    BASE_PATH,
+    Router().use(
+      preflight(async () => true),
+      ...route,
+      mockAuthenticate(),
+      keyOrigins,
+      ...checks,
+      answer(mocker),
+    ),
+  );
   app.use(notFoundHandler(BASE_PATH));
   app.use(errorHandler);
   return app;

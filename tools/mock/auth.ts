@@ -3,6 +3,8 @@
 import type { Principal } from "../../server/accounts/domain.ts";
 import { parseUsername } from "../../server/accounts/domain.ts";
 import { authenticate } from "../../server/auth/authenticate.ts";
+import { ANY_ORIGIN } from "../../server/http/cors.ts";
+import { TOKEN_PATTERN } from "../../server/publishable-keys/keys.ts";
 import { specDocument } from "../../server/shared/spec-document.ts";
 import type { components } from "../../generated/api.ts";
 
@@ -36,6 +38,16 @@ export function mockAuthenticate() {
         const account = parseUsername(username);
         return account && { ...account, name: `${account.role === "merchant" ? "M" : "W"}-${account.id}` };
       },
+      // Any well-formed publishable key is a key of the sign-in example's merchant, allowed on every origin.
+      verifyPublishable: async (token) =>
+        TOKEN_PATTERN.test(token)
+          ? {
+              role: "merchant",
+              id: example.user.merchant_id,
+              name: `P-${token}`,
+              publishable: { keyId: token, origins: [ANY_ORIGIN] },
+            }
+          : undefined,
     },
     async () => session,
   );

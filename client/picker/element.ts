@@ -1,0 +1,313 @@
+// <logistics-shipping-picker>: the piece of a shop's checkout where a customer chooses how, and where, to receive
+// the parcel. It asks GET /shipping_options with the shop's publishable key, shows each method with its price and
+// the nearest pickup points, and tells the page what was chosen with a `logistics-pick` event that carries the
+// signed quote (the shop's backend checks it: client package, `verifyQuote`). No dependencies; its own styles in a
+// shadow root, following the page's font and colours through CSS custom properties.
+import type { components } from "../../generated/api.ts";
+import { languageOf, TEXTS, type Language, type Texts } from "./texts.ts";
+
+type S = components["schemas"];
+type Point = S["PickupPointWithPrice"];
+type Method = S["ShippingMethodType"];
+
+/** What `logistics-pick` carries: the choice, and the quote to send to the shop's backend. */
+export interface PickDetail {
+  method: Method;
+  pickup_point: Point | null;
+  price: S["Price"];
+  quote: string;
+}
+
+const STYLE = `
+:host { display: block; font: inherit; color: var(--logistics-text, inherit); max-width: 100%; }
+* { box-sizing: border-box; }
+form { display: flex; flex-wrap: wrap; gap: .5em; align-items: end; margin: 0 0 .75em; }
+label.code { display: flex; flex-direction: column; gap: .25em; flex: 1 1 8em; min-width: 0; }
+input[type=text] { font: inherit; padding: .5em; border: 1px solid var(--logistics-border, #767676); border-radius: var(--logistics-radius, 4px); background: var(--logistics-background, #fff); color: inherit; width: 100%; }
+button { font: inherit; padding: .5em 1em; border: 0; border-radius: var(--logistics-radius, 4px); background: var(--logistics-accent, #1f5fbf); color: var(--logistics-accent-text, #fff); cursor: pointer; }
+fieldset { border: 1px solid var(--logistics-border, #767676); border-radius: var(--logistics-radius, 4px); margin: 0 0 .75em; padding: .5em .75em; min-width: 0; }
+legend { font-weight: bold; padding: 0 .25em; }
+.option { display: flex; gap: .6em; align-items: flex-start; padding: .5em .25em; border-radius: var(--logistics-radius, 4px); cursor: pointer; }
+.option + .option { border-top: 1px solid var(--logistics-divider, #d0d0d0); }
+.option:has(input:checked) { background: var(--logistics-selected, rgba(31, 95, 191, .08)); }
+.option input { margin-top: .25em; accent-color: var(--logistics-accent, #1f5fbf); flex: none; }
+.body { flex: 1 1 auto; min-width: 0; overflow-wrap: anywhere; }
+.row { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 0 .75em; }
+.name { font-weight: bold; }
+.price { font-weight: bold; white-space: nowrap; }
+.detail { display: block; font-size: .9em; color: var(--logistics-muted, #4a4a4a); }
+.status:empty { display: none; }
+.status { margin: 0 0 .75em; }
+`;
+
+/** Where the API is when the page does not say: the server that served this script. */
+const SCRIPT_API = (() => {
+  const src = typeof document !== "undefined" ? (document.currentScript as HTMLScriptElement | null)?.src : undefined;
+  return src ? new URL("/2015-01-01", src).href : undefined;
+})();
+
+const LOCALES: Record<Language, string> = { en: "en-GB", fi: "fi-FI", sv: "sv-FI" };
+
+const ATTRIBUTES = [
+  "api",
+  "key",
+  "postalcode",
+  "country",
+  "weight",
+  "cart-value",
+  "item-count",
+  "tags",
+  "lang",
+] as const;
+
+export class ShippingPicker extends HTMLElement {
+  static observedAttributes = [...ATTRIBUTES];
+  private root = this.attachShadow({ mode: "open" });
+  private answer: S["ShippingOptionsResult"] | undefined;
+  private method: Method | undefined;
+  private pointId: string | undefined;
+  private asked = 0;
+  private scheduled = false;
+  /** The current choice, as the last `logistics-pick` event told it. */
+  value: PickDetail | null = null;
+
+  connectedCallback(): void {
+    this.load();
+  }
+
+  attributeChangedCallback(): void {
+    if (this.isConnected) this.load();
+  }
+
+  /** The element's `lang`, else the page's around it. */
+  private get language(): Language {
+    return languageOf(this.getAttribute("lang") ?? this.closest("[lang]")?.getAttribute("lang"));
+  }
+
+  private get texts(): Texts {
+    return TEXTS[this.language];
+  }
+
+  private get locale(): string {
+    return LOCALES[this.language];
+  }
+
+  private money(price: S["Price"]): string {
+    if (price.gross === 0) return this.texts.free;
+    return new Intl.NumberFormat(this.locale, { style: "currency", currency: price.currency }).format(price.gross);
+  }
+
+  private distance(metres: number): string {
+    if (metres < 1000) return `${new Intl.NumberFormat(this.locale).format(Math.round(metres / 10) * 10)} m`;
+    return `${new Intl.NumberFormat(this.locale, { maximumFractionDigits: 1 }).format(metres / 1000)} km`;
+  }
+
+  /** Asks again once the current task's attribute changes have all landed. */
+  private load(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      void this.fetchOptions();
+    });
+  }
+
+  private async fetchOptions(): Promise<void> {
+    const postalcode = this.getAttribute("postalcode")?.trim();
+    const key = this.getAttribute("key");
+    const api = this.getAttribute("api") ?? SCRIPT_API;
+    this.answer = undefined;
+    if (!postalcode || !key || !api) return this.render("");
+    const ask = ++this.asked;
+    this.render(this.texts.loading);
+    const query = new URLSearchParams({ postalcode, country: this.getAttribute("country") ?? "FI" });
+    for (const [attr, param] of [
+      ["weight", "weight"],
+      ["cart-value", "cart_value"],
+      ["item-count", "item_count"],
+    ] as const) {
+      const v = this.getAttribute(attr);
+      if (v !== null && v !== "") query.set(param, v);
+    }
+    for (const tag of (this.getAttribute("tags") ?? "")
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean))
+      query.append("tags", tag);
+    let status: string;
+    try {
+      const r = await fetch(`${api.replace(/\/$/, "")}/shipping_options?${query}`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      if (ask !== this.asked) return;
+      if (r.ok) {
+        this.answer = (await r.json()) as S["ShippingOptionsResult"];
+        status = this.summary(postalcode);
+      } else status = r.status === 400 ? this.texts.badCode : this.texts.failed;
+    } catch {
+      if (ask !== this.asked) return;
+      status = this.texts.failed;
+    }
+    if (this.method && !this.available(this.method)) this.method = undefined;
+    this.render(status);
+  }
+
+  private available(method: Method): boolean {
+    return this.answer?.options[method].available === true;
+  }
+
+  private points(): Point[] {
+    const pickup = this.answer?.options.pickup;
+    return pickup?.available ? Object.values(pickup.pickup_points) : [];
+  }
+
+  private summary(code: string): string {
+    const methods = (["home", "letter", "pickup"] as const).filter((m) => this.available(m)).length;
+    if (methods === 0) return this.texts.none;
+    const points = this.points().length;
+    return `${this.texts.methods(methods, code)}${points ? ` ${this.texts.found(points, code)}` : ""}`;
+  }
+
+  /** The postal code search and the live region stay; what they show is set, so a screen reader hears changes. */
+  private built: { input: HTMLInputElement; status: HTMLElement; content: HTMLElement; texts: Texts } | undefined;
+
+  private frame() {
+    const t = this.texts;
+    if (this.built?.texts === t) return this.built;
+    const style = element("style", {}, STYLE);
+    const form = element("form", { role: "search" });
+    const label = element("label", { class: "code" }, t.postalcode);
+    const input = element("input", {
+      type: "text",
+      name: "postalcode",
+      inputmode: "numeric",
+      autocomplete: "postal-code",
+    }) as HTMLInputElement;
+    input.value = this.getAttribute("postalcode") ?? "";
+    label.append(input);
+    form.append(label, element("button", { type: "submit" }, t.search));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.setAttribute("postalcode", input.value.trim());
+    });
+    const status = element("p", { class: "status", role: "status", "aria-live": "polite" });
+    const content = element("div");
+    this.root.replaceChildren(style, form, status, content);
+    return (this.built = { input, status, content, texts: t });
+  }
+
+  private render(status: string): void {
+    const t = this.texts;
+    const { status: live, content } = this.frame();
+    live.textContent = status;
+    content.replaceChildren();
+    if (status === t.failed) {
+      const retry = element("button", { type: "button" }, t.retry);
+      retry.addEventListener("click", () => this.load());
+      content.append(retry);
+    }
+    if (!this.answer) return;
+
+    const methods = element("fieldset");
+    methods.append(element("legend", {}, t.legend));
+    for (const method of ["home", "letter", "pickup"] as const) {
+      const option = this.answer.options[method];
+      if (!option.available) continue;
+      const price = "price" in option ? this.money(option.price) : t.from(this.money(cheapest(this.points())!.price));
+      methods.append(this.radio("method", method, t[method], price, this.method === method, () => this.choose(method)));
+    }
+    content.append(methods);
+
+    if (this.method === "pickup") {
+      const points = element("fieldset");
+      points.append(element("legend", {}, t.points));
+      for (const p of this.points()) {
+        const detail = [
+          `${p.address}, ${p.postalcode} ${p.city}`,
+          ...(p.distance_m !== undefined ? [`${t.distance}: ${this.distance(p.distance_m)}`] : []),
+          ...(p.location_info ? [`${t.hours}: ${p.location_info}`] : []),
+        ];
+        points.append(
+          this.radio(
+            "point",
+            p.id,
+            p.name,
+            this.money(p.price),
+            this.pointId === p.id,
+            () => this.choosePoint(p),
+            detail,
+          ),
+        );
+      }
+      content.append(points);
+    }
+  }
+
+  private radio(
+    group: string,
+    value: string,
+    name: string,
+    price: string,
+    checked: boolean,
+    onChoose: () => void,
+    details: string[] = [],
+  ): HTMLElement {
+    const label = element("label", { class: "option" });
+    const input = element("input", { type: "radio", name: group, value }) as HTMLInputElement;
+    input.checked = checked;
+    input.addEventListener("change", () => input.checked && onChoose());
+    const body = element("span", { class: "body" });
+    const row = element("span", { class: "row" });
+    row.append(element("span", { class: "name" }, name), element("span", { class: "price" }, price));
+    body.append(row, ...details.map((d) => element("span", { class: "detail" }, d)));
+    label.append(input, body);
+    return label;
+  }
+
+  private choose(method: Method): void {
+    this.method = method;
+    this.pointId = undefined;
+    const option = this.answer!.options[method];
+    if (method !== "pickup" && option.available && "price" in option && option.quote) {
+      this.pick({ method, pickup_point: null, price: option.price, quote: option.quote });
+    } else this.value = null;
+    this.render(this.liveText());
+    this.focusGroup("method");
+  }
+
+  private choosePoint(p: Point): void {
+    this.pointId = p.id;
+    if (p.quote) this.pick({ method: "pickup", pickup_point: p, price: p.price, quote: p.quote });
+    this.render(this.liveText());
+    this.focusGroup("point");
+  }
+
+  private liveText(): string {
+    return this.value
+      ? this.texts.chosen(this.value.pickup_point?.name ?? this.texts[this.value.method], this.money(this.value.price))
+      : "";
+  }
+
+  /** Keeps the keyboard where it was after a re-render: on the checked radio of `group`. */
+  private focusGroup(group: string): void {
+    this.root.querySelector<HTMLInputElement>(`input[name=${group}]:checked`)?.focus();
+  }
+
+  private pick(detail: PickDetail): void {
+    this.value = detail;
+    this.dispatchEvent(new CustomEvent<PickDetail>("logistics-pick", { detail, bubbles: true, composed: true }));
+  }
+}
+
+function element(tag: string, attrs: Record<string, string> = {}, text?: string): HTMLElement {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+const cheapest = (points: Point[]) =>
+  points.reduce<Point | undefined>((a, p) => (!a || p.price.gross < a.price.gross ? p : a), undefined);
+
+if (typeof customElements !== "undefined" && !customElements.get("logistics-shipping-picker"))
+  customElements.define("logistics-shipping-picker", ShippingPicker);

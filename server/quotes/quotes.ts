@@ -1,0 +1,86 @@
+// Signed quotes: every price a publishable key's answer gives a browser carries a quote of it, and an order placed
+// with a quote is checked against the order's own facts (format.ts is the quote itself, shared with the client).
+import type { ShippingFacts, ShippingOptionsResult } from "../../generated/api.ts";
+import { invalid } from "../shared/errors.ts";
+import { encodeQuote, verifyQuote, type QuoteFacts, type QuotePayload } from "./format.ts";
+import type { SigningKeys } from "./signing-keys.ts";
+
+export interface Quoter {
+  keys: SigningKeys;
+  /** How long a quote is valid (QUOTE_TTL_SECONDS). */
+  ttlMs: number;
+}
+
+/** `result` with a quote on every available letter and home option and on every priced pickup point. */
+export async function withQuotes(
+  result: ShippingOptionsResult,
+  merchantId: string,
+  facts: QuoteFacts,
+  quoter: Quoter,
+): Promise<ShippingOptionsResult> {
+  const key = await quoter.keys.current();
+  const iat = Math.floor(Date.now() / 1000);
+  const exp = iat + Math.floor(quoter.ttlMs / 1000);
+  const quote = (method: QuotePayload["method"], pickupPointId: string | null, price: QuotePayload["price"]) =>
+    encodeQuote(
+      { v: 1, merchant_id: merchantId, method, pickup_point_id: pickupPointId, price, facts, iat, exp },
+      key.kid,
+      key.sign,
+    );
+  const { letter, home, pickup } = result.options;
+  return {
+    ...result,
+    options: {
+      letter: letter.available ? { ...letter, quote: quote("letter", null, letter.price) } : letter,
+      home: home.available ? { ...home, quote: quote("home", null, home.price) } : home,
+      pickup: pickup.available
+        ? {
+            ...pickup,
+            pickup_points: Object.fromEntries(
+              Object.entries(pickup.pickup_points).map(([id, p]) => [
+                id,
+                { ...p, quote: quote("pickup", id, p.price) },
+              ]),
+            ),
+          }
+        : pickup,
+    },
+  };
+}
+
+/** The destination a quote stands for: `home`, `letter` or its pickup point's id. */
+const destinationOf = (q: QuotePayload) => (q.method === "pickup" ? q.pickup_point_id! : q.method);
+
+/**
+ * Checks the quote an order is placed or modified with against the order as it will be stored: signed by a
+ * published key, unexpired, the merchant's, for the order's destination (or, when the order names none, naming
+ * it), and priced on the order's facts. Refusals are 400 on `/body/quote` with the problem as the detail code.
+ */
+export async function checkOrderQuote(
+  quote: string,
+  merchantId: string,
+  facts: ShippingFacts,
+  destination: string | null | undefined,
+  quoter: Quoter,
+): Promise<{ stored: QuotePayload; destination: string }> {
+  const checked = verifyQuote(quote, {
+    keys: await quoter.keys.published(),
+    merchantId,
+    cart: {
+      weight: facts["order.total_weight"],
+      cart_value: facts["order.total_eur"],
+      item_count: facts["order.item_count"],
+      tags: facts["order.tags"],
+      postalcode: facts["customer.postalcode"],
+      country: facts["customer.country"],
+    },
+  });
+  const refuse = (code: string, message: string) =>
+    invalid([{ path: "/body/quote", message, code }], "The shipping quote does not fit this order.");
+  if (!checked.valid) throw refuse(checked.problem, checked.message);
+  const q = checked.quote;
+  const quoted = destinationOf(q);
+  if (destination != null && destination !== quoted)
+    throw refuse("quote_destination", `the quote is for ${quoted}, the order's destination is ${destination}`);
+  return { destination: quoted, stored: q };
+}

@@ -1,0 +1,118 @@
+// The service's quote signing keys: Ed25519 pairs in the database, so that every instance signs with the same key
+// and publishes the same set. A key signs from its `active_from` until the next key's; it is published from its
+// creation (a rotation creates the next key a day ahead, so shops' cached key sets learn it first) until the
+// longest-lived quote it signed has expired.
+import { generateKeyPairSync, sign, createPrivateKey, type KeyObject } from "node:crypto";
+import type { QuoteKey } from "../../generated/api.ts";
+import type { Executor } from "../db/transaction.ts";
+import { newId } from "../shared/ids.ts";
+
+/** How far ahead a rotation's new key is published before it signs. */
+export const ROTATION_NOTICE_MS = 24 * 3600_000;
+/** How long the keys read are used before reading again: a rotation is a day ahead, so a minute is plenty. */
+const RELOAD_MS = 60_000;
+
+interface Row {
+  id: string;
+  private_key: string;
+  public_x: string;
+  active_from: Date;
+}
+
+export interface SigningKey {
+  kid: string;
+  sign: (input: Buffer) => Buffer;
+}
+
+function newPair(): { private_key: string; public_x: string } {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  return {
+    private_key: privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+    public_x: publicKey.export({ format: "jwk" }).x!,
+  };
+}
+
+async function readKeys(db: Executor): Promise<Row[]> {
+  const rows = await db
+    .selectFrom("quote_signing_keys")
+    .select(["id", "private_key", "public_x", "active_from"])
+    .orderBy("active_from")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => ({ ...r, active_from: new Date(r.active_from) }));
+}
+
+/** Adds a key: signing at once (`now`, the first key or an emergency) or after ROTATION_NOTICE_MS. Returns its id. */
+export async function addSigningKey(
+  db: Executor,
+  opts: { now?: boolean } = {},
+): Promise<{ id: string; activeFrom: Date }> {
+  const at = new Date();
+  const activeFrom = opts.now ? at : new Date(at.getTime() + ROTATION_NOTICE_MS);
+  const id = newId(at.getTime());
+  await db
+    .insertInto("quote_signing_keys")
+    .values({ id, ...newPair(), active_from: activeFrom })
+    .execute();
+  return { id, activeFrom };
+}
+
+export class SigningKeys {
+  private rows: Row[] = [];
+  private readAt = -Infinity;
+  private loading: Promise<void> | undefined;
+  private privates = new Map<string, KeyObject>();
+
+  constructor(
+    private db: Executor,
+    /** The longest a quote lives (QUOTE_TTL_SECONDS): how long a key stays published after it stops signing. */
+    private quoteTtlMs: number,
+  ) {}
+
+  private async load(): Promise<void> {
+    if (performance.now() - this.readAt < RELOAD_MS && this.rows.length) return;
+    this.loading ??= (async () => {
+      let rows = await readKeys(this.db);
+      // The first start of a database: a key to sign with at once. Two instances starting together may both add
+      // one; both are published and the later signs, so either's quotes check.
+      if (!rows.some((r) => r.active_from.getTime() <= Date.now())) {
+        await addSigningKey(this.db, { now: true });
+        rows = await readKeys(this.db);
+      }
+      this.rows = rows;
+      this.readAt = performance.now();
+    })().finally(() => (this.loading = undefined));
+    await this.loading;
+  }
+
+  /** The key that signs now: the last whose `active_from` has come. */
+  async current(): Promise<SigningKey> {
+    await this.load();
+    const now = Date.now();
+    const row = this.rows.filter((r) => r.active_from.getTime() <= now).at(-1)!;
+    let key = this.privates.get(row.id);
+    if (!key) {
+      key = createPrivateKey(row.private_key);
+      this.privates.set(row.id, key);
+    }
+    const privateKey = key;
+    return { kid: row.id, sign: (input) => sign(null, input, privateKey) };
+  }
+
+  /** The keys to publish: the next ones, the current one, and those whose quotes may still be alive. */
+  async published(): Promise<QuoteKey[]> {
+    await this.load();
+    const now = Date.now();
+    return this.rows
+      .filter((r, i) => {
+        const next = this.rows.slice(i + 1).find((n) => n.active_from.getTime() <= now);
+        return next === undefined || next.active_from.getTime() + this.quoteTtlMs > now;
+      })
+      .map((r) => ({ kty: "OKP", crv: "Ed25519", x: r.public_x, kid: r.id, alg: "EdDSA", use: "sig" }));
+  }
+
+  /** Reads the keys again at the next use (after a rotation by this process). */
+  forget(): void {
+    this.readAt = -Infinity;
+  }
+}

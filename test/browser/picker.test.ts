@@ -1,0 +1,210 @@
+// The checkout picker in a real browser, as a shop uses it: a shop page on another origin than the server loads
+// /picker.js and the element with the merchant's publishable key. The customer picks by keyboard and by mouse,
+// the page receives the quote, and the shop's backend check (verifyQuote) and the order endpoint accept it. The
+// same page on an origin the key does not list gets nothing.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { components, LogisticsClient } from "../../client/index.ts";
+import { verifyQuote } from "../../client/quotes.ts";
+import { expectAccessible, launchChromium } from "../helpers/browser.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { configure, list, loadDemo, order, orderLine, SETTINGS } from "../helpers/shipping.ts";
+
+type S = components["schemas"];
+type Pick = { method: string; pickup_point: { id: string; name: string } | null; price: S["Price"]; quote: string };
+
+const SHOTS = `.tmp/screenshots/${process.env.TEST_DB ?? "pglite"}`;
+const PICKUP = list("pickup", {
+  fallback_price: 4.9,
+  pricing_rules: [
+    { description: "Posti", criteria: [{ fact: "pup.branch", op: "==", value: "fi.posti" }], price: 3.4 },
+  ],
+});
+/** The shop's cart, as its page describes it and as its backend knows it. */
+const CART = { weight: 1200, cart_value: 59.8, item_count: 2 };
+
+let srv: TestServer;
+let m: LogisticsClient;
+let browser: Browser;
+let listed: Server;
+let unlisted: Server;
+let pickerBytes: number;
+
+/** A shop's checkout page: the five lines of docs/checkout-picker.md, and a listener that keeps what it heard. */
+function shopPage(lang: string, key: string) {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop checkout</title>
+<style>body { font-family: Georgia, serif; margin: 1rem; } logistics-shipping-picker { --logistics-accent: #7a3e00; }</style>
+</head><body><main><h1>Checkout</h1>
+<script src="${srv.origin}/picker.js"></script>
+<logistics-shipping-picker api="${srv.baseUrl}" key="${key}" postalcode="20780" country="FI"
+  weight="${CART.weight}" cart-value="${CART.cart_value}" item-count="${CART.item_count}"></logistics-shipping-picker>
+<script>window.picks = []; document.addEventListener("logistics-pick", (e) => window.picks.push(e.detail));</script>
+</main></body></html>`;
+}
+
+async function serveShop(page: () => string): Promise<Server> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end(page());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
+}
+const originOf = (s: Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+
+let key = "";
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  const pickerDir = path.resolve(`.tmp/picker-${process.env.TEST_DB ?? "pglite"}`);
+  execFileSync(process.execPath, ["tools/build-picker.mjs", path.join(pickerDir, "picker.js")], { stdio: "inherit" });
+  pickerBytes = statSync(path.join(pickerDir, "picker.js")).size;
+  srv = await startTestServer({ pickerDir });
+  await loadDemo(srv);
+  m = await srv.merchant();
+  await configure(m, SETTINGS, [list("letter"), list("home", { fallback_price: 6.9 }), PICKUP]);
+  listed = await serveShop(() => shopPage("en", key));
+  unlisted = await serveShop(() => shopPage("en", key));
+  const created = await m.POST("/publishable_keys/_create", { body: { origins: [originOf(listed)] } });
+  key = created.data!.key;
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await srv?.close();
+  listed?.close();
+  unlisted?.close();
+});
+
+async function open(shop: Server, width = 1024): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  page.once("close", () => void context.close().catch(() => undefined));
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(originOf(shop));
+  return { page, errors };
+}
+const picks = (page: Page) => page.evaluate(() => (window as unknown as { picks: Pick[] }).picks);
+
+describe("the checkout picker on a shop's page", () => {
+  it("shows the merchant's prices and the nearest pickup points; keyboard and mouse pick; the quote checks out", async () => {
+    const { page, errors } = await open(listed);
+    const methods = page.getByRole("group", { name: "Delivery method" });
+    await expect.poll(() => methods.getByRole("radio").count(), { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/3 delivery options for 20780/);
+    expect(await methods.textContent()).toMatch(/Home delivery.*£?€6\.90/);
+    expect(await methods.textContent()).toMatch(/Pickup point.*from €3\.40/);
+    await page.screenshot({ path: `${SHOTS}/picker-methods.png`, fullPage: true });
+
+    // Keyboard: from the postal code field, Tab to the methods, arrow down to pickup, Tab to the points, Space.
+    await page.getByRole("textbox", { name: "Postal code" }).focus();
+    await page.keyboard.press("Tab"); // Search
+    await page.keyboard.press("Tab"); // the methods group
+    await page.keyboard.press("Space"); // home
+    await expect.poll(() => picks(page).then((p) => p.at(-1)?.method)).toBe("home");
+    await page.keyboard.press("ArrowDown"); // letter
+    await page.keyboard.press("ArrowDown"); // pickup
+    const points = page.getByRole("group", { name: "Choose a pickup point" });
+    await expect.poll(() => points.getByRole("radio").count()).toBeGreaterThan(1);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Space");
+    await expect.poll(() => picks(page).then((p) => p.at(-1)?.pickup_point?.id ?? null)).not.toBeNull();
+    const byKeyboard = (await picks(page)).at(-1)!;
+    expect(byKeyboard.method).toBe("pickup");
+    const first = points.getByRole("radio").first();
+    expect(await first.isChecked()).toBe(true);
+    // Distances and opening hours are shown, nearest first.
+    expect(await points.textContent()).toMatch(/Distance: [\d.,]+ (m|km)/);
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => picks(page).then((p) => p.at(-1)?.pickup_point?.id)).not.toBe(byKeyboard.pickup_point!.id);
+
+    // Mouse: a click on the third point.
+    const third = points.getByRole("radio").nth(2);
+    const thirdName = (await third.getAttribute("value"))!;
+    await third.click();
+    await expect.poll(() => picks(page).then((p) => p.at(-1)?.pickup_point?.id)).toBe(thirdName);
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^Chosen: .+, €\d/);
+    await page.screenshot({ path: `${SHOTS}/picker-points.png`, fullPage: true });
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+
+    // The shop's backend: the quote against its own cart, offline; then the order with it.
+    const picked = (await picks(page)).at(-1)!;
+    const keys = (await (await fetch(`${srv.baseUrl}/quote_keys`)).json()) as S["QuoteKeySet"];
+    const check = verifyQuote(picked.quote, { keys, cart: { ...CART, postalcode: "20780", country: "FI" } });
+    expect(check).toMatchObject({
+      valid: true,
+      quote: { method: "pickup", pickup_point_id: thirdName, price: picked.price },
+    });
+    const lying = verifyQuote(picked.quote, { keys, cart: { ...CART, weight: 5000 } });
+    expect(lying).toMatchObject({ valid: false, problem: "quote_facts" });
+    const placed = await m.POST("/orders/_create", {
+      body: order({
+        customer: { postalcode: "20780", country: "FI" },
+        products: [orderLine({ qty: 2, unit_price: 29.9, weight_g: 600 })],
+        quote: picked.quote,
+      }),
+    });
+    expect(placed.response.status, JSON.stringify(placed.error)).toBe(201);
+  });
+
+  it("searches by postal code, speaks the page's language, and fits a 320 px screen", async () => {
+    const { page, errors } = await open(listed, 320);
+    const methods = page.getByRole("group", { name: "Delivery method" });
+    await expect.poll(() => methods.getByRole("radio").count(), { timeout: 10_000 }).toBe(3);
+    await page.getByRole("textbox", { name: "Postal code" }).fill("00100");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/near 00100/);
+    await page.getByRole("radio", { name: /Pickup point/ }).check();
+    await expect
+      .poll(() => page.getByRole("group", { name: "Choose a pickup point" }).getByRole("radio").count())
+      .toBeGreaterThan(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await page.screenshot({ path: `${SHOTS}/picker-320.png`, fullPage: true });
+    await expectAccessible(page);
+    for (const [lang, legend, home] of [
+      ["fi", "Toimitustapa", /Kotiinkuljetus.*6,90\s€/],
+      ["sv", "Leveranssätt", /Hemleverans.*6,90\s€/],
+    ] as const) {
+      await page.locator("logistics-shipping-picker").evaluate((el, l) => el.setAttribute("lang", l), lang);
+      const group = page.getByRole("group", { name: legend });
+      await expect.poll(() => group.getByRole("radio").count(), { timeout: 10_000 }).toBe(3);
+      expect(await group.textContent()).toMatch(home);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it("on an origin the key does not list gets nothing", async () => {
+    const { page } = await open(unlisted);
+    await expect
+      .poll(() => page.getByRole("status").textContent(), { timeout: 10_000 })
+      .toBe("Delivery options could not be loaded.");
+    expect(await page.getByRole("radio").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Try again" }).count()).toBe(1);
+    // The browser got no answer to read: the server never allowed this origin.
+    const direct = await page.evaluate(
+      async ([api, k]) => {
+        try {
+          await fetch(`${api}/shipping_options?postalcode=20780&country=FI`, {
+            headers: { Authorization: `Bearer ${k}` },
+          });
+          return "read";
+        } catch {
+          return "blocked";
+        }
+      },
+      [srv.baseUrl, key] as const,
+    );
+    expect(direct).toBe("blocked");
+  });
+
+  it(`is one small script (${"size in docs/benchmarks.md"})`, () => {
+    expect(pickerBytes).toBeLessThan(16_000);
+  });
+});
