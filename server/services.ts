@@ -91,6 +91,7 @@ export function createServices(opts: ServicesOptions): Services {
             "listening for cache changes failed; reconnecting (cached answers expire by themselves meanwhile)",
           ),
       );
+      await quoter.keys.ensure();
       await dispatcher?.start();
       housekeeping?.start();
     },

@@ -1,17 +1,23 @@
-// Order operations, keyed by operationId.
+// Order operations, keyed by operationId. The keys a sent quote is checked with are read before the order's
+// transaction opens (quotes.ts: the embedded database's one connection is the transaction's).
 import type { HandlersWith } from "../operations.ts";
-import type { Quoter } from "../quotes/quotes.ts";
+import { quoteKeysFor, type Quoter } from "../quotes/quotes.ts";
 import * as orders from "./orders.ts";
 
 export const orderHandlers = {
-  createOrder: (c, { quoter }) =>
-    c.idempotent(async (trx) => ({
+  createOrder: async (c, { quoter }) => {
+    const keys = await quoteKeysFor(c.body.quote, quoter);
+    return c.idempotent(async (trx) => ({
       status: 201,
-      body: await orders.createOrder(trx, c.principal, c.body, quoter),
-    })),
+      body: await orders.createOrder(trx, c.principal, c.body, keys),
+    }));
+  },
   getOrder: async (c) => ({ status: 200, body: await orders.getOrder(c.db, c.principal, c.path.order_id) }),
-  modifyOrder: async (c, { quoter }) => ({
-    status: 200,
-    body: await c.transaction((trx) => orders.modifyOrder(trx, c.principal, c.path.order_id, c.body, quoter)),
-  }),
+  modifyOrder: async (c, { quoter }) => {
+    const keys = await quoteKeysFor(c.body.quote, quoter);
+    return {
+      status: 200,
+      body: await c.transaction((trx) => orders.modifyOrder(trx, c.principal, c.path.order_id, c.body, keys)),
+    };
+  },
 } satisfies HandlersWith<{ quoter: Quoter }>;

@@ -11,7 +11,8 @@ import { fromCents, hasAtMostTwoDecimals, toCents } from "../shared/money.ts";
 import { postalCodeProblem } from "../shared/postal-codes.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
-import { checkOrderQuote, type Quoter } from "../quotes/quotes.ts";
+import type { QuoteKey } from "../quotes/format.ts";
+import { checkOrderQuote } from "../quotes/quotes.ts";
 import { orderFacts, type OrderFactsInput } from "../shipping/facts.ts";
 
 export type { Order };
@@ -104,13 +105,13 @@ export async function createOrder(
   trx: Tx,
   merchant: Principal,
   input: OrderCreate,
-  quoter: Quoter,
+  quoteKeys: readonly QuoteKey[],
 ): Promise<OrderWriteResult> {
   await check(trx, input);
   const quoted =
     input.quote === undefined
       ? undefined
-      : await checkOrderQuote(input.quote, merchant.id, quoteFactsOf(input), input.destination, quoter);
+      : checkOrderQuote(input.quote, merchant.id, quoteFactsOf(input), input.destination, quoteKeys);
   const now = new Date();
   const id = newId(now.getTime());
   await q.insertOrder(trx, {
@@ -133,7 +134,7 @@ export async function modifyOrder(
   merchant: Principal,
   id: string,
   input: OrderModify,
-  quoter: Quoter,
+  quoteKeys: readonly QuoteKey[],
 ): Promise<OrderWriteResult> {
   await check(trx, input);
   if (!(await q.lockOrder(trx, merchant.id, id))) throw notFound("Order");
@@ -147,7 +148,7 @@ export async function modifyOrder(
       products: input.products ?? stored.products,
       tags: input.tags ?? stored.tags,
     };
-    const quoted = await checkOrderQuote(input.quote, merchant.id, quoteFactsOf(next), input.destination, quoter);
+    const quoted = checkOrderQuote(input.quote, merchant.id, quoteFactsOf(next), input.destination, quoteKeys);
     quote = { shipping_quote: JSON.stringify(quoted.stored), destination: quoted.destination };
   } else if (
     input.customer !== undefined ||

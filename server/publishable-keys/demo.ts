@@ -5,7 +5,7 @@ import type { Tx } from "../db/transaction.ts";
 import { newId } from "../shared/ids.ts";
 import * as q from "./db.ts";
 
-export const DEMO_PUBLISHABLE_KEY = "pk_demoCheckoutPickerKey0000000000";
+export const DEMO_PUBLISHABLE_KEY = "pk_demoCheckoutPickerKey00000000000";
 
 export async function seedDemoPublishableKey(trx: Tx, merchant: Principal): Promise<void> {
   await q.insertKey(

@@ -2,7 +2,7 @@
 // with a quote is checked against the order's own facts (format.ts is the quote itself, shared with the client).
 import type { ShippingFacts, ShippingOptionsResult } from "../../generated/api.ts";
 import { invalid } from "../shared/errors.ts";
-import { encodeQuote, verifyQuote, type QuoteFacts, type QuotePayload } from "./format.ts";
+import { encodeQuote, verifyQuote, type QuoteFacts, type QuoteKey, type QuotePayload } from "./format.ts";
 import type { SigningKeys } from "./signing-keys.ts";
 
 export interface Quoter {
@@ -55,16 +55,18 @@ const destinationOf = (q: QuotePayload) => (q.method === "pickup" ? q.pickup_poi
  * Checks the quote an order is placed or modified with against the order as it will be stored: signed by a
  * published key, unexpired, the merchant's, for the order's destination (or, when the order names none, naming
  * it), and priced on the order's facts. Refusals are 400 on `/body/quote` with the problem as the detail code.
+ * `keys` (published ones, quoteKeysFor) are read before the order's transaction: the embedded database has one
+ * connection, which that transaction holds.
  */
-export async function checkOrderQuote(
+export function checkOrderQuote(
   quote: string,
   merchantId: string,
   facts: ShippingFacts,
   destination: string | null | undefined,
-  quoter: Quoter,
-): Promise<{ stored: QuotePayload; destination: string }> {
+  keys: readonly QuoteKey[],
+): { stored: QuotePayload; destination: string } {
   const checked = verifyQuote(quote, {
-    keys: await quoter.keys.published(),
+    keys,
     merchantId,
     cart: {
       weight: facts["order.total_weight"],
@@ -83,4 +85,9 @@ export async function checkOrderQuote(
   if (destination != null && destination !== quoted)
     throw refuse("quote_destination", `the quote is for ${quoted}, the order's destination is ${destination}`);
   return { destination: quoted, stored: q };
+}
+
+/** The published keys when a request carries a quote to check; none otherwise (no read). */
+export async function quoteKeysFor(quote: string | undefined, quoter: Quoter): Promise<readonly QuoteKey[]> {
+  return quote === undefined ? [] : quoter.keys.published();
 }

@@ -85,6 +85,15 @@ export class SigningKeys {
     await this.loading;
   }
 
+  /**
+   * Reads the keys, adding the first one to a database that has none: at start (services.ts), so that no request
+   * ever writes one (a refused request changes nothing stored).
+   */
+  async ensure(): Promise<void> {
+    this.readAt = -Infinity;
+    await this.load();
+  }
+
   /** The key that signs now: the last whose `active_from` has come. */
   async current(): Promise<SigningKey> {
     await this.load();

@@ -11,6 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { verifyQuote } from "../../client/quotes.ts";
+import { seedDemo } from "../../server/demo.ts";
 import { expectAccessible, launchChromium } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { configure, list, loadDemo, order, orderLine, SETTINGS } from "../helpers/shipping.ts";
@@ -34,6 +35,7 @@ let browser: Browser;
 let listed: Server;
 let unlisted: Server;
 let pickerBytes: number;
+let pickerPath: string;
 
 /** A shop's checkout page: the five lines of docs/checkout-picker.md, and a listener that keeps what it heard. */
 function shopPage(lang: string, key: string) {
@@ -62,8 +64,9 @@ let key = "";
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   const pickerDir = path.resolve(`.tmp/picker-${process.env.TEST_DB ?? "pglite"}`);
-  execFileSync(process.execPath, ["tools/build-picker.mjs", path.join(pickerDir, "picker.js")], { stdio: "inherit" });
-  pickerBytes = statSync(path.join(pickerDir, "picker.js")).size;
+  pickerPath = path.join(pickerDir, "picker.js");
+  execFileSync(process.execPath, ["tools/build-picker.mjs", pickerPath], { stdio: "inherit" });
+  pickerBytes = statSync(pickerPath).size;
   srv = await startTestServer({ pickerDir });
   await loadDemo(srv);
   m = await srv.merchant();
@@ -204,7 +207,32 @@ describe("the checkout picker on a shop's page", () => {
     expect(direct).toBe("blocked");
   });
 
-  it(`is one small script (${"size in docs/benchmarks.md"})`, () => {
+  it("the demo shop page of `npm start` shows the demo merchant's options and what the page received", async () => {
+    const demo = await startTestServer({ pickerDir: path.dirname(pickerPath), demoPages: true });
+    try {
+      await seedDemo(demo.handle.db);
+      const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`${demo.origin}/demo/checkout`);
+      const methods = page.getByRole("group", { name: "Delivery method" });
+      await expect.poll(() => methods.getByRole("radio").count(), { timeout: 10_000 }).toBeGreaterThan(0);
+      await page.getByRole("radio", { name: /Pickup point/ }).check();
+      await page.getByRole("group", { name: "Choose a pickup point" }).getByRole("radio").first().check();
+      await expect
+        .poll(() => page.locator("#picked").textContent())
+        .toMatch(/"method": "pickup"[\s\S]*"merchant_id": "demo.example.com"/);
+      await page.screenshot({ path: `${SHOTS}/picker-demo.png`, fullPage: true });
+      await expectAccessible(page);
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await demo.close();
+    }
+  });
+
+  it("is one small script (its size is in docs/benchmarks.md)", () => {
     expect(pickerBytes).toBeLessThan(16_000);
   });
 });

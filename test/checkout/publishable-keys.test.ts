@@ -5,6 +5,8 @@ import { createLogisticsClient, type components, type LogisticsClient } from "..
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { startTestServer, useTestServer, type TestServer } from "../helpers/server.ts";
 import { loadDemo } from "../helpers/shipping.ts";
+import { DEMO_PUBLISHABLE_KEY } from "../../server/publishable-keys/demo.ts";
+import { TOKEN_PATTERN } from "../../server/publishable-keys/keys.ts";
 
 type S = components["schemas"];
 const SHOP = "https://shop.keys.example";
@@ -106,6 +108,10 @@ describe("publishable keys", () => {
 });
 
 describe("a request made with a publishable key", () => {
+  it("the demo merchant's key (the demo checkout page's) is a well-formed key", () => {
+    expect(DEMO_PUBLISHABLE_KEY).toMatch(TOKEN_PATTERN);
+  });
+
   it("answers shipping options and the pickup point lookup through the client package's publishableKey", async () => {
     const { key } = await createKey(m);
     const page = createLogisticsClient({ baseUrl: srv.baseUrl, publishableKey: key });

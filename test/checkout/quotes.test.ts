@@ -6,7 +6,7 @@ import { verifyQuote, type QuotePayload } from "../../client/quotes.ts";
 import { encodeQuote } from "../../server/quotes/format.ts";
 import { addSigningKey, SigningKeys } from "../../server/quotes/signing-keys.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
-import { useTestServer, type TestServer } from "../helpers/server.ts";
+import { startTestServer, useTestServer, type TestServer } from "../helpers/server.ts";
 import { configure, list, loadDemo, order, orderLine, pickupPoints, SETTINGS } from "../helpers/shipping.ts";
 
 type S = components["schemas"];
@@ -262,12 +262,38 @@ describe("an order placed with a quote", () => {
       ["for another destination", { ...ORDER, destination: "letter", quote: fresh }, "quote_destination"],
       ["not a quote", { ...ORDER, quote: "eyJhbGciOiJub25lIn0.eyJ2IjoxfQ.c2lnbmF0dXJlc2lnbmF0dXJl" }, "quote_invalid"],
     ];
+    // Each field of a genuine quote changed, the signature kept: refused as altered.
+    const fields: ((p: QuotePayload) => void)[] = [
+      (p) => (p.price.gross = 0),
+      (p) => (p.price.tax = 0),
+      (p) => (p.method = "letter"),
+      (p) => (p.facts.weight = 100),
+      (p) => (p.facts.tags = ["vip"]),
+      (p) => (p.exp += 86400),
+    ];
+    for (const change of fields) {
+      const r = await expectUnchanged(srv, () => place({ ...ORDER, quote: altered(fresh, change) }));
+      expect(expectError(r, 400, "validation_failed", ["/body/quote"]).details[0]!.code).toBe("quote_invalid");
+    }
     const malformed = await expectUnchanged(srv, () => place({ ...ORDER, quote: "not a quote at all, just words" }));
     expectError(malformed, 400, "validation_failed", ["/body/quote"]);
     for (const [name, body, code] of cases) {
       const r = await expectUnchanged(srv, () => place(body));
       const error = expectError(r, 400, "validation_failed", ["/body/quote"]);
       expect(error.details.find((d) => d.path === "/body/quote")!.code, name).toBe(code);
+    }
+  });
+
+  it("is checked on a server that has read no keys yet (they are read before the order's transaction)", async () => {
+    // On the embedded database a read of the keys inside the order's transaction would wait for that very
+    // transaction's connection: a cold server is where that would show.
+    const cold = await startTestServer({ database: srv.handle });
+    try {
+      const merchant = cold.client(`M-${merchantId}`, `secret-${merchantId}`);
+      const r = await merchant.POST("/orders/_create", { body: { ...ORDER, quote: homeQuote(await quoted()) } });
+      expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+    } finally {
+      await cold.close();
     }
   });
 

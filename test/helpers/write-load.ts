@@ -2,6 +2,7 @@
 // each with when it was sent and acknowledged, and the check that a restore holds exactly what it should.
 import { expect } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
+import { setTimeout as sleep } from "node:timers/promises";
 import { inBatches } from "./fixtures.ts";
 
 export interface Created {
@@ -27,6 +28,15 @@ export function writeLoad(m: LogisticsClient) {
   const done = Promise.all([0, 1, 2, 3].map(loop));
   return {
     created,
+    /**
+     * Until `count` more writes are acknowledged than now (a loaded machine acknowledges fewer a second than a
+     * fixed sleep assumes).
+     */
+    more: async (count: number, timeoutMs = 30_000) => {
+      const target = created.length + count;
+      const until = performance.now() + timeoutMs;
+      while (created.length < target && performance.now() < until) await sleep(50);
+    },
     stop: async () => {
       stop = true;
       await done;

@@ -20,7 +20,7 @@ async function raw(path: string, headers: Record<string, string>, init: { origin
 }
 
 describe("When a newcomer starts at the server's address", () => {
-  it("GET / points to the API, its docs, the spec, the portal, the client package and health, and each of them answers", async () => {
+  it("GET / points to the API, its docs, the spec, the portal, the checkout picker, the client package and health, and each of them answers", async () => {
     const r = await raw("/", {}, { origin: true });
     expect(r.response.status).toBe(200);
     expect(r.error).toEqual({
@@ -29,6 +29,7 @@ describe("When a newcomer starts at the server's address", () => {
       docs: "/docs",
       spec: "/2015-01-01/openapi.yaml",
       portal: "/portal/",
+      picker: "/picker.js",
       client: expect.stringMatching(/^\/client\/logistics-api-client-\d+\.\d+\.\d+\.tgz$/),
       health: "/healthz",
     });

@@ -7,7 +7,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { DEMO } from "../../server/demo.ts";
-import { setTimeout as sleep } from "node:timers/promises";
 import { expectRestoredAsOf, writeLoad } from "../helpers/write-load.ts";
 import { cli, startServerProcess, type ServerProcess } from "./helpers.ts";
 
@@ -24,11 +23,11 @@ it("embedded: backup while the server runs and writes, restore refused while it 
   cleanups.push(async () => srv?.stop());
   const demo = (s: ServerProcess) => s.client(`M-${DEMO.merchantId}`, DEMO.merchantSecret);
   const load = writeLoad(demo(srv));
-  await sleep(1_000);
+  await load.more(10);
   const from = performance.now();
   const backup = await cli(["backup", path.join(dir, "one.tgz")], env);
   const to = performance.now();
-  await sleep(700);
+  await load.more(15);
   await load.stop();
   expect(backup.code, backup.output).toBe(0);
   expect(backup.output).toContain("taken by the running server");

@@ -9,7 +9,6 @@ import { afterAll, expect, it } from "vitest";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { createScratchDatabase } from "../../tools/postgres.ts";
 import { createTestDatabase } from "../helpers/database.ts";
-import { setTimeout as sleep } from "node:timers/promises";
 import { expectRestoredAsOf, writeLoad } from "../helpers/write-load.ts";
 import { cli, startServerProcess } from "./helpers.ts";
 
@@ -28,13 +27,13 @@ it("PostgreSQL: pg_dump under write load, pg_restore into a new database, served
   cleanups.push(() => srv.stop());
   const m = srv.client("M-backed-up.example.com", "backed-up-secret-1");
   const load = writeLoad(m);
-  await sleep(1_000);
+  await load.more(10);
   const file = path.join(dir, "pg.dump");
   const from = performance.now();
   // The documented recipe (docs/operating.md).
   const dump = spawnSync("pg_dump", ["--format=custom", `--file=${file}`, handle.url!], { encoding: "utf8" });
   const to = performance.now();
-  await sleep(700);
+  await load.more(15);
   await load.stop();
   expect(dump.status, dump.stderr).toBe(0);
   expect(existsSync(file)).toBe(true);

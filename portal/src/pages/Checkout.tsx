@@ -81,7 +81,7 @@ export function Checkout({ api, onExpired }: { api: Api; onExpired: () => void }
       </hgroup>
       {notice && <p role="status">{notice}</p>}
       <div className="table-wrap">
-        <table aria-label="Checkout keys">
+        <table aria-label="Checkout keys" className="stack-on-phone">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -96,10 +96,10 @@ export function Checkout({ api, onExpired }: { api: Api; onExpired: () => void }
           <tbody>
             {keys?.map((k) => (
               <tr key={k.id}>
-                <td>{k.name || "Unnamed key"}</td>
-                <td>{k.origins.join(", ")}</td>
-                <td>{formatTime(k.created_at)}</td>
-                <td>{k.revoked_at ? `Revoked ${formatTime(k.revoked_at)}` : "Working"}</td>
+                <td data-label="Name">{k.name || "Unnamed key"}</td>
+                <td data-label="Websites">{k.origins.join(", ")}</td>
+                <td data-label="Created">{formatTime(k.created_at)}</td>
+                <td data-label="Status">{k.revoked_at ? `Revoked ${formatTime(k.revoked_at)}` : "Working"}</td>
                 <td>
                   {!k.revoked_at &&
                     (confirming === k.id ? (
