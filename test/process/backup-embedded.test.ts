@@ -17,49 +17,55 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it("embedded: backup while the server runs and writes, restore refused while it runs, then restored and served", async () => {
-  const env = { DATABASE_URL: "", PGLITE_DIR: path.join(dir, "db") };
-  let srv: ServerProcess | undefined = await startServerProcess({ ...env, SEED_DEMO: "true" });
-  cleanups.push(async () => srv?.stop());
-  const demo = (s: ServerProcess) => s.client(`M-${DEMO.merchantId}`, DEMO.merchantSecret);
-  const load = writeLoad(demo(srv));
-  await load.more(10);
-  const from = performance.now();
-  const backup = await cli(["backup", path.join(dir, "one.tgz")], env);
-  const to = performance.now();
-  await load.more(15);
-  await load.stop();
-  expect(backup.code, backup.output).toBe(0);
-  expect(backup.output).toContain("taken by the running server");
+// Two server starts and six CLI runs (each a process compiling the server's modules): about 45 s alone on two
+// cores, more beside the suite's other files, so it has a limit of its own.
+it(
+  "embedded: backup while the server runs and writes, restore refused while it runs, then restored and served",
+  { timeout: 180_000 },
+  async () => {
+    const env = { DATABASE_URL: "", PGLITE_DIR: path.join(dir, "db") };
+    let srv: ServerProcess | undefined = await startServerProcess({ ...env, SEED_DEMO: "true" });
+    cleanups.push(async () => srv?.stop());
+    const demo = (s: ServerProcess) => s.client(`M-${DEMO.merchantId}`, DEMO.merchantSecret);
+    const load = writeLoad(demo(srv));
+    await load.more(10);
+    const from = performance.now();
+    const backup = await cli(["backup", path.join(dir, "one.tgz")], env);
+    const to = performance.now();
+    await load.more(15);
+    await load.stop();
+    expect(backup.code, backup.output).toBe(0);
+    expect(backup.output).toContain("taken by the running server");
 
-  // Not over a running server, nor over an existing file.
-  const refused = await cli(["restore", path.join(dir, "one.tgz")], env);
-  expect(refused.code).toBe(1);
-  expect(refused.output).toContain("is in use by process");
-  const again = await cli(["backup", path.join(dir, "one.tgz")], env);
-  expect(again.code).toBe(1);
-  expect(again.output).toContain("exists: a backup is written to a new file");
+    // Not over a running server, nor over an existing file.
+    const refused = await cli(["restore", path.join(dir, "one.tgz")], env);
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain("is in use by process");
+    const again = await cli(["backup", path.join(dir, "one.tgz")], env);
+    expect(again.code).toBe(1);
+    expect(again.output).toContain("exists: a backup is written to a new file");
 
-  expect(await srv.stop()).toBe(0);
-  srv = undefined;
-  // Stopped: the CLI takes a backup itself. A file that is not a backup changes nothing.
-  const stopped = await cli(["backup", path.join(dir, "two.tgz")], env);
-  expect(stopped.code, stopped.output).toBe(0);
-  expect(stopped.output).toContain("no server was running");
-  writeFileSync(path.join(dir, "junk.tgz"), "not a backup");
-  const junk = await cli(["restore", path.join(dir, "junk.tgz")], env);
-  expect(junk.code).toBe(1);
-  expect(junk.output).toContain("Not a backup of the embedded database");
-  expect(readdirSync(dir).filter((f) => f.startsWith("db.before-restore"))).toEqual([]);
+    expect(await srv.stop()).toBe(0);
+    srv = undefined;
+    // Stopped: the CLI takes a backup itself. A file that is not a backup changes nothing.
+    const stopped = await cli(["backup", path.join(dir, "two.tgz")], env);
+    expect(stopped.code, stopped.output).toBe(0);
+    expect(stopped.output).toContain("no server was running");
+    writeFileSync(path.join(dir, "junk.tgz"), "not a backup");
+    const junk = await cli(["restore", path.join(dir, "junk.tgz")], env);
+    expect(junk.code).toBe(1);
+    expect(junk.output).toContain("Not a backup of the embedded database");
+    expect(readdirSync(dir).filter((f) => f.startsWith("db.before-restore"))).toEqual([]);
 
-  const restored = await cli(["restore", path.join(dir, "one.tgz")], env);
-  expect(restored.code, restored.output).toBe(0);
-  expect(restored.output).toContain("What was there is in");
-  srv = await startServerProcess({ ...env, SEED_DEMO: "true" });
-  await expectRestoredAsOf(demo(srv), load.created, from, to);
-  // It takes writes again.
-  const more = await demo(srv).POST("/inbound_shipments/_create", {
-    body: { merchants_ref: "BK-after", sender_name: "A", products: [{ merchants_id: "S", qty: 1 }] },
-  });
-  expect(more.response.status).toBe(201);
-});
+    const restored = await cli(["restore", path.join(dir, "one.tgz")], env);
+    expect(restored.code, restored.output).toBe(0);
+    expect(restored.output).toContain("What was there is in");
+    srv = await startServerProcess({ ...env, SEED_DEMO: "true" });
+    await expectRestoredAsOf(demo(srv), load.created, from, to);
+    // It takes writes again.
+    const more = await demo(srv).POST("/inbound_shipments/_create", {
+      body: { merchants_ref: "BK-after", sender_name: "A", products: [{ merchants_id: "S", qty: 1 }] },
+    });
+    expect(more.response.status).toBe(201);
+  },
+);

@@ -135,8 +135,15 @@ it("a graceful stop loses nothing; a kill fails only what the killed process had
     }
   };
   const load = Promise.all(Array.from({ length: CLIENTS }, (_, n) => loop(n)));
+  // Until more than `count` requests started after `from` succeeded (a loaded machine answers fewer a second
+  // than a fixed sleep assumes), at most 20 s.
+  const okSince = (from: number) => outcomes.filter((o) => o.ok && o.started >= from).length;
+  const untilOk = async (from: number, count = 25) => {
+    const deadline = performance.now() + 20_000;
+    while (okSince(from) <= count && performance.now() < deadline) await sleep(50);
+  };
 
-  await sleep(1_500);
+  await untilOk(0);
   // A rolling restart of the first API process: SIGTERM, it drains and exits, and starts again on its port.
   const first = running[0]!;
   const gracefulAt = performance.now();
@@ -157,7 +164,7 @@ it("a graceful stop loses nothing; a kill fails only what the killed process had
   const killedAt = performance.now();
   second.proc.child.kill("SIGKILL");
   await second.proc.exited;
-  await sleep(2_000);
+  await untilOk(killedAt + 500);
   stop = true;
   await load;
 
