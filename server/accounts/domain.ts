@@ -38,6 +38,12 @@ export interface PortalSessionOf {
   userRole: components["schemas"]["PortalUserRole"];
 }
 
+/** The refusal of an address the login throttle holds back for `wait` seconds. */
+const throttled = (wait: number) =>
+  new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], {
+    "Retry-After": String(wait),
+  });
+
 // Merchant ids look like domain names; operator ids follow the same rule.
 export const ACCOUNT_ID = /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,98}[A-Za-z0-9])?$/;
 
@@ -80,11 +86,7 @@ export class Authenticator {
     // other attempt reads them before the costly check.
     const fresh = hit !== undefined && hit.until > Date.now();
     const wait = fresh ? this.throttle.knownBlockedFor(address, name) : await this.throttle.blockedFor(address, name);
-    if (wait > 0) {
-      throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], {
-        "Retry-After": String(wait),
-      });
-    }
+    if (wait > 0) throw throttled(wait);
     if (fresh) return hit.principal;
     const principal =
       parsed && secret.length > 0 && secret.length <= 256
@@ -105,11 +107,7 @@ export class Authenticator {
     const principal = await this.publishableKeys.get(token, async () => (await keyPrincipal(this.db, token)) ?? null);
     if (principal) return principal;
     const wait = await this.throttle.blockedFor(address, "P-unknown");
-    if (wait > 0) {
-      throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], {
-        "Retry-After": String(wait),
-      });
-    }
+    if (wait > 0) throw throttled(wait);
     await this.throttle.failed(address, "P-unknown");
     return undefined;
   }
