@@ -1,17 +1,4 @@
-// Hash routes (#/shipments/<id>): the server serves one page at /portal whatever the view.
-import { useEffect, useState } from "react";
+// Going to a view from code (links use wouter's Link).
+import { navigate } from "./app/location.ts";
 
-export function useRoute(): string[] {
-  const read = () => window.location.hash.replace(/^#\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
-  const [parts, setParts] = useState(read);
-  useEffect(() => {
-    const onChange = () => setParts(read());
-    window.addEventListener("hashchange", onChange);
-    return () => window.removeEventListener("hashchange", onChange);
-  }, []);
-  return parts;
-}
-
-export const go = (...parts: string[]) => {
-  window.location.hash = `#/${parts.map(encodeURIComponent).join("/")}`;
-};
+export const go = (...parts: string[]) => navigate(`/${parts.map(encodeURIComponent).join("/")}`);

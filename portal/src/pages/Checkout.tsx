@@ -1,5 +1,7 @@
 // Checkout keys: the publishable keys that let the shop's checkout page show delivery options with the shipping
 // picker. Listed with the code to paste, created for the shop's web addresses, revoked after a confirmation.
+import { signedOut } from "../app/data.ts";
+import { useApi } from "../app/session.ts";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { formatTime, problemsOf, type Api, type Problems, type S } from "../api.ts";
 import { Field, ProblemBanner } from "../parts/fields.tsx";
@@ -30,7 +32,9 @@ function plainProblems(p: Problems | undefined): Problems | undefined {
   return { message: "The key was not created: check the fields below.", fields };
 }
 
-export function Checkout({ api, onExpired }: { api: Api; onExpired: () => void }) {
+export function Checkout(_: { rest: string[] }) {
+  const api = useApi();
+  const onExpired = signedOut;
   const [keys, setKeys] = useState<S["PublishableKey"][]>();
   const [name, setName] = useState("");
   const [origins, setOrigins] = useState("");

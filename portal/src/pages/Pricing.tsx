@@ -1,5 +1,7 @@
 // Pricing: shipping settings, and one price list at a time in a form editor beside a live preview of what
 // checkout would answer for the draft (POST /shipping_options/_preview), before it is saved.
+import { signedOut } from "../app/data.ts";
+import { useApi } from "../app/session.ts";
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { problemsOf, rebase, type Api, type Problems, type S } from "../api.ts";
 import { Field, ProblemBanner } from "../parts/fields.tsx";
@@ -14,7 +16,9 @@ const METHODS: { key: S["ShippingMethodType"]; label: string }[] = [
   { key: "letter", label: "Letter" },
 ];
 
-export function Pricing({ api, onExpired }: { api: Api; onExpired: () => void }) {
+export function Pricing(_: { rest: string[] }) {
+  const api = useApi();
+  const onExpired = signedOut;
   const [lists, setLists] = useState<S["PriceList"][]>();
   const [method, setMethod] = useState<S["ShippingMethodType"]>("pickup");
   const [draft, setDraft] = useState<ListDraft>();

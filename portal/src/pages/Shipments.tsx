@@ -4,6 +4,9 @@ import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { formatTime, problemsOf, type Api, type Problems, type S } from "../api.ts";
 import { Field, ProblemBanner } from "../parts/fields.tsx";
 import { go } from "../route.ts";
+import { signedOut } from "../app/data.ts";
+import { useApi } from "../app/session.ts";
+
 
 type Shipment = S["InboundShipment"];
 const STATUSES: S["InboundShipmentStatus"][] = [
@@ -25,7 +28,9 @@ interface Props {
   onExpired: () => void;
 }
 
-export function Shipments({ api, route, onExpired }: Props) {
+export function Shipments({ rest: route }: { rest: string[] }) {
+  const api = useApi();
+  const onExpired = signedOut;
   if (route[0] === "new") return <ShipmentForm api={api} onExpired={onExpired} />;
   if (route[0] && route[1] === "edit") return <ShipmentForm api={api} id={route[0]} onExpired={onExpired} />;
   if (route[0]) return <ShipmentView api={api} id={route[0]} onExpired={onExpired} />;

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from "react";
 import { apiClient, problemsOf, type Problems, type S } from "../api.ts";
 import { Field } from "../parts/fields.tsx";
+import { signedIn } from "../app/session.ts";
 
 // Merchants are known by their id, which reads like the shop's web address: the service keeps no other name.
 type Choice = S["PortalMerchantChoice"]["merchants"];
 
-export function SignIn({ onSignedIn }: { onSignedIn: (session: S["PortalSession"]) => void }) {
+export function SignIn() {
+  const onSignedIn = signedIn;
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   // Set when this email and password open the portal of several shops: the person picks one.

@@ -1,9 +1,13 @@
 // Portal users of the merchant, for its admins: who can sign in, and a form to add a person.
+import { signedOut } from "../app/data.ts";
+import { useApi } from "../app/session.ts";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { formatTime, problemsOf, type Api, type Problems, type S } from "../api.ts";
 import { Field, ProblemBanner } from "../parts/fields.tsx";
 
-export function Users({ api, onExpired }: { api: Api; onExpired: () => void }) {
+export function Users(_: { rest: string[] }) {
+  const api = useApi();
+  const onExpired = signedOut;
   const [users, setUsers] = useState<S["PortalUser"][]>();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");

@@ -1,5 +1,7 @@
 // Webhook endpoints (create with the secret shown once, edit events, disable, rotate the secret, send a test
 // event) and each endpoint's delivery log, with the failure in words and a Redeliver button.
+import { signedOut } from "../app/data.ts";
+import { useApi } from "../app/session.ts";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { formatTime, problemsOf, type Api, type Problems, type S } from "../api.ts";
 import { Field, ProblemBanner } from "../parts/fields.tsx";
@@ -35,7 +37,9 @@ interface Props {
   onExpired: () => void;
 }
 
-export function Webhooks({ api, route, onExpired }: Props) {
+export function Webhooks({ rest: route }: { rest: string[] }) {
+  const api = useApi();
+  const onExpired = signedOut;
   return route[0] ? (
     <EndpointView api={api} id={route[0]} onExpired={onExpired} />
   ) : (

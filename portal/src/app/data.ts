@@ -1,0 +1,64 @@
+// The one data layer: every request goes through `unwrap`, which turns the typed client's answer into data or
+// an ApiError, and a 401 into the signed-out state (once, here, for every view). TanStack Query caches.
+import { QueryClient } from "@tanstack/react-query";
+import type { ErrorBody } from "../../../client/index.ts";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Partial<ErrorBody> | undefined,
+  ) {
+    super(body?.message ?? `HTTP ${status}`);
+  }
+}
+
+/** Thrown when the service cannot be reached at all (network down, server stopped). */
+export class Unreachable extends Error {}
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // A 4xx will not get better by asking again; a lost connection may.
+      retry: (count, e) => e instanceof Unreachable && count < 2,
+      refetchOnWindowFocus: true,
+      staleTime: 5_000,
+    },
+    mutations: { retry: false },
+  },
+});
+
+export const SESSION_KEY = ["session"] as const;
+// Not a secret: only whether this browser signed in, so that a signed-out page does not ask (and log a 401).
+const HINT = "logistics-portal:signed-in";
+export const hint = {
+  get: () => window.localStorage.getItem(HINT) === "1",
+  set: (on: boolean) => (on ? window.localStorage.setItem(HINT, "1") : window.localStorage.removeItem(HINT)),
+};
+
+export function signedOut(): void {
+  hint.set(false);
+  queryClient.setQueryData(SESSION_KEY, null);
+  queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });
+}
+
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a 2xx answer; an ApiError otherwise (a 401 also signs the page out). */
+export async function unwrap<T>(request: Promise<Answer<T>>): Promise<T> {
+  let r: Answer<T>;
+  try {
+    r = await request;
+  } catch {
+    throw new Unreachable("The service cannot be reached. Try again in a moment.");
+  }
+  if (r.response.status === 401) {
+    signedOut();
+    throw new ApiError(401, r.error as ErrorBody);
+  }
+  if (!r.response.ok || r.data === undefined) throw new ApiError(r.response.status, r.error as ErrorBody);
+  return r.data;
+}

@@ -1,0 +1,50 @@
+// A confirmation step before an action that cannot be undone (rotate a secret, disable, withdraw, remove):
+// a modal <dialog> (focus stays inside, Escape cancels) that names what will happen in plain words.
+import { useEffect, useRef, useState, type ReactNode } from "react";
+
+export interface ConfirmProps {
+  /** The question, e.g. "Withdraw shipment PO-1?" */
+  title: string;
+  /** What happens, in a sentence or two. */
+  children: ReactNode;
+  /** The button that does it, e.g. "Withdraw shipment". */
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+  busy?: boolean;
+}
+
+export function Confirm({ title, children, confirmLabel, onConfirm, onCancel, busy }: ConfirmProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => d?.close();
+  }, []);
+  return (
+    <dialog ref={ref} aria-labelledby="confirm-title" onCancel={onCancel}>
+      <article>
+        <h2 id="confirm-title">{title}</h2>
+        <div>{children}</div>
+        <footer>
+          <button type="button" className="secondary" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" onClick={onConfirm} aria-busy={busy} disabled={busy}>
+            {confirmLabel}
+          </button>
+        </footer>
+      </article>
+    </dialog>
+  );
+}
+
+/** State for one pending confirmation: `ask(x)` opens it for x, `dialog(render)` renders it while open. */
+export function useConfirm<T>() {
+  const [pending, setPending] = useState<T>();
+  return {
+    pending,
+    ask: (x: T) => setPending(x),
+    close: () => setPending(undefined),
+  };
+}

@@ -1,0 +1,132 @@
+// The merchant portal's browser journeys share this: a production build in a folder of the file's own, a
+// server, Debian's Chromium, a page per width that fails on any console error, page error, CSP violation or
+// request to another origin, and one check per screen (axe-core, no sideways scroll, a screenshot to look at).
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { expect } from "vitest";
+import { provisionPortalUser } from "../../server/portal/users.ts";
+import { expectAccessible, launchChromium } from "./browser.ts";
+import { startTestServer, type TestServer, type TestServerOptions } from "./server.ts";
+
+export const DB = process.env.TEST_DB ?? "pglite";
+export const SHOTS = `.tmp/screenshots/${DB}`;
+/** Desktop and phone: every journey runs at both. */
+export const WIDTHS = [1280, 375] as const;
+
+export interface PortalRig {
+  srv: TestServer;
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** A server with the portal built as `npm start` builds it, into `.tmp/portal-<name>-<db>`. */
+export async function startPortalRig(name: string, opts: TestServerOptions = {}): Promise<PortalRig> {
+  mkdirSync(SHOTS, { recursive: true });
+  const portalDir = path.resolve(`.tmp/portal-${name}-${DB}`);
+  // Its own process: vitest's NODE_ENV=test would otherwise give React's development build.
+  execFileSync(process.execPath, ["tools/build-portal.mjs", portalDir], { stdio: "inherit" });
+  const srv = await startTestServer({ ...opts, portalDir });
+  const browser = await launchChromium();
+  return {
+    srv,
+    browser,
+    close: async () => {
+      await browser.close();
+      await srv.close();
+    },
+  };
+}
+
+export interface PortalPage {
+  page: Page;
+  /** Console errors, page errors and foreign requests so far (a journey ends with `expect(errors).toEqual([])`). */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A page at `width` on the portal. Every console error counts, the browser's own "Failed to load resource"
+ * of a 4xx included (a favicon 404 or a signed-out 401 is a defect), except an answer the journey provoked
+ * on purpose: pass `expected` statuses (e.g. [400] for a form sent with bad input).
+ */
+export async function openPortal(
+  rig: PortalRig,
+  width: number,
+  opts: { expected?: number[]; locale?: string; hash?: string } = {},
+): Promise<PortalPage> {
+  const context = await rig.browser.newContext({
+    viewport: { width, height: 900 },
+    locale: opts.locale ?? "en-GB",
+  });
+  const page = await context.newPage();
+  page.once("close", () => void context.close().catch(() => undefined));
+  const errors: string[] = [];
+  const allowed = new RegExp(`status of (${(opts.expected ?? []).join("|") || "none"})\\b`);
+  page.on("console", (msg) => {
+    if (msg.type() === "error" && !allowed.test(msg.text())) errors.push(msg.text());
+  });
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.route("**/*", (route) =>
+    route.request().url().startsWith(`${rig.srv.origin}/`)
+      ? route.continue()
+      : (errors.push(`foreign request ${route.request().url()}`), route.abort()),
+  );
+  await page.goto(`${rig.srv.origin}/portal/${opts.hash ? `#${opts.hash}` : ""}`);
+  return { page, errors, close: () => page.close() };
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  const form = page.getByRole("form", { name: "Sign in" });
+  await form.waitFor();
+  await form.getByLabel("Email", { exact: true }).fill(email);
+  await form.getByLabel("Password", { exact: true }).fill(password);
+  await form.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("navigation", { name: "Main" }).waitFor();
+}
+
+/** A merchant and a portal user of it (admin unless told), for one journey file. */
+export async function portalUser(
+  rig: PortalRig,
+  merchant: string,
+  email: string,
+  password: string,
+  role: "admin" | "staff" = "admin",
+) {
+  const client = await rig.srv.merchant(merchant);
+  await provisionPortalUser(rig.srv.handle.db, merchant, email, password, role);
+  return client;
+}
+
+/** Nothing wider than the screen: the page never scrolls sideways. */
+export async function expectNoSideScroll(page: Page): Promise<void> {
+  const { scroll, view } = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    view: window.innerWidth,
+  }));
+  expect(scroll, "the page scrolls sideways").toBeLessThanOrEqual(view);
+}
+
+/** The checks every screen gets: axe-core, no sideways scroll, a full-page screenshot `<name>-<width>.png`. */
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  await expectAccessible(page);
+  await expectNoSideScroll(page);
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: `${SHOTS}/portal-${name}-${width}.png`, fullPage: true });
+}
+
+/** The text a person reads on the page has no schema keyword, pattern, JSON pointer or code in it. */
+export async function expectPlainWords(page: Page): Promise<void> {
+  const text = await page.locator("body").innerText();
+  for (const bad of [
+    /must (NOT )?(match|have)/,
+    /\bpattern\b/,
+    /\/body\//,
+    /\^\\?S|\\d\{/,
+    /\bminLength\b|\bmaxLength\b|\badditionalProperties\b/,
+    /\bvalidation_failed\b|\binvalid_state\b|\bnot_in\b/,
+    /\border\.[a-z_]+|\bpup\.[a-z_]+/,
+  ])
+    expect(text, `"${bad.source}" on the page`).not.toMatch(bad);
+}
