@@ -37,13 +37,23 @@ export interface paths {
         };
         /**
          * List inbound shipments
-         * @description Lists your inbound shipments ordered by `updated_at` (oldest change first), then by `id`.
-         *     Use it to poll as a fallback to webhooks: remember the `updated_at` of the last shipment
-         *     you processed and pass it as `updated_since`; follow `next_cursor` until it is `null`.
-         *     A shipment changed while you page moves to the end and is returned again (at least once).
-         *     Let each poll's `updated_since` overlap the previous one by a minute: a change that commits
-         *     late can carry a slightly earlier `updated_at`. Shipments are returned in every status,
-         *     `deleted` and `cancelled` included, so a poller also learns about withdrawals.
+         * @description Lists your inbound shipments, in the order `sort` asks for.
+         *
+         *     The default order, `updated_at`, is oldest change first, then `id`: use it to poll as a
+         *     fallback to webhooks. Remember the `updated_at` of the last shipment you processed and pass it
+         *     as `updated_since`; follow `next_cursor` until it is `null`. A shipment changed while you page
+         *     moves to the end and is returned again (at least once). Let each poll's `updated_since` overlap
+         *     the previous one by a minute: a change that commits late can carry a slightly earlier
+         *     `updated_at`. Shipments are returned in every status, `deleted` and `cancelled` included, so a
+         *     poller also learns about withdrawals.
+         *
+         *     `sort=-created_at` is newest announcement first, then `id` descending: the order for people
+         *     browsing their shipments. A shipment announced while you page appears on the first page, not
+         *     on later ones.
+         *
+         *     `q` searches `merchants_ref` and `sender_name` for a piece of text, ignoring case. Every filter
+         *     combines with every other and with either order. A `cursor` belongs to the order it was issued
+         *     for: passed with another `sort`, it is refused (`400 validation_failed` on `/query/cursor`).
          */
         get: operations["listInboundShipments"];
         put?: never;
@@ -384,6 +394,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pickup_points/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pickup point branches of the directory
+         * @description The branches (pickup point chains such as `fi.posti` or `fi.matkahuolto`) that the pickup point
+         *     directory holds points of, sorted by `branch`, each with its number of points. These are the
+         *     values the `pup.branch` fact of a price list rule can have: a rule editor offers them as a list.
+         *     A branch without points is not listed. A directory import reaches this list at once. Takes no
+         *     parameters: an unknown query parameter is `400`.
+         */
+        get: operations["listPickupPointBranches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pickup_points/{pickup_point_id}": {
         parameters: {
             query?: never;
@@ -663,8 +697,8 @@ export interface paths {
          * @description Changes any of `url`, `event_types`, `description`, `enabled`, `batching` and `basic_auth`;
          *     fields you do not send stay. `event_types` replaces the whole list. `basic_auth: null` removes
          *     the Basic credentials. While `enabled` is `false` no events are queued for the endpoint
-         *     (events that happen meanwhile are not sent later); deliveries already queued are still
-         *     attempted. The secret does not change.
+         *     (events that happen meanwhile are not sent later); deliveries already queued wait and go out
+         *     once it is enabled again. The secret does not change.
          *
          *     A new `url` is checked like at creation: a destination inside a private network is
          *     `400 validation_failed` with a detail code `destination_not_allowed` on `/body/url`, unless
@@ -751,8 +785,9 @@ export interface paths {
         /**
          * List delivery attempts of an endpoint
          * @description Lists the deliveries to this endpoint, newest first, with their status, number of attempts,
-         *     the last HTTP status your endpoint answered, how long it took, the last error and when the
-         *     next attempt is due. Deliveries are kept for 30 days (the operator's setting may differ). A `failed` delivery (not acknowledged
+         *     the last HTTP status your endpoint answered, how long it took, the last error, when the
+         *     next attempt is due and the inbound shipment the event is about. The body a delivery sends is
+         *     shown by `GET /webhook_deliveries/{delivery_id}`. Deliveries are kept for 30 days (the operator's setting may differ). A `failed` delivery (not acknowledged
          *     with a 2xx for about a day) can be sent again with
          *     `POST /webhook_deliveries/{delivery_id}/_redeliver`. Follow `next_cursor` until it is `null`.
          */
@@ -789,6 +824,35 @@ export interface paths {
          *     if you also receive webhooks.
          */
         get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_deliveries/{delivery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a delivery, as listed by `GET /webhook_endpoints/{webhook_id}/deliveries`. */
+                delivery_id: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a delivery and what it sends
+         * @description Returns one delivery as the delivery log lists it (status, attempts, the last answer, the
+         *     shipment the event is about) and `payload`: the JSON body your endpoint receives for it, the
+         *     envelope around the event's data, so you can see exactly what was sent (or, while it is
+         *     `pending`, what will be sent). Follow a `pending` delivery by asking again; re-deliver it with
+         *     `POST /webhook_deliveries/{delivery_id}/_redeliver`. Deliveries are kept for 30 days (the
+         *     operator's setting may differ); another merchant's delivery, or one of a deleted endpoint, is
+         *     `404 not_found`.
+         */
+        get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -856,6 +920,10 @@ export interface paths {
          *     `merchant_choice_required` listing those merchants (only those whose user has this password); sign in
          *     again with the chosen `merchant_id`. With `merchant_id`, only that merchant's user is checked: a
          *     merchant where the email has no user is the same `401` as a wrong password.
+         *
+         *     After an admin reset the user's password, the session says `must_change_password: true`: until
+         *     the user changes it (`POST /portal_sessions/current/_change_password`), the session may only
+         *     read itself and sign out.
          */
         post: operations["createPortalSession"];
         delete?: never;
@@ -874,6 +942,8 @@ export interface paths {
         /**
          * The current portal session
          * @description Who is signed in with this cookie, and the session's `csrf_token` (for a page that was reloaded).
+         *     `must_change_password: true` means the user signs in with a password an admin reset: the
+         *     portal asks for a new one (`POST /portal_sessions/current/_change_password`) before anything else.
          */
         get: operations["getPortalSession"];
         put?: never;
@@ -898,6 +968,34 @@ export interface paths {
          * @description Ends the session on the server (the cookie no longer works anywhere) and clears the cookie.
          */
         post: operations["deletePortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal_sessions/current/_change_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your own portal password
+         * @description The signed-in portal user changes its own password: `current_password` is the one it signed in
+         *     with (after a reset, the temporary one), `new_password` follows the rules of creating a user
+         *     (10 to 256 characters) and must differ from it. A wrong `current_password` is
+         *     `400 validation_failed` naming `/body/current_password` (code `wrong_password`) and counts as a
+         *     failed sign-in of the user's email from your address (after too many, `429 rate_limited`); the
+         *     same password again is `400` naming `/body/new_password` (code `unchanged`). Nothing changes on
+         *     a refusal. On success `must_change_password` becomes `false`, this session goes on (the answer
+         *     is the session), and the user's other sessions end. Only with the session cookie (and its
+         *     `X-CSRF-Token`); allowed while `must_change_password` is `true`.
+         */
+        post: operations["changePortalPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -945,6 +1043,93 @@ export interface paths {
         get: operations["listPortalUsers"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal_users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your merchant's portal users (`GET /portal_users`). */
+                user_id: components["parameters"]["PortalUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a portal user's role
+         * @description Gives one of your merchant's portal users another `role`. With HTTP Basic (the merchant's API
+         *     secret) or as a portal `admin`; a `staff` user gets `403 access_denied`. A user of another
+         *     merchant, or an id no user has, is `404 not_found`. When the role changes, the user's sessions
+         *     end at once (its cookie answers `401` on every instance; it signs in again with its password);
+         *     the same role again changes nothing. The merchant's last `admin` cannot be made `staff`:
+         *     `409 conflict` naming `/body/role` (code `last_admin`), and nothing changes. An admin may
+         *     change its own role unless it is the last admin.
+         */
+        post: operations["updatePortalUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal_users/{user_id}/_delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your merchant's portal users (`GET /portal_users`). */
+                user_id: components["parameters"]["PortalUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a portal user
+         * @description Removes one of your merchant's portal users (someone who left): the user can no longer sign in,
+         *     and its sessions end at once (its cookie answers `401` on every instance). With HTTP Basic (the
+         *     merchant's API secret) or as a portal `admin`; a `staff` user gets `403 access_denied`. A user
+         *     of another merchant, or an id no user has (a user removed already too), is `404 not_found`.
+         *     The merchant's last `admin` cannot be removed: `409 conflict` naming `/params/user_id` (code
+         *     `last_admin`), and nothing changes. An admin may remove itself unless it is the last admin.
+         */
+        post: operations["deletePortalUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal_users/{user_id}/_reset_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your merchant's portal users (`GET /portal_users`). */
+                user_id: components["parameters"]["PortalUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a portal user's password
+         * @description Sets a temporary password for one of your merchant's portal users, who forgot theirs (the
+         *     service sends no mail: give it to the person yourself). The user's sessions end at once. At the
+         *     next sign-in the session says `must_change_password: true`, and until the user changes the
+         *     password (`POST /portal_sessions/current/_change_password`) every other operation but reading
+         *     the session and signing out answers `403 access_denied`. With HTTP Basic (the merchant's API
+         *     secret) or as a portal `admin`; a `staff` user gets `403 access_denied`. A user of another
+         *     merchant, or an id no user has, is `404 not_found`. The password follows the rules of
+         *     creating a user (10 to 256 characters).
+         */
+        post: operations["resetPortalUserPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1364,6 +1549,30 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             resolved_at?: components["schemas"]["Timestamp"] | null;
         };
+        /**
+         * @description Something you, the merchant, may do with an inbound shipment: `modify` (`POST /inbound_shipments/{shipment_id}`),
+         *     `confirm` (`POST /inbound_shipments/{shipment_id}/_confirm`) or `delete` (withdraw it:
+         *     `DELETE /inbound_shipments/{shipment_id}` or `POST /inbound_shipments/{shipment_id}/_delete`).
+         *     Which are allowed depends on the shipment's status; the service enforces this table and publishes each
+         *     shipment's row of it as `actions`:
+         *
+         *     | status | actions |
+         *     |---|---|
+         *     | `initial` | `modify`, `confirm`, `delete` |
+         *     | `confirmed` | `modify`, `delete` |
+         *     | `en_route` | `modify` |
+         *     | `arrived_at_warehouse` | `modify` |
+         *     | `processing` | `modify` |
+         *     | `problem` | `modify` |
+         *     | `processed` | none |
+         *     | `cancelled` | none |
+         *     | `deleted` | none |
+         *
+         *     `delete` also needs that nothing has arrived yet. An action outside a shipment's `actions` is refused with
+         *     `409 invalid_state` naming the current status.
+         * @enum {string}
+         */
+        InboundShipmentAction: "modify" | "confirm" | "delete";
         InboundShipment: {
             id: components["schemas"]["Id"];
             merchants_ref: string;
@@ -1376,6 +1585,13 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
             /** @description Problems the warehouse or the closing check recorded, oldest first. */
             problems: components["schemas"]["InboundProblem"][];
+            /**
+             * @description What you may do with the shipment in its current status (see `InboundShipmentAction` for the table), in
+             *     the order `modify`, `confirm`, `delete`; empty when the shipment is closed. Every answer of the API
+             *     carries it. A webhook payload carries it as of the event (the status may have moved on since); payloads
+             *     of events recorded before release 0.2.0 lack it.
+             */
+            actions?: components["schemas"]["InboundShipmentAction"][];
         };
         InboundShipmentList: {
             items: components["schemas"]["InboundShipment"][];
@@ -1854,6 +2070,19 @@ export interface components {
             /** @description Nearest first. */
             pickup_points: components["schemas"]["PickupPointWithDistance"][];
         };
+        /** @description One branch of the directory and the number of its pickup points. */
+        PickupPointBranchCount: {
+            branch: components["schemas"]["PickupPointBranch"];
+            /** @description How many pickup points of this branch the directory holds (all countries). */
+            points: number;
+        };
+        /**
+         * @description The branches (pickup point chains) present in the pickup point directory, each with how many of
+         *     its points the directory holds, sorted by `branch`. Only branches that have points are listed.
+         */
+        PickupPointBranchList: {
+            items: components["schemas"]["PickupPointBranchCount"][];
+        };
         /** @description A pickup point of the directory. */
         PickupPoint: {
             id: components["schemas"]["Id"];
@@ -2133,6 +2362,15 @@ export interface components {
          * @enum {string}
          */
         WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
+        /**
+         * @description The inbound shipment the event is about (`GET /inbound_shipments/{shipment_id}` with this `id`), with
+         *     your reference as the event carried it; `null` for an event about no shipment (`webhook.test`,
+         *     `webhook_endpoint.disabled`).
+         */
+        WebhookDeliveryShipment: {
+            id: components["schemas"]["Id"];
+            merchants_ref: string;
+        } | null;
         /** @enum {string} */
         WebhookFailureClass: "dns" | "refused" | "connection" | "tls" | "timeout" | "destination_refused" | "redirect" | "http_4xx" | "http_5xx" | "gone" | "invalid_response";
         /** @description The delivery of one event to one endpoint, over all its attempts. */
@@ -2141,6 +2379,7 @@ export interface components {
             event_id: components["schemas"]["Id"];
             event_type: components["schemas"]["WebhookEventType"];
             webhook_id: components["schemas"]["Id"];
+            shipment: components["schemas"]["WebhookDeliveryShipment"];
             status: components["schemas"]["WebhookDeliveryStatus"];
             /** @description Attempts made so far. */
             attempts: number;
@@ -2284,6 +2523,105 @@ export interface components {
             /** @description `true` when the next page is ready to be fetched now. */
             has_more: boolean;
         };
+        /** @description What every webhook delivery carries around its event's payload; each event type narrows `event_type` and `payload`. */
+        WebhookEnvelope: {
+            /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
+            event_id: components["schemas"]["Id"];
+            event_type: components["schemas"]["WebhookEventType"];
+            /** @description The endpoint this delivery is for. */
+            webhook_id: components["schemas"]["Id"];
+            /** @description When the event happened. */
+            ts: components["schemas"]["Timestamp"];
+            /**
+             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
+             *     made before it.
+             */
+            retry_count: number;
+            /** @description The event's data; its schema depends on `event_type`. */
+            payload: unknown;
+        };
+        InboundItemsArrivedEvent: {
+            /** @constant */
+            event_type: "inbound_shipment.items_arrived";
+            payload: components["schemas"]["InboundItemsArrivedPayload"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
+        InboundArrivedAtWarehouseEvent: {
+            /** @constant */
+            event_type: "inbound_shipment.arrived_at_warehouse";
+            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
+        InboundProcessedEvent: {
+            /** @constant */
+            event_type: "inbound_shipment.processed";
+            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
+        InboundStatusChangedEvent: {
+            /** @constant */
+            event_type: "inbound_shipment.status_changed";
+            payload: components["schemas"]["InboundStatusChangedPayload"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
+        WebhookEndpointDisabledEvent: {
+            /** @constant */
+            event_type: "webhook_endpoint.disabled";
+            payload: components["schemas"]["WebhookEndpointDisabledPayload"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
+        WebhookTestPayload: {
+            message: string;
+        };
+        WebhookTestEvent: {
+            /** @constant */
+            event_type: "webhook.test";
+            payload: components["schemas"]["WebhookTestPayload"];
+        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
+        /** @description Any event; `event_type` tells which. */
+        WebhookEvent: components["schemas"]["InboundItemsArrivedEvent"] | components["schemas"]["InboundArrivedAtWarehouseEvent"] | components["schemas"]["InboundProcessedEvent"] | components["schemas"]["InboundStatusChangedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookTestEvent"];
+        /**
+         * @description One delivery (as listed by `GET /webhook_endpoints/{webhook_id}/deliveries`) with the request body
+         *     it carries to your endpoint.
+         */
+        WebhookDeliveryDetail: {
+            id: components["schemas"]["Id"];
+            event_id: components["schemas"]["Id"];
+            event_type: components["schemas"]["WebhookEventType"];
+            webhook_id: components["schemas"]["Id"];
+            shipment: components["schemas"]["WebhookDeliveryShipment"];
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /** @description Attempts made so far. */
+            attempts: number;
+            last_attempt_at: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description When the next attempt is due; `null` unless `pending`. While an attempt is in progress,
+             *     when it is retried should it never finish (the sending server stopped).
+             */
+            next_attempt_at: components["schemas"]["Timestamp"] | null;
+            /** @description HTTP status your endpoint answered last; `null` when it did not answer (timeout, connection error). */
+            last_response_status: number | null;
+            /** @description How long the last attempt took, connect to answer; `null` before the first. */
+            last_duration_ms: number | null;
+            /** @description What went wrong in the last attempt (e.g. `timeout after 10 s`); `null` after success. */
+            last_error: string | null;
+            /**
+             * @description What kind of failure the last attempt was, to act on; `null` after success or before the first attempt.
+             *     `dns` (the host name did not resolve), `refused` (nothing listens there), `connection` (reset or
+             *     closed), `tls` (certificate or handshake), `timeout` (no complete answer within the timeout),
+             *     `destination_refused` (a private or otherwise forbidden address), `redirect` (a 3xx answer:
+             *     redirects are not followed), `http_4xx`, `http_5xx`, `gone` (410: the endpoint was disabled),
+             *     `invalid_response` (not HTTP).
+             */
+            failure_class: components["schemas"]["WebhookFailureClass"] | null;
+            /** @description The first characters of your endpoint's last answer (printable text, at most 200), to see what it said; `null` when it said nothing. */
+            last_response_excerpt: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description The JSON body of this event as your endpoint receives it: the envelope
+             *     (`event_id`, `event_type`, `webhook_id`, `ts`, `retry_count`, `payload`) of the last attempt, or
+             *     while the delivery is `pending`, of the attempt in progress or the next one (`retry_count` is
+             *     that attempt's own; everything else is the same in every attempt). The
+             *     signature headers are made per attempt and are not part of it. An endpoint with `batching`
+             *     receives this object as one element of the batch's array.
+             */
+            payload: components["schemas"]["WebhookEvent"];
+        };
         /**
          * Format: email
          * @description Compared without regard to case.
@@ -2305,7 +2643,8 @@ export interface components {
             merchant_id?: components["schemas"]["PortalMerchantId"];
         };
         /**
-         * @description `admin` may also create portal users; `staff` may do everything else.
+         * @description `admin` may also manage portal users (create, remove, change roles, reset passwords); `staff` may
+         *     do everything else.
          * @enum {string}
          */
         PortalUserRole: "admin" | "staff";
@@ -2318,6 +2657,12 @@ export interface components {
         };
         PortalSession: {
             user: components["schemas"]["PortalUser"];
+            /**
+             * @description `true` after an admin reset the user's password: until the user changes it
+             *     (`POST /portal_sessions/current/_change_password`), every other operation but reading the
+             *     session and signing out answers `403 access_denied` with a detail of code `must_change_password`.
+             */
+            must_change_password: boolean;
             /** @description Send it in `X-CSRF-Token` with every write made with the session cookie. */
             csrf_token: string;
             expires_at: components["schemas"]["Timestamp"];
@@ -2346,13 +2691,31 @@ export interface components {
             /** @constant */
             success: true;
         };
+        /** @description A portal user's password, 10 to 256 characters; stored hashed, never shown again. */
+        PortalPassword: string;
+        /** @description The signed-in user's own password, changed. `new_password` must differ from `current_password`. */
+        PortalPasswordChange: {
+            current_password: string;
+            new_password: components["schemas"]["PortalPassword"];
+        };
         PortalUserCreate: {
             email: components["schemas"]["PortalEmail"];
-            password: string;
+            password: components["schemas"]["PortalPassword"];
             role: components["schemas"]["PortalUserRole"];
         };
         PortalUserList: {
             items: components["schemas"]["PortalUser"][];
+        };
+        /** @description What changes of a portal user. Its sessions end when the role changes. */
+        PortalUserUpdate: {
+            role: components["schemas"]["PortalUserRole"];
+        };
+        /**
+         * @description A temporary password that an admin gives the user by some other way (there is no mail). The
+         *     user must change it at the next sign-in.
+         */
+        PortalPasswordReset: {
+            password: components["schemas"]["PortalPassword"];
         };
         /**
          * @description A web origin as a browser sends it in the `Origin` header: `https://` (or `http://`), the host
@@ -2411,58 +2774,6 @@ export interface components {
         QuoteKeySet: {
             keys: components["schemas"]["QuoteKey"][];
         };
-        /** @description What every webhook delivery carries around its event's payload; each event type narrows `event_type` and `payload`. */
-        WebhookEnvelope: {
-            /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
-            event_id: components["schemas"]["Id"];
-            event_type: components["schemas"]["WebhookEventType"];
-            /** @description The endpoint this delivery is for. */
-            webhook_id: components["schemas"]["Id"];
-            /** @description When the event happened. */
-            ts: components["schemas"]["Timestamp"];
-            /**
-             * @description 0 on the first attempt, then 1, 2, ... A re-delivery goes on counting from the attempts
-             *     made before it.
-             */
-            retry_count: number;
-            /** @description The event's data; its schema depends on `event_type`. */
-            payload: unknown;
-        };
-        InboundItemsArrivedEvent: {
-            /** @constant */
-            event_type: "inbound_shipment.items_arrived";
-            payload: components["schemas"]["InboundItemsArrivedPayload"];
-        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
-        InboundArrivedAtWarehouseEvent: {
-            /** @constant */
-            event_type: "inbound_shipment.arrived_at_warehouse";
-            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
-        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
-        InboundProcessedEvent: {
-            /** @constant */
-            event_type: "inbound_shipment.processed";
-            payload: components["schemas"]["InboundShipmentSnapshotPayload"];
-        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
-        InboundStatusChangedEvent: {
-            /** @constant */
-            event_type: "inbound_shipment.status_changed";
-            payload: components["schemas"]["InboundStatusChangedPayload"];
-        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
-        WebhookEndpointDisabledEvent: {
-            /** @constant */
-            event_type: "webhook_endpoint.disabled";
-            payload: components["schemas"]["WebhookEndpointDisabledPayload"];
-        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
-        WebhookTestPayload: {
-            message: string;
-        };
-        WebhookTestEvent: {
-            /** @constant */
-            event_type: "webhook.test";
-            payload: components["schemas"]["WebhookTestPayload"];
-        } & WithRequired<components["schemas"]["WebhookEnvelope"], "event_type" | "payload">;
-        /** @description Any event; `event_type` tells which. */
-        WebhookEvent: components["schemas"]["InboundItemsArrivedEvent"] | components["schemas"]["InboundArrivedAtWarehouseEvent"] | components["schemas"]["InboundProcessedEvent"] | components["schemas"]["InboundStatusChangedEvent"] | components["schemas"]["WebhookEndpointDisabledEvent"] | components["schemas"]["WebhookTestEvent"];
         /** @description The events of one batched request, each with its own envelope. */
         WebhookEventBatch: components["schemas"]["WebhookEvent"][];
     };
@@ -2787,6 +3098,8 @@ export interface components {
         WebhookId: components["schemas"]["Id"];
         /** @description The `id` of a delivery, as listed by `GET /webhook_endpoints/{webhook_id}/deliveries`. */
         WebhookDeliveryId: components["schemas"]["Id"];
+        /** @description The `id` of one of your merchant's portal users (`GET /portal_users`). */
+        PortalUserId: components["schemas"]["Id"];
         /** @description The `id` of one of your publishable keys. */
         PublishableKeyId: components["schemas"]["Id"];
         /**
@@ -2857,6 +3170,7 @@ export type Arrival = components['schemas']['Arrival'];
 export type InboundShipmentLine = components['schemas']['InboundShipmentLine'];
 export type ProblemType = components['schemas']['ProblemType'];
 export type InboundProblem = components['schemas']['InboundProblem'];
+export type InboundShipmentAction = components['schemas']['InboundShipmentAction'];
 export type InboundShipment = components['schemas']['InboundShipment'];
 export type InboundShipmentList = components['schemas']['InboundShipmentList'];
 export type InboundShipmentModify = components['schemas']['InboundShipmentModify'];
@@ -2905,6 +3219,8 @@ export type OrderShippingOptionsResult = components['schemas']['OrderShippingOpt
 export type PickupPointSearchOrigin = components['schemas']['PickupPointSearchOrigin'];
 export type PickupPointWithDistance = components['schemas']['PickupPointWithDistance'];
 export type PickupPointLookupResult = components['schemas']['PickupPointLookupResult'];
+export type PickupPointBranchCount = components['schemas']['PickupPointBranchCount'];
+export type PickupPointBranchList = components['schemas']['PickupPointBranchList'];
 export type PickupPoint = components['schemas']['PickupPoint'];
 export type OrderCustomer = components['schemas']['OrderCustomer'];
 export type OrderLineDimensions = components['schemas']['OrderLineDimensions'];
@@ -2936,6 +3252,7 @@ export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
 export type WebhookEndpointUpdate = components['schemas']['WebhookEndpointUpdate'];
 export type WebhookDeliveryAccepted = components['schemas']['WebhookDeliveryAccepted'];
 export type WebhookDeliveryStatus = components['schemas']['WebhookDeliveryStatus'];
+export type WebhookDeliveryShipment = components['schemas']['WebhookDeliveryShipment'];
 export type WebhookFailureClass = components['schemas']['WebhookFailureClass'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
@@ -2953,23 +3270,6 @@ export type WebhookEndpointDisabledPayload = components['schemas']['WebhookEndpo
 export type EndpointDisabledFeedEvent = components['schemas']['EndpointDisabledFeedEvent'];
 export type FeedEvent = components['schemas']['FeedEvent'];
 export type EventFeedPage = components['schemas']['EventFeedPage'];
-export type PortalEmail = components['schemas']['PortalEmail'];
-export type PortalMerchantId = components['schemas']['PortalMerchantId'];
-export type PortalSignIn = components['schemas']['PortalSignIn'];
-export type PortalUserRole = components['schemas']['PortalUserRole'];
-export type PortalUser = components['schemas']['PortalUser'];
-export type PortalSession = components['schemas']['PortalSession'];
-export type PortalMerchantChoice = components['schemas']['PortalMerchantChoice'];
-export type SignedOut = components['schemas']['SignedOut'];
-export type PortalUserCreate = components['schemas']['PortalUserCreate'];
-export type PortalUserList = components['schemas']['PortalUserList'];
-export type Origin = components['schemas']['Origin'];
-export type PublishableKeyCreate = components['schemas']['PublishableKeyCreate'];
-export type PublishableKeyToken = components['schemas']['PublishableKeyToken'];
-export type PublishableKey = components['schemas']['PublishableKey'];
-export type PublishableKeyList = components['schemas']['PublishableKeyList'];
-export type QuoteKey = components['schemas']['QuoteKey'];
-export type QuoteKeySet = components['schemas']['QuoteKeySet'];
 export type WebhookEnvelope = components['schemas']['WebhookEnvelope'];
 export type InboundItemsArrivedEvent = components['schemas']['InboundItemsArrivedEvent'];
 export type InboundArrivedAtWarehouseEvent = components['schemas']['InboundArrivedAtWarehouseEvent'];
@@ -2979,6 +3279,28 @@ export type WebhookEndpointDisabledEvent = components['schemas']['WebhookEndpoin
 export type WebhookTestPayload = components['schemas']['WebhookTestPayload'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
+export type WebhookDeliveryDetail = components['schemas']['WebhookDeliveryDetail'];
+export type PortalEmail = components['schemas']['PortalEmail'];
+export type PortalMerchantId = components['schemas']['PortalMerchantId'];
+export type PortalSignIn = components['schemas']['PortalSignIn'];
+export type PortalUserRole = components['schemas']['PortalUserRole'];
+export type PortalUser = components['schemas']['PortalUser'];
+export type PortalSession = components['schemas']['PortalSession'];
+export type PortalMerchantChoice = components['schemas']['PortalMerchantChoice'];
+export type SignedOut = components['schemas']['SignedOut'];
+export type PortalPassword = components['schemas']['PortalPassword'];
+export type PortalPasswordChange = components['schemas']['PortalPasswordChange'];
+export type PortalUserCreate = components['schemas']['PortalUserCreate'];
+export type PortalUserList = components['schemas']['PortalUserList'];
+export type PortalUserUpdate = components['schemas']['PortalUserUpdate'];
+export type PortalPasswordReset = components['schemas']['PortalPasswordReset'];
+export type Origin = components['schemas']['Origin'];
+export type PublishableKeyCreate = components['schemas']['PublishableKeyCreate'];
+export type PublishableKeyToken = components['schemas']['PublishableKeyToken'];
+export type PublishableKey = components['schemas']['PublishableKey'];
+export type PublishableKeyList = components['schemas']['PublishableKeyList'];
+export type QuoteKey = components['schemas']['QuoteKey'];
+export type QuoteKeySet = components['schemas']['QuoteKeySet'];
 export type WebhookEventBatch = components['schemas']['WebhookEventBatch'];
 export type ResponseValidationFailed = components['responses']['ValidationFailed'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -3011,6 +3333,7 @@ export type ParameterIfMatch = components['parameters']['IfMatch'];
 export type ParameterPriceListId = components['parameters']['PriceListId'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
 export type ParameterWebhookDeliveryId = components['parameters']['WebhookDeliveryId'];
+export type ParameterPortalUserId = components['parameters']['PortalUserId'];
 export type ParameterPublishableKeyId = components['parameters']['PublishableKeyId'];
 export type ParameterWebhookIdHeader = components['parameters']['WebhookIdHeader'];
 export type ParameterWebhookTimestampHeader = components['parameters']['WebhookTimestampHeader'];
@@ -3083,6 +3406,17 @@ export interface operations {
                  *     string a `+` means a space: write the offset `+00:00` as `%2B00:00`, or use `Z`.
                  */
                 updated_since?: components["schemas"]["Timestamp"];
+                /**
+                 * @description Only shipments whose `merchants_ref` or `sender_name` contains this text, ignoring case,
+                 *     e.g. `q=acme` finds `Acme Supplies Oy`. Every character means itself (`%`, `_` and `\` are
+                 *     no wildcards).
+                 */
+                q?: string;
+                /**
+                 * @description The order: `updated_at` (oldest change first, then `id`; for polling with `updated_since`) or
+                 *     `-created_at` (newest announcement first, then `id` descending; for people).
+                 */
+                sort?: "updated_at" | "-created_at";
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page, as returned. Opaque. */
@@ -3124,7 +3458,12 @@ export interface operations {
                      *           "expected_at_wh": null,
                      *           "created_at": "2016-01-18T08:17:55+00:00",
                      *           "updated_at": "2016-01-18T08:17:55+00:00",
-                     *           "problems": []
+                     *           "problems": [],
+                     *           "actions": [
+                     *             "modify",
+                     *             "confirm",
+                     *             "delete"
+                     *           ]
                      *         }
                      *       ],
                      *       "next_cursor": null
@@ -3450,7 +3789,10 @@ export interface operations {
                      *       "expected_at_wh": "2016-01-20",
                      *       "created_at": "2016-01-18T08:17:55+00:00",
                      *       "updated_at": "2016-01-20T09:12:01+00:00",
-                     *       "problems": []
+                     *       "problems": [],
+                     *       "actions": [
+                     *         "modify"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["InboundShipment"];
@@ -3514,7 +3856,10 @@ export interface operations {
                      *       "expected_at_wh": "2016-01-20",
                      *       "created_at": "2016-01-18T08:17:55+00:00",
                      *       "updated_at": "2016-01-20T08:55:00+00:00",
-                     *       "problems": []
+                     *       "problems": [],
+                     *       "actions": [
+                     *         "modify"
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["InboundShipment"];
@@ -3846,6 +4191,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PickupPointLookupResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPickupPointBranches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branches of the directory. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "branch": "fi.db_schenker",
+                     *           "points": 412
+                     *         },
+                     *         {
+                     *           "branch": "fi.matkahuolto",
+                     *           "points": 2871
+                     *         },
+                     *         {
+                     *           "branch": "fi.posti",
+                     *           "points": 4390
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PickupPointBranchList"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -4954,6 +5343,10 @@ export interface operations {
                      *           "event_id": "5a41e2f3a4b5c6d7e8f9a0c4",
                      *           "event_type": "inbound_shipment.items_arrived",
                      *           "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                     *           "shipment": {
+                     *             "id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *             "merchants_ref": "PO-2016-0042"
+                     *           },
                      *           "status": "failed",
                      *           "attempts": 8,
                      *           "last_attempt_at": "2016-01-21T09:12:40+00:00",
@@ -4970,6 +5363,7 @@ export interface operations {
                      *           "event_id": "5a41e2f3a4b5c6d7e8f9a0b1",
                      *           "event_type": "webhook.test",
                      *           "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                     *           "shipment": null,
                      *           "status": "succeeded",
                      *           "attempts": 1,
                      *           "last_attempt_at": "2016-01-18T08:20:01+00:00",
@@ -5060,6 +5454,87 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a delivery, as listed by `GET /webhook_endpoints/{webhook_id}/deliveries`. */
+                delivery_id: components["parameters"]["WebhookDeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery and the body it sends. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a41e2f3a4b5c6d7e8f9a0c3",
+                     *       "event_id": "5a41e2f3a4b5c6d7e8f9a0c4",
+                     *       "event_type": "inbound_shipment.items_arrived",
+                     *       "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                     *       "shipment": {
+                     *         "id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *         "merchants_ref": "PO-2016-0042"
+                     *       },
+                     *       "status": "failed",
+                     *       "attempts": 8,
+                     *       "last_attempt_at": "2016-01-21T09:12:40+00:00",
+                     *       "next_attempt_at": null,
+                     *       "last_response_status": 503,
+                     *       "last_duration_ms": 212,
+                     *       "last_error": "HTTP 503 from endpoint",
+                     *       "failure_class": "http_5xx",
+                     *       "last_response_excerpt": "Service Unavailable",
+                     *       "created_at": "2016-01-20T09:12:02+00:00",
+                     *       "payload": {
+                     *         "event_id": "5a41e2f3a4b5c6d7e8f9a0c4",
+                     *         "event_type": "inbound_shipment.items_arrived",
+                     *         "webhook_id": "5a40d1e2f3a4b5c6d7e8f9a0",
+                     *         "ts": "2016-01-20T09:12:01+00:00",
+                     *         "retry_count": 7,
+                     *         "payload": {
+                     *           "shipment_id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *           "merchants_ref": "PO-2016-0042",
+                     *           "status": "processing",
+                     *           "arrivals": [
+                     *             {
+                     *               "merchants_id": "SKU-1001",
+                     *               "product_id": "569c9d3ab7e4f1a2c3d4e5f7",
+                     *               "ts": "2016-01-20T09:12:01+00:00",
+                     *               "change": 6
+                     *             }
+                     *           ],
+                     *           "products": [
+                     *             {
+                     *               "merchants_id": "SKU-1001",
+                     *               "product_id": "569c9d3ab7e4f1a2c3d4e5f7",
+                     *               "qty": 10,
+                     *               "arrivedQty": 6
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
@@ -5164,7 +5639,8 @@ export interface operations {
                      *         "created_at": "2016-01-18T08:17:55+00:00"
                      *       },
                      *       "csrf_token": "pE3mZ1v0yQ2qGk7Jx5Lb9wRt4Hc8Nd6A",
-                     *       "expires_at": "2016-01-18T20:17:55+00:00"
+                     *       "expires_at": "2016-01-18T20:17:55+00:00",
+                     *       "must_change_password": false
                      *     }
                      */
                     "application/json": components["schemas"]["PortalSession"];
@@ -5229,7 +5705,8 @@ export interface operations {
                      *         "created_at": "2016-01-18T08:17:55+00:00"
                      *       },
                      *       "csrf_token": "pE3mZ1v0yQ2qGk7Jx5Lb9wRt4Hc8Nd6A",
-                     *       "expires_at": "2016-01-18T20:17:55+00:00"
+                     *       "expires_at": "2016-01-18T20:17:55+00:00",
+                     *       "must_change_password": false
                      *     }
                      */
                     "application/json": components["schemas"]["PortalSession"];
@@ -5272,6 +5749,59 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    changePortalPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "temporary-password-4821",
+                 *       "new_password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PortalPasswordChange"];
+            };
+        };
+        responses: {
+            /** @description Changed; the session, which goes on. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "5a43a4b5c6d7e8f9a0b1c2d3",
+                     *         "email": "anna@shop.example.com",
+                     *         "role": "admin",
+                     *         "merchant_id": "shop.example.com",
+                     *         "created_at": "2016-01-18T08:17:55+00:00"
+                     *       },
+                     *       "csrf_token": "pE3mZ1v0yQ2qGk7Jx5Lb9wRt4Hc8Nd6A",
+                     *       "expires_at": "2016-01-18T20:17:55+00:00",
+                     *       "must_change_password": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalSession"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
@@ -5362,6 +5892,193 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePortalUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your merchant's portal users (`GET /portal_users`). */
+                user_id: components["parameters"]["PortalUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "admin"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PortalUserUpdate"];
+            };
+        };
+        responses: {
+            /** @description The user, with its role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a43a4b5c6d7e8f9a0b1c2d4",
+                     *       "email": "bob@shop.example.com",
+                     *       "role": "admin",
+                     *       "merchant_id": "shop.example.com",
+                     *       "created_at": "2016-01-18T08:17:55+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalUser"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            /** @description The user is the merchant's last admin; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "conflict",
+                     *       "message": "This is your merchant's last portal admin; make another user an admin first.",
+                     *       "details": [
+                     *         {
+                     *           "path": "/body/role",
+                     *           "message": "the last admin cannot be made staff",
+                     *           "code": "last_admin"
+                     *         }
+                     *       ],
+                     *       "request_id": "6b05a1c2d3e4f5a6b7c8d9e5"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePortalUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your merchant's portal users (`GET /portal_users`). */
+                user_id: components["parameters"]["PortalUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "id": "5a43a4b5c6d7e8f9a0b1c2d4"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            /** @description The user is the merchant's last admin; nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "conflict",
+                     *       "message": "This is your merchant's last portal admin; make another user an admin first.",
+                     *       "details": [
+                     *         {
+                     *           "path": "/params/user_id",
+                     *           "message": "the last admin cannot be removed",
+                     *           "code": "last_admin"
+                     *         }
+                     *       ],
+                     *       "request_id": "6b05a1c2d3e4f5a6b7c8d9e6"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resetPortalUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your merchant's portal users (`GET /portal_users`). */
+                user_id: components["parameters"]["PortalUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "temporary-password-4821"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PortalPasswordReset"];
+            };
+        };
+        responses: {
+            /** @description The password was reset; the user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a43a4b5c6d7e8f9a0b1c2d4",
+                     *       "email": "bob@shop.example.com",
+                     *       "role": "staff",
+                     *       "merchant_id": "shop.example.com",
+                     *       "created_at": "2016-01-18T08:17:55+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PortalUser"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];
@@ -5694,7 +6411,10 @@ export interface operations {
                  *           "expected_at_wh": "2016-01-20",
                  *           "created_at": "2016-01-18T08:17:55+00:00",
                  *           "updated_at": "2016-01-20T08:55:00+00:00",
-                 *           "problems": []
+                 *           "problems": [],
+                 *           "actions": [
+                 *             "modify"
+                 *           ]
                  *         }
                  *       }
                  *     }
@@ -5782,7 +6502,8 @@ export interface operations {
                  *           "expected_at_wh": "2016-01-20",
                  *           "created_at": "2016-01-18T08:17:55+00:00",
                  *           "updated_at": "2016-01-20T11:02:10+00:00",
-                 *           "problems": []
+                 *           "problems": [],
+                 *           "actions": []
                  *         }
                  *       }
                  *     }

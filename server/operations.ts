@@ -6,6 +6,7 @@ import type { Principal } from "./accounts/domain.ts";
 import type { Db } from "./db/database.ts";
 import type { Tx } from "./db/transaction.ts";
 import type { JsonOf, OperationId, ParamsOf as Params, RequestBody, ValidatedQuery } from "./shared/contract.ts";
+import type { ErrorDetail } from "./shared/errors.ts";
 export type { OperationId } from "./shared/contract.ts";
 
 type Op<Id extends OperationId> = operations[Id];
@@ -42,3 +43,19 @@ export type Handler<Id extends OperationId> = (ctx: Context<Id>) => Promise<Repl
 export type Handlers = { [Id in OperationId]?: Handler<Id> };
 /** Handlers of a resource that needs operator settings: server/handlers.ts binds them to the settings. */
 export type HandlersWith<S> = { [Id in OperationId]?: (ctx: Context<Id>, settings: S) => Promise<Reply<Id>> };
+
+/** What an operation's value rules see of a request: its body and query as sent (see ValueRule). */
+export interface RuleInput {
+  body: unknown;
+  query: Record<string, unknown>;
+}
+
+/**
+ * An operation's value rules: what its schema cannot say (check digits, cents, duplicates, real calendar dates...),
+ * as details of the one 400. The request validator runs them with the schema check (http/validator.ts), whether that
+ * passed or not, so that one answer lists every problem; when it passed, they run before the handler. So they read
+ * the input as unknown, judge only the parts of the right type, and never throw. Rules that need stored data (a
+ * referenced pickup point, a shipment's lines) stay in the domain.
+ */
+export type ValueRule = (input: RuleInput) => ErrorDetail[];
+export type ValueRules = { [Id in OperationId]?: ValueRule };

@@ -96,8 +96,10 @@ async function shipmentsCurve(): Promise<void> {
       // The plans of what these reads send, at this size.
       const plans = [
         await probe.seqScansOf((db) => getShipment(db, merchant, id)),
-        await probe.seqScansOf((db) => listShipments(db, merchant, { limit: 50 })),
-        await probe.seqScansOf((db) => listShipments(db, merchant, { merchants_ref: ref, limit: 50 })),
+        await probe.seqScansOf((db) => listShipments(db, merchant, { limit: 50, sort: "updated_at" })),
+        await probe.seqScansOf((db) =>
+          listShipments(db, merchant, { merchants_ref: ref, limit: 50, sort: "updated_at" }),
+        ),
       ];
       const scans = plans.flatMap((p) => p.scans);
       notes.push(

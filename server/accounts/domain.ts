@@ -36,6 +36,8 @@ export interface PortalSessionOf {
   expiresAt: Date;
   user: components["schemas"]["PortalUser"];
   userRole: components["schemas"]["PortalUserRole"];
+  /** The user's password was reset by an admin: the session may only read itself, sign out and change it. */
+  mustChangePassword: boolean;
 }
 
 /** The refusal of an address the login throttle holds back for `wait` seconds. */

@@ -5,7 +5,7 @@ import type { Authenticator, Principal } from "../accounts/domain.ts";
 import { AppError, invalid } from "../shared/errors.ts";
 import { matchedOperation } from "../http/express.ts";
 import { parseBasic } from "./basic.ts";
-import { checkCsrf, cookieValue, SESSION_COOKIE } from "./sessions.ts";
+import { checkCsrf, checkPasswordChanged, cookieValue, SESSION_COOKIE } from "./sessions.ts";
 
 // What a visitor may call: an operation whose security is `[]` (signing in to the portal, the quote keys).
 const isPublic = (req: Request) =>
@@ -15,7 +15,7 @@ const BEARER = /^Bearer (\S{1,200})$/i;
 
 /**
  * HTTP Basic, a publishable key (`Bearer pk_...`), or (without an Authorization header) a portal session cookie, whose writes also need the CSRF
- * header. Sets `res.locals.principal`. `sessions` finds a live session's principal (sessions.ts; the mock's own
+ * header, and which may do little else than change its password while it must (sessions.ts). Sets `res.locals.principal`. `sessions` finds a live session's principal (sessions.ts; the mock's own
  * in tools/mock), `auth` verifies Basic credentials.
  */
 export function authenticate(
@@ -39,6 +39,8 @@ export function authenticate(
         const principal = await sessions(token);
         if (!principal) throw new AppError("unauthorized", "Your portal session has ended: sign in again.");
         if (!SAFE_METHODS.has(req.method)) checkCsrf(principal, req.header("x-csrf-token"));
+        // After an admin reset the password: only the session itself, signing out and a new password (403).
+        checkPasswordChanged(principal, matchedOperation(req)?.operationId);
         res.locals.principal = principal;
         return next();
       }

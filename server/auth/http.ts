@@ -1,7 +1,7 @@
-// Portal sign-in and sign-out (the portal_sessions operations), keyed by operationId.
+// Portal sign-in, sign-out and one's own password (the portal_sessions operations), keyed by operationId.
 import type { LoginThrottle } from "../accounts/throttle.ts";
 import type { HandlersWith } from "../operations.ts";
-import { currentSession, sessionCookie, signIn, signOut } from "./sessions.ts";
+import { changeOwnPassword, currentSession, sessionCookie, signIn, signOut } from "./sessions.ts";
 
 // A session's answers are for the signed-in browser only.
 const PRIVATE = { "Cache-Control": "no-store" };
@@ -25,4 +25,9 @@ export const sessionHandlers = {
       headers: { ...PRIVATE, "Set-Cookie": sessionCookie("", c.client.https, 0) },
     };
   },
+  changePortalPassword: async (c, { loginThrottle }) => ({
+    status: 200,
+    body: await changeOwnPassword(c.db, loginThrottle, c.principal, c.body, c.client.address),
+    headers: PRIVATE,
+  }),
 } satisfies HandlersWith<{ loginThrottle: LoginThrottle }>;

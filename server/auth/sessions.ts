@@ -3,15 +3,17 @@
 // every instance at once). Sign-in shares the failed-login throttle of API secrets. The users themselves
 // are the portal's (portal/users.ts); the sessions' rows are kept beside them (portal/db.ts).
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { PortalMerchantChoice, PortalSession, PortalSignIn } from "../../generated/api.ts";
+import type { PortalMerchantChoice, PortalPasswordChange, PortalSession, PortalSignIn } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import { accountLane } from "../accounts/derivations.ts";
-import { NoAccountRefusal, verifySecret } from "../accounts/secrets.ts";
+import { hashSecret, NoAccountRefusal, verifySecret } from "../accounts/secrets.ts";
 import type { LoginThrottle } from "../accounts/throttle.ts";
-import type { Executor } from "../db/transaction.ts";
+import type { Db } from "../db/database.ts";
+import { inTransaction, type Executor } from "../db/transaction.ts";
 import * as q from "../portal/db.ts";
 import { normalEmail, userToWire } from "../portal/users.ts";
-import { AppError } from "../shared/errors.ts";
+import type { OperationId } from "../shared/contract.ts";
+import { AppError, invalid } from "../shared/errors.ts";
 import { formatTimestamp } from "../shared/time.ts";
 
 export const SESSION_COOKIE = "portal_session";
@@ -44,6 +46,7 @@ export async function sessionPrincipal(db: Executor, token: string): Promise<Pri
       expiresAt: row.expires_at,
       user: userToWire(row),
       userRole: row.role,
+      mustChangePassword: row.must_change_password,
     },
   };
 }
@@ -59,6 +62,30 @@ export function checkCsrf(principal: Principal, header: string | undefined): voi
     );
   }
 }
+
+// What a session whose password an admin reset may still do: read itself, sign out, and change the password.
+const WHILE_PASSWORD_MUST_CHANGE: ReadonlySet<OperationId> = new Set<OperationId>([
+  "getPortalSession",
+  "deletePortalSession",
+  "changePortalPassword",
+]);
+
+/** A session that must change its password first may call only the operations above (403 otherwise). */
+export function checkPasswordChanged(principal: Principal, operationId: string | undefined): void {
+  if (!principal.session?.mustChangePassword) return;
+  if (operationId !== undefined && WHILE_PASSWORD_MUST_CHANGE.has(operationId as OperationId)) return;
+  throw new AppError(
+    "access_denied",
+    "Your password was reset by an admin: change it first (POST /portal_sessions/current/_change_password). Until then this session may only read itself and sign out.",
+    [{ path: "/session/must_change_password", message: "change your password first", code: "must_change_password" }],
+  );
+}
+
+const tooManyFailures = (wait: number) =>
+  new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], {
+    "Retry-After": String(wait),
+  });
+const sessionEnded = () => new AppError("unauthorized", "Your portal session has ended: sign in again.");
 
 // Sign-in checks the password of every merchant's user with the email (one person, several shops): a bound
 // on the key derivations one request costs. Beyond it, the request names its merchant_id.
@@ -81,10 +108,7 @@ export async function signIn(
   const email = normalEmail(input.email);
   const name = `P-${email}`;
   const wait = await throttle.blockedFor(address, name);
-  if (wait > 0)
-    throw new AppError("rate_limited", `Too many failed sign-ins from this address. Retry in ${wait} s.`, [], {
-      "Retry-After": String(wait),
-    });
+  if (wait > 0) throw tooManyFailures(wait);
   const users = input.merchant_id
     ? [await q.findUser(db, input.merchant_id.toLowerCase(), email)].filter((u) => u !== undefined)
     : await q.findUsersByEmail(db, email, MAX_MERCHANTS);
@@ -126,13 +150,70 @@ export async function signIn(
     created_at: now,
     expires_at: expires,
   });
-  return { token, session: { user: userToWire(user), csrf_token: csrf, expires_at: formatTimestamp(expires) } };
+  return {
+    token,
+    session: {
+      user: userToWire(user),
+      csrf_token: csrf,
+      expires_at: formatTimestamp(expires),
+      must_change_password: user.must_change_password,
+    },
+  };
 }
 
 export function currentSession(principal: Principal): PortalSession {
   const s = principal.session;
   if (!s) throw new AppError("unauthorized", "This operation needs a portal session cookie.");
-  return { user: s.user, csrf_token: s.csrfToken, expires_at: formatTimestamp(s.expiresAt) };
+  return {
+    user: s.user,
+    csrf_token: s.csrfToken,
+    expires_at: formatTimestamp(s.expiresAt),
+    must_change_password: s.mustChangePassword,
+  };
+}
+
+/**
+ * The signed-in user's own new password. The same password again is refused before any key derivation; a wrong
+ * current password counts as a failed sign-in of the user's email from this address (the sign-in throttle's
+ * count, so a stolen cookie cannot guess the password faster than the sign-in form). Clears the flag of a
+ * reset; the user's other sessions end, this one goes on. Nothing changes on a refusal.
+ */
+export async function changeOwnPassword(
+  db: Db,
+  throttle: LoginThrottle,
+  principal: Principal,
+  input: PortalPasswordChange,
+  address: string,
+): Promise<PortalSession> {
+  const s = principal.session;
+  if (!s) throw new AppError("unauthorized", "This operation needs a portal session cookie.");
+  if (input.new_password === input.current_password)
+    throw invalid(
+      [{ path: "/body/new_password", message: "the same as the current password", code: "unchanged" }],
+      "The new password must differ from the current one.",
+    );
+  const name = `P-${s.user.email}`;
+  const wait = await throttle.blockedFor(address, name);
+  if (wait > 0) throw tooManyFailures(wait);
+  const user = await q.findUserById(db, principal.id, s.user.id);
+  if (!user) throw sessionEnded();
+  const lane = accountLane("merchant", user.merchant_id);
+  if (!(await verifySecret(input.current_password, { stored: user.password_hash, lane }))) {
+    await throttle.failed(address, name);
+    throw invalid(
+      [{ path: "/body/current_password", message: "not your current password", code: "wrong_password" }],
+      "The current password is wrong.",
+    );
+  }
+  const hash = await hashSecret(input.new_password, lane);
+  const changed = await inTransaction(db, async (trx) => {
+    // Unless a reset or another change came in between (it ended this session): that one stands.
+    if (!(await q.setUserPassword(trx, user.merchant_id, user.id, hash, false, user.password_hash))) return false;
+    await q.deleteSessionsOf(trx, user.id, s.tokenHash);
+    return true;
+  });
+  if (!changed) throw sessionEnded();
+  return { ...currentSession(principal), must_change_password: false };
 }
 
 export async function signOut(db: Executor, principal: Principal): Promise<void> {

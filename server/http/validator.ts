@@ -4,6 +4,10 @@ import { matchedOperation } from "./express.ts";
 import type { OpenAPIV3 } from "express-openapi-validator/dist/framework/types.js";
 import { specDocument } from "../shared/spec-document.ts";
 import { authorize, type SecurityRequirement } from "../auth/authorize.ts";
+import type { OperationId, ValueRules } from "../operations.ts";
+import { invalid, type ErrorDetail } from "../shared/errors.ts";
+import { VALUE_RULES } from "../value-rules.ts";
+import { toAppError } from "./errors.ts";
 
 /**
  * The validator's middlewares in stages, so that the body is read knowing the operation: `match` finds the
@@ -23,8 +27,14 @@ export interface ResponseChecks {
   onViolation?: (operation: string, errors: unknown) => void;
 }
 
-/** Starts preparing at once (~0.15 s at start, asynchronously; each operation compiles on first use); requests wait for it. */
-export function validator(responses: ResponseChecks = { percent: 100 }): SpecValidator {
+/**
+ * Starts preparing at once (~0.15 s at start, asynchronously; each operation compiles on first use); requests wait for
+ * it. `rules`: each operation's value rules, run with the schema check (withValueRules).
+ */
+export function validator(
+  responses: ResponseChecks = { percent: 100 },
+  rules: ValueRules = VALUE_RULES,
+): SpecValidator {
   const sampled = responses.percent < 100;
   const all = OpenApiValidator.middleware({
     // A copy: the validator rewrites the document it is given, and others read the parsed spec too.
@@ -63,6 +73,35 @@ export function validator(responses: ResponseChecks = { percent: 100 }): SpecVal
   return {
     match: all.slice(0, 2),
     authorize: authorize((specDocument() as { security?: SecurityRequirement[] }).security ?? []),
-    validate: [checkRequest, sampled ? sampleResponse : checkResponse],
+    validate: [withValueRules(checkRequest, rules), sampled ? sampleResponse : checkResponse],
   };
+}
+
+/**
+ * The schema check of a request and its operation's value rules as one pass, so that one 400 lists every problem:
+ * the rules run whether the schema check passed or failed (they judge only the parts of the right type, see
+ * ValueRule), and their details join the schema's. A rule's detail on a field the schema already named is left
+ * out: that field's value is not of the shape its rules judge, and one path gets one word (never the same path
+ * and code twice). Passed, the handler runs only if the rules found nothing either.
+ */
+function withValueRules(checkRequest: RequestHandler, rules: ValueRules): RequestHandler {
+  return (req, res, next) =>
+    checkRequest(req, res, (err?: unknown) => {
+      const rule = rules[matchedOperation(req)?.operationId as OperationId];
+      if (!rule) return next(err);
+      const schema = err === undefined ? undefined : toAppError(err);
+      // Anything but the request's own problems (a 415, say) goes on as it was.
+      if (err !== undefined && schema?.code !== "validation_failed") return next(err);
+      let found: ErrorDetail[];
+      try {
+        found = rule({ body: req.body, query: req.query });
+      } catch (ruleErr) {
+        // A rule is written never to throw; if one does on a body the schema refused, that refusal still stands.
+        if (schema) return next(schema);
+        return next(ruleErr);
+      }
+      if (!schema) return next(found.length ? invalid(found) : undefined);
+      const named = new Set(schema.details.map((d) => d.path));
+      next(invalid([...schema.details, ...found.filter((d) => !named.has(d.path))], schema.message));
+    });
 }

@@ -13,8 +13,8 @@ import { newId } from "../shared/ids.ts";
 import { toCents } from "../shared/money.ts";
 import { reconcileClosing } from "./closing.ts";
 import { raiseEvents } from "./events.ts";
-import { checkDate, checkLines, throwIfAny } from "./input-checks.ts";
 import {
+  actionState,
   arrivedByProduct,
   beginChange,
   moveTo,
@@ -24,7 +24,7 @@ import {
   type ShipmentChange,
 } from "./shipment.ts";
 import { saveShipment, updateShipment, type LineRow, type Shipment } from "./shipment.repository.ts";
-import { MODIFIABLE, assertIn, assertMerchantMove } from "./states.ts";
+import { assertMerchantAction } from "./states.ts";
 
 type WriteResult = InboundShipmentWriteResult;
 type LineInput = ProductLineInput;
@@ -33,11 +33,7 @@ const MAX_LINES = 500;
 const centsOrNull = (price: number | undefined) => (price === undefined ? null : toCents(price));
 
 export async function createShipment(trx: Tx, merchant: Principal, input: InboundShipmentCreate): Promise<WriteResult> {
-  const details: ErrorDetail[] = [];
-  checkLines(input.products, "/body/products", details);
-  checkDate(input.expected_at_wh, "/body/expected_at_wh", details);
-  throwIfAny(details);
-
+  // Its value rules (input-checks.ts) ran with the schema check, before the handler.
   const now = new Date();
   const id = newId(now.getTime());
   const products = await upsertProductsDetailed(trx, merchant.id, input.products, now);
@@ -81,22 +77,12 @@ export async function modifyShipment(
   id: string,
   input: InboundShipmentModify,
 ): Promise<WriteResult> {
-  const details: ErrorDetail[] = [];
-  if (input.products && input.products_all) {
-    details.push({
-      path: "/body/products_all",
-      message: "send either products (merge) or products_all (replace), not both",
-      code: "oneOf",
-    });
-  }
+  // Its value rules (input-checks.ts: not both products and products_all, ...) ran with the schema check.
   const newLines = input.products ?? input.products_all;
   const pointer = input.products ? "/body/products" : "/body/products_all";
-  if (newLines) checkLines(newLines, pointer, details);
-  checkDate(input.expected_at_wh, "/body/expected_at_wh", details);
-  throwIfAny(details);
 
   const c = await updateShipment(trx, merchant, id, async (s) => {
-    assertIn(MODIFIABLE, s.row.status, "modify");
+    assertMerchantAction("modify", actionState(s));
     const now = new Date();
     const products = newLines && (await upsertProductsDetailed(trx, s.row.merchant_id, newLines, now));
     const c = beginChange(s, now);
@@ -168,7 +154,7 @@ function applyLines(
 
 export async function confirmShipment(trx: Tx, merchant: Principal, id: string): Promise<WriteResult> {
   const c = await updateShipment(trx, merchant, id, (s) => {
-    assertMerchantMove(s.row.status, "confirmed");
+    assertMerchantAction("confirm", actionState(s));
     const c = beginChange(s, new Date());
     moveTo(c, "confirmed", merchant);
     return c;
@@ -179,8 +165,7 @@ export async function confirmShipment(trx: Tx, merchant: Principal, id: string):
 
 export async function deleteShipment(trx: Tx, merchant: Principal, id: string): Promise<WriteResult> {
   const c = await updateShipment(trx, merchant, id, (s) => {
-    assertMerchantMove(s.row.status, "deleted");
-    if (s.arrivals.length) throw new AppError("invalid_state", "Cannot delete an inbound shipment that has arrivals.");
+    assertMerchantAction("delete", actionState(s));
     const c = beginChange(s, new Date());
     moveTo(c, "deleted", merchant);
     return c;

@@ -9,7 +9,11 @@ export const DEMO_SHIPMENT_REF = "DEMO-PO-1";
 
 /** Announces the demo shipment and records two arrivals, once: a re-seed leaves an existing one as it is. */
 export async function seedDemoShipment(trx: Tx, merchant: Principal, operator: Principal): Promise<void> {
-  const existing = await listShipments(trx, merchant, { merchants_ref: DEMO_SHIPMENT_REF, limit: 1 });
+  const existing = await listShipments(trx, merchant, {
+    merchants_ref: DEMO_SHIPMENT_REF,
+    limit: 1,
+    sort: "updated_at",
+  });
   if (existing.items.length > 0) return;
   const { shipment_id } = await createShipment(trx, merchant, {
     merchants_ref: DEMO_SHIPMENT_REF,

@@ -1,7 +1,8 @@
 // Inbound shipment operations, keyed by operationId. Roles and bodies were checked by the validator
 // from the spec; the handler opens the transaction and the domain does the rest.
-import type { Handlers } from "../operations.ts";
+import type { Handlers, ValueRules } from "../operations.ts";
 import * as announcements from "./announcements.ts";
+import * as checks from "./input-checks.ts";
 import * as queries from "./queries.ts";
 import * as warehouse from "./warehouse.ts";
 
@@ -43,3 +44,11 @@ export const inboundHandlers = {
     body: await c.transaction((trx) => warehouse.changeStatus(trx, c.principal, c.path.shipment_id, c.body)),
   }),
 } satisfies Handlers;
+
+/** The value rules of inbound shipment operations, keyed by operationId (run by the request validator). */
+export const inboundValueRules = {
+  createInboundShipment: ({ body }) => checks.createProblems(body),
+  modifyInboundShipment: ({ body }) => checks.modifyProblems(body),
+  recordInboundArrivals: ({ body }) => checks.arrivalsProblems(body),
+  changeInboundShipmentStatus: ({ body }) => checks.statusChangeProblems(body),
+} satisfies ValueRules;

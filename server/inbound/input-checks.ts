@@ -1,40 +1,115 @@
-// Input rules the schema cannot express: duplicates, GTIN check digits, cents, real calendar dates.
-import type { ArrivalLineInput, ProductLineInput } from "../../generated/api.ts";
-import { invalid, type ErrorDetail } from "../shared/errors.ts";
+// Input rules the schema cannot express: duplicates, GTIN check digits, cents, real calendar dates, and which
+// fields go together. Each operation's rules are registered by operationId (inboundValueRules in http.ts) and run
+// by the request validator with the schema check, so one 400 lists every problem. They also run when the schema
+// check failed: each reads the body as unknown and judges only the parts of the right type, and never throws.
+import type { ErrorDetail } from "../shared/errors.ts";
 import { isValidGtin } from "../shared/gtin.ts";
+import { fieldOf, isNumber, itemsOf } from "../shared/loose.ts";
 import { hasAtMostTwoDecimals } from "../shared/money.ts";
 import { isCalendarDate } from "../shared/time.ts";
+import { WAREHOUSE_MOVES } from "./states.ts";
 
-export function checkLines(
-  lines: ProductLineInput[] | ArrivalLineInput[],
-  pointer: string,
-  details: ErrorDetail[],
-): void {
+// The shapes the schema allows (common.yaml Gtin, Date): a rule judges only values of that shape.
+const GTIN_SHAPE = /^(\d{8}|\d{12,14})$/;
+const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Product or arrival lines: each merchants_id once, GTIN check digits, purchase prices in cents. */
+export function lineProblems(lines: unknown, pointer: string): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
   const seen = new Set<string>();
-  lines.forEach((l, i) => {
-    if (seen.has(l.merchants_id)) {
-      details.push({
-        path: `${pointer}/${i}/merchants_id`,
-        message: `merchants_id ${l.merchants_id} appears more than once`,
-        code: "duplicate",
-      });
+  itemsOf(lines).forEach((l, i) => {
+    const merchantsId = fieldOf(l, "merchants_id");
+    if (typeof merchantsId === "string") {
+      if (seen.has(merchantsId)) {
+        details.push({
+          path: `${pointer}/${i}/merchants_id`,
+          message: `merchants_id ${merchantsId} appears more than once`,
+          code: "duplicate",
+        });
+      }
+      seen.add(merchantsId);
     }
-    seen.add(l.merchants_id);
-    if (l.gtin !== undefined && !isValidGtin(l.gtin)) {
+    const gtin = fieldOf(l, "gtin");
+    if (typeof gtin === "string" && GTIN_SHAPE.test(gtin) && !isValidGtin(gtin)) {
       details.push({ path: `${pointer}/${i}/gtin`, message: "GTIN check digit is wrong", code: "gtin" });
     }
-    if ("purchasePrice" in l && l.purchasePrice !== undefined && !hasAtMostTwoDecimals(l.purchasePrice)) {
+    const price = fieldOf(l, "purchasePrice");
+    if (isNumber(price) && !hasAtMostTwoDecimals(price)) {
       details.push({ path: `${pointer}/${i}/purchasePrice`, message: "at most two decimals", code: "multipleOf" });
     }
   });
+  return details;
 }
 
-export function checkDate(value: string | null | undefined, pointer: string, details: ErrorDetail[]): void {
-  if (typeof value === "string" && !isCalendarDate(value)) {
-    details.push({ path: pointer, message: "must be a real calendar date (YYYY-MM-DD)", code: "format" });
+export function dateProblems(value: unknown, pointer: string): ErrorDetail[] {
+  return typeof value === "string" && DATE_SHAPE.test(value) && !isCalendarDate(value)
+    ? [{ path: pointer, message: "must be a real calendar date (YYYY-MM-DD)", code: "format" }]
+    : [];
+}
+
+/** createInboundShipment */
+export function createProblems(body: unknown): ErrorDetail[] {
+  return [
+    ...lineProblems(fieldOf(body, "products"), "/body/products"),
+    ...dateProblems(fieldOf(body, "expected_at_wh"), "/body/expected_at_wh"),
+  ];
+}
+
+/** modifyInboundShipment */
+export function modifyProblems(body: unknown): ErrorDetail[] {
+  const products = fieldOf(body, "products");
+  const productsAll = fieldOf(body, "products_all");
+  return [
+    ...(products !== undefined && productsAll !== undefined
+      ? [
+          {
+            path: "/body/products_all",
+            message: "send either products (merge) or products_all (replace), not both",
+            code: "oneOf",
+          },
+        ]
+      : []),
+    ...lineProblems(products, "/body/products"),
+    ...lineProblems(productsAll, "/body/products_all"),
+    ...dateProblems(fieldOf(body, "expected_at_wh"), "/body/expected_at_wh"),
+  ];
+}
+
+// An arrival's ts lies between this date and 5 minutes ahead of our clock (skew of the warehouse's clocks).
+const EARLIEST_TS = Date.UTC(2000, 0, 1);
+const FUTURE_SKEW_MS = 5 * 60_000;
+
+/** recordInboundArrivals */
+export function arrivalsProblems(body: unknown): ErrorDetail[] {
+  const details = lineProblems(fieldOf(body, "arrivals"), "/body/arrivals");
+  const ts = fieldOf(body, "ts");
+  if (typeof ts !== "string") return details;
+  const at = Date.parse(ts);
+  // The schema's date-time allows what Date cannot read (a leap second: 23:59:60).
+  if (!Number.isFinite(at))
+    details.push({ path: "/body/ts", message: "is not a time this service can read", code: "format" });
+  if (at > Date.now() + FUTURE_SKEW_MS)
+    details.push({ path: "/body/ts", message: "must not be in the future", code: "future" });
+  // Also catches years PostgreSQL cannot store (before year 1), which Date accepts.
+  if (at < EARLIEST_TS)
+    details.push({ path: "/body/ts", message: "must not be before 2000-01-01T00:00:00Z", code: "too_early" });
+  return details;
+}
+
+/** changeInboundShipmentStatus: problems exactly when moving to `problem`. */
+export function statusChangeProblems(body: unknown): ErrorDetail[] {
+  const status = fieldOf(body, "status");
+  if (typeof status !== "string" || !Object.hasOwn(WAREHOUSE_MOVES, status)) return [];
+  const problems = fieldOf(body, "problems");
+  if (status === "problem" && problems === undefined) {
+    return [
+      { path: "/body/problems", message: "at least one problem is required when moving to problem", code: "required" },
+    ];
   }
-}
-
-export function throwIfAny(details: ErrorDetail[]): void {
-  if (details.length) throw invalid(details);
+  if (status !== "problem" && problems !== undefined) {
+    return [
+      { path: "/body/problems", message: "problems are only accepted when moving to problem", code: "not_allowed" },
+    ];
+  }
+  return [];
 }

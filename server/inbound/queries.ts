@@ -7,6 +7,7 @@ import type { ValidatedQuery } from "../shared/contract.ts";
 import { notFound } from "../shared/errors.ts";
 import { decodeCursor, toPage } from "../shared/pagination.ts";
 import * as q from "./shipment.repository.ts";
+import type { ListOrder, Shipment } from "./shipment.repository.ts";
 import { toWire } from "./wire.ts";
 
 export async function getShipment(db: Executor, actor: Principal, id: string): Promise<InboundShipment> {
@@ -32,21 +33,35 @@ export async function getStatusHistory(db: Executor, actor: Principal, id: strin
   };
 }
 
+/**
+ * The name an order's cursors carry, so that another order refuses them (shared/pagination.ts): none for the
+ * default order, whose cursors issued before `sort` existed keep working.
+ */
+export const cursorNameOf = (order: ListOrder): string | undefined => (order === "updated_at" ? undefined : order);
+
 export async function listShipments(
   db: Executor,
   merchant: Principal,
   query: ValidatedQuery<"listInboundShipments">,
 ): Promise<InboundShipmentList> {
   const { limit } = query;
+  const order = query.sort;
+  const cursorName = cursorNameOf(order);
   const rows = await q.listShipments(db, {
     merchantId: merchant.id,
+    order,
     statuses: query.status,
     merchantsRef: query.merchants_ref,
+    search: query.q,
     // Nothing changed before 1970; earlier instants (year 0 included, which PostgreSQL cannot read) mean "all".
     updatedSince:
       query.updated_since === undefined ? undefined : new Date(Math.max(0, Date.parse(query.updated_since))),
-    after: query.cursor === undefined ? undefined : decodeCursor(query.cursor),
+    after: query.cursor === undefined ? undefined : decodeCursor(query.cursor, cursorName),
     limit: limit + 1,
   });
-  return toPage(rows, limit, (s) => ({ at: s.row.updated_at, id: s.row.id }), toWire);
+  const positionOf = (s: Shipment) => ({
+    at: order === "updated_at" ? s.row.updated_at : s.row.created_at,
+    id: s.row.id,
+  });
+  return toPage(rows, limit, positionOf, toWire, cursorName);
 }

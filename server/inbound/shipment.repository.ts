@@ -8,6 +8,7 @@ import type { Database } from "../db/schema.ts";
 import { precompiled } from "../db/precompiled.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import { notFound } from "../shared/errors.ts";
+import type { QueryOf } from "../shared/contract.ts";
 import type { Position } from "../shared/pagination.ts";
 
 export type ShipmentRow = Selectable<Database["inbound_shipments"]>;
@@ -276,15 +277,31 @@ export async function listStatusHistory(db: Executor, shipmentId: string) {
     .execute();
 }
 
+/** The orders of the list (the spec's `sort`): oldest change first, or newest announcement first. */
+export type ListOrder = NonNullable<QueryOf<"listInboundShipments">["sort"]>;
+
 export interface ListFilter {
   merchantId: string;
+  order: ListOrder;
   statuses?: Status[];
   merchantsRef?: string;
+  /** Text that `merchants_ref` or `sender_name` contains, ignoring case; every character means itself. */
+  search?: string;
   updatedSince?: Date;
+  /** The last row of the previous page, in `order`. */
   after?: Position;
   limit: number;
 }
 
+/** `text` as a LIKE pattern that matches it anywhere, each character literally (`\` is LIKE's escape). */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+
+/**
+ * One page of a merchant's shipments. Each order walks an index that starts with merchant_id
+ * (inbound_shipments_merchant_updated, inbound_shipments_merchant_created), so the other filters only narrow
+ * the merchant's own rows, read in order until the page is full; a search that matches few rows is found through
+ * the trigram indexes of merchants_ref and sender_name instead (migration 0015).
+ */
 export async function listShipments(db: Executor, f: ListFilter): Promise<Shipment[]> {
   let q = db
     .selectFrom("inbound_shipments as s")
@@ -293,11 +310,19 @@ export async function listShipments(db: Executor, f: ListFilter): Promise<Shipme
     .where("merchant_id", "=", f.merchantId);
   if (f.statuses?.length) q = q.where("status", "in", f.statuses);
   if (f.merchantsRef !== undefined) q = q.where("merchants_ref", "=", f.merchantsRef);
-  if (f.updatedSince) q = q.where("updated_at", ">=", f.updatedSince);
-  if (f.after) {
-    const { at, id } = f.after;
-    q = q.where(sql<boolean>`(updated_at, id) > (${at}, ${id})`);
+  if (f.search !== undefined) {
+    const pattern = containsPattern(f.search);
+    // Backslash is LIKE's escape by default; an explicit ESCAPE clause would hide the pattern from the trigram index.
+    q = q.where((eb) => eb.or([eb("merchants_ref", "ilike", pattern), eb("sender_name", "ilike", pattern)]));
   }
-  const rows = await q.orderBy("updated_at").orderBy("id").limit(f.limit).execute();
+  if (f.updatedSince) q = q.where("updated_at", ">=", f.updatedSince);
+  if (f.order === "updated_at") {
+    if (f.after) q = q.where(sql<boolean>`(updated_at, id) > (${f.after.at}, ${f.after.id})`);
+    q = q.orderBy("updated_at").orderBy("id");
+  } else {
+    if (f.after) q = q.where(sql<boolean>`(created_at, id) < (${f.after.at}, ${f.after.id})`);
+    q = q.orderBy("created_at", "desc").orderBy("id", "desc");
+  }
+  const rows = await q.limit(f.limit).execute();
   return rows.map((r) => splitRow(r as unknown as ShipmentRow & JsonDetails));
 }

@@ -2,7 +2,7 @@
 // events the change caused. Domain functions record into it; the service saves it and raises its events.
 import type { Principal } from "../accounts/domain.ts";
 import type { LineRow, NewArrival, Shipment, ShipmentRow, ShipmentWrites } from "./shipment.repository.ts";
-import type { Status } from "./states.ts";
+import type { ActionState, Status } from "./states.ts";
 
 export type ShipmentEvent =
   | { type: "inbound_shipment.status_changed"; from: Status; to: Status }
@@ -41,6 +41,9 @@ export function setFields(c: ShipmentChange, fields: Omit<ShipmentChange["writes
   Object.assign(c.s.row, fields);
   Object.assign(c.writes.row, fields);
 }
+
+/** What decides the merchant's actions on `s` (states.ts). */
+export const actionState = (s: Shipment): ActionState => ({ status: s.row.status, hasArrivals: s.arrivals.length > 0 });
 
 export function arrivedByProduct(s: Shipment): Map<string, number> {
   const sums = new Map<string, number>();

@@ -3,11 +3,10 @@ import type { ArrivalsRecord, InboundShipment, InboundStatusChange } from "../..
 import type { Principal } from "../accounts/domain.ts";
 import { upsertProductsDetailed, type CatalogueProduct } from "../catalogue/db.ts";
 import type { Tx } from "../db/transaction.ts";
-import { AppError, invalid, type ErrorDetail } from "../shared/errors.ts";
+import { AppError, type ErrorDetail } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { mismatchProblems, reconcileClosing } from "./closing.ts";
 import { raiseEvents } from "./events.ts";
-import { checkLines, throwIfAny } from "./input-checks.ts";
 import {
   addArrivals,
   addProblems,
@@ -22,9 +21,6 @@ import { updateShipment, type Shipment } from "./shipment.repository.ts";
 import { BEFORE_PROCESSING, RECEIVING, assertIn, assertWarehouseMove } from "./states.ts";
 import { toWire } from "./wire.ts";
 
-// An arrival's ts lies between this date and 5 minutes ahead of our clock (skew of the warehouse's clocks).
-const EARLIEST_TS = Date.UTC(2000, 0, 1);
-const FUTURE_SKEW_MS = 5 * 60_000;
 /** Like `qty`, a line's arrived total stays within what a line can announce, so that it can be reconciled. */
 const MAX_ARRIVED = 1_000_000;
 
@@ -34,16 +30,8 @@ export async function recordArrivals(
   id: string,
   input: ArrivalsRecord,
 ): Promise<InboundShipment> {
-  const details: ErrorDetail[] = [];
-  checkLines(input.arrivals, "/body/arrivals", details);
+  // Its value rules (input-checks.ts: ts within 2000-01-01 .. now + 5 minutes, ...) ran with the schema check.
   const ts = input.ts === undefined ? undefined : new Date(input.ts);
-  if (ts && ts.getTime() > Date.now() + FUTURE_SKEW_MS)
-    details.push({ path: "/body/ts", message: "must not be in the future", code: "future" });
-  // Also catches years PostgreSQL cannot store (before year 1), which Date accepts.
-  if (ts && !(ts.getTime() >= EARLIEST_TS))
-    details.push({ path: "/body/ts", message: "must not be before 2000-01-01T00:00:00Z", code: "too_early" });
-  throwIfAny(details);
-
   const c = await updateShipment(trx, operator, id, async (s) => {
     assertIn(RECEIVING, s.row.status, "record arrivals on");
     const now = new Date();
@@ -115,16 +103,7 @@ export async function changeStatus(
   id: string,
   input: InboundStatusChange,
 ): Promise<InboundShipment> {
-  if (input.status === "problem" && !input.problems) {
-    throw invalid([
-      { path: "/body/problems", message: "at least one problem is required when moving to problem", code: "required" },
-    ]);
-  }
-  if (input.status !== "problem" && input.problems) {
-    throw invalid([
-      { path: "/body/problems", message: "problems are only accepted when moving to problem", code: "not_allowed" },
-    ]);
-  }
+  // Its value rule (input-checks.ts: problems exactly when moving to problem) ran with the schema check.
   const c = await updateShipment(trx, operator, id, (s) => warehouseMove(s, input, operator, new Date()));
   await raiseEvents(trx, c);
   return toWire(c.s);

@@ -1,8 +1,13 @@
 import type { InboundShipment } from "../../generated/api.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import type { Shipment } from "./shipment.repository.ts";
+import { actionState } from "./shipment.ts";
+import { merchantActions } from "./states.ts";
 
-/** The retrieval shape of docs/SEED.md 2.1-2.3 plus our additive fields. arrivedQty is derived, never stored. */
+/**
+ * The retrieval shape of docs/SEED.md 2.1-2.3 plus our additive fields. arrivedQty and actions are derived, never
+ * stored.
+ */
 export function toWire(s: Shipment): InboundShipment {
   return {
     id: s.row.id,
@@ -33,5 +38,6 @@ export function toWire(s: Shipment): InboundShipment {
       created_at: formatTimestamp(p.created_at),
       resolved_at: p.resolved_at ? formatTimestamp(p.resolved_at) : null,
     })),
+    actions: merchantActions(actionState(s)),
   };
 }

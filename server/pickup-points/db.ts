@@ -46,6 +46,14 @@ export async function findPoint(db: Executor, id: string): Promise<PointRow | un
   return rows[0];
 }
 
+/** The branches the directory holds points of, with their number of points, sorted by branch. */
+export async function branchCounts(db: Executor): Promise<{ branch: string; points: number }[]> {
+  const { rows } = await sql<{ branch: string; points: string | number }>`
+    select branch, count(*) as points from pickup_points group by branch order by branch collate "C"
+  `.execute(db);
+  return rows.map((r) => ({ branch: r.branch, points: Number(r.points) }));
+}
+
 /** Candidate locations of a postal code: see `resolveOrigin` in lookup.ts. */
 export interface OriginCandidate {
   /** 1: the postal code's own location; 2: the centre of the directory's points in it; 3/4: the known code just before/after it. */

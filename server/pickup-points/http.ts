@@ -2,7 +2,7 @@
 // (and filled in the defaults of `country` and `limit`).
 import type { HandlersWith } from "../operations.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
-import { getPickupPoint, lookupPickupPoints, type Nearest } from "./lookup.ts";
+import { getPickupPoint, listBranches, lookupPickupPoints, type Nearest } from "./lookup.ts";
 
 export const pickupPointHandlers = {
   lookupPickupPoints: async (c, { caches }) => ({
@@ -21,5 +21,6 @@ export const pickupPointHandlers = {
       limit: c.query.limit,
     }),
   }),
+  listPickupPointBranches: async (c) => ({ status: 200, body: await listBranches(c.db) }),
   getPickupPoint: async (c) => ({ status: 200, body: await getPickupPoint(c.db, c.path.pickup_point_id) }),
 } satisfies HandlersWith<{ caches: { directory: TtlCache<Nearest> } }>;

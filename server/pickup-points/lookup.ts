@@ -1,6 +1,7 @@
 // Reading the directory: one pickup point, and the points nearest to a customer's postal code.
 import type {
   CountryCode,
+  PickupPointBranchList,
   PickupPoint,
   PickupPointLookupResult,
   PickupPointSearchOrigin,
@@ -135,4 +136,9 @@ export async function getPickupPoint(db: Executor, id: string): Promise<PickupPo
 /** The branch of a pickup point, or undefined when the directory has no such point (orders validate with it). */
 export async function pickupPointBranch(db: Executor, id: string): Promise<string | undefined> {
   return (await q.findPoint(db, id))?.branch;
+}
+
+/** The branches (chains) of the directory and how many points each has: what `pup.branch` can be. */
+export async function listBranches(db: Executor): Promise<PickupPointBranchList> {
+  return { items: await q.branchCounts(db) };
 }

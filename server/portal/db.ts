@@ -1,11 +1,19 @@
 // Portal users and sessions: every query of these two tables.
-import { sql, type Insertable } from "kysely";
+import { sql, type Insertable, type Selectable } from "kysely";
 import type { Executor, Tx } from "../db/transaction.ts";
 import type { PortalTables, PortalUserRole } from "./tables.ts";
 
-export type PortalUserRow = Omit<PortalTables["portal_users"], "created_at"> & { created_at: Date };
+export type PortalUserRow = Selectable<PortalTables["portal_users"]>;
 
-const USER_COLUMNS = ["id", "merchant_id", "email", "password_hash", "role", "created_at"] as const;
+const USER_COLUMNS = [
+  "id",
+  "merchant_id",
+  "email",
+  "password_hash",
+  "role",
+  "created_at",
+  "must_change_password",
+] as const;
 
 /** The users with this email, one per merchant at most, in merchant order (sign-in looks over every merchant). */
 export async function findUsersByEmail(db: Executor, email: string, limit: number): Promise<PortalUserRow[]> {
@@ -25,6 +33,84 @@ export async function findUser(db: Executor, merchantId: string, email: string):
     .where("merchant_id", "=", merchantId)
     .where("email", "=", email)
     .executeTakeFirst();
+}
+
+export async function findUserById(db: Executor, merchantId: string, id: string): Promise<PortalUserRow | undefined> {
+  return db
+    .selectFrom("portal_users")
+    .select(USER_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+}
+
+/**
+ * For a change that may take away an admin (removing a user, changing a role): locks the merchant's admin rows
+ * (in id order, so that two such changes queue rather than deadlock) and then the user's row, to the end of the
+ * transaction. A concurrent change waits for the lock and then sees the admins as they are after it committed,
+ * so two requests cannot each take away one of the last two admins. `admins`: how many the merchant has.
+ */
+export async function lockUserAndAdmins(
+  trx: Tx,
+  merchantId: string,
+  id: string,
+): Promise<{ user: PortalUserRow | undefined; admins: number }> {
+  const admins = await trx
+    .selectFrom("portal_users")
+    .select("id")
+    .where("merchant_id", "=", merchantId)
+    .where("role", "=", "admin")
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+  const user = await trx
+    .selectFrom("portal_users")
+    .select(USER_COLUMNS)
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .forUpdate()
+    .executeTakeFirst();
+  return { user, admins: admins.length };
+}
+
+export async function deleteUser(db: Executor, merchantId: string, id: string): Promise<boolean> {
+  const r = await db
+    .deleteFrom("portal_users")
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return r.numDeletedRows > 0n;
+}
+
+export async function setUserRole(db: Executor, merchantId: string, id: string, role: PortalUserRole): Promise<void> {
+  await db
+    .updateTable("portal_users")
+    .set({ role })
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id)
+    .execute();
+}
+
+/**
+ * Sets a user's password hash and whether it must be changed at the next sign-in; with `unlessChangedFrom`, only
+ * while the stored hash is still that one (a reset in between wins). False when no row changed.
+ */
+export async function setUserPassword(
+  db: Executor,
+  merchantId: string,
+  id: string,
+  passwordHash: string,
+  mustChange: boolean,
+  unlessChangedFrom?: string,
+): Promise<boolean> {
+  let update = db
+    .updateTable("portal_users")
+    .set({ password_hash: passwordHash, must_change_password: mustChange })
+    .where("merchant_id", "=", merchantId)
+    .where("id", "=", id);
+  if (unlessChangedFrom !== undefined) update = update.where("password_hash", "=", unlessChangedFrom);
+  const r = await update.executeTakeFirst();
+  return r.numUpdatedRows > 0n;
 }
 
 export async function listUsers(db: Executor, merchantId: string): Promise<PortalUserRow[]> {
@@ -127,6 +213,7 @@ export async function findLiveSession(db: Executor, tokenHash: string) {
       "u.email",
       "u.role",
       "u.created_at",
+      "u.must_change_password",
     ])
     .where("s.token_hash", "=", tokenHash)
     .where("s.expires_at", ">", sql<Date>`now()`)
@@ -137,9 +224,11 @@ export async function deleteSession(db: Executor, tokenHash: string): Promise<vo
   await db.deleteFrom("portal_sessions").where("token_hash", "=", tokenHash).execute();
 }
 
-/** Sessions of a user whose password changed end with it. */
-export async function deleteSessionsOf(db: Executor, userId: string): Promise<void> {
-  await db.deleteFrom("portal_sessions").where("user_id", "=", userId).execute();
+/** Sessions of a user whose password or role changed end with it; `except`: the session that changed it. */
+export async function deleteSessionsOf(db: Executor, userId: string, except?: string): Promise<void> {
+  let del = db.deleteFrom("portal_sessions").where("user_id", "=", userId);
+  if (except !== undefined) del = del.where("token_hash", "<>", except);
+  await del.execute();
 }
 
 /** Housekeeping: expired sessions, a batch at a time. */

@@ -1,15 +1,22 @@
 // Portal users: people who sign in to the merchant portal for one merchant. Passwords are hashed like API
 // secrets (accounts/secrets.ts); emails are kept in lower case and are unique within a merchant: one person
 // may serve several shops under one address, and no merchant learns which addresses another one has.
-import type { PortalUser, PortalUserCreate, PortalUserList } from "../../generated/api.ts";
+import type {
+  DeletedResult,
+  PortalPasswordReset,
+  PortalUser,
+  PortalUserCreate,
+  PortalUserList,
+  PortalUserUpdate,
+} from "../../generated/api.ts";
 import { ACCOUNT_ID, type Principal } from "../accounts/domain.ts";
 import { accountLane } from "../accounts/derivations.ts";
 import { hashSecret } from "../accounts/secrets.ts";
 import { findSecretHash } from "../accounts/db.ts";
 import type { Db } from "../db/database.ts";
 import { CONTRACT_COMMAND } from "../db/migrate.ts";
-import { inTransaction, type Executor } from "../db/transaction.ts";
-import { AppError, invalid } from "../shared/errors.ts";
+import { inTransaction, type Executor, type Tx } from "../db/transaction.ts";
+import { AppError, invalid, notFound } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
@@ -92,6 +99,70 @@ async function insertNewUser(db: Db, merchantId: string, email: string, password
 export async function createPortalUser(db: Db, principal: Principal, input: PortalUserCreate): Promise<PortalUser> {
   checkMayManage(principal);
   return userToWire(await insertNewUser(db, principal.id, normalEmail(input.email), input.password, input.role));
+}
+
+// Another merchant's user is the same 404 as an id no user has.
+const noSuchUser = () => notFound("Portal user");
+const lastAdmin = (path: string, message: string) =>
+  new AppError("conflict", "This is your merchant's last portal admin; make another user an admin first.", [
+    { path, message, code: "last_admin" },
+  ]);
+
+/**
+ * Removes a user of the merchant; its sessions end with it (the cookie is looked up on every request, on every
+ * instance: nothing is cached to forget). Never the merchant's last admin (409); the admins are locked first,
+ * so that two removals side by side cannot take away the last two (db.ts lockUserAndAdmins).
+ */
+export async function deletePortalUser(trx: Tx, principal: Principal, userId: string): Promise<DeletedResult> {
+  checkMayManage(principal);
+  const { user, admins } = await q.lockUserAndAdmins(trx, principal.id, userId);
+  if (!user) throw noSuchUser();
+  if (user.role === "admin" && admins <= 1) throw lastAdmin("/params/user_id", "the last admin cannot be removed");
+  await q.deleteSessionsOf(trx, user.id);
+  await q.deleteUser(trx, principal.id, user.id);
+  return { success: true, id: user.id };
+}
+
+/** A user's new role; its sessions end when it changes. Never the merchant's last admin made staff (409). */
+export async function updatePortalUser(
+  trx: Tx,
+  principal: Principal,
+  userId: string,
+  input: PortalUserUpdate,
+): Promise<PortalUser> {
+  checkMayManage(principal);
+  const { user, admins } = await q.lockUserAndAdmins(trx, principal.id, userId);
+  if (!user) throw noSuchUser();
+  if (user.role === input.role) return userToWire(user);
+  if (user.role === "admin" && admins <= 1) throw lastAdmin("/body/role", "the last admin cannot be made staff");
+  await q.setUserRole(trx, principal.id, user.id, input.role);
+  await q.deleteSessionsOf(trx, user.id);
+  return userToWire({ ...user, role: input.role });
+}
+
+/**
+ * A temporary password for a user who forgot theirs (no mail: the admin hands it over), which the user must
+ * change at the next sign-in; its sessions end. The key is derived outside the transaction, after the user was
+ * found (an unknown id costs none).
+ */
+export async function resetPortalUserPassword(
+  db: Db,
+  principal: Principal,
+  userId: string,
+  input: PortalPasswordReset,
+): Promise<PortalUser> {
+  checkMayManage(principal);
+  const user = await q.findUserById(db, principal.id, userId);
+  if (!user) throw noSuchUser();
+  const hash = await hashSecret(input.password, accountLane("merchant", principal.id));
+  const done = await inTransaction(db, async (trx) => {
+    if (!(await q.setUserPassword(trx, principal.id, user.id, hash, true))) return false;
+    await q.deleteSessionsOf(trx, user.id);
+    return true;
+  });
+  // Removed while the key was derived.
+  if (!done) throw noSuchUser();
+  return userToWire(user);
 }
 
 /**

@@ -15,7 +15,7 @@ export type QueryOf<Id extends OperationId> = ParamsOf<Id, "query">;
  * The query parameters that have a spec `default` wherever they appear (test/unit/spec-defaults.test.ts holds this
  * list to the spec): the validator fills them in, so past it they are always present.
  */
-export const DEFAULTED_QUERY_PARAMS = ["country", "explain", "limit"] as const;
+export const DEFAULTED_QUERY_PARAMS = ["country", "explain", "limit", "sort"] as const;
 export type DefaultedQueryParam = (typeof DEFAULTED_QUERY_PARAMS)[number];
 
 /** An operation's query as the validator hands it on: with the spec's defaults filled in. */

@@ -6,15 +6,26 @@ export interface Position {
   id: string;
 }
 
-// The cursor keeps the millisecond position of the last row: timestamps are written with JS Dates.
-export function encodeCursor(p: Position): string {
-  return Buffer.from(`${p.at.getTime()}.${p.id}`).toString("base64url");
+// The cursor keeps the millisecond position of the last row: timestamps are written with JS Dates. A list with
+// several orders names the order in its cursors (`order`), so that a cursor is refused by every other order; the
+// default order's cursors carry no name (those issued before lists had orders keep working).
+export function encodeCursor(p: Position, order?: string): string {
+  return Buffer.from(`${order === undefined ? "" : `${order}:`}${p.at.getTime()}.${p.id}`).toString("base64url");
 }
 
-export function decodeCursor(cursor: string): Position {
-  const m = /^(\d{1,15})\.([0-9a-f]{24})$/.exec(Buffer.from(cursor, "base64url").toString());
+export function decodeCursor(cursor: string, order?: string): Position {
+  const m = /^(?:([a-z_-]{1,40}):)?(\d{1,15})\.([0-9a-f]{24})$/.exec(Buffer.from(cursor, "base64url").toString());
   if (!m) throw invalid([{ path: "/query/cursor", message: "not a cursor this service returned", code: "cursor" }]);
-  return { at: new Date(Number(m[1])), id: m[2]! };
+  if (m[1] !== order) {
+    throw invalid([
+      {
+        path: "/query/cursor",
+        message: "a cursor of another order: pass the sort it was issued with, or start again without a cursor",
+        code: "cursor",
+      },
+    ]);
+  }
+  return { at: new Date(Number(m[2])), id: m[3]! };
 }
 
 /**
@@ -25,10 +36,14 @@ export function toPage<R, T>(
   limit: number,
   positionOf: (r: R) => Position,
   toItem: (r: R) => T,
+  order?: string,
 ): { items: T[]; next_cursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { items: page.map(toItem), next_cursor: rows.length > limit && last ? encodeCursor(positionOf(last)) : null };
+  return {
+    items: page.map(toItem),
+    next_cursor: rows.length > limit && last ? encodeCursor(positionOf(last), order) : null,
+  };
 }
 
 /**

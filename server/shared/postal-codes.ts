@@ -12,7 +12,7 @@ const COUNTRY_RULES: Record<string, { pattern: RegExp; example: string }> = {
 
 /** Why `postalcode` cannot be a postal code of `country`, or null when it can. */
 export function postalCodeProblem(country: string, postalcode: string): string | null {
-  const rule = COUNTRY_RULES[country];
+  const rule = Object.hasOwn(COUNTRY_RULES, country) ? COUNTRY_RULES[country] : undefined;
   if (!rule || rule.pattern.test(postalcode)) return null;
   return `is not a postal code of ${country} (e.g. "${rule.example}")`;
 }

@@ -1,17 +1,20 @@
 // Shipping options, and the merchant's shipping settings and price lists, keyed by operationId.
 import { announceCacheChange } from "../db/cache-signal.ts";
 import type { Tx } from "../db/transaction.ts";
-import type { HandlersWith } from "../operations.ts";
+import type { HandlersWith, ValueRules } from "../operations.ts";
 import { entityTag } from "../shared/entity-tags.ts";
 import { queryDefault } from "../shared/spec-schemas.ts";
 import { quoteFacts } from "../quotes/format.ts";
 import { withQuotes, type Quoter } from "../quotes/quotes.ts";
 import * as lists from "./price-lists.ts";
 import * as settings from "./settings.ts";
+import { validatePriceList } from "./rules-validation.ts";
 import {
   genericShippingOptions,
   orderShippingOptions,
+  previewProblems,
   previewShippingOptions,
+  shippingQueryProblems,
   type Caches,
 } from "./shipping-options.ts";
 
@@ -112,3 +115,11 @@ export const shippingHandlers = {
     ),
   }),
 } satisfies HandlersWith<{ caches: Caches; quoter: Quoter }>;
+
+/** The value rules of shipping operations, keyed by operationId (run by the request validator). */
+export const shippingValueRules = {
+  getShippingOptions: ({ query }) => shippingQueryProblems(query, DEFAULT_COUNTRY),
+  previewShippingOptions: ({ body }) => previewProblems(body, DEFAULT_COUNTRY),
+  createPriceList: ({ body }) => validatePriceList(body, "/body"),
+  replacePriceList: ({ body }) => validatePriceList(body, "/body"),
+} satisfies ValueRules;

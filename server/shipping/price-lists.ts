@@ -1,15 +1,15 @@
-// A merchant's price lists, at most one per shipping method. Rules are checked on write (validatePriceList), so a
-// stored list can always be evaluated.
+// A merchant's price lists, at most one per shipping method. Rules are checked on write (validatePriceList, the
+// value rule of createPriceList and replacePriceList: shippingValueRules in http.ts), so a stored list can always be
+// evaluated.
 import type { DeletedResult, PriceList, PriceListInput, PriceListList } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
-import { AppError, invalid, notFound } from "../shared/errors.ts";
+import { AppError, notFound } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { fromCents, toCents } from "../shared/money.ts";
 import { checkIfMatch, entityTag } from "../shared/entity-tags.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
-import { validatePriceList } from "./rules-validation.ts";
 
 export type { PriceList };
 
@@ -28,9 +28,8 @@ export function priceListToWire(r: q.PriceListRow): PriceList {
   };
 }
 
+/** The columns of a list whose value rules passed (validatePriceList). */
 function checked(input: PriceListInput) {
-  const problems = validatePriceList(input, "/body");
-  if (problems.length) throw invalid(problems, "The price list is not valid.");
   return {
     name: input.name,
     method: input.method,

@@ -1,11 +1,13 @@
-// Write-time checks of a price list beyond its JSON schema: every rule must be able to match something.
+// Write-time checks of a price list beyond its JSON schema: every rule must be able to match something. The
+// operations that take price lists run them as value rules (shippingValueRules in http.ts), with the schema check
+// and also when it failed: they read the list as unknown, judge only the parts of the right type, and never throw.
 import type { components } from "../../generated/api.ts";
 import type { ErrorDetail } from "../shared/errors.ts";
+import { fieldOf, isNumber, itemsOf } from "../shared/loose.ts";
 import { hasAtMostTwoDecimals } from "../shared/money.ts";
 import { schemaProblems, specValidator } from "../shared/spec-schemas.ts";
 import { FACT_KINDS, OPERATORS_BY_KIND, type FactKind } from "./vocabulary.ts";
 
-type PriceListInput = components["schemas"]["PriceListInput"];
 type RuleCriterion = components["schemas"]["RuleCriterion"];
 type ShippingFactName = components["schemas"]["ShippingFactName"];
 
@@ -29,8 +31,10 @@ function factValueProblems(fact: ShippingFactName, value: unknown, path: string)
   }));
 }
 
-function criterionProblems(c: RuleCriterion, at: string): ErrorDetail[] {
-  const { fact, op, value } = c as { fact: unknown; op: unknown; value: unknown };
+function criterionProblems(c: unknown, at: string): ErrorDetail[] {
+  const [fact, op, value] = [fieldOf(c, "fact"), fieldOf(c, "op"), fieldOf(c, "value")];
+  // A criterion that is not an object, or lacks a part, is the schema's to report.
+  if (fact === undefined || op === undefined || value === undefined) return [];
   if (!isFact(fact)) {
     return [
       {
@@ -100,13 +104,18 @@ function criterionProblems(c: RuleCriterion, at: string): ErrorDetail[] {
 export const MAX_PRICE_LIST_VALUES = 2_000;
 export const MAX_PRICE_LIST_BYTES = 128 * 1024;
 
-function sizeProblems(input: PriceListInput, pointer: string): ErrorDetail[] {
-  const rules = [...(input.pricing_rules ?? []), ...(input.modification_rules ?? [])];
-  const values = rules.reduce(
-    (n, r) => n + (r.criteria ?? []).reduce((m, c) => m + (Array.isArray(c.value) ? c.value.length : 1), 0),
+function sizeProblems(input: unknown, pointer: string): ErrorDetail[] {
+  const rules = [...itemsOf(fieldOf(input, "pricing_rules")), ...itemsOf(fieldOf(input, "modification_rules"))];
+  const values = rules.reduce<number>(
+    (n, r) =>
+      n +
+      itemsOf(fieldOf(r, "criteria")).reduce<number>((m, c) => {
+        const value = fieldOf(c, "value");
+        return m + (Array.isArray(value) ? value.length : 1);
+      }, 0),
     0,
   );
-  const bytes = new TextEncoder().encode(JSON.stringify(input)).length;
+  const bytes = new TextEncoder().encode(JSON.stringify(input) ?? "").length;
   const problems: ErrorDetail[] = [];
   if (values > MAX_PRICE_LIST_VALUES) {
     problems.push({
@@ -126,35 +135,37 @@ function sizeProblems(input: PriceListInput, pointer: string): ErrorDetail[] {
 }
 
 const decimals = (path: string): ErrorDetail => ({ path, code: "decimals", message: "must have at most two decimals" });
+const notCents = (value: unknown) => isNumber(value) && !hasAtMostTwoDecimals(value);
 
 /**
  * Every problem of a price list that its JSON schema does not catch, each naming the JSON pointer of the
  * offending field under `pointer` (e.g. "/body"): an unknown fact, an operator that cannot apply to the fact's
  * type (`<` on a string, `contains` on a number), a value the fact can never have, a price with more than two
- * decimals, `set` below zero or a negative `multiply` factor. Empty when the list is valid.
+ * decimals, `set` below zero or a negative `multiply` factor. Empty when the list is valid. Judges only the parts
+ * of the right type: `input` may be anything.
  */
-export function validatePriceList(input: PriceListInput, pointer = ""): ErrorDetail[] {
+export function validatePriceList(input: unknown, pointer = ""): ErrorDetail[] {
   const problems: ErrorDetail[] = [...sizeProblems(input, pointer)];
   // VAT is copied into every price: 25.5 or 14.25, not 25.123456789.
-  if (typeof input.tax === "number" && !hasAtMostTwoDecimals(input.tax)) problems.push(decimals(`${pointer}/tax`));
-  if (typeof input.fallback_price === "number" && !hasAtMostTwoDecimals(input.fallback_price)) {
-    problems.push(decimals(`${pointer}/fallback_price`));
-  }
-  (input.pricing_rules ?? []).forEach((rule, i) => {
+  if (notCents(fieldOf(input, "tax"))) problems.push(decimals(`${pointer}/tax`));
+  if (notCents(fieldOf(input, "fallback_price"))) problems.push(decimals(`${pointer}/fallback_price`));
+  itemsOf(fieldOf(input, "pricing_rules")).forEach((rule, i) => {
     const at = `${pointer}/pricing_rules/${i}`;
-    (rule.criteria ?? []).forEach((c, j) => problems.push(...criterionProblems(c, `${at}/criteria/${j}`)));
-    if (typeof rule.price === "number" && !hasAtMostTwoDecimals(rule.price)) problems.push(decimals(`${at}/price`));
+    itemsOf(fieldOf(rule, "criteria")).forEach((c, j) => problems.push(...criterionProblems(c, `${at}/criteria/${j}`)));
+    if (notCents(fieldOf(rule, "price"))) problems.push(decimals(`${at}/price`));
   });
-  (input.modification_rules ?? []).forEach((rule, i) => {
+  itemsOf(fieldOf(input, "modification_rules")).forEach((rule, i) => {
     const at = `${pointer}/modification_rules/${i}`;
-    (rule.criteria ?? []).forEach((c, j) => problems.push(...criterionProblems(c, `${at}/criteria/${j}`)));
-    if (typeof rule.amount !== "number") return;
-    if (rule.adjust === "multiply") {
-      if (rule.amount < 0)
+    itemsOf(fieldOf(rule, "criteria")).forEach((c, j) => problems.push(...criterionProblems(c, `${at}/criteria/${j}`)));
+    const amount = fieldOf(rule, "amount");
+    if (!isNumber(amount)) return;
+    const adjust = fieldOf(rule, "adjust");
+    if (adjust === "multiply") {
+      if (amount < 0)
         problems.push({ path: `${at}/amount`, code: "minimum", message: "a multiply factor must be >= 0" });
     } else {
-      if (!hasAtMostTwoDecimals(rule.amount)) problems.push(decimals(`${at}/amount`));
-      if (rule.adjust === "set" && rule.amount < 0)
+      if (!hasAtMostTwoDecimals(amount)) problems.push(decimals(`${at}/amount`));
+      if (adjust === "set" && amount < 0)
         problems.push({ path: `${at}/amount`, code: "minimum", message: "a set price must be >= 0" });
     }
   });

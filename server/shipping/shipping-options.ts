@@ -10,7 +10,7 @@ import type {
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor } from "../db/transaction.ts";
 import { orderForShipping } from "../orders/orders.ts";
-import { checkPostalCode, nearestPickupPoints, pickupPointBranch } from "../pickup-points/lookup.ts";
+import { nearestPickupPoints, pickupPointBranch } from "../pickup-points/lookup.ts";
 import type { Db } from "../db/database.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import type { Nearest } from "../pickup-points/lookup.ts";
@@ -20,7 +20,8 @@ import { genericFacts, orderFacts, type ShippingFacts } from "./facts.ts";
 import { buildShippingOptions, unavailableReason, type MethodPriceList, type MethodSettings } from "./methods.ts";
 import { validatePriceList } from "./rules-validation.ts";
 import { DEFAULT_SETTINGS } from "./settings.ts";
-import { invalid, type ErrorDetail } from "../shared/errors.ts";
+import type { ErrorDetail } from "../shared/errors.ts";
+import { fieldOf, isNumber, itemsOf } from "../shared/loose.ts";
 import { postalCodeProblem } from "../shared/postal-codes.ts";
 import { hasAtMostTwoDecimals } from "../shared/money.ts";
 
@@ -81,10 +82,40 @@ async function options(
   return { options: built, explanation: book.explanation() };
 }
 
-/** What the schema cannot say of `cart_value`: cents, like every amount. */
-function checkCartValue(value: number | undefined): void {
-  if (value !== undefined && !hasAtMostTwoDecimals(value))
-    throw invalid([{ path: "/query/cart_value", message: "at most two decimals", code: "multipleOf" }]);
+/**
+ * The value rules of GET /shipping_options (shippingValueRules in http.ts): a postal code the country can have, and
+ * `cart_value` in cents like every amount. The query may not have passed its schema: only strings and numbers count.
+ */
+export function shippingQueryProblems(query: Record<string, unknown>, defaultCountry: string): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const { postalcode, country = defaultCountry, cart_value } = query;
+  const postal =
+    typeof postalcode === "string" && typeof country === "string" ? postalCodeProblem(country, postalcode) : null;
+  if (postal) problems.push({ path: "/query/postalcode", message: postal, code: "pattern" });
+  if (isNumber(cart_value) && !hasAtMostTwoDecimals(cart_value))
+    problems.push({ path: "/query/cart_value", message: "at most two decimals", code: "multipleOf" });
+  return problems;
+}
+
+/**
+ * The value rules of a preview (shippingValueRules in http.ts): each draft as a save checks it, at most one draft
+ * per method, a postal code the country can have. The body may not have passed its schema: see shared/loose.ts.
+ */
+export function previewProblems(body: unknown, defaultCountry: string): ErrorDetail[] {
+  const drafts = itemsOf(fieldOf(body, "price_lists"));
+  const problems: ErrorDetail[] = drafts.flatMap((list, i) => validatePriceList(list, `/body/price_lists/${i}`));
+  const postalcode = fieldOf(body, "postalcode");
+  const country = fieldOf(body, "country") ?? defaultCountry;
+  const postal =
+    typeof postalcode === "string" && typeof country === "string" ? postalCodeProblem(country, postalcode) : null;
+  if (postal) problems.unshift({ path: "/body/postalcode", message: postal, code: "pattern" });
+  const methods = drafts.map((list) => fieldOf(list, "method"));
+  methods.forEach((method, i) => {
+    if (typeof method === "string" && methods.indexOf(method) !== i) {
+      problems.push({ path: `/body/price_lists/${i}/method`, message: `a second draft for ${method}`, code: "unique" });
+    }
+  });
+  return problems;
 }
 
 export async function genericShippingOptions(
@@ -93,8 +124,7 @@ export async function genericShippingOptions(
   merchant: Principal,
   query: GenericQuery,
 ): Promise<ShippingOptionsResult> {
-  checkPostalCode(query.country, query.postalcode);
-  checkCartValue(query.cart_value);
+  // Its value rules (shippingQueryProblems) ran with the schema check.
   const config = await shippingConfig(db, caches.shippingConfig, merchant.id);
   const facts = genericFacts(query, config.settings.letter);
   return { facts, ...(await options(db, caches.directory, config, facts, query.explain, query.distances)) };
@@ -111,20 +141,8 @@ export async function previewShippingOptions(
   input: ShippingOptionsPreview & { country: CountryCode },
 ): Promise<ShippingOptionsResult> {
   const { country } = input;
+  // Its value rules (previewProblems) ran with the schema check.
   const drafts = input.price_lists ?? [];
-  const problems: ErrorDetail[] = drafts.flatMap((list, i) => validatePriceList(list, `/body/price_lists/${i}`));
-  const postal = postalCodeProblem(country, input.postalcode);
-  if (postal) problems.unshift({ path: "/body/postalcode", message: postal, code: "pattern" });
-  drafts.forEach((list, i) => {
-    if (drafts.findIndex((other) => other.method === list.method) !== i) {
-      problems.push({
-        path: `/body/price_lists/${i}/method`,
-        message: `a second draft for ${list.method}`,
-        code: "unique",
-      });
-    }
-  });
-  if (problems.length) throw invalid(problems, "A draft is not valid.");
   const saved = await shippingConfig(db, caches.shippingConfig, merchant.id);
   const settings = input.settings
     ? {

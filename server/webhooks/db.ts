@@ -16,7 +16,14 @@ export type EndpointView = Omit<
   has_basic_auth: boolean;
 };
 export type DeliveryRow = Selectable<Database["webhook_deliveries"]>;
-export type DeliveryView = DeliveryRow & { event_type: EventType };
+/** A delivery as merchants see it: with its event's type and the inbound shipment the event is about, if any. */
+export type DeliveryView = DeliveryRow & {
+  event_type: EventType;
+  shipment_id: string | null;
+  shipment_ref: string | null;
+};
+/** One delivery with what its requests carry: the event's payload (its stored JSON text) and time. */
+export type DeliveryDetailView = DeliveryView & { payload: string; event_at: Date };
 
 const VIEW = [
   "id",
@@ -202,6 +209,28 @@ export async function findDelivery(db: Executor, merchantId: string, id: string)
     .executeTakeFirst();
 }
 
+/** One delivery of the merchant with its event (the payload as stored text, sent exactly so). */
+export async function findDeliveryDetail(
+  db: Executor,
+  merchantId: string,
+  id: string,
+): Promise<DeliveryDetailView | undefined> {
+  return db
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("webhook_events as e", "e.id", "d.event_id")
+    .selectAll("d")
+    .select([
+      "e.event_type",
+      shipmentId,
+      shipmentRef,
+      sql<string>`e.payload::text`.as("payload"),
+      "e.created_at as event_at",
+    ])
+    .where("d.merchant_id", "=", merchantId)
+    .where("d.id", "=", id)
+    .executeTakeFirst();
+}
+
 /** All attempts so far of one event to one endpoint, over every delivery of it. */
 export async function attemptsSoFar(db: Executor, eventId: string, endpointId: string): Promise<number> {
   const r = await db
@@ -221,12 +250,24 @@ export interface DeliveryFilter {
   limit: number;
 }
 
+// The shipment an inbound shipment event is about: `shipment_id` and `merchants_ref` at the top of the payload
+// (items arrived, status changed), or the shipment itself under `shipment` (arrived at the warehouse, processed).
+const inbound = sql<boolean>`e.event_type like 'inbound_shipment.%'`;
+const shipmentId = sql<
+  string | null
+>`case when ${inbound} then coalesce(e.payload->>'shipment_id', e.payload->'shipment'->>'id') end`.as("shipment_id");
+const shipmentRef = sql<
+  string | null
+>`case when ${inbound} then coalesce(e.payload->>'merchants_ref', e.payload->'shipment'->>'merchants_ref') end`.as(
+  "shipment_ref",
+);
+
 export async function listDeliveries(db: Executor, f: DeliveryFilter): Promise<DeliveryView[]> {
   let q = db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_events as e", "e.id", "d.event_id")
     .selectAll("d")
-    .select("e.event_type")
+    .select(["e.event_type", shipmentId, shipmentRef])
     .where("d.endpoint_id", "=", f.endpointId);
   if (f.statuses) q = q.where("d.status", "in", f.statuses);
   if (f.before) q = q.where(sql<boolean>`(d.created_at, d.id) < (${f.before.at}, ${f.before.id})`);

@@ -1,6 +1,6 @@
 // What merchants see of deliveries, and the two ways they queue one: a test event and a re-delivery (which
 // attempts a pending delivery now instead).
-import type { WebhookDeliveryAccepted, WebhookDeliveryList } from "../../generated/api.ts";
+import type { WebhookDeliveryAccepted, WebhookDeliveryDetail, WebhookDeliveryList } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import type { ValidatedQuery } from "../shared/contract.ts";
@@ -11,7 +11,7 @@ import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
 import { attemptNow, findOpenDelivery } from "./open-delivery.repository.ts";
 import { recordEventFor } from "./outbox.ts";
-import { deliveryToWire } from "./wire.ts";
+import { deliveryDetailToWire, deliveryToWire } from "./wire.ts";
 
 export const TEST_MESSAGE = "This is a test event from the logistics API.";
 /** Test events are for checking a receiver, not for load: a few a minute per endpoint. */
@@ -34,6 +34,17 @@ export async function listDeliveries(
     limit: limit + 1,
   });
   return toPage(rows, limit, (d) => ({ at: d.created_at, id: d.id }), deliveryToWire);
+}
+
+/** One delivery of the merchant, with the body its attempts send. */
+export async function getDelivery(
+  db: Executor,
+  merchant: Principal,
+  deliveryId: string,
+): Promise<WebhookDeliveryDetail> {
+  const d = await q.findDeliveryDetail(db, merchant.id, deliveryId);
+  if (!d) throw notFound("Webhook delivery");
+  return deliveryDetailToWire(d);
 }
 
 export async function sendTestEvent(

@@ -41,6 +41,10 @@ export const webhookHandlers = {
     status: 200,
     body: await deliveries.listDeliveries(c.db, c.principal, c.path.webhook_id, c.query),
   }),
+  getWebhookDelivery: async (c) => ({
+    status: 200,
+    body: await deliveries.getDelivery(c.db, c.principal, c.path.delivery_id),
+  }),
   redeliverWebhook: async (c) => ({
     status: 202,
     body: await c.transaction((trx) => deliveries.redeliver(trx, c.principal, c.path.delivery_id)),

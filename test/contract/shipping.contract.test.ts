@@ -18,6 +18,7 @@ const REQUIRED: Record<string, number[]> = {
   lookupPickupPoints: [200, 400],
   listNearestPickupPoints: [200, 400],
   getPickupPoint: [200, 404],
+  listPickupPointBranches: [200, 400],
   createOrder: [201, 400, 422],
   getOrder: [200, 404],
   modifyOrder: [200, 400, 404],
@@ -232,6 +233,20 @@ describe("shipping options, pickup points, orders and settings conform to spec/o
     );
   });
 
+  it("listPickupPointBranches: 200 for merchants and operators; 400 for an unknown parameter", async () => {
+    const m = await account("merchant");
+    const w = await account("operator");
+    const branches = conforms(await m.strict.GET("/pickup_points/branches"), 200);
+    expect(branches.data!.items.map((b) => b.branch)).toEqual(["fi.db_schenker", "fi.matkahuolto", "fi.posti"]);
+    conforms(await w.strict.GET("/pickup_points/branches"), 200);
+    fails(
+      await m.lenient.GET("/pickup_points/branches", { params: { query: { country: "FI" } as never } }),
+      400,
+      "validation_failed",
+      ["/query/country"],
+    );
+  });
+
   it("settings and price lists: defaults, replace, CRUD; 400 bad rules; 409 a method taken; 404; 403", async () => {
     const m = await account("merchant");
     const defaults = conforms(await m.strict.GET("/merchant/shipping_settings"), 200);
@@ -310,7 +325,7 @@ describe("shipping options, pickup points, orders and settings conform to spec/o
   });
 
   it("exercised every implemented operation under these paths, with every required status, and checked every response", () => {
-    expect(h.operations.length).toBe(16);
+    expect(h.operations.length).toBe(17);
     h.expectComplete(REQUIRED);
   });
 });

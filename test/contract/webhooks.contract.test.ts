@@ -19,6 +19,7 @@ const REQUIRED: Record<string, number[]> = {
   rotateWebhookSecret: [200, 404],
   sendTestWebhook: [202, 404, 409],
   listWebhookDeliveries: [200, 400, 404],
+  getWebhookDelivery: [200, 400, 404],
   redeliverWebhook: [202, 404, 409],
 };
 
@@ -237,6 +238,34 @@ describe("webhook operations conform to spec/openapi.yaml through Prism", () => 
       "conflict",
     );
     fails(await m.strict.POST("/webhook_endpoints/{webhook_id}/_test", at(UNKNOWN)), 404, "not_found");
+  });
+
+  it("getWebhookDelivery: 200 with the shipment and the body it sends; 404 another merchant's; 400 a malformed id", async () => {
+    const m = await account("merchant");
+    const other = await account("merchant");
+    const ep = await create(m.strict, { event_types: ["webhook.test"] });
+    const test = conforms(await m.strict.POST("/webhook_endpoints/{webhook_id}/_test", at(ep.id)), 202);
+    const got = conforms(
+      await m.strict.GET("/webhook_deliveries/{delivery_id}", delivery(test.data!.delivery_id)),
+      200,
+    );
+    expect(got.data).toMatchObject({
+      id: test.data!.delivery_id,
+      shipment: null,
+      status: "pending",
+      payload: { event_id: test.data!.event_id, event_type: "webhook.test", webhook_id: ep.id, retry_count: 0 },
+    });
+    fails(
+      await other.strict.GET("/webhook_deliveries/{delivery_id}", delivery(test.data!.delivery_id)),
+      404,
+      "not_found",
+    );
+    refusedByPrism(await m.strict.GET("/webhook_deliveries/{delivery_id}", delivery("not-an-id")), 422, "delivery_id");
+    fails(
+      await m.lenient.GET("/webhook_deliveries/{delivery_id}", delivery("not-an-id")),
+      { status: 400, requestViolations: ["pattern"] },
+      "validation_failed",
+    );
   });
 
   it("exercised every webhook operation of the spec, with every required status, and checked every response", () => {

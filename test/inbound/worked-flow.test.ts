@@ -46,6 +46,7 @@ describe("inbound shipment worked flow", () => {
 
     const s = await getShipment(m, id);
     expect(Object.keys(s).sort()).toEqual([
+      "actions",
       "created_at",
       "expected_at_wh",
       "id",
@@ -62,6 +63,7 @@ describe("inbound shipment worked flow", () => {
       sender_name: "Acme Supplies Oy",
       status: "processing",
       expected_at_wh: "2016-01-20",
+      actions: ["modify"],
     });
     const [l1, l2] = s.products;
     expect(Object.keys(l1!).sort()).toEqual(["arrivals", "arrivedQty", "product", "qty"]);

@@ -107,6 +107,12 @@ export const PARITY_TABLE: ParityRow[] = [
     },
   },
   { name: "the events feed", method: "GET", path: "/events", expect: { status: 200 } },
+  {
+    name: "the pickup point branches (matched as itself, not as a pickup point id)",
+    method: "GET",
+    path: "/pickup_points/branches",
+    expect: { status: 200, check: (b) => expect(Array.isArray(b.items)).toBe(true) },
+  },
   // Invalid bodies: 400 naming each problem, never the mock's 422, with or without an Idempotency-Key.
   ...[{}, { "idempotency-key": "parity-1" } as Record<string, string>].map((headers): ParityRow => ({
     name: `create with a typo and qty 0${headers["idempotency-key"] ? ", with an Idempotency-Key" : ""}`,
@@ -202,6 +208,17 @@ export const PARITY_TABLE: ParityRow[] = [
     expect: { status: 400, code: "validation_failed" },
   },
   {
+    name: "an unknown query parameter of the pickup point branches",
+    method: "GET",
+    path: "/pickup_points/branches?country=FI",
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) =>
+        expect(b.details).toEqual([{ path: "/query/country", message: "Unknown query parameter 'country'" }]),
+    },
+  },
+  {
     name: "a cursor the service never returned",
     method: "GET",
     path: "/inbound_shipments?cursor=bm90LWEtY3Vyc29y",
@@ -215,10 +232,57 @@ export const PARITY_TABLE: ParityRow[] = [
     expect: { status: 404, code: "not_found" },
   },
   {
+    name: "an unknown webhook delivery (the mock: Prefer: code=404)",
+    method: "GET",
+    path: "/webhook_deliveries/{unknown}",
+    expect: { status: 404, code: "not_found" },
+  },
+  {
+    name: "a webhook delivery id that is not an id",
+    method: "GET",
+    path: "/webhook_deliveries/not-an-id",
+    expect: { status: 400, code: "validation_failed" },
+  },
+  {
     name: "an id that is not an id",
     method: "GET",
     path: "/inbound_shipments/not-an-id",
     expect: { status: 400, code: "validation_failed" },
+  },
+  {
+    name: "removing an unknown portal user (the mock: Prefer: code=404)",
+    method: "POST",
+    path: "/portal_users/{unknown}/_delete",
+    expect: { status: 404, code: "not_found" },
+  },
+  {
+    name: "a portal user id that is not an id",
+    method: "POST",
+    path: "/portal_users/not-an-id/_reset_password",
+    body: { password: "temporary-password" },
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) => expect((b.details as { path: string }[]).map((d) => d.path)).toContain("/params/user_id"),
+    },
+  },
+  {
+    name: "a portal user's role that is not a role",
+    method: "POST",
+    path: "/portal_users/0123456789abcdef01234567",
+    body: { role: "owner" },
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) => expect(b.details).toMatchObject([{ path: "/body/role", code: "enum" }]),
+    },
+  },
+  {
+    name: "changing one's own portal password with Basic credentials (a session's operation)",
+    method: "POST",
+    path: "/portal_sessions/current/_change_password",
+    body: { current_password: "a-password", new_password: "another-password" },
+    expect: { status: 401, code: "unauthorized" },
   },
   // Credentials and addresses.
   {

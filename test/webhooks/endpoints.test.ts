@@ -331,6 +331,7 @@ describe("test events, deliveries and re-delivery", () => {
       event_id: expect.any(String),
       event_type: "webhook.test",
       webhook_id: ep.id,
+      shipment: null,
       status: "pending",
       attempts: 0,
       last_attempt_at: null,

@@ -30,6 +30,7 @@ export function mockAuthenticate() {
       expiresAt: new Date(example.expires_at),
       user: example.user,
       userRole: example.user.role,
+      mustChangePassword: example.must_change_password,
     },
   };
   return authenticate(

@@ -1,6 +1,8 @@
 // What makes the mock's answers follow the request where the server's do: a postal code gets that place's
 // example when the spec has one, a list's cursor leads to a last page, and an error names the request.
 import type { Request } from "express";
+import { cursorNameOf } from "../../server/inbound/queries.ts";
+import type { ListOrder } from "../../server/inbound/shipment.repository.ts";
 import { decodeCursor, decodeFeedCursor, encodeCursor } from "../../server/shared/pagination.ts";
 import { specDocument } from "../../server/shared/spec-document.ts";
 
@@ -56,7 +58,11 @@ export function follow(operationId: string, req: Request, body: unknown, request
   if (!body || typeof body !== "object" || Array.isArray(body)) return body;
   const answer = body as Json;
   if (answer.success === false) return { ...answer, request_id: requestId };
-  if ("next_cursor" in answer && Array.isArray(answer.items)) return page(answer, req.query.cursor);
+  if ("next_cursor" in answer && Array.isArray(answer.items)) {
+    // The inbound shipments list names its order in its cursors, as the server does (the validator filled in `sort`).
+    const order = operationId === "listInboundShipments" ? cursorNameOf(req.query.sort as ListOrder) : undefined;
+    return page(answer, req.query.cursor, order);
+  }
   if (typeof req.query.postalcode === "string" && places.has(operationId) && !exampleFor(operationId, req.query))
     return inPlace(answer, req.query);
   return body;
@@ -80,7 +86,7 @@ function inPlace(answer: Json, query: Request["query"]): Json {
  * cursor) nothing new, the cursor staying where it is, as a caught-up feed answers; no event comes twice. The
  * cursors are the server's own kind: a cursor the server would refuse is refused with the server's answer.
  */
-function page(answer: Json, cursor: unknown): Json {
+function page(answer: Json, cursor: unknown, order?: string): Json {
   const items = answer.items as Json[];
   if ("has_more" in answer) {
     if (typeof cursor !== "string") return answer;
@@ -91,8 +97,8 @@ function page(answer: Json, cursor: unknown): Json {
     const last = items[items.length - 1];
     const at = new Date(Date.parse(String(last?.updated_at ?? last?.created_at)) || 0);
     const id = typeof last?.id === "string" ? last.id : "0".repeat(24);
-    return items.length ? { ...answer, next_cursor: encodeCursor({ at, id }) } : answer;
+    return items.length ? { ...answer, next_cursor: encodeCursor({ at, id }, order) } : answer;
   }
-  decodeCursor(cursor);
+  decodeCursor(cursor, order);
   return { ...answer, next_cursor: null };
 }

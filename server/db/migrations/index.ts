@@ -18,6 +18,8 @@ import * as m0010 from "./0010_delivery_receiver_wait.ts";
 import * as m0011 from "./0011_portal_users_per_merchant.ts";
 import * as m0012 from "./0012_event_trace_parent.ts";
 import * as m0013 from "./0013_checkout.ts";
+import * as m0014 from "./0014_portal_password_reset.ts";
+import * as m0015 from "./0015_inbound_newest_first.ts";
 import * as c0011 from "./contract/0011_drop_global_portal_email.ts";
 
 export const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +36,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0011_portal_users_per_merchant": m0011,
   "0012_event_trace_parent": m0012,
   "0013_checkout": m0013,
+  "0014_portal_password_reset": m0014,
+  "0015_inbound_newest_first": m0015,
 };
 
 /** Kept in their own migration table, so that MIGRATIONS stay in order whenever these run. */
