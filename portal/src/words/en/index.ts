@@ -1,0 +1,8 @@
+// English, the portal's language when the browser asks for neither Finnish nor Swedish.
+import type { Catalogue } from "../catalogue.ts";
+import { errors } from "./errors.ts";
+import { fields } from "./fields.ts";
+import { pricing } from "./pricing.ts";
+import { statuses } from "./statuses.ts";
+
+export const en: Catalogue = { ...errors, ...fields, ...pricing, ...statuses };

@@ -1,0 +1,8 @@
+// Suomi, kun selaimen ensimmäinen portaalin osaama kieli on suomi.
+import type { Catalogue } from "../catalogue.ts";
+import { errors } from "./errors.ts";
+import { fields } from "./fields.ts";
+import { pricing } from "./pricing.ts";
+import { statuses } from "./statuses.ts";
+
+export const fi: Catalogue = { ...errors, ...fields, ...pricing, ...statuses };

@@ -1,0 +1,73 @@
+// Dates, money and quantities in the speaker's locale, through Intl (one format each, for the whole portal).
+import { speakerOf, type Lang, type Speaker } from "./lang.ts";
+
+type Who = Lang | Speaker;
+const NONE = "—";
+
+export const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+export const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+const formats = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => F): F {
+  let f = formats.get(key) as F | undefined;
+  if (!f) formats.set(key, (f = make()));
+  return f;
+}
+const numberFormat = (locale: string, options: Intl.NumberFormatOptions) =>
+  cached(`n ${locale} ${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale, options));
+
+/** A moment (an API timestamp) as date and time: "31 Mar 2025, 14:05", "31.3.2025 klo 14.05". */
+export function formatDate(who: Who, ts: string | number | Date | null | undefined): string {
+  if (ts === null || ts === undefined || ts === "") return NONE;
+  const date = ts instanceof Date ? ts : new Date(ts);
+  if (Number.isNaN(date.getTime())) return NONE;
+  const { locale } = speakerOf(who);
+  return cached(
+    `d ${locale}`,
+    () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }),
+  ).format(date);
+}
+
+/** A calendar date of the API (`2025-03-31`, as `expected_at_wh`), the same day wherever the browser is. */
+export function formatDay(who: Who, day: string | null | undefined): string {
+  if (!day) return NONE;
+  const date = new Date(`${day.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return NONE;
+  const { locale } = speakerOf(who);
+  return cached(
+    `day ${locale}`,
+    () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }),
+  ).format(date);
+}
+
+/** An amount of money: "€5.90", "5,90 €". */
+export function formatMoney(who: Who, amount: number | null | undefined, currency = "EUR"): string {
+  if (amount === null || amount === undefined || !Number.isFinite(amount)) return NONE;
+  const { locale } = speakerOf(who);
+  try {
+    return numberFormat(locale, { style: "currency", currency }).format(amount);
+  } catch {
+    return `${numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)} ${currency}`;
+  }
+}
+
+/** A number with the locale's separators: "1,000,000", "1 000 000". */
+export function formatNumber(who: Who, n: number, maximumFractionDigits = 3): string {
+  return numberFormat(speakerOf(who).locale, { maximumFractionDigits }).format(n);
+}
+
+/** A number with a unit: "5,000 g", "25.5 %", "350 mm". */
+export function formatUnit(
+  who: Who,
+  n: number,
+  unit: "gram" | "kilogram" | "liter" | "millimeter" | "percent",
+): string {
+  return numberFormat(speakerOf(who).locale, { style: "unit", unit, maximumFractionDigits: 3 }).format(n);
+}
+
+/** A weight given in grams, in grams below a kilogram and in kilograms above: "850 g", "10 kg", "1.25 kg". */
+export const formatWeight = (who: Who, grams: number): string =>
+  Math.abs(grams) < 1000 ? formatUnit(who, grams, "gram") : formatUnit(who, grams / 1000, "kilogram");
+
+/** A volume in litres: "2.5 l". */
+export const formatVolume = (who: Who, litres: number): string => formatUnit(who, litres, "liter");

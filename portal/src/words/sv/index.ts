@@ -1,0 +1,8 @@
+// Svenska, när webbläsarens första språk som portalen talar är svenska.
+import type { Catalogue } from "../catalogue.ts";
+import { errors } from "./errors.ts";
+import { fields } from "./fields.ts";
+import { pricing } from "./pricing.ts";
+import { statuses } from "./statuses.ts";
+
+export const sv: Catalogue = { ...errors, ...fields, ...pricing, ...statuses };
