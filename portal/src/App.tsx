@@ -1,4 +1,5 @@
-// The signed-in frame (navigation, account, the area the address names); the sign-in form until there is a session.
+// The signed-in frame (navigation, account, the area the address names); the sign-in form until there is a session;
+// only the form for a new password (and Sign out) while an admin-reset password waits to be changed.
 import { useMemo } from "react";
 import { Redirect, Route, Router, Switch } from "wouter";
 import { apiClient } from "./api.ts";
@@ -7,6 +8,7 @@ import { useHashPath, useHashSearch } from "./app/location.ts";
 import { AREAS } from "./app/routes.tsx";
 import { ApiContext, SessionContext, useSession, type Session } from "./app/session.ts";
 import { Shell } from "./app/Shell.tsx";
+import { ChangePassword, PasswordGate } from "./pages/ChangePassword.tsx";
 import { SignIn } from "./pages/SignIn.tsx";
 
 export function App() {
@@ -30,6 +32,14 @@ function SignedIn({ session }: { session: Session }) {
     queryClient.clear();
     window.location.hash = "";
   };
+  if (session.must_change_password)
+    return (
+      <ApiContext.Provider value={api}>
+        <SessionContext.Provider value={session}>
+          <PasswordGate onSignOut={signOut} />
+        </SessionContext.Provider>
+      </ApiContext.Provider>
+    );
   return (
     <ApiContext.Provider value={api}>
       <SessionContext.Provider value={session}>
@@ -43,6 +53,9 @@ function SignedIn({ session }: { session: Session }) {
                   )}
                 </Route>
               ))}
+              <Route path="/password">
+                <ChangePassword />
+              </Route>
               <Route>
                 <Redirect to="/shipments" replace />
               </Route>

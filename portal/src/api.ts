@@ -1,5 +1,6 @@
 // The portal's only way to the service: the typed client package, on the same origin. The session cookie is
 // HttpOnly (the browser sends it; this code never sees it); the CSRF token lives in memory only.
+import { formatDate, pickLocale, problemsIn, type Form } from "./words/index.ts";
 import { createLogisticsClient, type components, type ErrorBody, type LogisticsClient } from "../../client/index.ts";
 
 export type S = components["schemas"];
@@ -16,18 +17,15 @@ export function apiClient(csrfToken = "-"): Api {
   return createLogisticsClient({ baseUrl: BASE_URL, headers: { "X-CSRF-Token": csrfToken }, timeoutMs: 20_000 });
 }
 
-/** Field messages of an error answer by JSON pointer (`/body/name`), and the sentence for the rest. */
+/** Field messages of an error answer by JSON pointer (`/body/name`), and the sentence for the rest, in the
+ * words of the browser's language (the catalogue in words/); `form` is the operationId, for its limits. */
 export interface Problems {
   message: string;
   fields: Record<string, string>;
 }
 
-export function problemsOf(error: unknown): Problems | undefined {
-  if (!error) return undefined;
-  const e = error as Partial<ErrorBody>;
-  const fields: Record<string, string> = {};
-  for (const d of e.details ?? []) fields[d.path] = fields[d.path] ? `${fields[d.path]}; ${d.message}` : d.message;
-  return { message: e.message ?? "Something went wrong.", fields };
+export function problemsOf(error: unknown, form?: Form): Problems | undefined {
+  return problemsIn(browserSpeaker(), error, form);
 }
 
 /** Problems under a prefix, re-rooted: `/body/price_lists/0/name` under `/body/price_lists/0` is `/body/name`. */
@@ -41,5 +39,7 @@ export function rebase(p: Problems | undefined, from: string, to = "/body"): Pro
   return { message: p.message, fields };
 }
 
-export const formatTime = (ts: string | null | undefined) =>
-  ts ? new Date(ts).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" }) : "—";
+/** One date format everywhere: the browser's own locale, medium date and short time. */
+export const formatTime = (ts: string | null | undefined) => formatDate(browserSpeaker(), ts);
+
+const browserSpeaker = () => pickLocale(typeof navigator === "undefined" ? [] : navigator.languages);

@@ -18,7 +18,7 @@ export const WIDTHS = [1280, 375] as const;
 export interface PortalRig {
   srv: TestServer;
   browser: Browser;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** A server with the portal built as `npm start` builds it, into `.tmp/portal-<name>-<db>`. */
@@ -43,7 +43,7 @@ export interface PortalPage {
   page: Page;
   /** Console errors, page errors and foreign requests so far (a journey ends with `expect(errors).toEqual([])`). */
   errors: string[];
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 /**

@@ -4,9 +4,11 @@ import type { ReactNode } from "react";
 import { Link, useLocation } from "wouter";
 import type { Area } from "./routes.tsx";
 import { useCurrentSession } from "./session.ts";
+import { useWords } from "../words/index.ts";
 
 export function Shell({ areas, onSignOut, children }: { areas: Area[]; onSignOut: () => void; children: ReactNode }) {
   const session = useCurrentSession();
+  const w = useWords();
   const [location] = useLocation();
   return (
     <>
@@ -31,7 +33,11 @@ export function Shell({ areas, onSignOut, children }: { areas: Area[]; onSignOut
             {session.user.email}
             <br />
             <small className="muted">
-              {session.user.merchant_id} · {session.user.role}
+              {session.user.merchant_id} · <span lang={w.lang}>{w.t.roles[session.user.role]}</span>
+            </small>
+            <br />
+            <small>
+              <Link href="/password">Change password</Link>
             </small>
           </span>
           <button type="button" className="secondary outline" onClick={onSignOut}>

@@ -1,10 +1,10 @@
 // The route table: every view of the portal, its address and who may open it.
 import type { ComponentType } from "react";
-import { Checkout } from "../pages/Checkout.tsx";
-import { Pricing } from "../pages/Pricing.tsx";
-import { Shipments } from "../pages/Shipments.tsx";
-import { Users } from "../pages/Users.tsx";
-import { Webhooks } from "../pages/Webhooks.tsx";
+import { Checkout } from "../pages/checkout/Checkout.tsx";
+import { Pricing } from "../pages/pricing/Pricing.tsx";
+import { Shipments } from "../pages/shipments/index.tsx";
+import { Users } from "../pages/users/index.tsx";
+import { Webhooks } from "../pages/webhooks/index.tsx";
 
 export interface Area {
   path: string;

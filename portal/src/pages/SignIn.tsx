@@ -2,11 +2,13 @@ import { useState, type FormEvent } from "react";
 import { apiClient, problemsOf, type Problems, type S } from "../api.ts";
 import { Field } from "../parts/fields.tsx";
 import { signedIn } from "../app/session.ts";
+import { useWords } from "../words/index.ts";
 
 // Merchants are known by their id, which reads like the shop's web address: the service keeps no other name.
 type Choice = S["PortalMerchantChoice"]["merchants"];
 
 export function SignIn() {
+  const { lang } = useWords();
   const onSignedIn = signedIn;
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -29,7 +31,7 @@ export function SignIn() {
         setShop("");
         setProblems(undefined);
       } else {
-        setProblems(problemsOf(r.error));
+        setProblems(problemsOf(r.error, "createPortalSession"));
         setChoices(undefined);
       }
     } catch {
@@ -102,7 +104,7 @@ export function SignIn() {
             </>
           )}
           {problems && (
-            <p role="alert" className="problem">
+            <p role="alert" className="problem" lang={lang}>
               {problems.message}
             </p>
           )}

@@ -20,6 +20,6 @@ export const WHAT_NOW =
 
 /** The state column: on, off, or stopped by us. */
 export function stateWords(ep: Pick<S["WebhookEndpoint"], "enabled" | "disabled_reason">): string {
-  if (ep.enabled) return "Sending";
+  if (ep.enabled) return "Sending events";
   return ep.disabled_reason ? "Stopped: not receiving" : "Turned off";
 }

@@ -9,7 +9,7 @@ export function useLeaveGuard(dirty: boolean): void {
     if (!dirty) return;
     const beforeUnload = (e: BeforeUnloadEvent) => e.preventDefault();
     let here = window.location.hash;
-    const onHash = (e: HashChangeEvent) => {
+    const onHash = (e: Event) => {
       if (window.location.hash === here) return;
       if (window.confirm(LEAVE_QUESTION)) {
         here = window.location.hash;
@@ -20,10 +20,14 @@ export function useLeaveGuard(dirty: boolean): void {
       window.history.replaceState(null, "", here);
     };
     window.addEventListener("beforeunload", beforeUnload);
-    // Capture: before the router hears of the change.
+    // Capture: before the router hears of the change. A link or the Back button fires popstate first and hashchange
+    // a task later, and any render in between reads the new address and leaves the view (taking this guard with
+    // it): ask at popstate; hashchange still covers a change made with replaceState (navigate(..., {replace})).
+    window.addEventListener("popstate", onHash, true);
     window.addEventListener("hashchange", onHash, true);
     return () => {
       window.removeEventListener("beforeunload", beforeUnload);
+      window.removeEventListener("popstate", onHash, true);
       window.removeEventListener("hashchange", onHash, true);
     };
   }, [dirty]);

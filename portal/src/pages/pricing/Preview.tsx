@@ -1,0 +1,122 @@
+// The live preview: the draft price list priced for a customer exactly as checkout would
+// (POST /shipping_options/_preview), asked again a moment after each change of the draft or the customer, never
+// while nothing changes. Its check of the draft goes back to the editor, to stand next to the fields.
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import type { S } from "../../api.ts";
+import { unwrap } from "../../app/data.ts";
+import { useApi } from "../../app/session.ts";
+import { Field } from "../../parts/fields.tsx";
+import { useWords } from "../../words/index.ts";
+import { countries, currencySign, kilograms } from "./choices.ts";
+import { Options } from "./Options.tsx";
+import { inputOf, numberOrText, type ListDraft } from "./pricing-draft.ts";
+import { bodyOf, detailsOutside, place, wordsFor } from "./problems.ts";
+import { useSettled } from "./useSettled.ts";
+
+export const PREVIEW = ["preview"] as const;
+const CUSTOMER = ["/body/postalcode", "/body/country", "/body/weight", "/body/cart_value", "/body/tags"];
+
+interface Props {
+  draft: ListDraft;
+  /** The preview's error answer (or none), for the editor to show what it says of the draft. */
+  onChecked: (error: unknown) => void;
+}
+
+export function Preview({ draft, onChecked }: Props) {
+  const api = useApi();
+  const w = useWords();
+  const [postalcode, setPostalcode] = useState("20780");
+  const [country, setCountry] = useState<S["CountryCode"]>("FI");
+  const [weight, setWeight] = useState("1");
+  const [cart, setCart] = useState("");
+  const [tags, setTags] = useState("");
+
+  const kg = numberOrText(weight);
+  const body: S["ShippingOptionsPreview"] = {
+    postalcode: postalcode.trim(),
+    country,
+    ...(weight.trim() && { weight: (typeof kg === "number" ? Math.round(kg * 1e6) / 1e3 : weight) as number }),
+    ...(cart.trim() && { cart_value: numberOrText(cart) as number }),
+    ...(tags.trim() && {
+      tags: tags
+        .split(",")
+        .map((t) => t.trim())
+        .filter(Boolean),
+    }),
+    price_lists: [inputOf(draft)],
+  };
+  // A moment after the last keystroke: one request per change, not one per character.
+  const asked = useSettled(JSON.stringify(body), 300);
+  const preview = useQuery({
+    queryKey: [...PREVIEW, asked],
+    queryFn: async () =>
+      (await unwrap(
+        api.POST("/shipping_options/_preview", { body: JSON.parse(asked) as typeof body }),
+      )) as S["ShippingOptionsResult"],
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+  const report = useRef(onChecked);
+  report.current = onChecked;
+  useEffect(() => {
+    if (!preview.isFetching) report.current(preview.error ?? undefined);
+  }, [preview.isFetching, preview.error]);
+
+  const error = bodyOf(preview.error);
+  const said = wordsFor(w, detailsOutside(error, ["/body/price_lists"]), "previewShippingOptions");
+  const { problems: mine, rest } = place(said, CUSTOMER);
+  const answer = !preview.isError ? preview.data : undefined;
+  return (
+    <section aria-label="Preview" aria-busy={preview.isFetching} className="preview">
+      <h3>Preview</h3>
+      <p className="muted">What checkout would answer with this draft, before you save it.</p>
+      <div className="row">
+        <Field label="Postal code" path="/body/postalcode" problems={mine}>
+          {(p) => <input {...p} value={postalcode} onChange={(e) => setPostalcode(e.target.value)} />}
+        </Field>
+        <Field label="Country" path="/body/country" problems={mine}>
+          {(p) => (
+            <select
+              {...p}
+              lang={w.lang}
+              value={country}
+              onChange={(e) => setCountry(e.target.value as S["CountryCode"])}
+            >
+              {countries(w).map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <div className="row">
+        <Field label={`Weight (${kilograms(w.locale).sign})`} path="/body/weight" problems={mine}>
+          {(p) => <input {...p} inputMode="decimal" value={weight} onChange={(e) => setWeight(e.target.value)} />}
+        </Field>
+        <Field label={`Order value (${currencySign(w.locale, "EUR")})`} path="/body/cart_value" problems={mine}>
+          {(p) => <input {...p} inputMode="decimal" value={cart} onChange={(e) => setCart(e.target.value)} />}
+        </Field>
+        <Field label="Tags" path="/body/tags" problems={mine}>
+          {(p) => <input {...p} value={tags} placeholder="vip, b2b" onChange={(e) => setTags(e.target.value)} />}
+        </Field>
+      </div>
+      {preview.isError && (
+        <div role="alert" className="problem" lang={w.lang}>
+          <p>{said?.message}</p>
+          {rest.length > 0 && (
+            <ul>
+              {rest.map((m) => (
+                <li key={m}>{m}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {answer && <Options answer={answer} />}
+    </section>
+  );
+}

@@ -1,0 +1,121 @@
+// One price list in a form, beside (wide) or before (narrow) the live preview of what checkout would answer with
+// it. Messages stand next to their fields, all at once: the save's answer once saved, else the preview's check of
+// the draft as you type. Save stays at hand in a bar at the foot of the form, above the preview.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useState, type FormEvent } from "react";
+import type { S } from "../../api.ts";
+import { unwrap } from "../../app/data.ts";
+import { useApi } from "../../app/session.ts";
+import { useWords } from "../../words/index.ts";
+import { ListFields } from "./ListFields.tsx";
+import { PREVIEW, Preview } from "./Preview.tsx";
+import { PriceChanges } from "./PriceChanges.tsx";
+import { fieldPaths, inputOf, type ListDraft } from "./pricing-draft.ts";
+import { PricingRules } from "./PricingRules.tsx";
+import { bodyOf, detailsUnder, place, wordsFor } from "./problems.ts";
+import { PRICE_LISTS } from "./queries.ts";
+
+interface Props {
+  initial: ListDraft;
+  branches: string[];
+  onDirty: (dirty: boolean) => void;
+}
+
+export function PriceListEditor({ initial, branches, onDirty }: Props) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const w = useWords();
+  const [draft, setDraft] = useState(initial);
+  const [saved, setSaved] = useState(() => JSON.stringify(inputOf(initial)));
+  const [notice, setNotice] = useState<string>();
+  const [checked, setChecked] = useState<unknown>();
+  const body = useMemo(() => inputOf(draft), [draft]);
+  const dirty = JSON.stringify(body) !== saved;
+  useEffect(() => onDirty(dirty), [dirty, onDirty]);
+
+  const save = useMutation({
+    mutationFn: (input: S["PriceListInput"]) =>
+      draft.id
+        ? unwrap(
+            api.PUT("/merchant/price_lists/{price_list_id}", {
+              params: { path: { price_list_id: draft.id } },
+              body: input,
+            }),
+          )
+        : unwrap(api.POST("/merchant/price_lists/_create", { body: input })),
+    onSuccess: (list, input) => {
+      setDraft((d) => ({ ...d, id: list.id }));
+      setSaved(JSON.stringify(input));
+      setNotice(`Saved ${list.name}. Checkout answers with it within a second.`);
+      void qc.invalidateQueries({ queryKey: PRICE_LISTS });
+      void qc.invalidateQueries({ queryKey: PREVIEW });
+    },
+  });
+  const update = (patch: Partial<ListDraft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setNotice(undefined);
+    save.reset();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setNotice(undefined);
+    save.mutate(body);
+  };
+
+  // The save's answer once there is one; until then what the preview's check says of the draft.
+  const form = draft.id ? "replacePriceList" : "createPriceList";
+  const said = save.isError
+    ? wordsFor(w, bodyOf(save.error), form)
+    : wordsFor(w, detailsUnder(bodyOf(checked), "/body/price_lists/0"), form);
+  const { problems, rest } = place(said, fieldPaths(draft));
+  const name = w.t.methods[draft.method];
+
+  return (
+    <div className="editor">
+      <form onSubmit={submit} noValidate aria-label={`${name} price list`}>
+        {!draft.id && (
+          <p className="muted">
+            You have no price list for this delivery method yet: it is not offered until you save one.
+          </p>
+        )}
+        <ListFields draft={draft} update={update} problems={problems} />
+        <PricingRules
+          rules={draft.pricing_rules}
+          currency={draft.currency}
+          onChange={(pricing_rules) => update({ pricing_rules })}
+          problems={problems}
+          branches={branches}
+        />
+        <PriceChanges
+          rules={draft.modification_rules}
+          currency={draft.currency}
+          onChange={(modification_rules) => update({ modification_rules })}
+          problems={problems}
+          branches={branches}
+        />
+        <div className="savebar">
+          {(save.isError || rest.length > 0) && (
+            <div role={save.isError ? "alert" : undefined} className="problem" lang={w.lang}>
+              {save.isError && <p>{said?.message}</p>}
+              {rest.length > 0 && (
+                <ul>
+                  {rest.map((m) => (
+                    <li key={m}>{m}</li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          )}
+          {notice && <p role="status">{notice}</p>}
+          {dirty && !save.isPending && !save.isError && <p className="muted">You have unsaved changes.</p>}
+          <button type="submit" aria-busy={save.isPending} disabled={save.isPending}>
+            Save price list
+          </button>
+        </div>
+      </form>
+      <aside>
+        <Preview draft={draft} onChecked={setChecked} />
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+// Pricing: shipping settings, and one price list at a time (a tab per delivery method) in an editor beside a live
+// preview of what checkout would answer with the draft, before it is saved. Unsaved edits are never lost by a
+// stray click: leaving the page asks first, and so does switching to another price list.
+import { useCallback, useState } from "react";
+import type { S } from "../../api.ts";
+import { Confirm } from "../../parts/Confirm.tsx";
+import { useLeaveGuard } from "../../parts/useLeaveGuard.ts";
+import { useWords } from "../../words/index.ts";
+import { PriceListEditor } from "./PriceListEditor.tsx";
+import { draftOf, newDraft } from "./pricing-draft.ts";
+import { useBranches, usePriceLists } from "./queries.ts";
+import { Settings } from "./Settings.tsx";
+
+type Method = S["ShippingMethodType"];
+const METHODS: Method[] = ["pickup", "home", "letter"];
+
+export function Pricing(_: { rest: string[] }) {
+  const w = useWords();
+  const lists = usePriceLists();
+  const branches = useBranches();
+  const [method, setMethod] = useState<Method>("pickup");
+  const [asked, setAsked] = useState<Method>();
+  const [listDirty, setListDirty] = useState(false);
+  const [settingsDirty, setSettingsDirty] = useState(false);
+  useLeaveGuard(listDirty || settingsDirty);
+  const onListDirty = useCallback((d: boolean) => setListDirty(d), []);
+  const onSettingsDirty = useCallback((d: boolean) => setSettingsDirty(d), []);
+
+  const open = (m: Method) => {
+    if (m === method) return;
+    if (listDirty) return setAsked(m);
+    setMethod(m);
+  };
+  const list = lists.data?.items.find((l) => l.method === method);
+  return (
+    <section className="pricing">
+      <hgroup>
+        <h1>Pricing</h1>
+        <p>Which delivery methods you offer, and what they cost your customers.</p>
+      </hgroup>
+      <Settings onDirty={onSettingsDirty} />
+      <h2>Price lists</h2>
+      <div role="group" aria-label="Price list" className="tabs">
+        {METHODS.map((m) => (
+          <button
+            key={m}
+            type="button"
+            aria-pressed={m === method}
+            className={m === method ? "" : "outline"}
+            lang={w.lang}
+            onClick={() => open(m)}
+          >
+            {w.t.methods[m]}
+          </button>
+        ))}
+      </div>
+      {!lists.data ? (
+        <p aria-busy="true">Loading…</p>
+      ) : (
+        <PriceListEditor
+          key={method}
+          initial={list ? draftOf(list) : newDraft(method, w.t.methods[method])}
+          branches={branches}
+          onDirty={onListDirty}
+        />
+      )}
+      {asked && (
+        <Confirm
+          title={`Open the ${w.t.methods[asked].toLowerCase()} price list?`}
+          confirmLabel="Discard changes"
+          onConfirm={() => {
+            setListDirty(false);
+            setMethod(asked);
+            setAsked(undefined);
+          }}
+          onCancel={() => setAsked(undefined)}
+        >
+          <p>
+            Your changes to the {w.t.methods[method].toLowerCase()} price list are not saved. If you open another price
+            list now, they are lost.
+          </p>
+        </Confirm>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+// One rule of an ordered list: its name, the rule as a sentence, moving it up or down (order decides) or removing it.
+import type { ReactNode } from "react";
+import { useWords } from "../../words/index.ts";
+
+interface Props {
+  /** "Pricing rule 2", "Price change 1". */
+  label: string;
+  /** The rule in words: "Pickup point chain is Posti: €3.90". */
+  sentence: string;
+  index: number;
+  count: number;
+  onMove: (by: number) => void;
+  onRemove: () => void;
+  children: ReactNode;
+}
+
+export function RuleCard({ label, sentence, index, count, onMove, onRemove, children }: Props) {
+  const { lang } = useWords();
+  return (
+    <article className="rule" aria-label={label}>
+      <header>
+        <div>
+          <strong>{label}</strong>
+          <p className="sentence" lang={lang}>
+            {sentence}
+          </p>
+        </div>
+        <span className="actions">
+          <button
+            type="button"
+            className="outline"
+            aria-label={`Move ${label} up`}
+            disabled={index === 0}
+            onClick={() => onMove(-1)}
+          >
+            ↑
+          </button>
+          <button
+            type="button"
+            className="outline"
+            aria-label={`Move ${label} down`}
+            disabled={index === count - 1}
+            onClick={() => onMove(1)}
+          >
+            ↓
+          </button>
+          <button type="button" className="outline secondary" aria-label={`Remove ${label}`} onClick={onRemove}>
+            Remove
+          </button>
+        </span>
+      </header>
+      {children}
+    </article>
+  );
+}

@@ -1,0 +1,116 @@
+// Shipping settings: which delivery methods are offered, their weight limits (in kg; the API keeps grams), the
+// countries served (chosen from the list) and how many pickup points checkout offers.
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState, type FormEvent } from "react";
+import type { S } from "../../api.ts";
+import { unwrap } from "../../app/data.ts";
+import { useApi } from "../../app/session.ts";
+import { Field } from "../../parts/fields.tsx";
+import { useWords } from "../../words/index.ts";
+import { ChoiceList } from "./ChoiceList.tsx";
+import { countries, kilograms } from "./choices.ts";
+import { bodyOf, place, wordsFor } from "./problems.ts";
+import { PREVIEW } from "./Preview.tsx";
+import { SETTINGS, useSettings } from "./queries.ts";
+import { draftOf, FIELDS, inputOf, METHODS, type Draft } from "./settings-draft.ts";
+
+export function Settings({ onDirty }: { onDirty: (dirty: boolean) => void }) {
+  const settings = useSettings();
+  if (!settings.data) return <p aria-busy="true">Loading settings…</p>;
+  return <SettingsForm initial={settings.data} onDirty={onDirty} />;
+}
+
+function SettingsForm({ initial, onDirty }: { initial: S["ShippingSettings"]; onDirty: (dirty: boolean) => void }) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const w = useWords();
+  const [draft, setDraft] = useState(() => draftOf(initial));
+  const [saved, setSaved] = useState(() => JSON.stringify(inputOf(draftOf(initial))));
+  const dirty = JSON.stringify(inputOf(draft)) !== saved;
+  useEffect(() => onDirty(dirty), [dirty, onDirty]);
+  const save = useMutation({
+    mutationFn: (body: S["ShippingSettingsInput"]) => unwrap(api.PUT("/merchant/shipping_settings", { body })),
+    onSuccess: (s) => {
+      setDraft(draftOf(s));
+      setSaved(JSON.stringify(inputOf(draftOf(s))));
+      qc.setQueryData(SETTINGS, s);
+      void qc.invalidateQueries({ queryKey: PREVIEW });
+    },
+  });
+  const set = (patch: Partial<Draft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    save.reset();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate(inputOf(draft));
+  };
+  const said = wordsFor(w, bodyOf(save.error), "replaceShippingSettings");
+  const { problems, rest } = place(said, FIELDS);
+  const unit = kilograms(w.locale).sign;
+
+  return (
+    <details>
+      <summary>Shipping settings</summary>
+      <form onSubmit={submit} noValidate aria-label="Shipping settings">
+        <div className="methods">
+          {METHODS.map((m) => (
+            <fieldset key={m}>
+              <legend lang={w.lang}>{w.t.methods[m]}</legend>
+              <label>
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={draft.enabled[m]}
+                  onChange={(e) => set({ enabled: { ...draft.enabled, [m]: e.target.checked } })}
+                />{" "}
+                Offered
+              </label>
+              <Field label={`Weight limit (${unit})`} path={`/body/${m}/max_weight_g`} problems={problems}>
+                {(p) => (
+                  <input
+                    {...p}
+                    inputMode="decimal"
+                    value={draft.max[m]}
+                    placeholder={m === "letter" ? undefined : "No limit"}
+                    onChange={(e) => set({ max: { ...draft.max, [m]: e.target.value } })}
+                  />
+                )}
+              </Field>
+            </fieldset>
+          ))}
+        </div>
+        <div className="row">
+          <ChoiceList
+            legend="Countries you deliver to"
+            options={countries(w)}
+            chosen={draft.countries}
+            onChange={(chosen) => set({ countries: chosen })}
+            message={problems?.fields["/body/countries"]}
+          />
+          <Field label="Pickup points offered" path="/body/pickup_points_limit" problems={problems}>
+            {(p) => (
+              <input {...p} inputMode="numeric" value={draft.limit} onChange={(e) => set({ limit: e.target.value })} />
+            )}
+          </Field>
+        </div>
+        {save.isError && (
+          <div role="alert" className="problem" lang={w.lang}>
+            <p>{said?.message}</p>
+            {rest.length > 0 && (
+              <ul>
+                {rest.map((m) => (
+                  <li key={m}>{m}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+        )}
+        {save.isSuccess && <p role="status">Settings saved.</p>}
+        <button type="submit" aria-busy={save.isPending} disabled={save.isPending}>
+          Save settings
+        </button>
+      </form>
+    </details>
+  );
+}

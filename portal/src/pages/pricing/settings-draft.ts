@@ -1,0 +1,41 @@
+// The shipping settings form's draft: weight limits as typed in kilograms (the API keeps grams), and its conversion
+// to the API's ShippingSettingsInput and back. What does not parse is sent as typed, for the API to name.
+import type { S } from "../../api.ts";
+import { numberOrText } from "./pricing-draft.ts";
+
+export type Method = "pickup" | "home" | "letter";
+export const METHODS: Method[] = ["pickup", "home", "letter"];
+export interface Draft {
+  enabled: Record<Method, boolean>;
+  /** Kilograms as typed; empty: no limit (home and pickup). */
+  max: Record<Method, string>;
+  countries: string[];
+  limit: string;
+}
+
+const kg = (g: number | undefined) => (g === undefined ? "" : String(g / 1000));
+const grams = (text: string) => {
+  const n = numberOrText(text);
+  return (typeof n === "number" ? Math.round(n * 1000 * 1000) / 1000 : text) as number;
+};
+export const draftOf = (s: S["ShippingSettings"]): Draft => ({
+  enabled: { pickup: s.pickup.enabled, home: s.home.enabled, letter: s.letter.enabled },
+  max: { pickup: kg(s.pickup.max_weight_g), home: kg(s.home.max_weight_g), letter: kg(s.letter.max_weight_g) },
+  countries: s.countries,
+  limit: String(s.pickup_points_limit),
+});
+export const inputOf = (d: Draft): S["ShippingSettingsInput"] => {
+  const method = (m: Method) => ({ enabled: d.enabled[m], ...(d.max[m].trim() && { max_weight_g: grams(d.max[m]) }) });
+  return {
+    letter: { enabled: d.enabled.letter, max_weight_g: grams(d.max.letter) },
+    home: method("home"),
+    pickup: method("pickup"),
+    countries: d.countries as S["CountryCode"][],
+    pickup_points_limit: numberOrText(d.limit) as number,
+  };
+};
+export const FIELDS = [
+  ...METHODS.map((m) => `/body/${m}/max_weight_g`),
+  "/body/countries",
+  "/body/pickup_points_limit",
+];

@@ -1,0 +1,69 @@
+// The list's search and status filters. What is applied lives in the address (a reload or a shared link keeps
+// it): the search text when sent (Enter or Search), a status as soon as it is ticked. On a phone the statuses
+// fold into one dropdown of checkboxes, so that the list starts near the top.
+import { useEffect, useState, type FormEvent } from "react";
+import { useWords } from "../../words/index.ts";
+import { STATUSES, type Filters, type Status } from "./data.ts";
+
+export function ShipmentFilters({ applied, onApply }: { applied: Filters; onApply: (f: Filters) => void }) {
+  const w = useWords();
+  const [text, setText] = useState(applied.q);
+  // Back, forward or a link with other filters: the box shows what is applied.
+  useEffect(() => setText(applied.q), [applied.q]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onApply({ ...applied, q: text.trim() });
+  };
+  const toggle = (s: Status, on: boolean) => {
+    const chosen = new Set(applied.statuses);
+    if (on) chosen.add(s);
+    else chosen.delete(s);
+    onApply({ q: text.trim(), statuses: STATUSES.filter((x) => chosen.has(x)) });
+  };
+  const n = applied.statuses.length;
+  const summary =
+    n === 0 ? "Any status" : n <= 2 ? applied.statuses.map((s) => w.t.statuses[s]).join(", ") : `${n} statuses`;
+  const any = applied.q !== "" || applied.statuses.length > 0;
+  return (
+    <form aria-label="Find shipments" className="shipment-filters" onSubmit={submit}>
+      <label className="search">
+        Reference or sender
+        <input
+          type="search"
+          value={text}
+          maxLength={100}
+          placeholder="e.g. PO-1042 or Acme"
+          onChange={(e) => setText(e.target.value)}
+        />
+      </label>
+      <fieldset className="statuses">
+        <legend>Status</legend>
+        <details className="dropdown">
+          <summary>{summary}</summary>
+          <ul>
+            {STATUSES.map((s) => (
+              <li key={s}>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={applied.statuses.includes(s)}
+                    onChange={(e) => toggle(s, e.target.checked)}
+                  />
+                  {w.t.statuses[s]}
+                </label>
+              </li>
+            ))}
+          </ul>
+        </details>
+      </fieldset>
+      <div className="buttons">
+        <button type="submit">Search</button>
+        {any && (
+          <button type="button" className="secondary outline" onClick={() => onApply({ q: "", statuses: [] })}>
+            Clear filters
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,22 @@
+// What the warehouse found wrong with a shipment, and whether it is sorted out.
+import { useWords } from "../../words/index.ts";
+import type { Shipment } from "./data.ts";
+
+export function ProblemList({ shipment }: { shipment: Shipment }) {
+  const w = useWords();
+  if (shipment.problems.length === 0) return <p className="muted">No problems reported.</p>;
+  return (
+    <ul aria-label="Problems" className="shipment-problems">
+      {shipment.problems.map((p) => (
+        <li key={p.id}>
+          <strong>{w.t.problemTypes[p.type]}</strong>
+          {p.merchants_id && <> (product {p.merchants_id})</>}: {p.description}
+          <br />
+          <small className="muted">
+            {p.resolved ? `Sorted out ${w.date(p.resolved_at)}` : `Open since ${w.date(p.created_at)}`}
+          </small>
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,122 @@
+// The shipments area's reads and writes, through the portal's data layer: TanStack Query and `unwrap` (a 401
+// signs the page out by itself; every other refusal is an ApiError the view says in words).
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { S } from "../../api.ts";
+import { unwrap } from "../../app/data.ts";
+import { useApi } from "../../app/session.ts";
+
+export type Shipment = S["InboundShipment"];
+export type Status = S["InboundShipmentStatus"];
+export type Action = S["InboundShipmentAction"];
+
+/** Every status, in the order a shipment goes through them (the filter lists them so). */
+export const STATUSES: readonly Status[] = [
+  "initial",
+  "confirmed",
+  "en_route",
+  "arrived_at_warehouse",
+  "processing",
+  "problem",
+  "processed",
+  "cancelled",
+  "deleted",
+];
+export const isStatus = (s: string): s is Status => (STATUSES as readonly string[]).includes(s);
+
+/** Rows per page of the list. */
+export const PAGE_SIZE = 20;
+
+export const keys = {
+  all: ["shipments"] as const,
+  list: (filters: Filters) => ["shipments", "list", filters] as const,
+  one: (id: string) => ["shipments", "one", id] as const,
+  history: (id: string) => ["shipments", "history", id] as const,
+};
+
+export interface Filters {
+  /** Part of the reference or of the sender's name. */
+  q: string;
+  statuses: Status[];
+}
+
+/** Newest announcement first, page after page as "Show more" asks. */
+export function useShipmentList(filters: Filters) {
+  const api = useApi();
+  return useInfiniteQuery({
+    queryKey: keys.list(filters),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET("/inbound_shipments", {
+          params: {
+            query: {
+              sort: "-created_at",
+              limit: PAGE_SIZE,
+              ...(filters.q && { q: filters.q }),
+              ...(filters.statuses.length > 0 && { status: filters.statuses }),
+              ...(pageParam && { cursor: pageParam }),
+            },
+          },
+        }),
+      ),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    // Other filters: the rows shown stay until the new ones are there (no flash of "Loading").
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useShipment(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.one(id),
+    queryFn: () => unwrap(api.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } } })),
+  });
+}
+
+export function useStatusHistory(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.history(id),
+    queryFn: () =>
+      unwrap(api.GET("/inbound_shipments/{shipment_id}/status_history", { params: { path: { shipment_id: id } } })),
+  });
+}
+
+/** Confirm or withdraw: the API's answer, and the shipment read again afterwards (also after a refusal). */
+export function useShipmentAction(id: string) {
+  const api = useApi();
+  const client = useQueryClient();
+  const at = { params: { path: { shipment_id: id } } };
+  return useMutation({
+    mutationFn: (action: Exclude<Action, "modify">) =>
+      unwrap(
+        action === "confirm"
+          ? api.POST("/inbound_shipments/{shipment_id}/_confirm", at)
+          : api.DELETE("/inbound_shipments/{shipment_id}", at),
+      ),
+    onSettled: () => client.invalidateQueries({ queryKey: keys.all }),
+  });
+}
+
+export type LineInput = S["ProductLineInput"];
+export type NewShipment = S["InboundShipmentCreate"];
+export type ShipmentChanges = S["InboundShipmentModify"];
+
+/** Announce (no id) or modify (the whole list of lines replaced); resolves to the shipment's id. */
+export function useSaveShipment(id?: string) {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: NewShipment): Promise<string> => {
+      if (!id) return (await unwrap(api.POST("/inbound_shipments/_create", { body }))).shipment_id;
+      const { products, ...rest } = body;
+      const changes: ShipmentChanges = { ...rest, expected_at_wh: rest.expected_at_wh ?? null, products_all: products };
+      return (
+        await unwrap(
+          api.POST("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } }, body: changes }),
+        )
+      ).shipment_id;
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.all }),
+  });
+}

@@ -1,0 +1,52 @@
+// Removing a person (someone who left), after a confirmation that says what happens: signed out at once, no
+// more sign-ins. The merchant's only administrator cannot be removed (the API refuses, said in words).
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { S } from "../../api.ts";
+import { unwrap } from "../../app/data.ts";
+import { useApi } from "../../app/session.ts";
+import { Confirm } from "../../parts/Confirm.tsx";
+import { refusalOf, USERS } from "./data.ts";
+
+export function RemoveUser({
+  user,
+  you,
+  onRemoved,
+  onRefused,
+  onCancel,
+}: {
+  user: S["PortalUser"];
+  you: boolean;
+  onRemoved: () => void;
+  onRefused: (why: string) => void;
+  onCancel: () => void;
+}) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => unwrap(api.POST("/portal_users/{user_id}/_delete", { params: { path: { user_id: user.id } } })),
+    onSuccess: () => {
+      onRemoved();
+      qc.setQueryData<S["PortalUserList"]>(
+        USERS,
+        (list) => list && { items: list.items.filter((u) => u.id !== user.id) },
+      );
+      return qc.invalidateQueries({ queryKey: USERS });
+    },
+    onError: (e) => onRefused(refusalOf(e, "deletePortalUser") ?? ""),
+  });
+  return (
+    <Confirm
+      title={`Remove ${user.email}?`}
+      confirmLabel="Remove user"
+      busy={remove.isPending}
+      onConfirm={() => remove.mutate()}
+      onCancel={onCancel}
+    >
+      <p>
+        {you
+          ? "You are signed out at once and can no longer sign in to this shop's portal."
+          : "They are signed out at once and can no longer sign in."}
+      </p>
+    </Confirm>
+  );
+}

@@ -1,0 +1,68 @@
+// One user's role: a choice in words, saved with its own button (shown once another role is chosen). A change
+// signs the person out; the merchant's only administrator cannot be made staff (the API refuses, said in words).
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import type { S } from "../../api.ts";
+import { unwrap } from "../../app/data.ts";
+import { useApi } from "../../app/session.ts";
+import { useWords } from "../../words/index.ts";
+import { refusalOf, USERS } from "./data.ts";
+import type { Said } from "./UserRow.tsx";
+
+type User = S["PortalUser"];
+type Role = S["PortalUserRole"];
+const ROLES: Role[] = ["admin", "staff"];
+
+export function RoleControl({ user, you, onSaid }: { user: User; you: boolean; onSaid: (s: Said) => void }) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const { t } = useWords();
+  const [choice, setChoice] = useState<Role>(user.role);
+  const save = useMutation({
+    mutationFn: (role: Role) =>
+      unwrap(api.POST("/portal_users/{user_id}", { params: { path: { user_id: user.id } }, body: { role } })),
+    onSuccess: (saved) => {
+      onSaid({
+        text: you
+          ? `Your role is now ${t.roles[saved.role]}. Sign in again to go on.`
+          : `The role of ${saved.email} is now ${t.roles[saved.role]}. They were signed out, and sign in again with their own password.`,
+      });
+      qc.setQueryData<S["PortalUserList"]>(
+        USERS,
+        (list) => list && { items: list.items.map((u) => (u.id === saved.id ? saved : u)) },
+      );
+      return qc.invalidateQueries({ queryKey: USERS });
+    },
+    onError: (e) => {
+      setChoice(user.role);
+      onSaid({ text: refusalOf(e, "updatePortalUser") ?? "", problem: true });
+    },
+  });
+  return (
+    <div className="role-control">
+      <select
+        aria-label={`Role of ${user.email}`}
+        value={choice}
+        disabled={save.isPending}
+        onChange={(e) => setChoice(e.target.value as Role)}
+      >
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {t.roles[r]}
+          </option>
+        ))}
+      </select>
+      {choice !== user.role && (
+        <button
+          type="button"
+          aria-label={`Save role of ${user.email}`}
+          aria-busy={save.isPending}
+          disabled={save.isPending}
+          onClick={() => save.mutate(choice)}
+        >
+          Save role
+        </button>
+      )}
+    </div>
+  );
+}

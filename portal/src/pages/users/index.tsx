@@ -1,0 +1,101 @@
+// The Users area (#/users, admins only): the people who sign in to the portal for this shop, their roles,
+// a temporary password for one who forgot theirs, removing one who left, and adding a person.
+import { useState } from "react";
+import type { S } from "../../api.ts";
+import { useCurrentSession } from "../../app/session.ts";
+import { AddUser } from "./AddUser.tsx";
+import { problemsOfError, useUsers } from "./data.ts";
+import { RemoveUser } from "./RemoveUser.tsx";
+import { ResetPassword } from "./ResetPassword.tsx";
+import { UserRow, type Said } from "./UserRow.tsx";
+
+type User = S["PortalUser"];
+type Pending = { kind: "reset" | "remove"; user: User };
+
+export function Users(_: { rest: string[] }) {
+  const session = useCurrentSession();
+  const users = useUsers();
+  // What the last action on a user said, shown under that user's row; a removal's outcome above the list.
+  const [said, setSaid] = useState<Said & { id: string }>();
+  const [removed, setRemoved] = useState<string>();
+  const [pending, setPending] = useState<Pending>();
+  const sayOf = (id: string) => (s: Said) => {
+    setRemoved(undefined);
+    setSaid({ ...s, id });
+  };
+  const ask = (kind: Pending["kind"], user: User) => () => {
+    setSaid(undefined);
+    setRemoved(undefined);
+    setPending({ kind, user });
+  };
+  const failed = problemsOfError(users.error, "listPortalUsers");
+  return (
+    <section className="users">
+      <hgroup>
+        <h1>Users</h1>
+        <p>The people who sign in to this portal for your shop.</p>
+      </hgroup>
+      {removed && <p role="status">{removed}</p>}
+      {failed && (
+        <p role="alert" className="problem">
+          {failed.message}
+        </p>
+      )}
+      <div className="table-wrap">
+        <table aria-label="Users" className="stack-on-phone users-table" aria-busy={users.isPending}>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Added</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.data?.items.map((u) => (
+              <UserRow
+                key={u.id}
+                user={u}
+                you={u.id === session.user.id}
+                said={said?.id === u.id ? said : undefined}
+                onSaid={sayOf(u.id)}
+                onReset={ask("reset", u)}
+                onRemove={ask("remove", u)}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pending?.kind === "reset" && (
+        <ResetPassword
+          user={pending.user}
+          onCancel={() => setPending(undefined)}
+          onDone={() => {
+            setPending(undefined);
+            sayOf(pending.user.id)({
+              text: `Temporary password set: ${pending.user.email} is signed out now, and must choose a new password at their next sign-in. Give them the temporary password yourself.`,
+            });
+          }}
+        />
+      )}
+      {pending?.kind === "remove" && (
+        <RemoveUser
+          user={pending.user}
+          you={pending.user.id === session.user.id}
+          onCancel={() => setPending(undefined)}
+          onRemoved={() => {
+            setPending(undefined);
+            setRemoved(`${pending.user.email} was removed: they were signed out and can no longer sign in.`);
+          }}
+          onRefused={(why) => {
+            setPending(undefined);
+            sayOf(pending.user.id)({ text: why, problem: true });
+          }}
+        />
+      )}
+      <AddUser />
+    </section>
+  );
+}

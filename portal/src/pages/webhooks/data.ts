@@ -1,0 +1,82 @@
+// The webhooks area's reads and the one write every view shares (retry a delivery), through the portal's data
+// layer: TanStack Query, `unwrap` (a 401 signs the page out by itself).
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ApiError, unwrap } from "../../app/data.ts";
+import { useApi } from "../../app/session.ts";
+import type { S } from "../../api.ts";
+import { retryRefusedWords } from "./words.ts";
+
+/** While a delivery is on its way, how often its view asks again. */
+export const POLL_MS = 2_000;
+
+export const keys = {
+  all: ["webhooks"] as const,
+  endpoints: ["webhooks", "endpoints"] as const,
+  endpoint: (id: string) => ["webhooks", "endpoint", id] as const,
+  deliveries: (id: string) => ["webhooks", "deliveries", id] as const,
+  delivery: (id: string) => ["webhooks", "delivery", id] as const,
+};
+
+export function useEndpoints() {
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.endpoints,
+    queryFn: () => unwrap(api.GET("/webhook_endpoints", { params: { query: { limit: 100 } } })),
+  });
+}
+
+export function useEndpoint(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.endpoint(id),
+    queryFn: () => unwrap(api.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: id } } })),
+  });
+}
+
+/** The newest deliveries; asked again every few seconds while any of them is still on its way, never otherwise. */
+export function useDeliveries(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.deliveries(id),
+    queryFn: () =>
+      unwrap(
+        api.GET("/webhook_endpoints/{webhook_id}/deliveries", {
+          params: { path: { webhook_id: id }, query: { limit: 50 } },
+        }),
+      ),
+    refetchInterval: (q) => (q.state.data?.items.some((d) => d.status === "pending") ? POLL_MS : false),
+  });
+}
+
+export function useDelivery(id: string) {
+  const api = useApi();
+  return useQuery({
+    queryKey: keys.delivery(id),
+    queryFn: () => unwrap(api.GET("/webhook_deliveries/{delivery_id}", { params: { path: { delivery_id: id } } })),
+    refetchInterval: (q) => (q.state.data?.status === "pending" ? POLL_MS : false),
+  });
+}
+
+/**
+ * "Retry now": a failed delivery is queued again (a new delivery), a pending one is attempted now. Resolves to
+ * what to tell the person; a refusal (409) becomes an Error whose message is in plain words.
+ */
+export function useRetry() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (d: Pick<S["WebhookDelivery"], "id" | "status" | "next_attempt_at">) => {
+      try {
+        await unwrap(
+          api.POST("/webhook_deliveries/{delivery_id}/_redeliver", { params: { path: { delivery_id: d.id } } }),
+        );
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 409)
+          throw new Error(retryRefusedWords(e.body?.message, d.next_attempt_at));
+        throw e;
+      }
+      return d.status === "pending" ? "Trying again now." : "Sending it again now.";
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: keys.all }),
+  });
+}

@@ -1,0 +1,281 @@
+// The portal's Pricing page in a real browser, at desktop and phone width, as a shop's staff member uses it: edit
+// a pickup rule and see the preview change before saving and checkout's API answer after; choose a pickup point
+// chain from the directory's list; give weights in kilograms (rules and shipping settings; stored as grams); see a
+// VAT of 25.555 and an empty name refused together, next to their fields, in plain words; be asked before unsaved
+// edits are lost (leaving the page, or opening another price list). Driven by role and label; every screen checked
+// (axe-core, no sideways scroll) and photographed to .tmp/screenshots/<db>/portal-pricing-*.png.
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LogisticsClient } from "../../client/index.ts";
+import { inTransaction } from "../../server/db/transaction.ts";
+import { seedDemoShipping } from "../../server/shipping/demo.ts";
+import {
+  checkScreen,
+  expectPlainWords,
+  openPortal,
+  portalUser,
+  signIn,
+  startPortalRig,
+  WIDTHS,
+  type PortalRig,
+} from "../helpers/portal.ts";
+import { loadDemo, pickupPoints, shippingOptions } from "../helpers/shipping.ts";
+
+// What portal/src/parts/useLeaveGuard.ts asks (the browser's own dialog shows it).
+const LEAVE_QUESTION = "You have unsaved changes. Leave this page and lose them?";
+
+let rig: PortalRig;
+let shops = 0;
+
+beforeAll(async () => {
+  rig = await startPortalRig("pricing");
+  await loadDemo(rig.srv);
+}, 180_000);
+afterAll(async () => {
+  await rig?.close();
+});
+
+/** A shop of the journey's own with the demo settings and price lists, and its staff member signed in on Pricing. */
+async function pricingPage(width: number, expected: number[] = []) {
+  const merchant = `pricing-${++shops}-${width}.example.com`;
+  const user = { email: `staff@${merchant}`, password: "pricing-page-password" };
+  const m = await portalUser(rig, merchant, user.email, user.password);
+  await inTransaction(rig.srv.handle.db, (trx) =>
+    seedDemoShipping(trx, { role: "merchant", id: merchant, name: `M-${merchant}` }),
+  );
+  rig.srv.caches.shippingConfig.clear();
+  const portal = await openPortal(rig, width, { expected });
+  const { page } = portal;
+  await signIn(page, user.email, user.password);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Pricing" }).click();
+  await page.getByRole("article", { name: "Pricing rule 2", exact: true }).waitFor();
+  return { ...portal, m };
+}
+
+const rule = (page: Page, n: number) => page.getByRole("article", { name: `Pricing rule ${n}`, exact: true });
+const condition = (page: Page, n: number, c = 1) =>
+  rule(page, n).getByRole("group", { name: `Pricing rule ${n}, condition ${c}`, exact: true });
+const preview = (page: Page) => page.getByRole("region", { name: "Preview" });
+const option = (page: Page, name: string) => preview(page).getByRole("listitem", { name, exact: true });
+
+/** The checkout API's answer for a customer in Kaarina: the price at each chain's nearest point. */
+async function checkoutPrices(m: LogisticsClient, weight = 1000) {
+  const points = pickupPoints((await shippingOptions(m, { postalcode: "20780", country: "FI", weight })).options);
+  return Object.fromEntries(points.map((p) => [p.branch, p.price.gross]));
+}
+
+/** The message next to a field (what its aria-describedby names). */
+async function messageOf(page: Page, field: ReturnType<Page["getByLabel"]>) {
+  const id = await field.getAttribute("aria-describedby");
+  return id ? page.locator(`[id="${id}"]`).textContent() : null;
+}
+
+describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
+  it("edits a pickup rule: the preview changes before saving, checkout's answer after", async () => {
+    const { page, errors, m } = await pricingPage(width, [400]);
+    expect((await checkoutPrices(m))["fi.posti"]).toBe(3.9);
+    const second = rule(page, 2);
+    expect(await second.getByLabel(/^Description/).inputValue()).toBe("Posti points are cheaper");
+    // A rule reads as a sentence.
+    expect(await second.locator(".sentence").textContent()).toBe("Pickup point chain is Posti: €3.90");
+    expect(await rule(page, 1).locator(".sentence").textContent()).toBe("Order weight is over 10 kg: €7.90");
+    const pickup = option(page, "Pickup point");
+    await expect.poll(() => pickup.textContent(), { timeout: 10_000 }).toContain("€3.90");
+    await expectPlainWords(page);
+    await checkScreen(page, "pricing");
+
+    // Order decides: moving a rule renumbers it, and moving it back restores the list.
+    await page.getByRole("button", { name: "Move Pricing rule 3 up" }).click();
+    expect(await second.getByLabel(/^Description/).inputValue()).toBe("DB Schenker points");
+    await page.getByRole("button", { name: "Move Pricing rule 2 down" }).click();
+    expect(await second.getByLabel(/^Description/).inputValue()).toBe("Posti points are cheaper");
+
+    await second.getByLabel(/^Price/).fill("2.75");
+    await expect.poll(() => pickup.textContent(), { timeout: 10_000 }).toContain("€2.75");
+    expect((await checkoutPrices(m))["fi.posti"]).toBe(3.9); // not saved yet: checkout still answers the old price
+    // Why this price, in words: the rule that set it, and why the rule before it did not apply.
+    const why = pickup.locator("details").filter({ hasText: "€2.75" }).first();
+    await why.getByText("Why this price").click();
+    const trace = (await why.textContent()) ?? "";
+    expect(trace).toContain("Base price €2.75: pricing rule 2 “Posti points are cheaper” applied");
+    expect(trace).toContain("Pricing rule 1 “Heavy parcels” did not apply");
+    expect(trace).toContain("Order weight is over 10 kg: no (it is 1 kg)");
+    expect(trace).not.toMatch(/order\.total_weight|10000|is false/);
+    await expectPlainWords(page);
+    await checkScreen(page, "pricing-preview");
+
+    // A value the API refuses is marked as you type, in the catalogue's words.
+    const price = second.getByLabel(/^Price/);
+    await price.fill("2.755");
+    await expect.poll(() => price.getAttribute("aria-invalid"), { timeout: 10_000 }).toBe("true");
+    expect(await messageOf(page, price)).toBe("Pricing rule 2: Use at most two decimals in the price.");
+    await expectPlainWords(page);
+    await price.fill("2.75");
+    await expect.poll(() => price.getAttribute("aria-invalid"), { timeout: 10_000 }).toBeNull();
+
+    // Asked once per change, not again and again while nothing changes.
+    const asked: string[] = [];
+    page.on("request", (req) => void (req.url().endsWith("/shipping_options/_preview") && asked.push(req.url())));
+    await page.waitForTimeout(1500);
+    expect(asked).toEqual([]);
+
+    // Save is at hand without scrolling past the preview: its bar is on screen while the rules are.
+    const save = page.getByRole("button", { name: "Save price list" });
+    expect(await save.isVisible()).toBe(true);
+    const box = await save.boundingBox();
+    expect(box!.y + box!.height).toBeLessThanOrEqual(900);
+    await save.click();
+    await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
+    await expect.poll(async () => (await checkoutPrices(m))["fi.posti"], { timeout: 5000 }).toBe(2.75);
+    await checkScreen(page, "pricing-saved");
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it("offers the directory's pickup point chains as a list, one or several", async () => {
+    const { page, errors, m } = await pricingPage(width);
+    const third = condition(page, 3);
+    const value = third.getByLabel(/^Value/);
+    await expect.poll(() => value.locator("option").allTextContents()).toEqual(["DB Schenker", "Matkahuolto", "Posti"]); // GET /pickup_points/branches of the demo directory
+    expect(await value.locator("option:checked").textContent()).toBe("DB Schenker");
+    await value.selectOption({ label: "Matkahuolto" });
+    expect(await rule(page, 3).locator(".sentence").textContent()).toBe("Pickup point chain is Matkahuolto: €4.50");
+
+    await third.getByLabel(/^Comparison/).selectOption({ label: "is one of" });
+    const chains = third.getByRole("group", { name: "Values" });
+    expect(await chains.getByRole("checkbox").count()).toBe(3);
+    expect(await chains.getByRole("checkbox", { name: "Matkahuolto" }).isChecked()).toBe(true);
+    await chains.getByRole("checkbox", { name: "DB Schenker" }).check();
+    expect(await rule(page, 3).locator(".sentence").textContent()).toBe(
+      "Pickup point chain is DB Schenker or Matkahuolto: €4.50",
+    );
+    await expect
+      .poll(() => option(page, "Pickup point").textContent(), { timeout: 10_000 })
+      .toMatch(/\(Matkahuolto\): €4\.50/);
+    await expectPlainWords(page);
+    await checkScreen(page, "pricing-chains");
+
+    await page.getByRole("button", { name: "Save price list" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
+    const lists = await m.GET("/merchant/price_lists");
+    const pickup = lists.data!.items.find((l) => l.method === "pickup")!;
+    expect(pickup.pricing_rules[2]!.criteria).toEqual([
+      { fact: "pup.branch", op: "in", value: ["fi.db_schenker", "fi.matkahuolto"] },
+    ]);
+    await expect.poll(async () => (await checkoutPrices(m))["fi.matkahuolto"], { timeout: 5000 }).toBe(4.5);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it("shows and takes weights in kilograms, and stores grams", async () => {
+    const { page, errors, m } = await pricingPage(width);
+    // The shipping settings' weight limits are in kilograms too; the countries are named.
+    await page.locator("summary", { hasText: "Shipping settings" }).click();
+    const settings = page.getByRole("form", { name: "Shipping settings" });
+    const limit = (method: string) =>
+      settings.getByRole("group", { name: method, exact: true }).getByLabel(/^Weight limit \(kg\)/);
+    expect(await limit("Pickup point").inputValue()).toBe("35");
+    expect(await limit("Letter").inputValue()).toBe("2");
+    expect(await settings.getByRole("group", { name: "Countries you deliver to" }).textContent()).toContain("Finland");
+    await expectPlainWords(page);
+    await checkScreen(page, "pricing-settings");
+    await page.locator("summary", { hasText: "Shipping settings" }).click();
+
+    const weight = condition(page, 1).getByLabel(/^Value \(kg\)/);
+    expect(await weight.inputValue()).toBe("10");
+    await weight.fill("2.5");
+    expect(await rule(page, 1).locator(".sentence").textContent()).toBe("Order weight is over 2.5 kg: €7.90");
+    await preview(page)
+      .getByLabel(/^Weight \(kg\)/)
+      .fill("3");
+    const pickup = option(page, "Pickup point");
+    await expect.poll(() => pickup.textContent(), { timeout: 10_000 }).not.toMatch(/€(3\.90|4\.50|4\.90)/);
+    expect(await pickup.textContent()).toContain("€7.90");
+    const why = pickup.locator("details").first();
+    await why.getByText("Why this price").click();
+    expect(await why.textContent()).toContain("Base price €7.90: pricing rule 1 “Heavy parcels” applied");
+    await expectPlainWords(page);
+    await checkScreen(page, "pricing-weight");
+
+    await page.getByRole("button", { name: "Save price list" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
+    const lists = await m.GET("/merchant/price_lists");
+    const saved = lists.data!.items.find((l) => l.method === "pickup")!;
+    expect(saved.pricing_rules[0]!.criteria).toEqual([{ fact: "order.total_weight", op: ">", value: 2500 }]);
+    await expect.poll(async () => (await checkoutPrices(m, 3000))["fi.posti"], { timeout: 5000 }).toBe(7.9);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it("shows a VAT of 25.555 and an empty name together, next to their fields, in plain words", async () => {
+    const { page, errors, m } = await pricingPage(width, [400]);
+    const form = page.getByRole("form", { name: "Pickup point price list" });
+    const vat = form.getByLabel(/^VAT rate \(%\)/);
+    const name = form.getByLabel(/^Name/);
+    await vat.fill("25.555");
+    await name.fill("");
+    await form.getByRole("button", { name: "Save price list" }).click();
+    await form.getByRole("alert").waitFor();
+    expect(await form.getByRole("alert").textContent()).toContain("Some details need fixing: see the marked fields.");
+    expect(await vat.getAttribute("aria-invalid")).toBe("true");
+    expect(await name.getAttribute("aria-invalid")).toBe("true");
+    expect(await messageOf(page, vat)).toBe("Use at most two decimals in the VAT rate.");
+    expect(await messageOf(page, name)).toBe("Enter the name.");
+    await expectPlainWords(page);
+    await checkScreen(page, "pricing-invalid");
+    // Nothing was stored.
+    const lists = await m.GET("/merchant/price_lists");
+    expect(lists.data!.items.find((l) => l.method === "pickup")).toMatchObject({ name: "Pickup", tax: 25.5 });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it("asks before unsaved edits are lost: leaving the page, or opening another price list", async () => {
+    const { page, errors } = await pricingPage(width);
+    const price = rule(page, 2).getByLabel(/^Price/);
+    await price.fill("3.10");
+
+    // Leaving the page: the browser's question; Cancel keeps the edits on screen.
+    const nav = page.getByRole("navigation", { name: "Main" });
+    const questions: string[] = [];
+    page.once("dialog", (d) => void (questions.push(d.message()), d.dismiss()));
+    await nav.getByRole("link", { name: "Shipments" }).click();
+    await expect.poll(() => questions).toEqual([LEAVE_QUESTION]);
+    expect(await page.evaluate(() => window.location.hash)).toBe("#/pricing");
+    expect(await price.inputValue()).toBe("3.10");
+
+    // Another price list: the page's own dialog; Cancel keeps the edits, Discard opens the other list.
+    const tabs = page.getByRole("group", { name: "Price list" });
+    await tabs.getByRole("button", { name: "Home delivery" }).click();
+    const dialog = page.getByRole("dialog", { name: "Open the home delivery price list?" });
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain("Your changes to the pickup point price list are not saved.");
+    await checkScreen(page, "pricing-leave");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await price.inputValue()).toBe("3.10");
+    expect(await tabs.getByRole("button", { name: "Pickup point" }).getAttribute("aria-pressed")).toBe("true");
+    await tabs.getByRole("button", { name: "Home delivery" }).click();
+    await dialog.getByRole("button", { name: "Discard changes" }).click();
+    await page.getByRole("form", { name: "Home delivery price list" }).waitFor();
+    // Nothing unsaved now: back to pickup without a question, the edit gone.
+    await tabs.getByRole("button", { name: "Pickup point" }).click();
+    expect(
+      await rule(page, 2)
+        .getByLabel(/^Price/)
+        .inputValue(),
+    ).toBe("3.90");
+
+    // Accepting the browser's question leaves.
+    await rule(page, 2)
+      .getByLabel(/^Price/)
+      .fill("3.20");
+    page.once("dialog", (d) => void d.accept());
+    await nav.getByRole("link", { name: "Shipments" }).click();
+    await page.getByRole("heading", { name: "Shipments", level: 1 }).waitFor();
+    expect(await page.evaluate(() => window.location.hash)).toBe("#/shipments");
+    await expectPlainWords(page);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
