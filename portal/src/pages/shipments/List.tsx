@@ -40,9 +40,7 @@ export function ShipmentList() {
       )}
       {list.isSuccess && items.length > 0 && (
         <p className="muted" role="status">
-          {list.hasNextPage
-            ? `Showing the newest ${items.length} shipments.`
-            : `Showing all ${items.length} ${items.length === 1 ? "shipment" : "shipments"}.`}
+          {countWords(items.length, filtered, list.hasNextPage)}
         </p>
       )}
       {list.hasNextPage && (
@@ -59,3 +57,10 @@ export function ShipmentList() {
     </section>
   );
 }
+
+const countWords = (n: number, filtered: boolean, more: boolean) =>
+  more
+    ? `Showing the newest ${n} ${filtered ? "matching shipments" : "shipments"}.`
+    : filtered
+      ? `${n} ${n === 1 ? "shipment matches" : "shipments match"}.`
+      : `Showing all ${n} ${n === 1 ? "shipment" : "shipments"}.`;
