@@ -301,7 +301,7 @@ describe.each(WIDTHS)("the shipments area at %i px", (width) => {
         "The shipment is withdrawn; the warehouse no longer expects it. This cannot be undone.",
       );
       await checkScreen(page, "shipments-withdraw-ask");
-      await withdraw.getByRole("button", { name: "Cancel" }).click();
+      await withdraw.getByRole("button", { name: "Keep it" }).click();
       await expect.poll(() => withdraw.count()).toBe(0);
       expect(await fact(page, "Status").textContent()).toBe("Announced");
       expect(await byRef(withdrawRef)).toEqual(before); // nothing changed

@@ -9,12 +9,22 @@ export interface ConfirmProps {
   children: ReactNode;
   /** The button that does it, e.g. "Withdraw shipment". */
   confirmLabel: string;
+  /** The way out, where "Cancel" could be read as the action itself (e.g. "Keep it" beside "Withdraw"). */
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
   busy?: boolean;
 }
 
-export function Confirm({ title, children, confirmLabel, onConfirm, onCancel, busy }: ConfirmProps) {
+export function Confirm({
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = "Cancel",
+  onConfirm,
+  onCancel,
+  busy,
+}: ConfirmProps) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const d = ref.current;
@@ -28,7 +38,7 @@ export function Confirm({ title, children, confirmLabel, onConfirm, onCancel, bu
         <div>{children}</div>
         <footer>
           <button type="button" className="secondary" onClick={onCancel}>
-            Cancel
+            {cancelLabel}
           </button>
           <button type="button" onClick={onConfirm} aria-busy={busy} disabled={busy}>
             {confirmLabel}

@@ -88,6 +88,7 @@ export function ShipmentActions({ shipment }: { shipment: Shipment }) {
         <Confirm
           title={`Withdraw shipment ${ref}?`}
           confirmLabel="Withdraw shipment"
+          cancelLabel="Keep it"
           busy={act.isPending}
           onConfirm={() => run("delete")}
           onCancel={() => setAsked(undefined)}
