@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Migrator, sql, type Migration, type MigrationProvider } from "kysely";
 import type { Db } from "./database.ts";
 import { CONTRACT_MIGRATIONS, MIGRATIONS } from "./migrations/index.ts";
@@ -22,12 +23,23 @@ const CONTRACT: Sequence = {
 
 export const CONTRACT_COMMAND = "npm run cli -- migrate --contract";
 
-/** A migration may build an index on a large table: the request-sized statement timeout does not apply to it. */
+/**
+ * A migration may build an index on a large table: the request-sized statement timeout does not apply to it.
+ * It waits for a table's lock at most LOCK_WAIT_MS, though: while it waits, every request of the running
+ * release that touches the table queues behind it, and a wait shorter than PostgreSQL's deadlock_timeout (1 s)
+ * makes the migration, never a request, the one that gives way when their locks cross. It is then tried again.
+ */
+const LOCK_WAIT_MS = 500;
+const LOCK_RETRIES = 40;
+/** lock_not_available (lock_timeout) and deadlock_detected. */
+const LOCK_CONFLICT = new Set(["55P03", "40P01"]);
+
 function unlimited(m: Migration): Migration {
   return {
     ...m,
     up: async (db) => {
       await sql`set local statement_timeout = 0`.execute(db);
+      await sql.raw(`set local lock_timeout = ${LOCK_WAIT_MS}`).execute(db);
       await m.up(db);
     },
   };
@@ -46,7 +58,7 @@ async function recorded(db: Db, seq: Sequence): Promise<Set<string> | undefined>
 const pendingOf = (seq: Sequence, done: Set<string> | undefined) =>
   Object.keys(seq.migrations).filter((name) => !done?.has(name));
 
-async function apply(db: Db, seq: Sequence, done: Set<string> | undefined): Promise<string[]> {
+async function apply(db: Db, seq: Sequence, done: Set<string> | undefined, fresh: boolean): Promise<string[]> {
   // The usual start finds every migration applied: one query says so. Kysely's migrator would first
   // introspect the whole catalogue (~400 ms on PGlite); it runs, with its lock, only when there is work.
   if (pendingOf(seq, done).length === 0) return [];
@@ -54,9 +66,31 @@ async function apply(db: Db, seq: Sequence, done: Set<string> | undefined): Prom
     getMigrations: async () => Object.fromEntries(Object.entries(seq.migrations).map(([n, m]) => [n, unlimited(m)])),
   };
   const { migrations, ...tables } = seq;
-  const { error, results } = await new Migrator({ db, provider, ...tables }).migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error("migration failed", { cause: error });
-  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  const migrator = new Migrator({ db, provider, ...tables });
+  if (fresh) {
+    // Nothing else can be using an empty database: all in one transaction, without a step's introspection each.
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error("migration failed", { cause: error });
+    return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+  }
+  // One transaction per migration, not one for all: a transaction that holds the lock of one table while it
+  // waits for another's is how a migration deadlocks with the running release's requests (0012's events,
+  // then 0015's shipments, met a request holding them the other way round).
+  const applied: string[] = [];
+  for (let conflicts = 0; ;) {
+    const { error, results } = await migrator.migrateUp();
+    if (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code === "string" && LOCK_CONFLICT.has(code) && ++conflicts <= LOCK_RETRIES) {
+        await sleep(100 + Math.random() * 400);
+        continue;
+      }
+      throw error instanceof Error ? error : new Error("migration failed", { cause: error });
+    }
+    const done = (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+    if (done.length === 0) return applied;
+    applied.push(...done);
+  }
 }
 
 export interface MigrationOutcome {
@@ -76,9 +110,10 @@ export interface MigrationOutcome {
 export async function migrateToLatest(db: Db, opts: { contract?: boolean } = {}): Promise<MigrationOutcome> {
   const before = await recorded(db, EXPAND);
   const fresh = before === undefined || before.size === 0;
-  const applied = await apply(db, EXPAND, before);
+  const applied = await apply(db, EXPAND, before, fresh);
   const contracts = await recorded(db, CONTRACT);
-  if (fresh || opts.contract) return { applied, contracted: await apply(db, CONTRACT, contracts), pendingContract: [] };
+  if (fresh || opts.contract)
+    return { applied, contracted: await apply(db, CONTRACT, contracts, fresh), pendingContract: [] };
   return { applied, contracted: [], pendingContract: pendingOf(CONTRACT, contracts) };
 }
 
