@@ -127,7 +127,11 @@ it(`the previous release (${previous.version}) serves while this one migrates an
       () => nextW,
     ),
   );
-  await sleep(4_000);
+  // Both serve side by side until each version has created a few (waited for, not timed: a loaded machine is
+  // slower), and a while longer.
+  const byEach = () => ["old", "new"].map((v) => shipments.filter((s) => s.by.startsWith(v)).length);
+  await expect.poll(() => Math.min(...byEach()), { timeout: 60_000, interval: 200 }).toBeGreaterThan(3);
+  await sleep(1_000);
   stop = true;
   await Promise.all([...oldTraffic, ...newTraffic]);
 

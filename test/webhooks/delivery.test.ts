@@ -25,7 +25,8 @@ useWebhookServer(
     [srv, rx] = [s, r];
     w = await srv.operator();
   },
-  { retrySchedule: SCHEDULE, timeoutMs: 2000 },
+  // No test here waits for a timeout: a generous one, so that a loaded machine's slow answer is not taken for one.
+  { retrySchedule: SCHEDULE, timeoutMs: 10_000 },
 );
 beforeEach(async () => {
   // A merchant and a receiver path per test: nothing of one test reaches another.
@@ -417,7 +418,7 @@ describe("limits and shutdown", () => {
   beforeAll(async () => {
     lrx = await startReceiver();
     limited = await startTestServer({
-      webhooks: { retrySchedule: SCHEDULE, timeoutMs: 2000, allowPrivateNetworks: true },
+      webhooks: { retrySchedule: SCHEDULE, timeoutMs: 10_000, allowPrivateNetworks: true },
       dispatcher: { concurrency: 8, perEndpoint: 2, pollMs: 600_000 },
     });
   });
