@@ -2,3 +2,4 @@
 export function filesUnder(dir: string): string[];
 export function upToDate(manifest: string, output: string): boolean;
 export function recordInputs(manifest: string, files: string[]): void;
+export function portalInputs(): string[];

@@ -46,3 +46,12 @@ export function recordInputs(manifest, files) {
   writeFileSync(`${m}.${process.pid}`, JSON.stringify({ inputs }, null, 1));
   renameSync(`${m}.${process.pid}`, m);
 }
+
+/** What the portal's build reads (`npm start`'s and the browser tests' own, test/helpers/global-setup.ts). */
+export const portalInputs = () => [
+  ...filesUnder("portal"),
+  ...filesUnder("client"),
+  ...filesUnder("generated"),
+  "tools/build-portal.mjs",
+  "package.json",
+];

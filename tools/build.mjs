@@ -6,7 +6,7 @@
 // package into dist/client, which the server offers for download at /client/ (only when client/ changed), and the
 // checkout picker into dist/picker, which the server serves at /picker.js.
 import { build } from "esbuild";
-import { filesUnder, recordInputs, upToDate } from "./build-inputs.mjs";
+import { portalInputs, recordInputs, upToDate } from "./build-inputs.mjs";
 import { buildPicker } from "./build-picker.mjs";
 import { buildPortal } from "./build-portal.mjs";
 import { packClient } from "./client-pack.mjs";
@@ -46,13 +46,6 @@ export async function buildServer(outfile = "dist/server/main.js") {
 const SERVER = { manifest: "dist/server/.inputs.json", output: "dist/server/main.js" };
 const PORTAL = { manifest: "dist/.portal-inputs.json", output: "dist/portal/index.html" };
 const PICKER = { manifest: "dist/.picker-inputs.json", output: "dist/picker/picker.js" };
-const portalInputs = () => [
-  ...filesUnder("portal"),
-  ...filesUnder("client"),
-  ...filesUnder("generated"),
-  "tools/build-portal.mjs",
-  "package.json",
-];
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const ifChanged = process.argv.includes("--if-changed");

@@ -23,7 +23,7 @@ let rig: PortalRig;
 let m: LogisticsClient;
 
 beforeAll(async () => {
-  rig = await startPortalRig("frame");
+  rig = await startPortalRig();
   m = await portalUser(rig, MERCHANT, USER.email, USER.password);
 }, 120_000);
 afterAll(async () => {

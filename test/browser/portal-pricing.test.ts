@@ -28,7 +28,7 @@ let rig: PortalRig;
 let shops = 0;
 
 beforeAll(async () => {
-  rig = await startPortalRig("pricing");
+  rig = await startPortalRig();
   await loadDemo(rig.srv);
 }, 180_000);
 afterAll(async () => {

@@ -45,7 +45,7 @@ const announce = (ref: string, sender = "Nordic Threads Oy", qty = 3) =>
   });
 
 beforeAll(async () => {
-  rig = await startPortalRig("shipments");
+  rig = await startPortalRig();
   m = await portalUser(rig, MERCHANT, USER.email, USER.password);
   w = await rig.srv.operator(OPERATOR);
   await inTransaction(rig.srv.handle.db, (trx) =>

@@ -11,7 +11,7 @@ const PERSON = { email: "sam@example.org", password: "sams-one-password" };
 let rig: PortalRig;
 
 beforeAll(async () => {
-  rig = await startPortalRig("sign-in");
+  rig = await startPortalRig();
   for (const [i, shop] of SHOPS.entries()) {
     await rig.srv.merchant(shop);
     await provisionPortalUser(rig.srv.handle.db, shop, PERSON.email, PERSON.password, i === 0 ? "admin" : "staff");

@@ -28,7 +28,7 @@ const JOURNEY_MS = 300_000;
 let rig: PortalRig;
 
 beforeAll(async () => {
-  rig = await startPortalRig("users");
+  rig = await startPortalRig();
 }, 180_000);
 afterAll(async () => {
   await rig?.close();

@@ -32,7 +32,7 @@ let w: LogisticsClient;
 let rx: Receiver;
 
 beforeAll(async () => {
-  rig = await startPortalRig("webhooks", {
+  rig = await startPortalRig({
     // No retries: a failed attempt fails the delivery at once. Time enough for a receiver that answers slowly.
     webhooks: { allowPrivateNetworks: true, retrySchedule: [], timeoutMs: 8000 },
     dispatcher: true,

@@ -7,11 +7,13 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
+import { portalInputs, recordInputs, upToDate } from "../../tools/build-inputs.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
     pgliteTemplate: string;
     serverMain: string;
+    portalDir: string;
   }
 }
 
@@ -27,6 +29,15 @@ export default async function setup(project: TestProject) {
     { stdio: "inherit" },
   );
   project.provide("serverMain", serverMain);
+  // The portal's production build for the browser journeys: one for every file and both projects, rebuilt only
+  // when a file it is built from changed (one build per journey file cost each of them ~20 s on 2 cores).
+  const portal = { dir: ".tmp/portal-tests", manifest: ".tmp/portal-tests.inputs.json" };
+  if (!upToDate(portal.manifest, `${portal.dir}/index.html`)) {
+    // Its own process: vitest's NODE_ENV=test would otherwise give React's development build.
+    execFileSync(process.execPath, ["tools/build-portal.mjs", path.resolve(portal.dir)], { stdio: "inherit" });
+    recordInputs(portal.manifest, portalInputs());
+  }
+  project.provide("portalDir", path.resolve(portal.dir));
   if (kind === "postgres") {
     const url = project.config.env?.TEST_PG_URL;
     if (!url)

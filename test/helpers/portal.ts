@@ -1,11 +1,9 @@
-// The merchant portal's browser journeys share this: a production build in a folder of the file's own, a
+// The merchant portal's browser journeys share this: the production build the test set-up made once, a
 // server, Debian's Chromium, a page per width that fails on any console error, page error, CSP violation or
 // request to another origin, and one check per screen (axe-core, no sideways scroll, a screenshot to look at).
-import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 import { provisionPortalUser } from "../../server/portal/users.ts";
 import { expectAccessible, launchChromium } from "./browser.ts";
 import { startTestServer, type TestServer, type TestServerOptions } from "./server.ts";
@@ -21,13 +19,10 @@ export interface PortalRig {
   close: () => Promise<void>;
 }
 
-/** A server with the portal built as `npm start` builds it, into `.tmp/portal-<name>-<db>`. */
-export async function startPortalRig(name: string, opts: TestServerOptions = {}): Promise<PortalRig> {
+/** A server with the portal built as `npm start` builds it (by the test set-up, global-setup.ts). */
+export async function startPortalRig(opts: TestServerOptions = {}): Promise<PortalRig> {
   mkdirSync(SHOTS, { recursive: true });
-  const portalDir = path.resolve(`.tmp/portal-${name}-${DB}`);
-  // Its own process: vitest's NODE_ENV=test would otherwise give React's development build.
-  execFileSync(process.execPath, ["tools/build-portal.mjs", portalDir], { stdio: "inherit" });
-  const srv = await startTestServer({ ...opts, portalDir });
+  const srv = await startTestServer({ ...opts, portalDir: inject("portalDir") });
   const browser = await launchChromium();
   return {
     srv,
