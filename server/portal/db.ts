@@ -188,7 +188,7 @@ export async function updateUserPassword(
 ): Promise<boolean> {
   const r = await db
     .updateTable("portal_users")
-    .set({ password_hash: passwordHash, ...(role && { role }) })
+    .set({ password_hash: passwordHash, must_change_password: false, ...(role && { role }) })
     .where("email", "=", email)
     .where("merchant_id", "=", merchantId)
     .executeTakeFirst();

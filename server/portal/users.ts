@@ -191,9 +191,19 @@ export async function provisionPortalUser(
     throw new AppError("not_found", `There is no merchant ${merchant}: create it first (merchant create).`);
   const existing = await q.findUser(db, merchant, address);
   if (existing) {
-    await q.updateUserPassword(db, merchant, address, await hashSecret(password), role);
-    await q.deleteSessionsOf(db, existing.id);
-    return { created: false, id: existing.id, email: address, role: role ?? existing.role };
+    const hash = await hashSecret(password);
+    // The API's rules hold for the operator too: never the last admin made staff (the admins locked, as
+    // updatePortalUser does); the password set here is the user's own (no change asked at the next sign-in).
+    const updated = await inTransaction(db, async (trx) => {
+      const { user, admins } = await q.lockUserAndAdmins(trx, merchant, existing.id);
+      if (!user) return undefined;
+      if (role && role !== user.role && user.role === "admin" && admins <= 1)
+        throw lastAdmin("role", "the last admin cannot be made staff");
+      await q.updateUserPassword(trx, merchant, address, hash, role);
+      await q.deleteSessionsOf(trx, user.id);
+      return { created: false, id: user.id, email: address, role: role ?? user.role };
+    });
+    if (updated) return updated;
   }
   const row = await insertNewUser(db, merchant, address, password, role ?? "admin");
   return { created: true, id: row.id, email: address, role: row.role };

@@ -3,7 +3,7 @@
 import type { S } from "../../api.ts";
 import { numberOrText } from "./pricing-draft.ts";
 
-export type Method = "pickup" | "home" | "letter";
+export type Method = S["ShippingMethodType"];
 export const METHODS: Method[] = ["pickup", "home", "letter"];
 export interface Draft {
   enabled: Record<Method, boolean>;
@@ -16,7 +16,8 @@ export interface Draft {
 const kg = (g: number | undefined) => (g === undefined ? "" : String(g / 1000));
 const grams = (text: string) => {
   const n = numberOrText(text);
-  return (typeof n === "number" ? Math.round(n * 1000 * 1000) / 1000 : text) as number;
+  // Whole grams, as the API keeps them: a fraction of a gram typed in kilograms is nobody's intent.
+  return (typeof n === "number" ? Math.round(n * 1000) : text) as number;
 };
 export const draftOf = (s: S["ShippingSettings"]): Draft => ({
   enabled: { pickup: s.pickup.enabled, home: s.home.enabled, letter: s.letter.enabled },
