@@ -3,8 +3,9 @@
 import { Link } from "wouter";
 import { formatTime } from "../../api.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
+import { useWords } from "../../words/index.ts";
 import { useDeliveries, useRetry } from "./data.ts";
-import { EVENT_WORDS, failureWords, STATUS_WORDS, whenWords, type Delivery } from "./words.ts";
+import { failureWords, whenWords, type Delivery } from "./words.ts";
 
 /** Deliveries that a newer delivery of the same event (a retry) has taken over. */
 function superseded(items: Delivery[]): Set<string> {
@@ -21,6 +22,7 @@ function superseded(items: Delivery[]): Set<string> {
 export function Deliveries({ endpointId, enabled }: { endpointId: string; enabled: boolean }) {
   const deliveries = useDeliveries(endpointId);
   const retry = useRetry();
+  const { t, lang } = useWords();
   const items = deliveries.data?.items;
   const retried = superseded(items ?? []);
   return (
@@ -57,12 +59,12 @@ export function Deliveries({ endpointId, enabled }: { endpointId: string; enable
           </thead>
           <tbody>
             {items.map((d) => {
-              const what = `${EVENT_WORDS[d.event_type]} of ${formatTime(d.created_at)}`;
-              const failure = failureWords(d);
+              const what = `${t.eventTypes[d.event_type]} of ${formatTime(d.created_at)}`;
+              const failure = failureWords(d, t);
               return (
                 <tr key={d.id}>
                   <td data-label="Event">
-                    {EVENT_WORDS[d.event_type]}
+                    <span lang={lang}>{t.eventTypes[d.event_type]}</span>
                     <br />
                     <small className="muted nowrap">{formatTime(d.created_at)}</small>
                     {d.shipment && (
@@ -73,7 +75,9 @@ export function Deliveries({ endpointId, enabled }: { endpointId: string; enable
                     )}
                   </td>
                   <td data-label="Status">
-                    <span className={`status ${d.status}`}>{STATUS_WORDS[d.status]}</span>
+                    <span className={`status ${d.status}`}>
+                      <span lang={lang}>{t.deliveryStatuses[d.status]}</span>
+                    </span>
                     <br />
                     <small>{whenWords(d)}</small>
                   </td>

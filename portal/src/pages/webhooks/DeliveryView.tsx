@@ -3,17 +3,19 @@
 import { Link } from "wouter";
 import { formatTime } from "../../api.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
+import { useWords } from "../../words/index.ts";
 import { useDelivery, useEndpoint, useRetry } from "./data.ts";
-import { EVENT_WORDS, failureWords, STATUS_WORDS, whenWords } from "./words.ts";
+import { failureWords, whenWords } from "./words.ts";
 
 export function DeliveryView({ endpointId, id }: { endpointId: string; id: string }) {
   const endpoint = useEndpoint(endpointId);
   const delivery = useDelivery(id);
   const retry = useRetry();
+  const { t, lang } = useWords();
   if (delivery.isPending) return <p aria-busy="true">Loading…</p>;
   if (delivery.isError) return <ProblemBanner problems={{ message: delivery.error.message, fields: {} }} />;
   const d = delivery.data;
-  const failure = failureWords(d);
+  const failure = failureWords(d, t);
   const canRetry = endpoint.data?.enabled === true;
   return (
     <section>
@@ -29,9 +31,12 @@ export function DeliveryView({ endpointId, id }: { endpointId: string; id: strin
         </ul>
       </nav>
       <hgroup>
-        <h1>{EVENT_WORDS[d.event_type]}</h1>
+        <h1 lang={lang}>{t.eventTypes[d.event_type]}</h1>
         <p>
-          <span className={`status ${d.status}`}>{STATUS_WORDS[d.status]}</span> {whenWords(d)}
+          <span className={`status ${d.status}`}>
+            <span lang={lang}>{t.deliveryStatuses[d.status]}</span>
+          </span>{" "}
+          {whenWords(d)}
         </p>
       </hgroup>
       <dl className="facts">

@@ -11,10 +11,12 @@ import { stateWords, stoppedBecause, WHAT_NOW } from "../endpoint-state.ts";
 import { keys, useEndpoints } from "./data.ts";
 import { EventChoice } from "./EventChoice.tsx";
 import { SecretOnce } from "./Secret.tsx";
-import { EVENT_WORDS, formProblems, type EventType } from "./words.ts";
+import { useWords } from "../../words/index.ts";
+import { formProblems, type EventType } from "./words.ts";
 
 export function EndpointList() {
   const api = useApi();
+  const { t, lang } = useWords();
   const client = useQueryClient();
   const endpoints = useEndpoints();
   const [url, setUrl] = useState("");
@@ -82,7 +84,9 @@ export function EndpointList() {
                 <td data-label="Address" className="wrap-anywhere">
                   <Link href={`/webhooks/${ep.id}`}>{ep.url}</Link>
                 </td>
-                <td data-label="Events">{ep.event_types.map((t) => EVENT_WORDS[t]).join("; ")}</td>
+                <td data-label="Events" lang={lang}>
+                  {ep.event_types.map((type) => t.eventTypes[type]).join("; ")}
+                </td>
                 <td data-label="State">{stateWords(ep)}</td>
                 <td data-label="Added">{formatTime(ep.created_at)}</td>
               </tr>

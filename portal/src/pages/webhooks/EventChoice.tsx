@@ -1,6 +1,7 @@
 // Which events an endpoint receives: one checkbox per event type, in words, with the API's message beside it.
 import type { Problems } from "../../api.ts";
-import { EVENT_TYPES, EVENT_WORDS, type EventType } from "./words.ts";
+import { useWords } from "../../words/index.ts";
+import type { EventType } from "./words.ts";
 
 export function EventChoice({
   chosen,
@@ -11,18 +12,19 @@ export function EventChoice({
   onChange: (c: EventType[]) => void;
   problems?: Problems;
 }) {
+  const { t, lang } = useWords();
   const message = problems?.fields["/body/event_types"];
   return (
     <fieldset aria-invalid={message ? true : undefined}>
       <legend>Events to send</legend>
-      {EVENT_TYPES.map((t) => (
-        <label key={t}>
+      {(Object.keys(t.eventTypes) as EventType[]).map((type) => (
+        <label key={type}>
           <input
             type="checkbox"
-            checked={chosen.includes(t)}
-            onChange={(e) => onChange(e.target.checked ? [...chosen, t] : chosen.filter((x) => x !== t))}
+            checked={chosen.includes(type)}
+            onChange={(e) => onChange(e.target.checked ? [...chosen, type] : chosen.filter((x) => x !== type))}
           />{" "}
-          {EVENT_WORDS[t]}
+          <span lang={lang}>{t.eventTypes[type]}</span>
         </label>
       ))}
       {message && <small className="field-error">{message}</small>}

@@ -1,50 +1,19 @@
-// What shop staff read about webhooks: event types, delivery states and failure classes in plain words (the
-// words catalogue in portal/src/words/ takes these over once it lands).
+// What shop staff read about webhooks beyond the words catalogue (portal/src/words: event types, delivery states
+// and failure classes in the browser's language): a delivery's state in a sentence, refusals, the form's problems.
 import { ApiError } from "../../app/data.ts";
 import { formatTime, type Problems, type S } from "../../api.ts";
+import type { Catalogue } from "../../words/catalogue.ts";
 
 export type EventType = S["WebhookEventType"];
 export type Delivery = S["WebhookDelivery"];
 
-/** In the order the event choice lists them. */
-export const EVENT_WORDS: Record<EventType, string> = {
-  "inbound_shipment.items_arrived": "Items arrived at the warehouse",
-  "inbound_shipment.arrived_at_warehouse": "A shipment reached the warehouse",
-  "inbound_shipment.processed": "The warehouse finished a shipment",
-  "inbound_shipment.status_changed": "A shipment's status changed",
-  "webhook_endpoint.disabled": "We stopped sending to one of your other addresses",
-  "webhook.test": "Test event",
-};
-export const EVENT_TYPES = Object.keys(EVENT_WORDS) as EventType[];
-
-export const STATUS_WORDS: Record<Delivery["status"], string> = {
-  pending: "Sending",
-  succeeded: "Delivered",
-  failed: "Failed",
-};
-
-/** What went wrong, and what a person can do about it. */
-export const FAILURE_WORDS: Record<S["WebhookFailureClass"], string> = {
-  dns: "The address's host name was not found: check the address.",
-  refused: "Nothing accepts connections there: is your receiving system running, at this address?",
-  connection: "The connection was cut before your system answered.",
-  tls: "A secure connection could not be made: check your system's certificate.",
-  timeout: "Your system did not answer in time: it should answer first, then do the work.",
-  destination_refused: "We may not send to this address: it is a private or otherwise forbidden one.",
-  redirect: "Your system answered by sending us elsewhere; we do not follow: use the final address.",
-  http_4xx: "Your system refused the event: check its sign-in settings and its signature check.",
-  http_5xx: "Your system had an error while receiving the event: see its logs.",
-  gone: "Your system answered that this address is no longer in use, so we stopped sending events to it.",
-  invalid_response: "The answer did not come from a web server.",
-};
-
 /** Why the last try failed, in words; undefined when it did not (or there was none). */
-export function failureWords(d: Delivery): string | undefined {
+export function failureWords(d: Delivery, t: Catalogue): string | undefined {
   if (d.status === "succeeded" || !d.failure_class) return undefined;
   // Busy, not refusing: a 429 (too many requests) or 503 (unavailable for now) asks to be called again later.
   if (d.last_response_status === 429) return "Your system said it was busy and asked us to wait.";
   if (d.last_response_status === 503) return "Your system said it was unavailable for the moment.";
-  return FAILURE_WORDS[d.failure_class];
+  return t.failureClasses[d.failure_class];
 }
 
 /** The state of one delivery in a sentence: when it went, or when the next try is. */
