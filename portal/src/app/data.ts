@@ -2,6 +2,7 @@
 // an ApiError, and a 401 into the signed-out state (once, here, for every view). TanStack Query caches.
 import { QueryClient } from "@tanstack/react-query";
 import type { ErrorBody } from "../../../client/index.ts";
+import type { AnswerCode } from "../words/codes.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -14,6 +15,17 @@ export class ApiError extends Error {
 
 /** Thrown when the service cannot be reached at all (network down, server stopped). */
 export class Unreachable extends Error {}
+
+/** An error body as the words catalogue reads it: the API's, or one of the portal's own codes (codes.ts PortalCode). */
+export type AnswerBody = Omit<Partial<ErrorBody>, "code"> & { code?: AnswerCode };
+
+/** The error body a failed request stands for: an ApiError's own, or one that says no answer came. */
+export function bodyOf(error: unknown): AnswerBody | undefined {
+  if (!error) return undefined;
+  if (error instanceof ApiError) return error.body ?? { code: "unknown", details: [] };
+  if (error instanceof Unreachable) return { code: "unreachable", details: [] };
+  return { code: "unexpected_response", details: [] };
+}
 
 export const queryClient = new QueryClient({
   defaultOptions: {

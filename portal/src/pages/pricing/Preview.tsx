@@ -11,7 +11,8 @@ import { useWords } from "../../words/index.ts";
 import { countries, currencySign, kilograms } from "./choices.ts";
 import { Options } from "./Options.tsx";
 import { inputOf, numberOrText, type ListDraft } from "./pricing-draft.ts";
-import { bodyOf, detailsOutside, place, wordsFor } from "./problems.ts";
+import { detailsOutside, place, wordsFor } from "./problems.ts";
+import { bodyOf } from "../../app/data.ts";
 import { useSettled } from "./useSettled.ts";
 
 export const PREVIEW = ["preview"] as const;

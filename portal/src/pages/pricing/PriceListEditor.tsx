@@ -12,7 +12,8 @@ import { PREVIEW, Preview } from "./Preview.tsx";
 import { PriceChanges } from "./PriceChanges.tsx";
 import { fieldPaths, inputOf, type ListDraft } from "./pricing-draft.ts";
 import { PricingRules } from "./PricingRules.tsx";
-import { bodyOf, detailsUnder, place, wordsFor } from "./problems.ts";
+import { detailsUnder, place, wordsFor } from "./problems.ts";
+import { bodyOf } from "../../app/data.ts";
 import { PRICE_LISTS } from "./queries.ts";
 
 interface Props {

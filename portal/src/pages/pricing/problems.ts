@@ -2,18 +2,10 @@
 // the draft (`/body/price_lists/0/tax` is the editor's `/body/tax`), and each message put with the nearest field
 // the form shows (a value of an `is one of` list goes with the list's field), the rest said in the banner.
 import type { Problems } from "../../api.ts";
-import { ApiError, Unreachable } from "../../app/data.ts";
-import type { ErrorDetail, Form, Words } from "../../words/index.ts";
+import type { AnswerBody } from "../../app/data.ts";
+import type { Form, Words } from "../../words/index.ts";
 
-type Body = { code?: string; details?: ErrorDetail[] } & Record<string, unknown>;
-
-/** The error body of a failed request (an ApiError's, or one for no answer at all). */
-export function bodyOf(error: unknown): Body | undefined {
-  if (!error) return undefined;
-  if (error instanceof ApiError) return error.body ?? { code: "unknown", details: [] };
-  if (error instanceof Unreachable) return { code: "unreachable", details: [] };
-  return { code: "unexpected_response", details: [] };
-}
+type Body = AnswerBody;
 
 /** The details under `from`, with their paths re-rooted at `/body` (others left out). */
 export function detailsUnder(body: Body | undefined, from: string): Body | undefined {

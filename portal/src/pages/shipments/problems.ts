@@ -1,16 +1,8 @@
 // A failed request in the catalogue's words (what api.ts's problemsOf is being switched to, with the form's own
 // limits): the answer's sentence, and each field's message by its path.
 import type { Problems } from "../../api.ts";
-import { ApiError, Unreachable } from "../../app/data.ts";
+import { ApiError, bodyOf } from "../../app/data.ts";
 import type { Form, Words } from "../../words/index.ts";
-
-/** The error body the catalogue reads: an ApiError's own, or one that says no answer came. */
-export function bodyOf(error: unknown): object | undefined {
-  if (!error) return undefined;
-  if (error instanceof ApiError) return error.body ?? { code: "unknown", details: [] };
-  if (error instanceof Unreachable) return { code: "unreachable", details: [] };
-  return { code: "unexpected_response", details: [] };
-}
 
 export const problemWords = (w: Words, error: unknown, form?: Form): Problems | undefined =>
   error ? w.problems(bodyOf(error), form) : undefined;
