@@ -30,6 +30,10 @@ const SUITES: Record<string, { file: string; what: string }> = {
   },
   picker: { file: "suites/picker.ts", what: "the checkout picker's script: its size, raw and compressed" },
   "body-checks": { file: "micro/body-checks.ts", what: "micro-cost of the JSON body checks" },
+  floor: {
+    file: "micro/floor.ts",
+    what: "GET shipment's CPU floor: bare app, the one query alone, the server (PostgreSQL)",
+  },
   "get-path": { file: "micro/get-path.ts", what: "the GET path in process, against another tree (argument: its path)" },
 };
 const DEFAULT = ["start", "inbound", "instances", "shipping", "webhooks", "scale", "picker"];

@@ -1,0 +1,112 @@
+// How low the server's CPU per GET shipment can go on PostgreSQL: the bare app (the same bytes, no database),
+// the floor (bench/micro/floor-server.ts: the one query and JSON, nothing else) and the server itself, rounds
+// interleaved, CPU per request of each server process from /proc. What the floor spends above the bare app is
+// the part of the target's budget no design of the edge can win back.
+//   npm run bench -- floor [rounds] [seconds]
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { BASE_PATH } from "../../server/app.ts";
+import { DEMO } from "../../server/demo.ts";
+import { createLogisticsClient } from "../../client/index.ts";
+import { createScratchDatabase } from "../../tools/postgres.ts";
+import { freePort, startChild, waitForHttp } from "../../tools/processes.ts";
+import { createShipment, MERCHANT_AUTH } from "../cases.ts";
+import { measure } from "../measure.ts";
+import { ROOT, startBaseline, startServer, type Target } from "../targets.ts";
+
+const rounds = Number(process.argv[2] ?? 5);
+const seconds = Number(process.argv[3] ?? 5);
+const connections = 50;
+const databaseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+const scratchDir = path.join(ROOT, ".tmp", "bench-floor");
+mkdirSync(scratchDir, { recursive: true });
+
+// The server's GET shipment statement, as PostgreSQL's log shows it (server/inbound/shipment.repository.ts).
+const GET_SHIPMENT_SQL = `select "s".*, (select coalesce(json_agg(agg), '[]') from (select "l"."shipment_id", "l"."product_id", "l"."position", "l"."qty", "l"."purchase_price_cents", "p"."merchants_id", "p"."name", "p"."gtin" from "inbound_lines" as "l" inner join "products" as "p" on "p"."id" = "l"."product_id" where "l"."shipment_id" = "s"."id" order by "l"."position") as agg) as "lines", (select coalesce(json_agg(agg), '[]') from (select "a"."shipment_id", "a"."product_id", "a"."ts", "a"."change" from "inbound_arrivals" as "a" where "a"."shipment_id" = "s"."id" order by "a"."ts", "a"."id") as agg) as "arrivals", (select coalesce(json_agg(agg), '[]') from (select "pr".* from "inbound_problems" as "pr" where "pr"."shipment_id" = "s"."id" order by "pr"."created_at", "pr"."id") as agg) as "problems" from "inbound_shipments" as "s" where "s"."id" = $1 and "s"."merchant_id" = $2`;
+
+const db = await createScratchDatabase(databaseUrl);
+if ("unreachable" in db) throw new Error(`cannot reach PostgreSQL: ${db.unreachable}`);
+const targets: Target[] = [];
+try {
+  const server = await startServer("postgres", { database: { DATABASE_URL: db.url }, stdout: "ignore" });
+  targets.push(server);
+  const api = createLogisticsClient({
+    baseUrl: server.origin + BASE_PATH,
+    username: `M-${DEMO.merchantId}`,
+    secret: DEMO.merchantSecret,
+  });
+  const id = await createShipment(api);
+  const p = `${BASE_PATH}/inbound_shipments/${id}`;
+  const res = await fetch(server.origin + p, { headers: MERCHANT_AUTH });
+  const body = Buffer.from(await res.arrayBuffer());
+  targets.unshift(
+    await startBaseline(
+      [
+        {
+          method: "GET",
+          path: p,
+          status: res.status,
+          contentType: "application/json; charset=utf-8",
+          body: body.toString("base64"),
+        },
+      ],
+      scratchDir,
+    ),
+  );
+  const sqlFile = path.join(scratchDir, "get-shipment.sql");
+  writeFileSync(sqlFile, GET_SHIPMENT_SQL);
+  const port = await freePort();
+  const floor = startChild(
+    "floor",
+    [
+      "--import",
+      "tsx",
+      path.join(ROOT, "bench/micro/floor-server.ts"),
+      db.url,
+      String(port),
+      MERCHANT_AUTH.authorization,
+      DEMO.merchantId,
+      sqlFile,
+    ],
+    { stdout: "ignore", cwd: ROOT },
+  );
+  const floorTarget: Target = {
+    name: "floor" as never,
+    origin: `http://127.0.0.1:${port}`,
+    pathFor: (x) => x,
+    child: floor,
+  };
+  targets.splice(1, 0, floorTarget);
+  await waitForHttp(floor, `${floorTarget.origin}/`);
+  const check = await fetch(floorTarget.origin + p, { headers: MERCHANT_AUTH });
+  if (check.status !== 200) throw new Error(`the floor answered ${check.status}`);
+
+  const req = { method: "GET" as const, path: p, headers: MERCHANT_AUTH };
+  for (const t of targets) await measure(t.origin, req, { seconds: 1, connections }); // warm-up
+  const cpu: Record<string, number[]> = {};
+  const rps: Record<string, number[]> = {};
+  console.log("round  target     req/s   server µs/request");
+  for (let r = 1; r <= rounds; r++) {
+    for (const t of targets) {
+      const f = await measure(t.origin, req, { seconds, connections, pid: t.child.process.pid });
+      if (f.non2xx || f.errors) throw new Error(`${t.name}: ${f.non2xx} non-2xx, ${f.errors} errors`);
+      (cpu[t.name] ??= []).push(f.cpu!.server);
+      (rps[t.name] ??= []).push(f.rps);
+      console.log(
+        `${String(r).padEnd(6)} ${t.name.padEnd(9)} ${String(Math.round(f.rps)).padStart(6)}   ${f.cpu!.server}`,
+      );
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const bare = median(cpu.baseline!);
+  console.log(
+    `\nmedian over ${rounds} rounds of ${seconds} s, ${connections} connections (server CPU per request, x the bare app's):`,
+  );
+  for (const t of targets)
+    console.log(
+      `  ${t.name.padEnd(9)} ${String(median(cpu[t.name]!)).padStart(5)} µs  ${(median(cpu[t.name]!) / bare).toFixed(2)}x   ${Math.round(median(rps[t.name]!))} req/s`,
+    );
+} finally {
+  for (const t of targets) await t.child.stop();
+  await db.drop();
+}
