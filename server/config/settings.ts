@@ -213,11 +213,10 @@ export const SETTINGS = {
   }),
   responseValidationPercent: wholeNumber({
     name: "RESPONSE_VALIDATION_PERCENT",
-    default: 100,
     min: 0,
     max: 100,
     meaning:
-      "API answers checked against the spec before they are sent. `100` (tests, CI, development) turns an answer that breaks the contract into `500 unknown`; below it (production: `1` to `5` is plenty, each check costs about as much as building the answer), a checked answer that breaks the contract is sent as it is, logged as an error and counted in `http_response_violations_total`. Requests are always checked.",
+      "API answers checked against the spec before they are sent. Unset: `1` when `NODE_ENV=production`, else `100`. `100` (tests, CI, development) turns an answer that breaks the contract into `500 unknown`; below it (production: `1` to `5` is plenty, each check costs about as much as building the answer), a checked answer that breaks the contract is sent as it is, logged as an error and counted in `http_response_violations_total`. Requests are always checked.",
   }),
   loginFailuresPerAddress: wholeNumber({
     name: "LOGIN_FAILURES_PER_ADDRESS",

@@ -206,6 +206,16 @@ describe("configuration", () => {
       "METRICS_TOKEN must be at least 16 characters",
     ]);
   });
+  it("checks every answer by default, and a 1% sample when NODE_ENV=production", () => {
+    expect(loadConfig({}).responseValidationPercent).toBe(100);
+    expect(loadConfig({ NODE_ENV: "development" }).responseValidationPercent).toBe(100);
+    expect(loadConfig({ NODE_ENV: "production" }).responseValidationPercent).toBe(1);
+    expect(loadConfig({ NODE_ENV: "production", RESPONSE_VALIDATION_PERCENT: "100" }).responseValidationPercent).toBe(
+      100,
+    );
+    expect(loadConfig({ RESPONSE_VALIDATION_PERCENT: "0" }).responseValidationPercent).toBe(0);
+  });
+
   it("takes an unset or blank variable for its default, and words in any case", () => {
     expect(loadConfig({ PORT: " ", SEED_DEMO: "FALSE", LOG_LEVEL: "Debug", HOST: " 0.0.0.0 " })).toMatchObject({
       port: 3000,
