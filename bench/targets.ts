@@ -11,8 +11,8 @@ import { freePort, startChild, waitForHttp, type Child } from "../tools/processe
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-export interface Target {
-  name: TargetName;
+export interface Target<N extends string = TargetName> {
+  name: N;
   origin: string;
   /** Where a request path goes on this target (Prism serves the API without the base path). */
   pathFor(p: string): string;
@@ -53,6 +53,8 @@ export interface ServerOptions {
   profileDir?: string;
   /** Keeps the server's default RATE_LIMIT_PER_MINUTE (other suites turn it off to measure throughput). */
   defaultRateLimit?: boolean;
+  /** Another build's dist/server/main.js instead of this tree's (an A/B of two commits in the same rounds). */
+  entry?: string;
 }
 
 let built = false;
@@ -65,13 +67,13 @@ export function buildServer(): string {
   return path.join(ROOT, "dist/server/main.js");
 }
 
-export async function startServer(name: ServerTarget, opts: ServerOptions): Promise<Target> {
+export async function startServer<N extends ServerTarget | "before">(name: N, opts: ServerOptions): Promise<Target<N>> {
   const port = await freePort();
   // Profiled servers run the sources (through tsx) so that the profile names files and packages; the bundle
   // would show one file.
   const entry = opts.profileDir
     ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`, "--import", "tsx", "server/main.ts"]
-    : [buildServer()];
+    : [opts.entry ?? buildServer()];
   const child = startChild(name, entry, {
     env: serverEnv({
       PORT: String(port),

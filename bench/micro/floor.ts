@@ -1,8 +1,10 @@
 // How low the server's CPU per GET shipment can go on PostgreSQL: the bare app (the same bytes, no database),
 // the floor (bench/micro/floor-server.ts: the one query and JSON, nothing else) and the server itself, rounds
 // interleaved, CPU per request of each server process from /proc. What the floor spends above the bare app is
-// the part of the target's budget no design of the edge can win back.
-//   npm run bench -- floor [rounds] [seconds]
+// the part of the target's budget no design of the edge can win back. With a third argument, another build of
+// the server ("before": a tree's dist/server/main.js, built from its own node_modules with its own patches) runs
+// in the same rounds on the same database: a lever's before and after, with the machine's noise hitting both.
+//   npm run bench -- floor [rounds] [seconds] [other dist/server/main.js]
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { BASE_PATH } from "../../server/app.ts";
@@ -16,6 +18,7 @@ import { ROOT, startBaseline, startServer, type Target } from "../targets.ts";
 
 const rounds = Number(process.argv[2] ?? 5);
 const seconds = Number(process.argv[3] ?? 5);
+const before = process.argv[4];
 const connections = 50;
 const databaseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const scratchDir = path.join(ROOT, ".tmp", "bench-floor");
@@ -26,7 +29,7 @@ const GET_SHIPMENT_SQL = `select "s".*, (select coalesce(json_agg(agg), '[]') fr
 
 const db = await createScratchDatabase(databaseUrl);
 if ("unreachable" in db) throw new Error(`cannot reach PostgreSQL: ${db.unreachable}`);
-const targets: Target[] = [];
+const targets: Target<string>[] = [];
 try {
   const server = await startServer("postgres", { database: { DATABASE_URL: db.url }, stdout: "ignore" });
   targets.push(server);
@@ -36,6 +39,14 @@ try {
     secret: DEMO.merchantSecret,
   });
   const id = await createShipment(api);
+  if (before)
+    targets.push(
+      await startServer("before", {
+        database: { DATABASE_URL: db.url },
+        stdout: "ignore",
+        entry: path.resolve(before),
+      }),
+    );
   const p = `${BASE_PATH}/inbound_shipments/${id}`;
   const res = await fetch(server.origin + p, { headers: MERCHANT_AUTH });
   const body = Buffer.from(await res.arrayBuffer());
@@ -70,8 +81,8 @@ try {
     ],
     { stdout: "ignore", cwd: ROOT },
   );
-  const floorTarget: Target = {
-    name: "floor" as never,
+  const floorTarget: Target<string> = {
+    name: "floor",
     origin: `http://127.0.0.1:${port}`,
     pathFor: (x) => x,
     child: floor,
