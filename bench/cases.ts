@@ -3,7 +3,7 @@
 import type { LogisticsClient, components } from "../client/index.ts";
 import { BASE_PATH } from "../server/app.ts";
 import { DEMO } from "../server/demo.ts";
-import type { BenchRequest, Figures, LoadOptions } from "./measure.ts";
+import { measure, OFFERED, type BenchRequest, type Figures, type LoadOptions } from "./measure.ts";
 
 export type { BenchRequest };
 
@@ -70,6 +70,15 @@ export const CASES: BenchCase[] = [
     note: "Prism answers the spec's 1-line example (smaller than the seeded 5 lines) for any id",
     seed: createShipment,
     request: (id) => ({ method: "GET", path: `${BASE_PATH}/inbound_shipments/${id}`, headers: MERCHANT_AUTH }),
+  }),
+  defineCase({
+    name: "get-shipment-1000",
+    title: "GET /inbound_shipments/{id} at an offered 1,000 req/s (10 connections)",
+    targets: ["baseline", "postgres", "pglite"],
+    note: "open loop: the latency at a fixed load, the bare app's beside it",
+    seed: createShipment,
+    request: (id) => ({ method: "GET", path: `${BASE_PATH}/inbound_shipments/${id}`, headers: MERCHANT_AUTH }),
+    measure: (origin, req, load) => measure(origin, req, { ...load, ...OFFERED }),
   }),
   defineCase({
     name: "create-shipment",

@@ -33,7 +33,15 @@ export interface LoadOptions {
   connections: number;
   /** The measured server's process, for its CPU time per request. */
   pid?: number;
+  /**
+   * Requests a second offered over all connections (autocannon's overallRate): the load does not wait for the
+   * answers' pace, so latency is measured at a fixed load instead of being throughput's mirror image.
+   */
+  rate?: number;
 }
+
+/** Latency at a fixed offered load, as the issue's targets measure it: 1,000 req/s over 10 connections. */
+export const OFFERED = { rate: 1000, connections: 10 };
 
 const nowMicros = () => Number(process.hrtime.bigint() / 1000n);
 
@@ -47,6 +55,7 @@ export async function measure(origin: string, req: BenchRequest, opts: LoadOptio
     ...(req.body !== undefined && { body: req.body }),
     connections: opts.connections,
     duration: opts.seconds,
+    ...(opts.rate !== undefined && { overallRate: opts.rate }),
   });
   const end = nowMicros();
   const cpu = opts.pid ? cpuPerRequest(cpuBefore, sampleCpu(opts.pid), r.requests.total) : undefined;

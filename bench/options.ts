@@ -18,7 +18,7 @@ export interface BenchOptions {
 export const USAGE = `npm run bench [-- --case NAME[,NAME]] [--target NAME[,NAME]] [--profile]
   cases:   ${CASES.map((c) => c.name).join(", ")}
   targets: ${TARGETS.join(", ")}
-  env: BENCH_SECONDS (8) BENCH_WARMUP_SECONDS (1) BENCH_CONNECTIONS (50) BENCH_ROUNDS (2) BENCH_PROFILE=1
+  env: BENCH_SECONDS (5) BENCH_WARMUP_SECONDS (1) BENCH_CONNECTIONS (50) BENCH_ROUNDS (5) BENCH_PROFILE=1
        BENCH_STDOUT=pipe|null (pipe: server logs drained by the benchmark, as a terminal would read them)
        DATABASE_URL (postgres://postgres@127.0.0.1:5432/test; a scratch database is created on that server)
        BENCH_SERVER_<VAR>=value sets the server's <VAR> (otherwise every server setting is its default)`;
@@ -75,10 +75,11 @@ function parse(argv: string[]): BenchOptions {
   return {
     cases: CASES.filter((c) => caseNames.includes(c.name)),
     targets: pick("target", values.target, TARGETS),
-    seconds: positive("BENCH_SECONDS", 8),
+    seconds: positive("BENCH_SECONDS", 5),
     warmupSeconds: positive("BENCH_WARMUP_SECONDS", 1, 0),
     connections: positive("BENCH_CONNECTIONS", 50),
-    rounds: positive("BENCH_ROUNDS", 2),
+    // The issue's targets are medians of at least 5 rounds.
+    rounds: positive("BENCH_ROUNDS", 5),
     profile: values.profile === true || ["1", "true"].includes(process.env.BENCH_PROFILE ?? ""),
     serverStdout: stdout,
     databaseUrl: process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test",

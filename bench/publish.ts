@@ -1,7 +1,7 @@
 // docs/benchmarks.md and docs/benchmarks.json from one `npm run bench` run: every suite's figures, the
 // issue's goals with whether each is met, the date and the machine. Figures in notes come from this file.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
 import path from "node:path";
 import type { ResultRow, SuiteResult } from "./results.ts";
@@ -75,6 +75,8 @@ export function publish(
       figure(g),
       g.ratio !== undefined && g.ratio !== null && g.value === undefined ? ratio(g.ratio) : "",
       g.ratioToPrism ? `${ratio(g.ratioToPrism)} Prism` : "",
+      g.cpuRatio?.server ? `CPU ${ratio(g.cpuRatio.server)}` : "",
+      g.cpuRatio?.database && g.cpuRatio.database >= 0.1 ? `CPU in PostgreSQL ${ratio(g.cpuRatio.database)}` : "",
       g.p50 !== undefined ? `p50 ${num(g.p50, 1)} ms` : "",
       g.p99 !== undefined ? `p99 ${num(g.p99, 1)} ms` : "",
     ]
@@ -82,7 +84,7 @@ export function publish(
       .join(", ");
     out.push(`| ${cell(g.case)} | ${g.target} | ${cell(g.goal!)} | ${measured} | ${g.met ? "yes" : "**no**"} |`);
   }
-  out.push(...bounds(results, machine.cores), ...profileSections(profiled));
+  out.push(...levers(), ...bounds(results, machine.cores), ...profileSections(profiled));
   for (const s of results) {
     out.push(
       "",
@@ -199,4 +201,13 @@ function instances(c: NonNullable<ResultRow["cpu"]>, rps: number, cores: number)
   const ceiling = (cores * 1e6) / c.machine;
   if (c.busy >= 0.95) return `All ${cores} cores were busy: a second instance would only share them.`;
   return `The server's process used ${serverCores.toFixed(2)} cores (its JavaScript runs on one thread) while the machine was ${Math.round(c.busy * 100)}% busy: a second instance could use the rest, up to about ${num(ceiling)} req/s at this CPU per request (see the instances suite).`;
+}
+
+/**
+ * The design changes measured so far, each with its before and after (bench/levers.md, written by hand as each
+ * lever lands): a full run rewrites the figures above, never this record.
+ */
+function levers(): string[] {
+  const file = path.join(import.meta.dirname, "levers.md");
+  return existsSync(file) ? ["", readFileSync(file, "utf8").trim()] : [];
 }

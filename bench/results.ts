@@ -32,6 +32,8 @@ export interface ResultRow {
   note?: string;
   /** CPU per request by process (median over rounds). */
   cpu?: CpuPerRequest;
+  /** The server's and PostgreSQL's CPU per request over the bare app's server CPU per request, same run. */
+  cpuRatio?: { server?: number; database?: number };
 }
 
 export interface SuiteResult {

@@ -11,7 +11,7 @@ import { createScratchDatabase } from "../../tools/postgres.ts";
 import { CASES } from "../cases.ts";
 import { measure, type Figures } from "../measure.ts";
 import { median } from "../report.ts";
-import { goal, writeResults, type ResultRow } from "../results.ts";
+import { writeResults, type ResultRow } from "../results.ts";
 import { startBaseline, startServer, type Target } from "../targets.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
@@ -113,7 +113,8 @@ const row = (name: string, caseName: string, target: string): ResultRow => ({
 });
 for (const name of Object.keys(runs))
   if (runs[name]!.some((r) => r.errors)) problems.push(`${name}: non-2xx answers or connection errors`);
-const GOAL = (name: string) => goal([">=", 0.45, "x", med(name, "ratio")], ["<=", 25, " ms p99", med(name, "p99")]);
+// No goal here: the issue's targets are for one server process against the one-process bare app; several
+// processes are measured beside it (issue 27).
 writeResults({
   suite: "instances",
   title: "GET shipment on PostgreSQL: one instance of the server, and two on the same database",
@@ -121,8 +122,8 @@ writeResults({
   seconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
   rows: [
     row("baseline", "GET shipment", "baseline"),
-    { ...row("one", "GET shipment, one instance", "postgres"), ...GOAL("one") },
-    { ...row("two", "GET shipment, two instances", "postgres"), ...GOAL("two") },
+    row("one", "GET shipment, one instance", "postgres"),
+    row("two", "GET shipment, two instances", "postgres"),
   ],
   notes: [
     `${CONNECTIONS} connections; two instances get ${Math.floor(CONNECTIONS / 2)} each from two load generators in this process, req/s summed, latency of the slower one; rounds interleaved, median over ${ROUNDS}`,
