@@ -4,6 +4,7 @@
 // the part of the target's budget no design of the edge can win back. With a third argument, another build of
 // the server ("before": a tree's dist/server/main.js, built from its own node_modules with its own patches) runs
 // in the same rounds on the same database: a lever's before and after, with the machine's noise hitting both.
+// BENCH_FLOOR_CASE=create measures a create of 10 lines instead (no floor: the bare app replays one answer).
 //   npm run bench -- floor [rounds] [seconds] [other dist/server/main.js]
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -12,13 +13,14 @@ import { DEMO } from "../../server/demo.ts";
 import { createLogisticsClient } from "../../client/index.ts";
 import { createScratchDatabase } from "../../tools/postgres.ts";
 import { freePort, startChild, waitForHttp } from "../../tools/processes.ts";
-import { createShipment, MERCHANT_AUTH } from "../cases.ts";
+import { createShipment, MERCHANT_AUTH, SHIPMENT, type BenchRequest } from "../cases.ts";
 import { measure } from "../measure.ts";
 import { ROOT, startBaseline, startServer, type Target } from "../targets.ts";
 
 const rounds = Number(process.argv[2] ?? 5);
 const seconds = Number(process.argv[3] ?? 5);
 const before = process.argv[4];
+const creates = process.env.BENCH_FLOOR_CASE === "create";
 const connections = 50;
 const databaseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const scratchDir = path.join(ROOT, ".tmp", "bench-floor");
@@ -47,14 +49,22 @@ try {
         entry: path.resolve(before),
       }),
     );
-  const p = `${BASE_PATH}/inbound_shipments/${id}`;
-  const res = await fetch(server.origin + p, { headers: MERCHANT_AUTH });
+  const p = creates ? `${BASE_PATH}/inbound_shipments/_create` : `${BASE_PATH}/inbound_shipments/${id}`;
+  const req: BenchRequest = creates
+    ? {
+        method: "POST",
+        path: p,
+        headers: { ...MERCHANT_AUTH, "content-type": "application/json" },
+        body: JSON.stringify(SHIPMENT),
+      }
+    : { method: "GET", path: p, headers: MERCHANT_AUTH };
+  const res = await fetch(server.origin + p, { method: req.method, headers: req.headers, body: req.body });
   const body = Buffer.from(await res.arrayBuffer());
   targets.unshift(
     await startBaseline(
       [
         {
-          method: "GET",
+          method: req.method,
           path: p,
           status: res.status,
           contentType: "application/json; charset=utf-8",
@@ -64,6 +74,42 @@ try {
       scratchDir,
     ),
   );
+  if (!creates) await startFloor(p, targets);
+
+  for (const t of targets) await measure(t.origin, req, { seconds: 1, connections }); // warm-up
+  const cpu: Record<string, number[]> = {};
+  const rps: Record<string, number[]> = {};
+  const pg: Record<string, number[]> = {};
+  console.log("round  target     req/s   server µs/request   PostgreSQL µs/request");
+  for (let r = 1; r <= rounds; r++) {
+    for (const t of targets) {
+      const f = await measure(t.origin, req, { seconds, connections, pid: t.child.process.pid });
+      if (f.non2xx || f.errors) throw new Error(`${t.name}: ${f.non2xx} non-2xx, ${f.errors} errors`);
+      (cpu[t.name] ??= []).push(f.cpu!.server);
+      (rps[t.name] ??= []).push(f.rps);
+      (pg[t.name] ??= []).push(f.cpu!.database);
+      console.log(
+        `${String(r).padEnd(6)} ${t.name.padEnd(9)} ${String(Math.round(f.rps)).padStart(6)}   ${String(f.cpu!.server).padStart(17)}   ${f.cpu!.database}`,
+      );
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const bare = median(cpu.baseline!);
+  console.log(
+    `\nmedian over ${rounds} rounds of ${seconds} s, ${connections} connections (server CPU per request, x the bare app's):`,
+  );
+  for (const t of targets)
+    console.log(
+      `  ${t.name.padEnd(9)} ${String(median(cpu[t.name]!)).padStart(5)} µs  ${(median(cpu[t.name]!) / bare).toFixed(2)}x   ${Math.round(median(rps[t.name]!))} req/s   PostgreSQL ${median(pg[t.name]!)} µs`,
+    );
+} finally {
+  for (const t of targets) await t.child.stop();
+  await db.drop();
+}
+
+/** The floor server beside the bare app, on the scratch database. */
+async function startFloor(p: string, targets: Target<string>[]): Promise<void> {
+  if ("unreachable" in db) return;
   const sqlFile = path.join(scratchDir, "get-shipment.sql");
   writeFileSync(sqlFile, GET_SHIPMENT_SQL);
   const port = await freePort();
@@ -91,33 +137,4 @@ try {
   await waitForHttp(floor, `${floorTarget.origin}/`);
   const check = await fetch(floorTarget.origin + p, { headers: MERCHANT_AUTH });
   if (check.status !== 200) throw new Error(`the floor answered ${check.status}`);
-
-  const req = { method: "GET" as const, path: p, headers: MERCHANT_AUTH };
-  for (const t of targets) await measure(t.origin, req, { seconds: 1, connections }); // warm-up
-  const cpu: Record<string, number[]> = {};
-  const rps: Record<string, number[]> = {};
-  console.log("round  target     req/s   server µs/request");
-  for (let r = 1; r <= rounds; r++) {
-    for (const t of targets) {
-      const f = await measure(t.origin, req, { seconds, connections, pid: t.child.process.pid });
-      if (f.non2xx || f.errors) throw new Error(`${t.name}: ${f.non2xx} non-2xx, ${f.errors} errors`);
-      (cpu[t.name] ??= []).push(f.cpu!.server);
-      (rps[t.name] ??= []).push(f.rps);
-      console.log(
-        `${String(r).padEnd(6)} ${t.name.padEnd(9)} ${String(Math.round(f.rps)).padStart(6)}   ${f.cpu!.server}`,
-      );
-    }
-  }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const bare = median(cpu.baseline!);
-  console.log(
-    `\nmedian over ${rounds} rounds of ${seconds} s, ${connections} connections (server CPU per request, x the bare app's):`,
-  );
-  for (const t of targets)
-    console.log(
-      `  ${t.name.padEnd(9)} ${String(median(cpu[t.name]!)).padStart(5)} µs  ${(median(cpu[t.name]!) / bare).toFixed(2)}x   ${Math.round(median(rps[t.name]!))} req/s`,
-    );
-} finally {
-  for (const t of targets) await t.child.stop();
-  await db.drop();
 }

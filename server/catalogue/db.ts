@@ -1,6 +1,6 @@
 // The merchant's product catalogue, keyed by the merchant's own code. Inbound shipments and orders
 // both create and update products through here.
-import { sql } from "kysely";
+import { CompiledQuery, sql } from "kysely";
 import type { Executor } from "../db/transaction.ts";
 import { newId } from "../shared/ids.ts";
 
@@ -46,35 +46,19 @@ export async function upsertProductsDetailed(
   const codes = [...byCode.keys()];
   if (!codes.length) return new Map();
   // One statement: the rows it inserts (name and gtin null: nothing to compare), and the ones that existed
-  // before it (its snapshot).
-  const found = await db
-    .with("ins", (qb) =>
-      qb
-        .insertInto("products")
-        .values(
-          [...byCode.values()].map((l) => ({
-            id: newId(now.getTime()),
-            merchant_id: merchantId,
-            merchants_id: l.merchants_id,
-            name: l.name ?? "",
-            gtin: l.gtin ?? "",
-            created_at: now,
-            updated_at: now,
-          })),
-        )
-        .onConflict((oc) => oc.columns(["merchant_id", "merchants_id"]).doNothing())
-        .returning(["id", "merchants_id"]),
-    )
-    .selectFrom("ins")
-    .select(["id", "merchants_id", sql<string | null>`null`.as("name"), sql<string | null>`null`.as("gtin")])
-    .unionAll((qb) =>
-      qb
-        .selectFrom("products")
-        .select(["id", "merchants_id", "name", "gtin"])
-        .where("merchant_id", "=", merchantId)
-        .where("merchants_id", "in", codes),
-    )
-    .execute();
+  // before it (its snapshot). Its text does not depend on the number of products (each column an array,
+  // unnested): parsed and planned once per connection, not built per request.
+  const given = [...byCode.values()];
+  const { rows: found } = await db.executeQuery<FoundRow>(
+    CompiledQuery.raw(UPSERT_PRODUCTS, [
+      given.map(() => newId(now.getTime())),
+      codes,
+      given.map((l) => l.name ?? ""),
+      given.map((l) => l.gtin ?? ""),
+      merchantId,
+      now,
+    ]),
+  );
   const ids = new Map(found.map((r) => [r.merchants_id, r.id]));
   // Inserted by another transaction that committed after this statement's snapshot: read again.
   const late = codes.filter((c) => !ids.has(c));
@@ -109,3 +93,21 @@ export async function upsertProductsDetailed(
   }
   return products;
 }
+
+interface FoundRow {
+  id: string;
+  merchants_id: string;
+  name: string | null;
+  gtin: string | null;
+}
+
+const UPSERT_PRODUCTS = `with "ins" as (
+  insert into "products" ("id", "merchant_id", "merchants_id", "name", "gtin", "created_at", "updated_at")
+  select "id", $5, "merchants_id", "name", "gtin", $6, $6
+  from unnest($1::char(24)[], $2::text[], $3::text[], $4::text[]) as p("id", "merchants_id", "name", "gtin")
+  on conflict ("merchant_id", "merchants_id") do nothing
+  returning "id", "merchants_id"
+)
+select "id", "merchants_id", null::text as "name", null::text as "gtin" from "ins"
+union all
+select "id", "merchants_id", "name", "gtin" from "products" where "merchant_id" = $5 and "merchants_id" = any($2::text[])`;

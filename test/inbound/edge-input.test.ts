@@ -40,6 +40,23 @@ describe("edge input", () => {
     ]);
   });
 
+  it("codes, names and GTIN-less lines with quotes, backslashes, braces, commas and the word NULL are stored as sent", async () => {
+    // A create sends each column of its lines as one array (catalogue/db.ts, shipment.repository.ts): text that an
+    // array literal would mangle must come back exactly.
+    const tricky = ['He said "hi"', "back\\slash", "{braces}", "a,b", "NULL", "", " spaced ", "ÄÖ 🙂"];
+    const products = tricky.map((name, i) => ({
+      merchants_id: `C${i}${tricky[(i + 1) % tricky.length]}Z`,
+      name,
+      qty: i + 1,
+    }));
+    const id = await createShipment(m, { merchants_ref: "PO-ARRAY", sender_name: 'Quote "Oy"', products });
+    const s = await getShipment(m, id);
+    expect(s.sender_name).toBe('Quote "Oy"');
+    expect(s.products.map((p) => [p.product.merchants_id, p.product.name, p.product.gtin, p.qty])).toEqual(
+      products.map((p) => [p.merchants_id, p.name, "", p.qty]),
+    );
+  });
+
   it("a NUL character in a query parameter is a 400", async () => {
     const res = await send("/inbound_shipments?merchants_ref=a%00b");
     expect(res.status).toBe(400);
