@@ -1,19 +1,26 @@
 // The floor of GET shipment: a bare Express app that does only what no design can skip — compare the
-// Authorization header with a known value, run the server's one query (a named prepared statement on a pg
+// Authorization header with a known value, run the server's one statement (a named prepared statement on a pg
 // pool of 10) and send the row as JSON. No validation, logging, limits or mapping. Run by bench/micro/floor.ts:
-//   node --import tsx bench/micro/floor-server.ts <database url> <port> <authorization> <merchant id> <sql file>
+//   node --import tsx bench/micro/floor-server.ts <database url> <port> <authorization> <statement json file>
+// The file holds the server's statement as Kysely compiles it ({ sql, parameters, idAt }); the shipment id at
+// `idAt` is taken from each request's path.
 import { readFileSync } from "node:fs";
 import express from "express";
 import pg from "pg";
 
-const [url, port, authorization, merchantId, sqlFile] = process.argv.slice(2);
-if (!url || !port || !authorization || !merchantId || !sqlFile) throw new Error("usage: see the file's header");
-const text = readFileSync(sqlFile, "utf8");
+const [url, port, authorization, statementFile] = process.argv.slice(2);
+if (!url || !port || !authorization || !statementFile) throw new Error("usage: see the file's header");
+const { sql, parameters, idAt } = JSON.parse(readFileSync(statementFile, "utf8")) as {
+  sql: string;
+  parameters: unknown[];
+  idAt: number;
+};
 const pool = new pg.Pool({ connectionString: url, max: 10 });
 const app = express();
 app.get("/2015-01-01/inbound_shipments/:id", (req, res, next) => {
   if (req.headers.authorization !== authorization) return void res.status(401).end();
-  pool.query({ name: "floor", text, values: [req.params.id, merchantId] }).then((r) => {
+  const values = parameters.map((p, i) => (i === idAt ? req.params.id : p));
+  pool.query({ name: "floor", text: sql, values }).then((r) => {
     if (!r.rows[0]) return void res.status(404).end();
     res.json(r.rows[0]);
   }, next);

@@ -8,7 +8,10 @@
 //   npm run bench -- floor [rounds] [seconds] [other dist/server/main.js]
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
 import { BASE_PATH } from "../../server/app.ts";
+import type { Database } from "../../server/db/schema.ts";
+import { shipmentOfMerchant } from "../../server/inbound/shipment.repository.ts";
 import { DEMO } from "../../server/demo.ts";
 import { createLogisticsClient } from "../../client/index.ts";
 import { createScratchDatabase } from "../../tools/postgres.ts";
@@ -25,9 +28,6 @@ const connections = 50;
 const databaseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const scratchDir = path.join(ROOT, ".tmp", "bench-floor");
 mkdirSync(scratchDir, { recursive: true });
-
-// The server's GET shipment statement, as PostgreSQL's log shows it (server/inbound/shipment.repository.ts).
-const GET_SHIPMENT_SQL = `select "s".*, (select coalesce(json_agg(agg), '[]') from (select "l"."shipment_id", "l"."product_id", "l"."position", "l"."qty", "l"."purchase_price_cents", "p"."merchants_id", "p"."name", "p"."gtin" from "inbound_lines" as "l" inner join "products" as "p" on "p"."id" = "l"."product_id" where "l"."shipment_id" = "s"."id" order by "l"."position") as agg) as "lines", (select coalesce(json_agg(agg), '[]') from (select "a"."shipment_id", "a"."product_id", "a"."ts", "a"."change" from "inbound_arrivals" as "a" where "a"."shipment_id" = "s"."id" order by "a"."ts", "a"."id") as agg) as "arrivals", (select coalesce(json_agg(agg), '[]') from (select "pr".* from "inbound_problems" as "pr" where "pr"."shipment_id" = "s"."id" order by "pr"."created_at", "pr"."id") as agg) as "problems" from "inbound_shipments" as "s" where "s"."id" = $1 and "s"."merchant_id" = $2`;
 
 const db = await createScratchDatabase(databaseUrl);
 if ("unreachable" in db) throw new Error(`cannot reach PostgreSQL: ${db.unreachable}`);
@@ -74,7 +74,7 @@ try {
       scratchDir,
     ),
   );
-  if (!creates) await startFloor(p, targets);
+  if (!creates) await startFloor(db.url, id, p, targets);
 
   for (const t of targets) await measure(t.origin, req, { seconds: 1, connections }); // warm-up
   const cpu: Record<string, number[]> = {};
@@ -107,11 +107,19 @@ try {
   await db.drop();
 }
 
-/** The floor server beside the bare app, on the scratch database. */
-async function startFloor(p: string, targets: Target<string>[]): Promise<void> {
-  if ("unreachable" in db) return;
-  const sqlFile = path.join(scratchDir, "get-shipment.sql");
-  writeFileSync(sqlFile, GET_SHIPMENT_SQL);
+/** The floor server beside the bare app, sending the server's own GET statement (compiled here, not copied). */
+async function startFloor(url: string, id: string, p: string, targets: Target<string>[]): Promise<void> {
+  const compileOnly = new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (k) => new PostgresIntrospector(k),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+  const { sql, parameters } = shipmentOfMerchant(compileOnly, id, DEMO.merchantId).compile();
+  const statementFile = path.join(scratchDir, "get-shipment.json");
+  writeFileSync(statementFile, JSON.stringify({ sql, parameters, idAt: parameters.indexOf(id) }));
   const port = await freePort();
   const floor = startChild(
     "floor",
@@ -119,11 +127,10 @@ async function startFloor(p: string, targets: Target<string>[]): Promise<void> {
       "--import",
       "tsx",
       path.join(ROOT, "bench/micro/floor-server.ts"),
-      db.url,
+      url,
       String(port),
       MERCHANT_AUTH.authorization,
-      DEMO.merchantId,
-      sqlFile,
+      statementFile,
     ],
     { stdout: "ignore", cwd: ROOT },
   );

@@ -133,43 +133,32 @@ try {
   say(`\n${tableHeader()}`);
   for (let round = 1; round <= opts.rounds; round++) {
     for (const c of CASES) {
-      let base = 0;
-      for (const t of [baselines.get(c.name)!, ...targets]) {
-        const { window, ...figures } = await measure(t.origin, request(c.query), {
-          ...load(opts.seconds),
-          pid: t.child.process.pid,
-        });
-        (windows.get(t.name) ?? windows.set(t.name, []).get(t.name)!).push(window);
-        if (t.name === "baseline") base = figures.rps;
-        const row: Row = {
-          round,
-          case: c.name,
-          target: t.name,
-          ...figures,
-          ratio: t.name === "baseline" ? null : figures.rps / base,
-          load: loadavg()[0]!,
-        };
-        rows.push(row);
-        say(tableRow(row));
-      }
-      // The same request at a fixed offered load: its latency, the bare app's beside it.
-      for (const t of [baselines.get(c.name)!, ...targets]) {
-        const { window, ...figures } = await measure(t.origin, request(c.query), {
-          seconds: opts.seconds,
-          ...OFFERED,
-          pid: t.child.process.pid,
-        });
-        (windows.get(t.name) ?? windows.set(t.name, []).get(t.name)!).push(window);
-        const row: Row = {
-          round,
-          case: `${c.name}${AT_OFFERED}`,
-          target: t.name,
-          ...figures,
-          ratio: null,
-          load: loadavg()[0]!,
-        };
-        rows.push(row);
-        say(tableRow(row));
+      // At 50 connections (req/s against the bare app's), then at a fixed offered load (latency, the bare app's
+      // beside it).
+      for (const [suffix, at] of [
+        ["", { connections: opts.connections }],
+        [AT_OFFERED, OFFERED],
+      ] as const) {
+        let base = 0;
+        for (const t of [baselines.get(c.name)!, ...targets]) {
+          const { window, ...figures } = await measure(t.origin, request(c.query), {
+            seconds: opts.seconds,
+            ...at,
+            pid: t.child.process.pid,
+          });
+          (windows.get(t.name) ?? windows.set(t.name, []).get(t.name)!).push(window);
+          if (t.name === "baseline") base = figures.rps;
+          const row: Row = {
+            round,
+            case: `${c.name}${suffix}`,
+            target: t.name,
+            ...figures,
+            ratio: t.name === "baseline" || suffix ? null : figures.rps / base,
+            load: loadavg()[0]!,
+          };
+          rows.push(row);
+          say(tableRow(row));
+        }
       }
     }
   }

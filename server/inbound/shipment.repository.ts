@@ -135,16 +135,15 @@ function splitRow(r: ShipmentRow & JsonDetails): { row: ShipmentRow } & Details 
   return { row, ...parseDetails({ lines, arrivals, problems }) };
 }
 
-const detailedForMerchant = precompiled<ShipmentRow & JsonDetails, [string, string]>(
-  (db, id, merchantId) =>
-    db
-      .selectFrom("inbound_shipments as s")
-      .selectAll("s")
-      .select(detailColumns)
-      .where("s.id", "=", id)
-      .where("s.merchant_id", "=", merchantId),
-  2,
-);
+/** A merchant's shipment with its details: GET shipment's one statement (the benchmark's floor sends it too). */
+export const shipmentOfMerchant = (db: Executor, id: string, merchantId: string) =>
+  db
+    .selectFrom("inbound_shipments as s")
+    .selectAll("s")
+    .select(detailColumns)
+    .where("s.id", "=", id)
+    .where("s.merchant_id", "=", merchantId);
+const detailedForMerchant = precompiled<ShipmentRow & JsonDetails, [string, string]>(shipmentOfMerchant, 2);
 const detailedAny = precompiled<ShipmentRow & JsonDetails, [string]>(
   (db, id) => db.selectFrom("inbound_shipments as s").selectAll("s").select(detailColumns).where("s.id", "=", id),
   1,

@@ -5,10 +5,8 @@ import type { Problems } from "../../api.ts";
 import type { AnswerBody } from "../../app/data.ts";
 import type { Form, Words } from "../../words/index.ts";
 
-type Body = AnswerBody;
-
 /** The details under `from`, with their paths re-rooted at `/body` (others left out). */
-export function detailsUnder(body: Body | undefined, from: string): Body | undefined {
+export function detailsUnder(body: AnswerBody | undefined, from: string): AnswerBody | undefined {
   if (!body) return undefined;
   const details = (body.details ?? [])
     .filter((d) => d.path === from || d.path.startsWith(`${from}/`))
@@ -17,13 +15,13 @@ export function detailsUnder(body: Body | undefined, from: string): Body | undef
 }
 
 /** The details not under any of `prefixes`. */
-export function detailsOutside(body: Body | undefined, prefixes: string[]): Body | undefined {
+export function detailsOutside(body: AnswerBody | undefined, prefixes: string[]): AnswerBody | undefined {
   if (!body) return undefined;
   const inside = (p: string) => prefixes.some((s) => p === s || p.startsWith(`${s}/`));
   return { ...body, details: (body.details ?? []).filter((d) => !inside(d.path)) };
 }
 
-export const wordsFor = (w: Words, body: Body | undefined, form: Form): Problems | undefined =>
+export const wordsFor = (w: Words, body: AnswerBody | undefined, form: Form): Problems | undefined =>
   body ? w.problems(body, form) : undefined;
 
 export interface Placed {
