@@ -34,6 +34,10 @@ const SUITES: Record<string, { file: string; what: string }> = {
     file: "micro/floor.ts",
     what: "GET shipment's CPU floor: bare app, the one query alone, the server (PostgreSQL)",
   },
+  "pglite-budget": {
+    file: "micro/pglite-budget.ts",
+    what: "GET shipment's statement alone on the embedded database: the req/s bound of its one session",
+  },
   "get-path": { file: "micro/get-path.ts", what: "the GET path in process, against another tree (argument: its path)" },
 };
 const DEFAULT = ["start", "inbound", "instances", "shipping", "webhooks", "scale", "picker"];

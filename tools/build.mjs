@@ -10,7 +10,7 @@ import { portalInputs, recordInputs, upToDate } from "./build-inputs.mjs";
 import { buildPicker } from "./build-picker.mjs";
 import { buildPortal } from "./build-portal.mjs";
 import { packClient } from "./client-pack.mjs";
-import { rmSync } from "node:fs";
+import { copyFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -39,8 +39,12 @@ export async function buildServer(outfile = "dist/server/main.js") {
     sourcemap: true,
     logLevel: "warning",
   });
-  return Object.keys(result.metafile.inputs);
+  // The embedded database's thread (server/db/embedded-worker.mjs) is started by its path, beside the bundle.
+  copyFileSync(path.join(root, WORKER), path.resolve(root, path.dirname(outfile), path.basename(WORKER)));
+  return [...Object.keys(result.metafile.inputs), WORKER];
 }
+
+const WORKER = "server/db/embedded-worker.mjs";
 
 // `--if-changed` (npm start): each part is built only when a file it was built from changed since.
 const SERVER = { manifest: "dist/server/.inputs.json", output: "dist/server/main.js" };

@@ -25,6 +25,8 @@ const seconds = Number(process.argv[3] ?? 5);
 const before = process.argv[4];
 const creates = process.env.BENCH_FLOOR_CASE === "create";
 const connections = 50;
+// As the inbound suite: the servers' logs go to a pipe drained here (a terminal, journald), BENCH_STDOUT=null for /dev/null.
+const stdout = process.env.BENCH_STDOUT === "null" ? "ignore" : "pipe";
 const databaseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 const scratchDir = path.join(ROOT, ".tmp", "bench-floor");
 mkdirSync(scratchDir, { recursive: true });
@@ -33,7 +35,7 @@ const db = await createScratchDatabase(databaseUrl);
 if ("unreachable" in db) throw new Error(`cannot reach PostgreSQL: ${db.unreachable}`);
 const targets: Target<string>[] = [];
 try {
-  const server = await startServer("postgres", { database: { DATABASE_URL: db.url }, stdout: "ignore" });
+  const server = await startServer("postgres", { database: { DATABASE_URL: db.url }, stdout });
   targets.push(server);
   const api = createLogisticsClient({
     baseUrl: server.origin + BASE_PATH,
@@ -45,7 +47,7 @@ try {
     targets.push(
       await startServer("before", {
         database: { DATABASE_URL: db.url },
-        stdout: "ignore",
+        stdout,
         entry: path.resolve(before),
       }),
     );

@@ -2,6 +2,8 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync, write
 import path from "node:path";
 import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
+import { embeddedSession } from "./embedded-connection.ts";
+import { startEmbeddedThread } from "./embedded-thread.ts";
 import { namingPool } from "./named-statements.ts";
 import { pollInstead, roleTimeLimits, transactionModePool } from "./pooler.ts";
 import type { Database } from "./schema.ts";
@@ -125,12 +127,9 @@ export interface EmbeddedOptions {
 
 /** The embedded database in `pgliteDir`, locked to this process until closed. */
 export async function openEmbedded(pgliteDir: string, opts: EmbeddedOptions = {}): Promise<DatabaseHandle> {
-  // Not kysely-pglite: its driver lets one request's statements run inside another's open
-  // transaction. The node-postgres adapter serializes the single PGlite session (pool of one).
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { createPgConfig } = await import("@electric-sql/pglite/node-postgres");
-  // Extensions the migrations create; PostgreSQL has them in contrib.
-  const { cube } = await import("@electric-sql/pglite/contrib/cube");
+  // Not kysely-pglite: its driver lets one request's statements run inside another's open transaction. Here
+  // node-postgres speaks to the one PGlite session as to a server (a pool of one: a transaction at a time), and
+  // the session runs on a thread of its own.
   const dir = path.resolve(pgliteDir);
   let unlock: () => void = () => {};
   try {
@@ -149,41 +148,34 @@ export async function openEmbedded(pgliteDir: string, opts: EmbeddedOptions = {}
   // (RSS ~400 MB at start); 16 MB holds the hot pages of an embedded-sized service (RSS ~240 MB), and the
   // files stay in the operating system's page cache either way: shipping options on 50,000 points measured
   // the same on PGlite with 16 and 32 MB (npm run bench:shipping). Larger data belongs on PostgreSQL.
-  const startParams = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
-  const pglite = await PGlite.create(dir, {
-    extensions: { cube },
-    startParams,
-    ...(opts.loadDataDir && { loadDataDir: opts.loadDataDir }),
-  }).catch((err) => {
+  const startParams = ["-c", "shared_buffers=16MB"];
+  const loadDataDir = opts.loadDataDir && new Uint8Array(await opts.loadDataDir.arrayBuffer());
+  const thread = await startEmbeddedThread(dir, startParams, loadDataDir).catch((err) => {
     unlock();
     throw explainStartFailure(dir, err);
   });
-  const pool = new pg.Pool(createPgConfig(pglite));
+  const { pool, listen } = embeddedSession(thread.exchange);
   handleConnectionErrors(pool, opts.onConnectionError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
   return {
     db,
     kind: "pglite",
     poolStats: statsOf(pool),
-    listen: async (channel, onNotify) => {
-      const stop = await pglite.listen(checkChannel(channel), () => onNotify());
-      return stop;
-    },
+    listen: (channel, onNotify) => listen(checkChannel(channel), onNotify),
     backup: async () => {
       // Holding the one connection: no transaction is open while the files are read. The checkpoint writes
       // every committed change to the data files, so a restore starts without replaying the log.
       const client = await pool.connect();
       try {
         await client.query("checkpoint");
-        const tarball = await pglite.dumpDataDir("gzip");
-        return new Uint8Array(await tarball.arrayBuffer());
+        return await thread.dump();
       } finally {
         client.release();
       }
     },
     close: async () => {
       await db.destroy();
-      await pglite.close();
+      await thread.close();
       unlock();
     },
   };

@@ -1,0 +1,91 @@
+// The request thread's side of the embedded database's own thread (embedded-worker.mjs): one exchange of protocol
+// messages at a time goes over, its answer comes back. PGlite's WebAssembly spent most of a request's CPU on
+// the request thread (issue 27); there it blocked every other request while it ran.
+import { Worker } from "node:worker_threads";
+import type { Exchange } from "./embedded-connection.ts";
+
+export interface EmbeddedThread {
+  exchange: Exchange;
+  /** The data directory as a gzipped tar (PGlite's dumpDataDir). */
+  dump(): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+interface Reply {
+  id?: number;
+  ready?: true;
+  failed?: PlainError;
+  out?: Uint8Array;
+  error?: PlainError;
+}
+interface PlainError {
+  message: string;
+  code?: string;
+  errno?: number;
+}
+
+const revive = (e: PlainError) => Object.assign(new Error(e.message), { code: e.code, errno: e.errno });
+
+/**
+ * Starts PGlite in `dir` on a thread of its own, with `startParams` after PGlite's defaults; resolves when it is
+ * open, rejects with its error if it fails.
+ */
+export async function startEmbeddedThread(
+  dir: string,
+  startParams: string[],
+  loadDataDir?: Uint8Array,
+): Promise<EmbeddedThread> {
+  const worker = new Worker(new URL("./embedded-worker.mjs", import.meta.url), {
+    workerData: { dir, startParams, loadDataDir },
+    // The thread runs plain JavaScript: no TypeScript loader of the parent's is needed there.
+    execArgv: [],
+  });
+  const waiting = new Map<number, { resolve: (r: Reply) => void; reject: (e: Error) => void }>();
+  let next = 1;
+  let stopped: Error | undefined;
+  const stop = (err: Error) => {
+    stopped ??= err;
+    for (const w of waiting.values()) w.reject(stopped);
+    waiting.clear();
+  };
+  const opened = new Promise<void>((resolve, reject) => {
+    worker.on("message", (r: Reply) => {
+      if (r.ready) return resolve();
+      if (r.failed) return reject(revive(r.failed));
+      const w = waiting.get(r.id!);
+      if (!w) return;
+      waiting.delete(r.id!);
+      if (r.error) w.reject(revive(r.error));
+      else w.resolve(r);
+    });
+    worker.on("error", (err) => {
+      reject(err);
+      stop(new Error(`the embedded database's thread failed: ${err.message}`, { cause: err }));
+    });
+    worker.on("exit", (code) => {
+      reject(new Error(`the embedded database's thread ended (exit code ${code}) before it opened`));
+      stop(new Error(`the embedded database's thread ended (exit code ${code})`));
+    });
+  });
+  const ask = (message: object, transfer: ArrayBuffer[] = []) =>
+    new Promise<Reply>((resolve, reject) => {
+      if (stopped) return reject(stopped);
+      const id = next++;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, ...message }, transfer);
+    });
+  try {
+    await opened;
+  } catch (err) {
+    await worker.terminate();
+    throw err;
+  }
+  return {
+    exchange: async (frontend) => (await ask({ exchange: frontend })).out!,
+    dump: async () => (await ask({ dump: true })).out!,
+    close: async () => {
+      if (!stopped) await ask({ close: true });
+      await worker.terminate();
+    },
+  };
+}
