@@ -147,7 +147,8 @@ export function embeddedSession(exchange: Exchange) {
       mine.delete(onNotify);
       if (mine.size || listeners.get(channel) !== mine) return;
       listeners.delete(channel);
-      await run(`UNLISTEN ${channel}`);
+      // A closed pool is a closed session: nothing listens any more.
+      if (!pool.ending) await run(`UNLISTEN ${channel}`);
     };
   }
   return { pool, listen };

@@ -3,6 +3,7 @@
 // as it is, from the sources (tests) as from the bundle (npm start). Messages: { id, exchange: Uint8Array } runs
 // frontend protocol messages and answers the backend's bytes; { id, dump: true } answers the data directory as a
 // gzipped tar; { id, close: true } closes the database.
+import { Blob } from "node:buffer";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 // Extensions the migrations create; PostgreSQL has them in contrib.
