@@ -5,10 +5,9 @@
 // Then the merchant portal (portal/, Vite) into dist/portal, which the server serves at /portal, and the client
 // package into dist/client, which the server offers for download at /client/ (only when client/ changed), and the
 // checkout picker into dist/picker, which the server serves at /picker.js.
-import { build } from "esbuild";
+// The builders (esbuild, Vite) are imported only when something is to be built: `npm start` with nothing changed
+// only hashes the inputs, and loading Vite alone took a third of that check.
 import { portalInputs, recordInputs, upToDate } from "./build-inputs.mjs";
-import { buildPicker } from "./build-picker.mjs";
-import { buildPortal } from "./build-portal.mjs";
 import { packClient } from "./client-pack.mjs";
 import { copyFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -20,6 +19,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 export async function buildServer(outfile = "dist/server/main.js") {
   // The tsc build of earlier versions left a tree here; a stale module beside the bundle would only confuse.
   rmSync(path.join(root, path.dirname(outfile)), { recursive: true, force: true });
+  const { build } = await import("esbuild");
   const result = await build({
     absWorkingDir: root,
     metafile: true,
@@ -58,10 +58,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     recordInputs(SERVER.manifest, [...inputs, "tools/build.mjs", "package.json"]);
   }
   if (!ifChanged || !upToDate(PORTAL.manifest, PORTAL.output)) {
+    const { buildPortal } = await import("./build-portal.mjs");
     await buildPortal();
     recordInputs(PORTAL.manifest, portalInputs());
   }
   if (!ifChanged || !upToDate(PICKER.manifest, PICKER.output)) {
+    const { buildPicker } = await import("./build-picker.mjs");
     const inputs = await buildPicker();
     recordInputs(PICKER.manifest, [...inputs, "tools/build-picker.mjs", "package.json"]);
   }
