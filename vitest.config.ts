@@ -33,6 +33,7 @@ export default defineConfig({
           exclude: [
             "test/inbound/query-plans.test.ts",
             "test/process/instances.test.ts",
+            "test/process/web-concurrency.test.ts",
             "test/process/webhook-instances.test.ts",
             "test/process/database-outage.test.ts",
             "test/process/soak.test.ts",

@@ -55,6 +55,8 @@ export interface ServerOptions {
   defaultRateLimit?: boolean;
   /** Another build's dist/server/main.js instead of this tree's (an A/B of two commits in the same rounds). */
   entry?: string;
+  /** More settings for this server (e.g. WEB_CONCURRENCY). */
+  env?: Record<string, string>;
 }
 
 let built = false;
@@ -81,6 +83,7 @@ export async function startServer<N extends ServerTarget | "before">(name: N, op
       NODE_ENV: "production",
       ...(!opts.defaultRateLimit && { RATE_LIMIT_PER_MINUTE: "0" }),
       ...opts.database,
+      ...opts.env,
     }),
     stdout: opts.stdout,
     cwd: ROOT,

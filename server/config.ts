@@ -22,6 +22,10 @@ const RULES: ((config: SettingValues<typeof SETTINGS>) => string | undefined)[] 
       ? "SERVER_ROLE=worker needs DATABASE_URL: the embedded database belongs to one process, which runs both"
       : undefined,
   (c) =>
+    c.webConcurrency > 1 && c.databaseUrl === undefined
+      ? "WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded database belongs to one process"
+      : undefined,
+  (c) =>
     c.databaseUrl === undefined && (c.dbPoolMode === "transaction" || c.dbListenUrl !== undefined)
       ? "DATABASE_POOL_MODE and DATABASE_LISTEN_URL need DATABASE_URL: they describe the way to PostgreSQL"
       : undefined,

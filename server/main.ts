@@ -1,11 +1,13 @@
 // `npm start`: configure, migrate, seed the demo on an empty database, listen, shut down gracefully.
 import type { ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import cluster from "node:cluster";
 import path from "node:path";
 import express from "express";
 import { pino } from "pino";
 import { DEFAULT_LOGIN_LIMITS } from "./accounts/throttle.ts";
 import { BASE_PATH, createApp } from "./app.ts";
+import { runPrimary } from "./cluster.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import packageJson from "../package.json" with { type: "json" };
 import { serveBackups } from "./db/backup.ts";
@@ -37,6 +39,7 @@ async function main() {
     throw err;
   }
   const logger = pino({ level: config.logLevel });
+  if (config.webConcurrency > 1 && cluster.isPrimary) return runPrimary(config.webConcurrency, logger);
   // A stray rejection is a bug to see in the logs, not a crash of every in-flight request.
   process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled promise rejection"));
   const handle = await openDatabase({

@@ -1,6 +1,6 @@
-// `npm run bench -- instances`: GET shipment on PostgreSQL served by one instance of the server and by two on
-// the same database (the design change the issue names for a read short of its goal), beside the bare
-// Express app serving the same bytes, in interleaved rounds. Two instances get half the connections each.
+// `npm run bench -- instances`: GET shipment on PostgreSQL served by one instance of the server, by two on the
+// same database, and by one server of two processes on one port (WEB_CONCURRENCY=2, as `npm start` runs it), beside
+// the bare Express app serving the same bytes, in interleaved rounds. Two instances get half the connections each.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -26,6 +26,7 @@ const running: Target[] = [];
 const runs: Record<string, { rps: number; p50: number; p99: number; errors: number; ratio: number }[]> = {
   one: [],
   two: [],
+  cluster: [],
   baseline: [],
 };
 
@@ -37,6 +38,12 @@ try {
   running.push(a);
   const b = await startServer("postgres", { database: { DATABASE_URL: db.url }, stdout });
   running.push(b);
+  const c = await startServer("postgres", {
+    database: { DATABASE_URL: db.url },
+    stdout,
+    env: { WEB_CONCURRENCY: "2" },
+  });
+  running.push(c);
   const getCase = CASES.find((c) => c.name === "get-shipment")!;
   const api = createLogisticsClient({
     baseUrl: a.origin + BASE_PATH,
@@ -66,7 +73,7 @@ try {
   const half = Math.floor(CONNECTIONS / 2);
   const both = async (seconds: number): Promise<Figures[]> =>
     Promise.all([a, b].map((t) => measure(t.origin, req, { seconds, connections: half })));
-  for (const t of [baseline, a]) await measure(t.origin, req, { seconds: 1, connections: CONNECTIONS });
+  for (const t of [baseline, a, c]) await measure(t.origin, req, { seconds: 1, connections: CONNECTIONS });
   await both(1);
   say(
     `GET shipment on PostgreSQL, ${ROUNDS} round(s) x ${SECONDS} s, ${CONNECTIONS} connections (two instances: ${half} each)`,
@@ -75,6 +82,7 @@ try {
     const base = await measure(baseline.origin, req, { seconds: SECONDS, connections: CONNECTIONS });
     const one = await measure(a.origin, req, { seconds: SECONDS, connections: CONNECTIONS, pid: a.child.process.pid });
     const [x, y] = await both(SECONDS);
+    const two = await measure(c.origin, req, { seconds: SECONDS, connections: CONNECTIONS });
     const add = (name: string, rps: number, p50: number, p99: number, errors: number) => {
       runs[name]!.push({ rps, p50, p99, errors, ratio: rps / base.rps });
       say(
@@ -91,6 +99,7 @@ try {
       Math.max(x!.p99, y!.p99),
       x!.non2xx + x!.errors + y!.non2xx + y!.errors,
     );
+    add("cluster", two.rps, two.p50, two.p99, two.non2xx + two.errors);
   }
 } catch (err) {
   problems.push(`the run failed: ${err instanceof Error ? err.stack : String(err)}`);
@@ -117,16 +126,18 @@ for (const name of Object.keys(runs))
 // processes are measured beside it (issue 27).
 writeResults({
   suite: "instances",
-  title: "GET shipment on PostgreSQL: one instance of the server, and two on the same database",
+  title:
+    "GET shipment on PostgreSQL: one instance of the server, two on the same database, and two processes on one port",
   startedAt: startedAt.toISOString(),
   seconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
   rows: [
     row("baseline", "GET shipment", "baseline"),
     row("one", "GET shipment, one instance", "postgres"),
     row("two", "GET shipment, two instances", "postgres"),
+    row("cluster", "GET shipment, WEB_CONCURRENCY=2", "postgres"),
   ],
   notes: [
-    `${CONNECTIONS} connections; two instances get ${Math.floor(CONNECTIONS / 2)} each from two load generators in this process, req/s summed, latency of the slower one; rounds interleaved, median over ${ROUNDS}`,
+    `${CONNECTIONS} connections; two instances get ${Math.floor(CONNECTIONS / 2)} each from two load generators in this process, req/s summed, latency of the slower one; WEB_CONCURRENCY=2 is one server of two processes on one port, all connections to it; rounds interleaved, median over ${ROUNDS}`,
   ],
   problems,
 });

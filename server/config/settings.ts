@@ -33,6 +33,14 @@ export const SETTINGS = {
     meaning:
       "`api` serves the API only; `worker` delivers webhooks and runs the housekeeping only (health, readiness and metrics on its port, the API is `404`; needs `DATABASE_URL`); `both` does both.",
   }),
+  webConcurrency: wholeNumber({
+    name: "WEB_CONCURRENCY",
+    default: 1,
+    min: 1,
+    max: 64,
+    meaning:
+      "Server processes on the one port, to use more cores (PostgreSQL only: the embedded database belongs to one process). Each holds its own 10 connections to the database (and one for `LISTEN`); a process that ends is started again, and the whole server stops if none can start.",
+  }),
   databaseUrl: url({
     name: "DATABASE_URL",
     schemes: ["postgres", "postgresql"],

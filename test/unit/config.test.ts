@@ -10,6 +10,7 @@ describe("configuration", () => {
     expect(loadConfig({})).toEqual({
       port: 3000,
       host: "127.0.0.1",
+      webConcurrency: 1,
       databaseUrl: undefined,
       dbPoolMode: "session",
       dbListenUrl: undefined,
@@ -60,6 +61,16 @@ describe("configuration", () => {
     expect(() => loadConfig({ SERVER_ROLE: "cron" })).toThrow(
       /SERVER_ROLE must be one of both, api, worker, got "cron"/,
     );
+  });
+  it("reads how many server processes to run; more than one needs PostgreSQL", () => {
+    expect(loadConfig({}).webConcurrency).toBe(1);
+    expect(loadConfig({ WEB_CONCURRENCY: "4", DATABASE_URL: "postgres://db/x" }).webConcurrency).toBe(4);
+    expect(loadConfig({ WEB_CONCURRENCY: "1" }).webConcurrency).toBe(1);
+    expect(() => loadConfig({ WEB_CONCURRENCY: "2" })).toThrow(
+      /WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded database belongs to one process/,
+    );
+    for (const bad of ["0", "-1", "1.5", "two", "65"])
+      expect(() => loadConfig({ WEB_CONCURRENCY: bad, DATABASE_URL: "postgres://db/x" })).toThrow(/WEB_CONCURRENCY/);
   });
   it("reads the pooler's mode and the direct URL for LISTEN, refusing others", () => {
     expect(
