@@ -5,8 +5,10 @@
 // the server ("before": a tree's dist/server/main.js, built from its own node_modules with its own patches) runs
 // in the same rounds on the same database: a lever's before and after, with the machine's noise hitting both.
 // BENCH_FLOOR_CASE=create measures a create of 10 lines instead (no floor: the bare app replays one answer).
+// BENCH_FLOOR_DB=pglite runs the servers on the embedded database instead (no floor), each on its own copy of
+// one directory, so that both builds hold the same shipment.
 //   npm run bench -- floor [rounds] [seconds] [other dist/server/main.js]
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
 import { BASE_PATH } from "../../server/app.ts";
@@ -24,6 +26,7 @@ const rounds = Number(process.argv[2] ?? 5);
 const seconds = Number(process.argv[3] ?? 5);
 const before = process.argv[4];
 const creates = process.env.BENCH_FLOOR_CASE === "create";
+const embedded = process.env.BENCH_FLOOR_DB === "pglite";
 const connections = 50;
 // As the inbound suite: the servers' logs go to a pipe drained here (a terminal, journald), BENCH_STDOUT=null for /dev/null.
 const stdout = process.env.BENCH_STDOUT === "null" ? "ignore" : "pipe";
@@ -35,18 +38,28 @@ const db = await createScratchDatabase(databaseUrl);
 if ("unreachable" in db) throw new Error(`cannot reach PostgreSQL: ${db.unreachable}`);
 const targets: Target<string>[] = [];
 try {
-  const server = await startServer("postgres", { database: { DATABASE_URL: db.url }, stdout });
-  targets.push(server);
+  const dirs = [path.join(scratchDir, "pglite-this"), path.join(scratchDir, "pglite-before")];
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  const databaseOf = (i: number) => (embedded ? { PGLITE_DIR: dirs[i]! } : { DATABASE_URL: db.url });
+  const name = embedded ? "pglite" : "postgres";
+  let server: Target<string> = await startServer(name, { database: databaseOf(0), stdout });
   const api = createLogisticsClient({
     baseUrl: server.origin + BASE_PATH,
     username: `M-${DEMO.merchantId}`,
     secret: DEMO.merchantSecret,
   });
   const id = await createShipment(api);
+  if (embedded) {
+    // The directory is one process's: copied while no server holds it, then each build opens its own.
+    await server.child.stop();
+    cpSync(dirs[0]!, dirs[1]!, { recursive: true });
+    server = await startServer(name, { database: databaseOf(0), stdout });
+  }
+  targets.push(server);
   if (before)
     targets.push(
       await startServer("before", {
-        database: { DATABASE_URL: db.url },
+        database: databaseOf(1),
         stdout,
         entry: path.resolve(before),
       }),
@@ -76,7 +89,7 @@ try {
       scratchDir,
     ),
   );
-  if (!creates) await startFloor(db.url, id, p, targets);
+  if (!creates && !embedded) await startFloor(db.url, id, p, targets);
 
   for (const t of targets) await measure(t.origin, req, { seconds: 1, connections }); // warm-up
   const cpu: Record<string, number[]> = {};
