@@ -19,7 +19,7 @@ export interface DatabaseHandle {
   /**
    * Calls `onNotify` after each commit that sent `NOTIFY channel` (pg_notify), and once after the
    * listener (re)connects, since notifications may have been missed meanwhile. Returns how to stop.
-   * PostgreSQL: a dedicated connection outside the pool. PGlite: the in-process notification of the session.
+   * PostgreSQL: a dedicated connection outside the pool. PGlite: LISTEN on its one session (embedded-connection.ts).
    */
   listen(channel: string, onNotify: () => void, onError?: (err: Error) => void): Promise<() => Promise<void>>;
   /** Connections of the pool: open, idle, and requests waiting for one (for /metrics). */
