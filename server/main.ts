@@ -39,9 +39,9 @@ async function main() {
     throw err;
   }
   const logger = pino({ level: config.logLevel });
-  if (config.webConcurrency > 1 && cluster.isPrimary) return runPrimary(config.webConcurrency, logger);
   // A stray rejection is a bug to see in the logs, not a crash of every in-flight request.
   process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled promise rejection"));
+  if (config.webConcurrency > 1 && cluster.isPrimary) return runPrimary(config.webConcurrency, logger);
   const handle = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.pgliteDir,
