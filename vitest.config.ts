@@ -63,6 +63,7 @@ export default defineConfig({
                   "test/process/graceful-stop.test.ts",
                   "test/process/backup-embedded.test.ts",
                   "test/process/embedded-listen.test.ts",
+                  "test/process/embedded-upkeep.test.ts",
                   "test/process/tracing.test.ts",
                   "test/client/package.test.ts",
                   "test/browser/docs.test.ts",

@@ -61,7 +61,12 @@ export function createServices(opts: ServicesOptions): Services {
     ? new Dispatcher({ handle: opts.handle, settings: opts.webhooks, logger: opts.logger, ...worker.dispatcher })
     : undefined;
   const housekeeping = worker
-    ? new Housekeeping({ db, logger: opts.logger, deliveryRetentionDays: worker.deliveryRetentionDays })
+    ? new Housekeeping({
+        db,
+        logger: opts.logger,
+        deliveryRetentionDays: worker.deliveryRetentionDays,
+        embedded: opts.handle.kind === "pglite",
+      })
     : undefined;
   let unlisten: (() => Promise<void>) | undefined;
   const loginThrottle = new LoginThrottle(db, opts.loginLimits ?? DEFAULT_LOGIN_LIMITS);
