@@ -38,6 +38,10 @@ const SUITES: Record<string, { file: string; what: string }> = {
     file: "micro/pglite-budget.ts",
     what: "GET shipment's statement alone on the embedded database: the req/s bound of its one session",
   },
+  "embedded-growth": {
+    file: "micro/embedded-growth.ts",
+    what: "GET shipment on the embedded database while creates grow it (argument: another build to compare)",
+  },
   "get-path": { file: "micro/get-path.ts", what: "the GET path in process, against another tree (argument: its path)" },
 };
 const DEFAULT = ["start", "inbound", "instances", "shipping", "webhooks", "scale", "picker"];
