@@ -37,6 +37,8 @@ const FIRST_RUN_MS = 5_000;
 export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
   private statisticsTimer: NodeJS.Timeout | undefined;
+  /** A refresh is queued or running: a tick behind a long VACUUM does not queue another. */
+  private refreshing = false;
   /** The job running or last run: jobs take turns, and stop() waits for the last. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -53,10 +55,11 @@ export class Housekeeping {
     };
     tick(Math.min(FIRST_RUN_MS, every));
     if (this.opts.embedded) {
-      this.statisticsTimer = setInterval(
-        () => void this.inTurn(() => this.refreshStatistics()),
-        this.opts.statisticsIntervalMs ?? 5_000,
-      ).unref();
+      this.statisticsTimer = setInterval(() => {
+        if (this.refreshing) return;
+        this.refreshing = true;
+        void this.inTurn(() => this.refreshStatistics()).finally(() => (this.refreshing = false));
+      }, this.opts.statisticsIntervalMs ?? 5_000).unref();
     }
   }
 

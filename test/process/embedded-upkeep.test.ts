@@ -74,3 +74,22 @@ it("the sweep vacuums every table: the space of deleted rows is reclaimed", asyn
   expect(lines.join("")).toMatch(/"tables":\d+.*housekeeping: tables vacuumed/);
   expect(lines.join("")).not.toContain("failed");
 });
+
+it("started, the housekeeping refreshes the statistics by itself, one refresh at a time", async () => {
+  await insert(1, 5_000);
+  const h2 = new Housekeeping({
+    db: h.db,
+    logger: pino({ level: "silent" }),
+    deliveryRetentionDays: 30,
+    embedded: true,
+    intervalMs: 60 * 60_000,
+    statisticsIntervalMs: 50,
+  });
+  h2.start();
+  try {
+    // Well before the first sweep (5 s), whose VACUUM would also count the rows.
+    await expect.poll(statistics, { timeout: 3_000 }).toBe(5_000);
+  } finally {
+    await h2.stop();
+  }
+});
