@@ -43,8 +43,17 @@ function micros(ticks: number): number {
 
 /** utime + stime of a process in µs; 0 when it is gone or /proc is missing. */
 function processMicros(pid: number): number {
+  return statMicros(`/proc/${pid}/stat`);
+}
+
+/** utime + stime in µs of each thread of a process, by thread id (the request thread's id is the pid). */
+export function threadMicros(pid: number): Map<string, number> {
+  return new Map(readdirSync(`/proc/${pid}/task`).map((tid) => [tid, statMicros(`/proc/${pid}/task/${tid}/stat`)]));
+}
+
+function statMicros(file: string): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(file, "utf8");
     // The fields after the command name, which is in parentheses and may hold spaces: state is field 3, utime 14.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return micros(Number(fields[11]) + Number(fields[12]));

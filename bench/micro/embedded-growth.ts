@@ -6,12 +6,13 @@
 // /proc. With an argument, another build (a tree's dist/server/main.js) runs in the same rounds, on its own
 // directory: a before and after with the machine's noise hitting both.
 //   npm run bench -- embedded-growth [rounds] [seconds] [other dist/server/main.js]
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createLogisticsClient } from "../../client/index.ts";
 import { BASE_PATH } from "../../server/app.ts";
 import { CASES, createShipment, MERCHANT_AUTH } from "../cases.ts";
+import { threadMicros } from "../cpu.ts";
 import { measure } from "../measure.ts";
 import { startServer, type Target } from "../targets.ts";
 
@@ -19,17 +20,6 @@ const rounds = Number(process.argv[2] ?? 4);
 const seconds = Number(process.argv[3] ?? 5);
 const other = process.argv[4];
 const scratch = mkdtempSync(path.join(tmpdir(), "logistics-growth-"));
-
-/** CPU time (µs) of each thread of `pid` that ran, by thread id. */
-function threadCpu(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    out.set(tid, (Number(f[11]) + Number(f[12])) * 10_000);
-  }
-  return out;
-}
 
 interface Server {
   label: string;
@@ -53,9 +43,9 @@ try {
   const pid = (s: Server) => s.target.child.process.pid!;
   /** One round of GETs: req/s, and CPU per GET of the request thread (the process's first) and of the busiest other. */
   const reads = async (s: Server) => {
-    const before = threadCpu(pid(s));
+    const before = threadMicros(pid(s));
     const f = await measure(s.target.origin, s.get, { seconds, connections: 50 });
-    const after = threadCpu(pid(s));
+    const after = threadMicros(pid(s));
     const per = [...after].map(([tid, us]) => [tid, (us - (before.get(tid) ?? 0)) / f.requests] as const);
     const main = per.find(([tid]) => tid === String(pid(s)))![1];
     const others = per.filter(([tid]) => tid !== String(pid(s))).sort((a, b) => b[1] - a[1]);
