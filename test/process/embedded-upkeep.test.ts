@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { openEmbedded, type DatabaseHandle } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { Housekeeping } from "../../server/housekeeping.ts";
+import { startTestServer } from "../helpers/server.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "logistics-upkeep-"));
 let h: DatabaseHandle;
@@ -75,7 +76,7 @@ it("the sweep vacuums every table: the space of deleted rows is reclaimed", asyn
   expect(lines.join("")).not.toContain("failed");
 });
 
-it("started, the housekeeping refreshes the statistics by itself, one refresh at a time", async () => {
+it("started, the housekeeping refreshes the statistics by itself", async () => {
   await insert(1, 5_000);
   const h2 = new Housekeeping({
     db: h.db,
@@ -91,5 +92,22 @@ it("started, the housekeeping refreshes the statistics by itself, one refresh at
     await expect.poll(statistics, { timeout: 3_000 }).toBe(5_000);
   } finally {
     await h2.stop();
+  }
+});
+
+it("a server on the embedded database runs this upkeep: its first sweep vacuums", async () => {
+  // The composition root as `npm start` has it (services.ts), with its worker: the housekeeping's first sweep is 5 s in.
+  const srv = await startTestServer({ dispatcher: true });
+  try {
+    const db = srv.handle.db;
+    await sql`create table probe (id int primary key, body text not null)`.execute(db);
+    await sql`insert into probe select g, repeat('x', 100) from generate_series(1, 10000) g`.execute(db);
+    await sql`delete from probe`.execute(db);
+    const size = async () =>
+      Number((await sql<{ n: string }>`select pg_relation_size('probe') as n`.execute(db)).rows[0]!.n);
+    expect(await size()).toBeGreaterThan(1_000_000);
+    await expect.poll(size, { timeout: 15_000, interval: 500 }).toBe(0);
+  } finally {
+    await srv.close();
   }
 });
