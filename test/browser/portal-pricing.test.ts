@@ -85,10 +85,11 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     await checkScreen(page, "pricing");
 
     // Order decides: moving a rule renumbers it, and moving it back restores the list.
+    // Polled: the list is drawn again after the click, not within it (a read right after it once saw the old order).
     await page.getByRole("button", { name: "Move Pricing rule 3 up" }).click();
-    expect(await second.getByLabel(/^Description/).inputValue()).toBe("DB Schenker points");
+    await expect.poll(() => second.getByLabel(/^Description/).inputValue()).toBe("DB Schenker points");
     await page.getByRole("button", { name: "Move Pricing rule 2 down" }).click();
-    expect(await second.getByLabel(/^Description/).inputValue()).toBe("Posti points are cheaper");
+    await expect.poll(() => second.getByLabel(/^Description/).inputValue()).toBe("Posti points are cheaper");
 
     await second.getByLabel(/^Price/).fill("2.75");
     await expect.poll(() => pickup.textContent(), { timeout: 10_000 }).toContain("€2.75");
