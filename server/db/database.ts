@@ -86,6 +86,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
           idle_in_transaction_session_timeout: limits.idleInTransactionMs,
         }),
       keepAlive: true,
+      // Statements go out without waiting for the answer to the one before: a transaction's begin rides with its
+      // first statement (begin-rides.ts). Kysely still sends one statement at a time otherwise.
+      pipeline: !pooled,
     });
     handleConnectionErrors(pool, opts.onConnectionError);
     const notice = opts.onNotice ?? (() => {});

@@ -19,6 +19,7 @@ export class EmbeddedConnection extends EventEmitter {
   _connecting = false;
   _ending = false;
   private pending: Buffer[] = [];
+  private flushing = false;
   private queue: Promise<void> = Promise.resolve();
   private readonly parser = new Parser();
 
@@ -81,6 +82,7 @@ export class EmbeddedConnection extends EventEmitter {
   }
 
   end(): void {
+    if (this.flushing) this.handOver();
     this._ending = true;
     this.queue = this.queue.then(() => {
       this.emit("end");
@@ -89,9 +91,19 @@ export class EmbeddedConnection extends EventEmitter {
     });
   }
 
+  // What a round ends with: handed over at the end of this tick, with any round queued behind it in the same tick
+  // (a transaction's begin and first statement, begin-rides.ts) in the same exchange.
   private send(last: Buffer): void {
     this.pending.push(last);
-    const frontend = this.pending.length === 1 ? last : Buffer.concat(this.pending);
+    if (this.flushing) return;
+    this.flushing = true;
+    process.nextTick(this.handOver);
+  }
+
+  private readonly handOver = () => {
+    if (!this.flushing) return;
+    this.flushing = false;
+    const frontend = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
     this.pending = [];
     this.queue = this.queue
       .then(() => this.exchange(frontend))
@@ -101,7 +113,7 @@ export class EmbeddedConnection extends EventEmitter {
       .catch((err: Error) => {
         this.emit("error", err);
       });
-  }
+  };
 
   private readonly dispatch = (msg: BackendMessage) => {
     if (msg.name === "notification") {
@@ -123,7 +135,8 @@ export function embeddedSession(exchange: Exchange) {
   });
   // node-postgres takes a connection object in a client's config; the pool passes its config to every client.
   // Never closed for idleness: the session stays, and the next client would only reconnect to it.
-  const pool = new pg.Pool({ max: 1, idleTimeoutMillis: 0, connection } as pg.PoolConfig);
+  // Pipeline mode: a transaction's begin and first statement go over in one exchange (begin-rides.ts).
+  const pool = new pg.Pool({ max: 1, idleTimeoutMillis: 0, connection, pipeline: true } as pg.PoolConfig);
   // Promise-style on a client of the pool: the clients are wrapped for Kysely (pool-clients.ts), whose query takes
   // no callback, which pool.query would pass.
   async function run(text: string): Promise<void> {

@@ -6,6 +6,7 @@
 // without limit: past the bound a new text runs unnamed, as before.
 import { createHash } from "node:crypto";
 import type pg from "pg";
+import { beginRidesAlong } from "./begin-rides.ts";
 import { sendingPool, sendPlain } from "./pool-clients.ts";
 
 const MAX_NAMES = 400;
@@ -22,10 +23,16 @@ function nameFor(text: string): string | undefined {
   return name;
 }
 
-/** What Kysely's PostgresDialect needs of a pool, with clients that name their statements. */
+/**
+ * What Kysely's PostgresDialect needs of a pool, with clients that name their statements and send a transaction's
+ * `begin` with its first statement (begin-rides.ts; the pool's clients must be in pipeline mode).
+ */
 export function namingPool(pool: pg.Pool) {
-  return sendingPool(pool, (query, text, values) => {
-    const name = typeof text === "string" && Array.isArray(values) ? nameFor(text) : undefined;
-    return name ? query({ name, text, values }) : sendPlain(query, text, values);
-  });
+  return sendingPool(
+    pool,
+    beginRidesAlong((query, text, values) => {
+      const name = typeof text === "string" && Array.isArray(values) ? nameFor(text) : undefined;
+      return name ? query({ name, text, values }) : sendPlain(query, text, values);
+    }),
+  );
 }

@@ -5,8 +5,8 @@ import type pg from "pg";
 import { traced } from "../tracing/tracer.ts";
 
 type Query = (...args: unknown[]) => Promise<unknown>;
-/** Sends one statement with the client's own `query`. */
-export type Send = (query: Query, text: unknown, values?: unknown[]) => Promise<unknown>;
+/** Sends one statement with the client's own `query` (`client` for what a policy needs of the connection). */
+export type Send = (query: Query, text: unknown, values?: unknown[], client?: pg.PoolClient) => Promise<unknown>;
 
 /** As the client would send it itself. */
 export const sendPlain: Send = (query, text, values) => (values === undefined ? query(text) : query(text, values));
@@ -19,7 +19,7 @@ export function sendingPool(pool: pg.Pool, send: Send) {
     wrapped.add(client);
     const query = client.query.bind(client) as Query;
     (client as { query: unknown }).query = (text: unknown, values?: unknown[]) =>
-      traced(text, () => send(query, text, values));
+      traced(text, () => send(query, text, values, client));
     return client;
   };
   return {
