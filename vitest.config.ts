@@ -32,6 +32,7 @@ export default defineConfig({
           // Several instances need a server database: PGlite belongs to one process. Query plans are PostgreSQL's.
           exclude: [
             "test/inbound/query-plans.test.ts",
+            "test/inbound/catalogue-race.test.ts",
             "test/process/instances.test.ts",
             "test/process/web-concurrency.test.ts",
             "test/process/webhook-instances.test.ts",

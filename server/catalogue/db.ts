@@ -111,3 +111,46 @@ const UPSERT_PRODUCTS = `with "ins" as (
 select "id", "merchants_id", null::text as "name", null::text as "gtin" from "ins"
 union all
 select "id", "merchants_id", "name", "gtin" from "products" where "merchant_id" = $5 and "merchants_id" = any($2::text[])`;
+
+/**
+ * The same upsert as common table expressions of a caller's statement, for a write that needs the products' ids
+ * only in SQL (a new shipment's lines): the whole write is then one statement, one round trip. They define
+ * "catalogue"("merchants_id", "id") for the statement to join, and "catalogue_complete"("ok"), false when a
+ * product was added by another transaction after the statement's snapshot (neither inserted nor seen here): the
+ * caller then writes nothing of its own, and `upsertProductsDetailed` (a statement with a newer snapshot) finishes.
+ * Its parameters are `catalogueValues`, numbered from `$first`.
+ */
+export function catalogueCtes(first: number): string {
+  const [ids, codes, names, gtins, merchant, now] = [0, 1, 2, 3, 4, 5].map((i) => `$${first + i}`);
+  return `"catalogue_given" as (
+  select * from unnest(${ids}::char(24)[], ${codes}::text[], ${names}::text[], ${gtins}::text[]) as g("new_id", "merchants_id", "name", "gtin")
+), "catalogue_new" as (
+  insert into "products" ("id", "merchant_id", "merchants_id", "name", "gtin", "created_at", "updated_at")
+  select "new_id", ${merchant}, "merchants_id", coalesce("name", ''), coalesce("gtin", ''), ${now}, ${now} from "catalogue_given"
+  on conflict ("merchant_id", "merchants_id") do nothing
+  returning "id", "merchants_id"
+), "catalogue_old" as (
+  select p."id", p."merchants_id", coalesce(g."name", p."name") as "name", coalesce(g."gtin", p."gtin") as "gtin",
+    (coalesce(g."name", p."name"), coalesce(g."gtin", p."gtin")) is distinct from (p."name", p."gtin") as "changed"
+  from "catalogue_given" g join "products" p on p."merchant_id" = ${merchant} and p."merchants_id" = g."merchants_id"
+), "catalogue_changed" as (
+  update "products" as p set "name" = o."name", "gtin" = o."gtin", "updated_at" = ${now}
+  from "catalogue_old" o where p."id" = o."id" and o."changed"
+), "catalogue" as (
+  select "merchants_id", "id" from "catalogue_new" union all select "merchants_id", "id" from "catalogue_old"
+), "catalogue_complete" as (
+  select count(*) = cardinality(${codes}::text[]) as "ok" from "catalogue"
+)`;
+}
+
+/** The parameters of `catalogueCtes`: an omitted name or gtin is null there (kept on an existing product). */
+export function catalogueValues(merchantId: string, lines: CatalogueLine[], now: Date): unknown[] {
+  return [
+    lines.map(() => newId(now.getTime())),
+    lines.map((l) => l.merchants_id),
+    lines.map((l) => l.name ?? null),
+    lines.map((l) => l.gtin ?? null),
+    merchantId,
+    now,
+  ];
+}

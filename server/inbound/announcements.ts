@@ -23,7 +23,7 @@ import {
   setFields,
   type ShipmentChange,
 } from "./shipment.ts";
-import { saveShipment, updateShipment, type LineRow, type Shipment } from "./shipment.repository.ts";
+import { insertNewShipment, saveShipment, updateShipment, type LineRow, type Shipment } from "./shipment.repository.ts";
 import { assertMerchantAction } from "./states.ts";
 
 type WriteResult = InboundShipmentWriteResult;
@@ -36,7 +36,6 @@ export async function createShipment(trx: Tx, merchant: Principal, input: Inboun
   // Its value rules (input-checks.ts) ran with the schema check, before the handler.
   const now = new Date();
   const id = newId(now.getTime());
-  const products = await upsertProductsDetailed(trx, merchant.id, input.products, now);
   const row = {
     id,
     merchant_id: merchant.id,
@@ -48,10 +47,20 @@ export async function createShipment(trx: Tx, merchant: Principal, input: Inboun
     created_at: now,
     updated_at: now,
   };
+  const lines = input.products.map((l, position) => ({
+    ...l,
+    position,
+    purchase_price_cents: centsOrNull(l.purchasePrice),
+  }));
+  // A new shipment raises no event: its write is all there is, in one statement unless a product was added by
+  // another request meanwhile.
+  if (await insertNewShipment(trx, row, lines, { actor: merchant.name }))
+    return { success: true, shipment_id: id, status: "initial" };
+  const products = await upsertProductsDetailed(trx, merchant.id, input.products, now);
   const c = beginChange({ row, lines: [], arrivals: [], problems: [] }, now, true);
   putLines(
     c,
-    input.products.map((l, position) => lineOf(c.s, l, products, position, centsOrNull(l.purchasePrice))),
+    lines.map((l) => lineOf(c.s, l, products, l.position, l.purchase_price_cents)),
   );
   c.writes.history.push({ from_status: null, to_status: "initial", actor: merchant.name });
   await saveShipment(trx, c.s, c.writes);

@@ -11,6 +11,7 @@ import {
 } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Principal } from "../accounts/domain.ts";
+import { catalogueCtes, catalogueValues, type CatalogueLine } from "../catalogue/db.ts";
 import type { Database } from "../db/schema.ts";
 import { precompiled } from "../db/precompiled.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
@@ -310,6 +311,55 @@ const INSERT_SHIPMENT = `with "lines" as (
 )
 insert into "inbound_shipments" ("id", "merchant_id", "merchants_ref", "sender_name", "status", "expected_at_wh", "closing", "created_at", "updated_at")
 values ($1, $10, $11, $12, $13, $14::date, $15, $16, $17)`;
+
+/** A line of a new shipment, by the merchant's product code: the statement finds or adds the product. */
+export type NewLine = CatalogueLine & { position: number; qty: number; purchase_price_cents: number | null };
+
+/**
+ * A new shipment in one statement: its products (the catalogue's upsert, catalogueCtes), its lines and its first
+ * history entry. False when the catalogue was not complete (a product added by another request meanwhile): then
+ * nothing of the shipment was written, and the caller goes the catalogue's two-statement way (saveShipment).
+ */
+export async function insertNewShipment(
+  trx: Tx,
+  r: ShipmentRow,
+  lines: NewLine[],
+  history: { actor: string },
+): Promise<boolean> {
+  const { numAffectedRows } = await trx.executeQuery(
+    CompiledQuery.raw(CREATE_SHIPMENT, [
+      ...catalogueValues(r.merchant_id, lines, r.created_at),
+      r.id,
+      lines.map((l) => l.merchants_id),
+      lines.map((l) => l.position),
+      lines.map((l) => l.qty),
+      lines.map((l) => l.purchase_price_cents),
+      r.status,
+      history.actor,
+      r.merchant_id,
+      r.merchants_ref,
+      r.sender_name,
+      r.expected_at_wh,
+      r.closing,
+      r.created_at,
+      r.updated_at,
+    ]),
+  );
+  return numAffectedRows === 1n;
+}
+
+const CREATE_SHIPMENT = `with ${catalogueCtes(1)}, "lines" as (
+  insert into "inbound_lines" ("shipment_id", "product_id", "position", "qty", "purchase_price_cents")
+  select $7, c."id", l."position", l."qty", l."price"
+  from unnest($8::text[], $9::integer[], $10::integer[], $11::bigint[]) as l("merchants_id", "position", "qty", "price")
+  join "catalogue" c using ("merchants_id")
+  where (select "ok" from "catalogue_complete")
+), "history" as (
+  insert into "inbound_status_history" ("shipment_id", "from_status", "to_status", "actor", "created_at")
+  select $7, null, $12, $13, $19 where (select "ok" from "catalogue_complete")
+)
+insert into "inbound_shipments" ("id", "merchant_id", "merchants_ref", "sender_name", "status", "expected_at_wh", "closing", "created_at", "updated_at")
+select $7, $14, $15, $16, $12, $17::date, $18, $19, $20 where (select "ok" from "catalogue_complete")`;
 
 const pickLineColumns = (l: LineRow) => ({
   product_id: l.product_id,
