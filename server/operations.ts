@@ -4,7 +4,7 @@
 import type { operations } from "../generated/api.ts";
 import type { Principal } from "./accounts/domain.ts";
 import type { Db } from "./db/database.ts";
-import type { Tx } from "./db/transaction.ts";
+import type { Executor, Tx } from "./db/transaction.ts";
 import type { JsonOf, OperationId, ParamsOf as Params, RequestBody, ValidatedQuery } from "./shared/contract.ts";
 import type { ErrorDetail } from "./shared/errors.ts";
 export type { OperationId } from "./shared/contract.ts";
@@ -37,6 +37,12 @@ export interface Context<Id extends OperationId> {
   transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T>;
   /** Like transaction(), remembering the reply under the request's Idempotency-Key, if one was sent. */
   idempotent(work: (trx: Tx) => Promise<Reply<Id>>): Promise<Reply<Id>>;
+  /**
+   * Like idempotent(), for work that is atomic by itself (one statement, or a transaction it opens when it needs
+   * one): without an Idempotency-Key it runs outside any transaction, so its one statement commits by itself,
+   * with no begin or commit to wait for.
+   */
+  idempotentAtomic(work: (db: Executor) => Promise<Reply<Id>>): Promise<Reply<Id>>;
 }
 
 export type Handler<Id extends OperationId> = (ctx: Context<Id>) => Promise<Reply<Id>>;

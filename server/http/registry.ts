@@ -4,7 +4,7 @@
 import type { NextFunction, Request } from "express";
 import type { Db } from "../db/database.ts";
 import { inTransaction } from "../db/transaction.ts";
-import { idempotent } from "../idempotency/index.ts";
+import { idempotent, idempotentAtomic } from "../idempotency/index.ts";
 import type { Context, Handler, Handlers, OperationId } from "../operations.ts";
 import { AppError } from "../shared/errors.ts";
 import { inSpan, startSpan } from "../tracing/tracer.ts";
@@ -20,6 +20,12 @@ export function dispatch(db: Db, handlers: Handlers) {
     if (!handler) throw new AppError("not_implemented", "This operation is not available yet.");
     const principal = res.locals.principal;
     const path = pathParams(req);
+    const scope = () => ({
+      principal: principal.name,
+      key: req.header("idempotency-key"),
+      operation: [id, ...Object.values(path)].join(":"),
+      request: req.body as unknown,
+    });
     const ctx: Context<OperationId> = {
       db,
       principal,
@@ -29,17 +35,8 @@ export function dispatch(db: Db, handlers: Handlers) {
       client: { address: req.ip ?? "unknown", https: req.secure },
       ifMatch: req.header("if-match"),
       transaction: (work) => inTransaction(db, work),
-      idempotent: (work) =>
-        idempotent(
-          db,
-          {
-            principal: principal.name,
-            key: req.header("idempotency-key"),
-            operation: [id, ...Object.values(path)].join(":"),
-            request: req.body,
-          },
-          work,
-        ),
+      idempotent: (work) => idempotent(db, scope(), work),
+      idempotentAtomic: (work) => idempotentAtomic(db, scope(), work),
     };
     const reply = (await inSpan(startSpan(`handler ${id}`), () => handler(ctx))) as {
       status: number;

@@ -1,7 +1,7 @@
 // Idempotency-Key handling for the HTTP edge: the first answer is remembered with the effect it reports.
 import { createHash } from "node:crypto";
 import type { Db } from "../db/database.ts";
-import { inTransaction, type Tx } from "../db/transaction.ts";
+import { inTransaction, type Executor, type Tx } from "../db/transaction.ts";
 import { AppError } from "../shared/errors.ts";
 import { claimKey, deleteExpiredKeys, storeResponse } from "./db.ts";
 
@@ -51,6 +51,19 @@ export async function idempotent<R extends { status: number; body: unknown } | R
     if ("body" in result) await storeResponse(trx, scope.principal, key, result.status, JSON.stringify(result.body));
     return result;
   });
+}
+
+/**
+ * `idempotent` for work that is atomic by itself (one statement, or a transaction it opens when it needs one):
+ * without a key nothing needs the transaction, and a single statement outside one commits by itself: one round trip
+ * instead of two (begin rides with the statement, begin-rides.ts, but commit has to wait for its answer).
+ */
+export function idempotentAtomic<R extends { status: number; body: unknown } | Replay>(
+  db: Db,
+  scope: { principal: string; key: string | undefined; operation: string; request: unknown },
+  work: (db: Executor) => Promise<R>,
+): Promise<R | Replay> {
+  return scope.key === undefined ? work(db) : idempotent(db, scope, work);
 }
 
 /** JSON with sorted object keys: the same body hashes the same whatever its key order. */

@@ -7,7 +7,7 @@ import type {
 } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import { upsertProductsDetailed, type CatalogueProduct } from "../catalogue/db.ts";
-import type { Tx } from "../db/transaction.ts";
+import { withinTransaction, type Executor, type Tx } from "../db/transaction.ts";
 import { AppError, invalid, type ErrorDetail } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { toCents } from "../shared/money.ts";
@@ -32,7 +32,12 @@ type LineInput = ProductLineInput;
 const MAX_LINES = 500;
 const centsOrNull = (price: number | undefined) => (price === undefined ? null : toCents(price));
 
-export async function createShipment(trx: Tx, merchant: Principal, input: InboundShipmentCreate): Promise<WriteResult> {
+/** Atomic by itself: one statement, or a transaction of its own (or the caller's) when a product came late. */
+export async function createShipment(
+  db: Executor,
+  merchant: Principal,
+  input: InboundShipmentCreate,
+): Promise<WriteResult> {
   // Its value rules (input-checks.ts) ran with the schema check, before the handler.
   const now = new Date();
   const id = newId(now.getTime());
@@ -54,17 +59,18 @@ export async function createShipment(trx: Tx, merchant: Principal, input: Inboun
   }));
   // A new shipment raises no event: its write is all there is, in one statement unless a product was added by
   // another request meanwhile.
-  if (await insertNewShipment(trx, row, lines, { actor: merchant.name }))
-    return { success: true, shipment_id: id, status: "initial" };
-  const products = await upsertProductsDetailed(trx, merchant.id, input.products, now);
-  const c = beginChange({ row, lines: [], arrivals: [], problems: [] }, now, true);
-  putLines(
-    c,
-    lines.map((l) => lineOf(c.s, l, products, l.position, l.purchase_price_cents)),
-  );
-  c.writes.history.push({ from_status: null, to_status: "initial", actor: merchant.name });
-  await saveShipment(trx, c.s, c.writes);
-  await raiseEvents(trx, c);
+  if (!(await insertNewShipment(db, row, lines, { actor: merchant.name })))
+    await withinTransaction(db, async (trx) => {
+      const products = await upsertProductsDetailed(trx, merchant.id, input.products, now);
+      const c = beginChange({ row, lines: [], arrivals: [], problems: [] }, now, true);
+      putLines(
+        c,
+        lines.map((l) => lineOf(c.s, l, products, l.position, l.purchase_price_cents)),
+      );
+      c.writes.history.push({ from_status: null, to_status: "initial", actor: merchant.name });
+      await saveShipment(trx, c.s, c.writes);
+      await raiseEvents(trx, c);
+    });
   return { success: true, shipment_id: id, status: "initial" };
 }
 

@@ -8,7 +8,10 @@ import * as warehouse from "./warehouse.ts";
 
 export const inboundHandlers = {
   createInboundShipment: (c) =>
-    c.idempotent(async (trx) => ({ status: 201, body: await announcements.createShipment(trx, c.principal, c.body) })),
+    c.idempotentAtomic(async (db) => ({
+      status: 201,
+      body: await announcements.createShipment(db, c.principal, c.body),
+    })),
   listInboundShipments: async (c) => ({ status: 200, body: await queries.listShipments(c.db, c.principal, c.query) }),
   getInboundShipment: async (c) => ({
     status: 200,

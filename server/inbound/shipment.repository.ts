@@ -321,12 +321,12 @@ export type NewLine = CatalogueLine & { position: number; qty: number; purchase_
  * nothing of the shipment was written, and the caller goes the catalogue's two-statement way (saveShipment).
  */
 export async function insertNewShipment(
-  trx: Tx,
+  db: Executor,
   r: ShipmentRow,
   lines: NewLine[],
   history: { actor: string },
 ): Promise<boolean> {
-  const { numAffectedRows } = await trx.executeQuery(
+  const { numAffectedRows } = await db.executeQuery(
     CompiledQuery.raw(CREATE_SHIPMENT, [
       ...catalogueValues(r.merchant_id, lines, r.created_at),
       r.id,
