@@ -65,6 +65,7 @@ export default defineConfig({
                   "test/process/backup-embedded.test.ts",
                   "test/process/embedded-listen.test.ts",
                   "test/process/embedded-upkeep.test.ts",
+                  "test/process/embedded-exchanges.test.ts",
                   "test/process/tracing.test.ts",
                   "test/client/package.test.ts",
                   "test/browser/docs.test.ts",

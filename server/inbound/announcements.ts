@@ -58,7 +58,8 @@ export async function createShipment(
     purchase_price_cents: centsOrNull(l.purchasePrice),
   }));
   // A new shipment raises no event: its write is all there is, in one statement unless a product was added by
-  // another request meanwhile.
+  // another request meanwhile. Then (outside a transaction) the products that statement added or renamed are
+  // committed already, as the catalogue's own change, and the shipment follows in a transaction of its own.
   if (!(await insertNewShipment(db, row, lines, { actor: merchant.name })))
     await withinTransaction(db, async (trx) => {
       const products = await upsertProductsDetailed(trx, merchant.id, input.products, now);
