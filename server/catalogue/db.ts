@@ -117,7 +117,7 @@ select "id", "merchants_id", "name", "gtin" from "products" where "merchant_id" 
  * only in SQL (a new shipment's lines): the whole write is then one statement, one round trip. They define
  * "catalogue"("merchants_id", "id") for the statement to join, and "catalogue_complete"("ok"), false when a
  * product was added by another transaction after the statement's snapshot (neither inserted nor seen here): the
- * caller then writes nothing of its own, and `upsertProductsDetailed` (a statement with a newer snapshot) finishes.
+ * caller then writes nothing of its own, and runs the statement again (the next snapshot sees that product).
  * Its parameters are `catalogueValues`, numbered from `$first`.
  */
 export function catalogueCtes(first: number): string {

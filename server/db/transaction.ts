@@ -9,8 +9,3 @@ export type Executor = Db | Tx;
 export function inTransaction<T>(db: Db, fn: (trx: Tx) => Promise<T>): Promise<T> {
   return db.transaction().execute(fn);
 }
-
-/** `fn` in the caller's transaction, or in a new one when the caller has none. */
-export function withinTransaction<T>(db: Executor, fn: (trx: Tx) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db as Tx) : inTransaction(db, fn);
-}

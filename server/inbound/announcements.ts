@@ -7,7 +7,7 @@ import type {
 } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import { upsertProductsDetailed, type CatalogueProduct } from "../catalogue/db.ts";
-import { withinTransaction, type Executor, type Tx } from "../db/transaction.ts";
+import type { Executor, Tx } from "../db/transaction.ts";
 import { AppError, invalid, type ErrorDetail } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { toCents } from "../shared/money.ts";
@@ -23,7 +23,7 @@ import {
   setFields,
   type ShipmentChange,
 } from "./shipment.ts";
-import { insertNewShipment, saveShipment, updateShipment, type LineRow, type Shipment } from "./shipment.repository.ts";
+import { insertNewShipment, updateShipment, type LineRow, type Shipment } from "./shipment.repository.ts";
 import { assertMerchantAction } from "./states.ts";
 
 type WriteResult = InboundShipmentWriteResult;
@@ -32,7 +32,7 @@ type LineInput = ProductLineInput;
 const MAX_LINES = 500;
 const centsOrNull = (price: number | undefined) => (price === undefined ? null : toCents(price));
 
-/** Atomic by itself: one statement, or a transaction of its own (or the caller's) when a product came late. */
+/** Atomic by itself: one statement. */
 export async function createShipment(
   db: Executor,
   merchant: Principal,
@@ -57,21 +57,12 @@ export async function createShipment(
     position,
     purchase_price_cents: centsOrNull(l.purchasePrice),
   }));
-  // A new shipment raises no event: its write is all there is, in one statement unless a product was added by
-  // another request meanwhile. Then (outside a transaction) the products that statement added or renamed are
-  // committed already, as the catalogue's own change, and the shipment follows in a transaction of its own.
-  if (!(await insertNewShipment(db, row, lines, { actor: merchant.name })))
-    await withinTransaction(db, async (trx) => {
-      const products = await upsertProductsDetailed(trx, merchant.id, input.products, now);
-      const c = beginChange({ row, lines: [], arrivals: [], problems: [] }, now, true);
-      putLines(
-        c,
-        lines.map((l) => lineOf(c.s, l, products, l.position, l.purchase_price_cents)),
-      );
-      c.writes.history.push({ from_status: null, to_status: "initial", actor: merchant.name });
-      await saveShipment(trx, c.s, c.writes);
-      await raiseEvents(trx, c);
-    });
+  // A new shipment raises no event: its one statement is all there is. A product that another request added while
+  // it ran is one it neither added nor saw, and it wrote nothing of the shipment: run again, the next snapshot sees
+  // that product. Each product can be late once, so there are at most as many tries as lines, and one in practice.
+  for (let tries = 0; !(await insertNewShipment(db, row, lines, { actor: merchant.name })); tries++) {
+    if (tries === lines.length) throw new Error(`shipment ${id}: its products kept changing while it was written`);
+  }
   return { success: true, shipment_id: id, status: "initial" };
 }
 

@@ -179,9 +179,8 @@ async function loadShipmentForUpdate(trx: Tx, actor: Principal, id: string): Pro
 export type NewArrival = Omit<ArrivalRow, "shipment_id"> & { operator_id: string };
 export type NewProblem = Omit<ProblemRow, "resolved" | "resolved_at">;
 
-/** The rows one change of a shipment writes; `created` inserts the shipment row, else it is updated. */
+/** The rows one change of a stored shipment writes (a new one is insertNewShipment's). */
 export interface ShipmentWrites {
-  created: boolean;
   row: Partial<Pick<ShipmentRow, "merchants_ref" | "sender_name" | "status" | "expected_at_wh" | "closing">> & {
     updated_at: Date;
   };
@@ -193,12 +192,6 @@ export interface ShipmentWrites {
   history: { from_status: Status | null; to_status: Status; actor: string }[];
 }
 
-/**
- * Writes what a change of `s` recorded in one statement: lines, arrivals, problems and history ride as
- * data-modifying CTEs on the shipment's insert or update, so a change costs one round trip under the lock.
- * Foreign keys are checked at the statement's end, when a new shipment's row exists. The parts do not see
- * each other's rows, so a change never resolves a problem it adds in the same save.
- */
 /**
  * The one way to change a stored shipment: lock and load it once, let `change` decide in memory (it may throw to
  * refuse), and save what it decided in one statement. The caller raises the change's events afterwards.
@@ -214,9 +207,12 @@ export async function updateShipment<C extends { s: Shipment; writes: ShipmentWr
   return c;
 }
 
-export async function saveShipment(trx: Tx, s: Shipment, w: ShipmentWrites): Promise<void> {
-  if (w.created && !w.removedLines.length && !w.arrivals.length && !w.problems.length && !w.resolvedProblems.length)
-    return insertShipment(trx, s, w);
+/**
+ * Writes what a change of `s` recorded in one statement: lines, arrivals, problems and history ride as
+ * data-modifying CTEs on the shipment's update, so a change costs one round trip under the lock. The parts do not
+ * see each other's rows, so a change never resolves a problem it adds in the same save.
+ */
+async function saveShipment(trx: Tx, s: Shipment, w: ShipmentWrites): Promise<void> {
   const id = s.row.id;
   const at = w.row.updated_at;
   const parts: [string, Compilable<unknown>][] = [];
@@ -265,52 +261,8 @@ export async function saveShipment(trx: Tx, s: Shipment, w: ShipmentWrites): Pro
     (qc, [name, query]) => qc.with(name, () => query as never) as unknown as QueryCreator<Database>,
     trx,
   );
-  if (w.created) await creator.insertInto("inbound_shipments").values(s.row).execute();
-  else await creator.updateTable("inbound_shipments").set(w.row).where("id", "=", id).execute();
+  await creator.updateTable("inbound_shipments").set(w.row).where("id", "=", id).execute();
 }
-
-/**
- * A new shipment with its lines and history: the same one statement as saveShipment's, in a text that does not
- * depend on the number of lines (each column an array, unnested), so that it is parsed and planned once per
- * connection and not built by Kysely per request (13% of a create's CPU was Kysely building this and the
- * catalogue's statement).
- */
-async function insertShipment(trx: Tx, s: Shipment, w: ShipmentWrites): Promise<void> {
-  const r = s.row;
-  const lines = w.upsertedLines;
-  await trx.executeQuery(
-    CompiledQuery.raw(INSERT_SHIPMENT, [
-      r.id,
-      lines.map((l) => l.product_id),
-      lines.map((l) => l.position),
-      lines.map((l) => l.qty),
-      lines.map((l) => l.purchase_price_cents),
-      w.history.map((h) => h.from_status),
-      w.history.map((h) => h.to_status),
-      w.history.map((h) => h.actor),
-      w.row.updated_at,
-      r.merchant_id,
-      r.merchants_ref,
-      r.sender_name,
-      r.status,
-      r.expected_at_wh,
-      r.closing,
-      r.created_at,
-      r.updated_at,
-    ]),
-  );
-}
-
-// Foreign keys are checked at the statement's end, when the shipment's row exists (as in saveShipment).
-const INSERT_SHIPMENT = `with "lines" as (
-  insert into "inbound_lines" ("shipment_id", "product_id", "position", "qty", "purchase_price_cents")
-  select $1, * from unnest($2::char(24)[], $3::integer[], $4::integer[], $5::bigint[])
-), "history" as (
-  insert into "inbound_status_history" ("shipment_id", "from_status", "to_status", "actor", "created_at")
-  select $1, "from_status", "to_status", "actor", $9 from unnest($6::text[], $7::text[], $8::text[]) as h("from_status", "to_status", "actor")
-)
-insert into "inbound_shipments" ("id", "merchant_id", "merchants_ref", "sender_name", "status", "expected_at_wh", "closing", "created_at", "updated_at")
-values ($1, $10, $11, $12, $13, $14::date, $15, $16, $17)`;
 
 /** A line of a new shipment, by the merchant's product code: the statement finds or adds the product. */
 export type NewLine = CatalogueLine & { position: number; qty: number; purchase_price_cents: number | null };
@@ -318,7 +270,7 @@ export type NewLine = CatalogueLine & { position: number; qty: number; purchase_
 /**
  * A new shipment in one statement: its products (the catalogue's upsert, catalogueCtes), its lines and its first
  * history entry. False when the catalogue was not complete (a product added by another request meanwhile): then
- * nothing of the shipment was written, and the caller goes the catalogue's two-statement way (saveShipment).
+ * nothing of the shipment was written, and the caller runs it again (its next snapshot sees that product).
  */
 export async function insertNewShipment(
   db: Executor,

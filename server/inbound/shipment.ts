@@ -18,13 +18,12 @@ export interface ShipmentChange {
 }
 
 /** Every change touches `updated_at`, so that polling by `updated_since` sees it. */
-export function beginChange(s: Shipment, at: Date, created = false): ShipmentChange {
+export function beginChange(s: Shipment, at: Date): ShipmentChange {
   s.row.updated_at = at;
   return {
     s,
     at,
     writes: {
-      created,
       row: { updated_at: at },
       upsertedLines: [],
       removedLines: [],

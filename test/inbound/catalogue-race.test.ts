@@ -1,6 +1,6 @@
 // A create is one statement that also adds its new products to the catalogue (catalogueCtes). A product that
 // another request adds while that statement runs is neither added nor seen by it (its snapshot is older): the
-// create then finishes the catalogue's two-statement way, and its line names that product. PostgreSQL only: the
+// create then writes nothing and runs the statement again, and its line names that product. PostgreSQL only: the
 // embedded database runs one transaction at a time, so nothing is added meanwhile there.
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
@@ -25,55 +25,63 @@ async function untilSomeoneWaits(): Promise<void> {
 }
 
 describe("a product added by another request while a create runs", () => {
-  it("is the one the create's line names; the create's other new product is added; one product per code", async () => {
-    const first = await createShipment(m, announcement({ products: [{ merchants_id: "SKU-WARM", qty: 1 }] }));
-    const { merchant_id } = await srv.handle.db
-      .selectFrom("inbound_shipments")
-      .select("merchant_id")
-      .where("id", "=", first)
-      .executeTakeFirstOrThrow();
-    const now = new Date();
-    const theirs = newId(now.getTime());
-    const create = () =>
-      m.POST("/inbound_shipments/_create", {
-        body: announcement({
-          merchants_ref: "LATE-1",
-          products: [
-            { merchants_id: "SKU-LATE", qty: 3 },
-            { merchants_id: "SKU-FRESH", name: "Fresh", gtin: "", qty: 4 },
-          ],
-        }),
+  // Without a key the create's statement commits by itself; with one it runs in the key's transaction.
+  it.each([
+    ["without an Idempotency-Key", undefined, "A"],
+    ["with an Idempotency-Key", "late-product-key", "B"],
+  ])(
+    "%s: is the one the create's line names; the create's other new product is added; one product per code",
+    async (_, key, tag) => {
+      const first = await createShipment(m, announcement({ products: [{ merchants_id: `SKU-WARM-${tag}`, qty: 1 }] }));
+      const { merchant_id } = await srv.handle.db
+        .selectFrom("inbound_shipments")
+        .select("merchant_id")
+        .where("id", "=", first)
+        .executeTakeFirstOrThrow();
+      const now = new Date();
+      const theirs = newId(now.getTime());
+      const create = () =>
+        m.POST("/inbound_shipments/_create", {
+          ...(key && { params: { header: { "Idempotency-Key": key } } }),
+          body: announcement({
+            merchants_ref: `LATE-${tag}`,
+            products: [
+              { merchants_id: `SKU-LATE-${tag}`, qty: 3 },
+              { merchants_id: `SKU-FRESH-${tag}`, name: "Fresh", gtin: "", qty: 4 },
+            ],
+          }),
+        });
+      let created: ReturnType<typeof create> | undefined;
+      await srv.handle.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("products")
+          .values({
+            id: theirs,
+            merchant_id,
+            merchants_id: `SKU-LATE-${tag}`,
+            name: "Added elsewhere",
+            gtin: "",
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        created = create();
+        await untilSomeoneWaits();
       });
-    let created: ReturnType<typeof create> | undefined;
-    await srv.handle.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto("products")
-        .values({
-          id: theirs,
-          merchant_id,
-          merchants_id: "SKU-LATE",
-          name: "Added elsewhere",
-          gtin: "",
-          created_at: now,
-          updated_at: now,
-        })
+      const r = await created!;
+      expect(r.response.status).toBe(201);
+      const s = await getShipment(m, r.data!.shipment_id);
+      expect(s.products.map((l) => [l.product.merchants_id, l.product.id === theirs, l.product.name, l.qty])).toEqual([
+        [`SKU-LATE-${tag}`, true, "Added elsewhere", 3],
+        [`SKU-FRESH-${tag}`, false, "Fresh", 4],
+      ]);
+      const rows = await srv.handle.db
+        .selectFrom("products")
+        .select(["merchants_id"])
+        .where("merchant_id", "=", merchant_id)
+        .where("merchants_id", "in", [`SKU-LATE-${tag}`, `SKU-FRESH-${tag}`])
         .execute();
-      created = create();
-      await untilSomeoneWaits();
-    });
-    const r = await created!;
-    expect(r.response.status).toBe(201);
-    const s = await getShipment(m, r.data!.shipment_id);
-    expect(s.products.map((l) => [l.product.merchants_id, l.product.id === theirs, l.product.name, l.qty])).toEqual([
-      ["SKU-LATE", true, "Added elsewhere", 3],
-      ["SKU-FRESH", false, "Fresh", 4],
-    ]);
-    const rows = await srv.handle.db
-      .selectFrom("products")
-      .select(["merchants_id"])
-      .where("merchant_id", "=", merchant_id)
-      .where("merchants_id", "in", ["SKU-LATE", "SKU-FRESH"])
-      .execute();
-    expect(rows.map((p) => p.merchants_id).sort()).toEqual(["SKU-FRESH", "SKU-LATE"]);
-  });
+      expect(rows.map((p) => p.merchants_id).sort()).toEqual([`SKU-FRESH-${tag}`, `SKU-LATE-${tag}`]);
+    },
+  );
 });
