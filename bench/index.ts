@@ -34,6 +34,10 @@ const SUITES: Record<string, { file: string; what: string }> = {
     file: "micro/floor.ts",
     what: "GET shipment's CPU floor: bare app, the one query alone, the server (PostgreSQL)",
   },
+  edge: {
+    file: "micro/edge.ts",
+    what: "GET shipment's edge step by step: the server cut after each step of its pipeline (PostgreSQL)",
+  },
   "pglite-budget": {
     file: "micro/pglite-budget.ts",
     what: "GET shipment's statement alone on the embedded database: the req/s bound of its one session",

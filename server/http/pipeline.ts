@@ -55,6 +55,15 @@ export interface PipelineOptions {
 }
 
 export function apiPipeline(o: PipelineOptions): Router {
+  const router = Router();
+  for (const [, step] of pipelineSteps(o)) if (step) router.use(step);
+  return router;
+}
+
+type Step = RequestHandler | RequestHandler[] | ErrorRequestHandler | false | undefined;
+
+/** The pipeline's steps in order, each named (bench/micro/edge.ts measures what each one costs). */
+export function pipelineSteps(o: PipelineOptions): [string, Step][] {
   const { route, checks } = requestStages({
     percent: o.responseValidationPercent ?? 100,
     onViolation: (operation, errors) => {
@@ -70,50 +79,56 @@ export function apiPipeline(o: PipelineOptions): Router {
     turns.waiting,
   );
   const checked = traceSteps("checks");
-  const steps: (RequestHandler | RequestHandler[] | ErrorRequestHandler | false | undefined)[] = [
+  return [
     // First, so that every answer is counted, refusals too.
-    o.observeRequests,
+    ["metrics", o.observeRequests],
     // The request's span, when tracing is on (tracing/tracer.ts).
-    traceRequests(),
+    ["trace", traceRequests()],
     // A browser's preflight (CORS): answered here for the operations a publishable key may call, from an origin a
     // key lists; no operation is matched for it.
-    preflight(listedOrigin(o.db)),
+    ["preflight", preflight(listedOrigin(o.db))],
     // Which operation (404/405), from the method and path alone: a request that cannot succeed costs no key
     // derivation (its route is public in the spec anyway).
-    route,
+    ["route", route],
     // Who is calling (401), before anything else costs: the limits count per caller, and no stranger's body is
     // read. (The login throttle is checked before any derivation; the limits below count verified callers only,
     // or a stranger could use up a merchant's allowance by naming it.)
-    authenticate(o.authenticator, (token) => sessionPrincipal(o.db, token)),
+    ["authenticate", authenticate(o.authenticator, (token) => sessionPrincipal(o.db, token))],
     // A publishable key's page: only from an origin the key lists (403), with CORS headers on its answers.
-    keyOrigins,
+    ["key origins", keyOrigins],
     // A publishable key's own allowances, per key and per client address (429).
-    ((o.publishableKeyRequestsPerMinute ?? 0) > 0 || (o.publishableAddressRequestsPerMinute ?? 0) > 0) &&
-      publishableKeyLimits(
-        shared("publishable-key", o.publishableKeyRequestsPerMinute ?? 0),
-        shared("publishable-address", o.publishableAddressRequestsPerMinute ?? 0),
-      ),
+    [
+      "key limits",
+      ((o.publishableKeyRequestsPerMinute ?? 0) > 0 || (o.publishableAddressRequestsPerMinute ?? 0) > 0) &&
+        publishableKeyLimits(
+          shared("publishable-key", o.publishableKeyRequestsPerMinute ?? 0),
+          shared("publishable-address", o.publishableAddressRequestsPerMinute ?? 0),
+        ),
+    ],
     // The caller's limits (429), from the headers and what it spent, before the body is read (a chunked body is
     // charged as it arrives, in readJsonBody).
-    o.rateLimitPerMinute > 0 && perCallerRateLimit(shared("requests", o.rateLimitPerMinute)),
-    (o.concurrentRequestsPerCaller > 0 || o.heavyRequestsPerCaller > 0) &&
-      perCallerConcurrency(o.concurrentRequestsPerCaller, o.heavyRequestsPerCaller),
-    o.bodyBytesPerMinute > 0 && perCallerBodyBytes(shared("body-bytes", o.bodyBytesPerMinute)),
-    o.responseBytesPerMinute > 0 && perCallerResponseBytes(shared("response-bytes", o.responseBytesPerMinute)),
-    checked.open,
-    checks,
-    checked.close,
+    ["rate limit", o.rateLimitPerMinute > 0 && perCallerRateLimit(shared("requests", o.rateLimitPerMinute))],
+    [
+      "concurrency",
+      (o.concurrentRequestsPerCaller > 0 || o.heavyRequestsPerCaller > 0) &&
+        perCallerConcurrency(o.concurrentRequestsPerCaller, o.heavyRequestsPerCaller),
+    ],
+    ["body bytes", o.bodyBytesPerMinute > 0 && perCallerBodyBytes(shared("body-bytes", o.bodyBytesPerMinute))],
+    [
+      "response bytes",
+      o.responseBytesPerMinute > 0 && perCallerResponseBytes(shared("response-bytes", o.responseBytesPerMinute)),
+    ],
+    ["trace checks", checked.open],
+    ["checks", checks],
+    ["trace checks", checked.close],
     // A caller refused more than a few times a second waits for its further refusals (refusal-pace.ts): here,
     // after the checks, so that it sees the refusals of a chunked body's bytes too.
-    paceRefusals(),
+    ["refusal pace", paceRefusals()],
     // Once read and checked, a request waits its turn while other callers are active (fair-share.ts).
-    turns,
+    ["fair share", turns],
     // The operation's handler (501 when it has none).
-    dispatch(o.db, o.handlers),
+    ["dispatch", dispatch(o.db, o.handlers)],
   ];
-  const router = Router();
-  for (const step of steps) if (step) router.use(step);
-  return router;
 }
 
 /** Whether a working key lists an origin, kept for a few seconds: preflights come before every page's first call. */
