@@ -94,13 +94,20 @@ export async function portalUser(
   return client;
 }
 
-/** Nothing wider than the screen: the page never scrolls sideways. */
+/** Nothing wider than the screen: the page never scrolls sideways. A failure names what reaches past the edge. */
 export async function expectNoSideScroll(page: Page): Promise<void> {
-  const { scroll, view } = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    view: window.innerWidth,
-  }));
-  expect(scroll, "the page scrolls sideways").toBeLessThanOrEqual(view);
+  const { scroll, view, past } = await page.evaluate(() => {
+    const view = window.innerWidth;
+    const past = [...document.body.querySelectorAll("*")]
+      .filter((e) => e.getBoundingClientRect().right > view + 0.5 && !e.querySelector("*"))
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `<${e.tagName.toLowerCase()} class="${e.className}"> ${Math.round(e.getBoundingClientRect().right)} px: ${(e.textContent ?? "").slice(0, 60)}`,
+      );
+    return { scroll: document.documentElement.scrollWidth, view, past };
+  });
+  expect(scroll, `the page scrolls sideways: ${past.join("; ")}`).toBeLessThanOrEqual(view);
 }
 
 /** The checks every screen gets: axe-core, no sideways scroll, a full-page screenshot `<name>-<width>.png`. */

@@ -75,11 +75,12 @@ describe("the fair share", () => {
         expect(r.data).toEqual(alone.data);
       }
       expect(mostWaiting).toBeGreaterThanOrEqual(1);
-      expect(await waitingTurn()).toBe(0);
     } finally {
       polling = false;
       await poll;
     }
+    // Once the other merchant's reads stopped too: one of them may wait its turn while this one is still active.
+    expect(await waitingTurn()).toBe(0);
     expect(quietStatuses.length).toBeGreaterThan(0);
     expect(new Set(quietStatuses)).toEqual(new Set([200]));
   });
