@@ -5,15 +5,10 @@
 //   npm run bench -- edge [rounds] [seconds] [cuts, comma-separated]
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
-import { BASE_PATH } from "../../server/app.ts";
-import type { Database } from "../../server/db/schema.ts";
-import { shipmentOfMerchant } from "../../server/inbound/shipment.repository.ts";
-import { DEMO } from "../../server/demo.ts";
-import { createLogisticsClient } from "../../client/index.ts";
 import { createScratchDatabase } from "../../tools/postgres.ts";
 import { freePort, startChild, waitForHttp } from "../../tools/processes.ts";
-import { createShipment, MERCHANT_AUTH, type BenchRequest } from "../cases.ts";
+import { MERCHANT_AUTH, type BenchRequest } from "../cases.ts";
+import { demoShipment, getShipmentStatement } from "./get-shipment.ts";
 import { measure } from "../measure.ts";
 import { ROOT, startBaseline, startServer, type Target } from "../targets.ts";
 
@@ -35,44 +30,13 @@ const targets: Target<string>[] = [];
 try {
   const server = await startServer("postgres", { database: { DATABASE_URL: db.url }, stdout: "ignore" });
   targets.push(server);
-  const api = createLogisticsClient({
-    baseUrl: server.origin + BASE_PATH,
-    username: `M-${DEMO.merchantId}`,
-    secret: DEMO.merchantSecret,
-  });
-  const id = await createShipment(api);
-  const p = `${BASE_PATH}/inbound_shipments/${id}`;
+  const { id, path: p, answer } = await demoShipment(server.origin);
   const req: BenchRequest = { method: "GET", path: p, headers: MERCHANT_AUTH };
-  const res = await fetch(server.origin + p, { headers: MERCHANT_AUTH });
-  const body = Buffer.from(await res.arrayBuffer());
-  targets.unshift(
-    await startBaseline(
-      [
-        {
-          method: "GET",
-          path: p,
-          status: res.status,
-          contentType: "application/json; charset=utf-8",
-          body: body.toString("base64"),
-        },
-      ],
-      scratchDir,
-    ),
-  );
-
-  const compileOnly = new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (k) => new PostgresIntrospector(k),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  });
-  const { sql, parameters } = shipmentOfMerchant(compileOnly, id, DEMO.merchantId).compile();
+  targets.unshift(await startBaseline([answer], scratchDir));
   const statementFile = path.join(scratchDir, "get-shipment.json");
   writeFileSync(
     statementFile,
-    JSON.stringify({ sql, parameters, idAt: parameters.indexOf(id), authorization: MERCHANT_AUTH.authorization }),
+    JSON.stringify({ ...getShipmentStatement(id), authorization: MERCHANT_AUTH.authorization }),
   );
   for (const cut of cuts) {
     const port = await freePort();

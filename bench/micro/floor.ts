@@ -10,16 +10,14 @@
 //   npm run bench -- floor [rounds] [seconds] [other dist/server/main.js]
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from "kysely";
 import { BASE_PATH } from "../../server/app.ts";
-import type { Database } from "../../server/db/schema.ts";
-import { shipmentOfMerchant } from "../../server/inbound/shipment.repository.ts";
 import { DEMO } from "../../server/demo.ts";
 import { createLogisticsClient } from "../../client/index.ts";
 import { createScratchDatabase } from "../../tools/postgres.ts";
 import { freePort, startChild, waitForHttp } from "../../tools/processes.ts";
 import { createShipment, MERCHANT_AUTH, SHIPMENT, type BenchRequest } from "../cases.ts";
 import { measure } from "../measure.ts";
+import { getShipmentStatement } from "./get-shipment.ts";
 import { ROOT, startBaseline, startServer, type Target } from "../targets.ts";
 
 const rounds = Number(process.argv[2] ?? 5);
@@ -124,17 +122,8 @@ try {
 
 /** The floor server beside the bare app, sending the server's own GET statement (compiled here, not copied). */
 async function startFloor(url: string, id: string, p: string, targets: Target<string>[]): Promise<void> {
-  const compileOnly = new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (k) => new PostgresIntrospector(k),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  });
-  const { sql, parameters } = shipmentOfMerchant(compileOnly, id, DEMO.merchantId).compile();
   const statementFile = path.join(scratchDir, "get-shipment.json");
-  writeFileSync(statementFile, JSON.stringify({ sql, parameters, idAt: parameters.indexOf(id) }));
+  writeFileSync(statementFile, JSON.stringify(getShipmentStatement(id)));
   const port = await freePort();
   const floor = startChild(
     "floor",

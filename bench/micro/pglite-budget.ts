@@ -8,14 +8,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import { BASE_PATH } from "../../server/app.ts";
 import { DEMO } from "../../server/demo.ts";
 import { openEmbedded } from "../../server/db/database.ts";
 import { shipmentOfMerchant } from "../../server/inbound/shipment.repository.ts";
-import { createLogisticsClient } from "../../client/index.ts";
-import { createShipment, MERCHANT_AUTH } from "../cases.ts";
+import { MERCHANT_AUTH } from "../cases.ts";
 import { measure } from "../measure.ts";
 import { startBaseline, startServer } from "../targets.ts";
+import { demoShipment } from "./get-shipment.ts";
 
 const rounds = Number(process.argv[2] ?? 5);
 const perRound = Number(process.argv[3] ?? 2000);
@@ -25,28 +24,9 @@ const scratch = mkdtempSync(path.join(tmpdir(), "bench-pglite-budget-"));
 try {
   // The server creates the directory, migrates it and stores one shipment of 5 lines, as in the inbound suite.
   const server = await startServer("pglite", { database: { PGLITE_DIR: path.join(scratch, "db") }, stdout: "ignore" });
-  const api = createLogisticsClient({
-    baseUrl: server.origin + BASE_PATH,
-    username: `M-${DEMO.merchantId}`,
-    secret: DEMO.merchantSecret,
-  });
-  const id = await createShipment(api);
-  const p = `${BASE_PATH}/inbound_shipments/${id}`;
-  const res = await fetch(server.origin + p, { headers: MERCHANT_AUTH });
-  const body = Buffer.from(await res.arrayBuffer());
+  const { id, path: p, answer } = await demoShipment(server.origin);
   await server.child.stop();
-  const baseline = await startBaseline(
-    [
-      {
-        method: "GET",
-        path: p,
-        status: res.status,
-        contentType: "application/json; charset=utf-8",
-        body: body.toString("base64"),
-      },
-    ],
-    scratch,
-  );
+  const baseline = await startBaseline([answer], scratch);
   const handle = await openEmbedded(path.join(scratch, "db"));
   try {
     // Compiled once, as the server's precompiled statement: what is timed is the database's part.
