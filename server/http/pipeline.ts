@@ -118,9 +118,9 @@ export function pipelineSteps(o: PipelineOptions): [string, Step][] {
       "response bytes",
       o.responseBytesPerMinute > 0 && perCallerResponseBytes(shared("response-bytes", o.responseBytesPerMinute)),
     ],
-    ["trace checks", checked.open],
+    ["checks span", checked.open],
     ["checks", checks],
-    ["trace checks", checked.close],
+    ["checks span end", checked.close],
     // A caller refused more than a few times a second waits for its further refusals (refusal-pace.ts): here,
     // after the checks, so that it sees the refusals of a chunked body's bytes too.
     ["refusal pace", paceRefusals()],
