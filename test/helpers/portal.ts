@@ -98,12 +98,21 @@ export async function portalUser(
 export async function expectNoSideScroll(page: Page): Promise<void> {
   const { scroll, view, past } = await page.evaluate(() => {
     const view = window.innerWidth;
+    // The farthest first, and of those the innermost: one wide element widens a phone's whole layout, and then
+    // every block reaches nearly as far as it does.
+    const depth = (e: Element) => {
+      let d = 0;
+      for (let p = e.parentElement; p; p = p.parentElement) d++;
+      return d;
+    };
     const past = [...document.body.querySelectorAll("*")]
-      .filter((e) => e.getBoundingClientRect().right > view + 0.5 && !e.querySelector("*"))
+      .map((e) => ({ e, box: e.getBoundingClientRect(), depth: depth(e) }))
+      .filter(({ box }) => box.right > view + 0.5)
+      .sort((a, b) => Math.round(b.box.right) - Math.round(a.box.right) || b.depth - a.depth)
       .slice(0, 5)
       .map(
-        (e) =>
-          `<${e.tagName.toLowerCase()} class="${e.className}"> ${Math.round(e.getBoundingClientRect().right)} px: ${(e.textContent ?? "").slice(0, 60)}`,
+        ({ e, box }) =>
+          `<${e.tagName.toLowerCase()} class="${e.className}"> ${Math.round(box.left)}-${Math.round(box.right)} px, scrolls ${e.scrollWidth} in ${e.clientWidth}: ${(e.textContent ?? "").slice(0, 60)}`,
       );
     return { scroll: document.documentElement.scrollWidth, view, past };
   });
