@@ -39,6 +39,7 @@ export default defineConfig({
             "test/process/database-outage.test.ts",
             "test/process/soak.test.ts",
             "test/process/pooler.test.ts",
+            "test/process/shared-connections.test.ts",
             "test/process/proxy.test.ts",
             "test/process/backup-postgres.test.ts",
             "test/process/rolling-upgrade.test.ts",

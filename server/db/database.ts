@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import { embeddedSession } from "./embedded-connection.ts";
 import { startEmbeddedThread } from "./embedded-thread.ts";
 import { namingPool } from "./named-statements.ts";
+import { sharedConnections, type SharedConnections } from "./shared-connections.ts";
 import { pollInstead, roleTimeLimits, transactionModePool } from "./pooler.ts";
 import type { Database } from "./schema.ts";
 
@@ -35,11 +36,14 @@ export interface PoolStats {
   waiting: number;
 }
 
-const statsOf = (pool: pg.Pool) => (): PoolStats => ({
-  total: pool.totalCount,
+const statsOf = (pool: pg.Pool, shared?: SharedConnections) => (): PoolStats => ({
+  total: pool.totalCount + (shared?.open() ?? 0),
   idle: pool.idleCount,
   waiting: pool.waitingCount,
 });
+
+/** Connections that statements outside a transaction share (shared-connections.ts); two measured best of 2 and 4. */
+const SHARED_CONNECTIONS = 2;
 
 export interface DatabaseOptions {
   databaseUrl?: string;
@@ -73,9 +77,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
     const pooled = opts.poolMode === "transaction";
     const limits =
       statementTimeoutMs > 0 ? { statementTimeoutMs, idleInTransactionMs: statementTimeoutMs * 2 } : undefined;
-    const pool = new pg.Pool({
+    const poolSize = opts.poolSize ?? 10;
+    // Through a transaction-mode pooler every statement needs a server connection of its own (pooler.ts).
+    const sharedCount = pooled || poolSize < 4 ? 0 : SHARED_CONNECTIONS;
+    const connection: pg.ClientConfig = {
       connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 10,
       connectionTimeoutMillis: opts.connectTimeoutMs ?? DEFAULT_TIMEOUTS.connectTimeoutMs,
       // The server cancels a slow statement; the client stops waiting for a server that does not answer at all.
       ...(limits && { query_timeout: statementTimeoutMs + 1_000 }),
@@ -86,10 +92,16 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
           idle_in_transaction_session_timeout: limits.idleInTransactionMs,
         }),
       keepAlive: true,
+    };
+    const pool = new pg.Pool({
+      ...connection,
+      // The shared connections count in the pool's size: a process opens at most poolSize connections, as before.
+      max: poolSize - sharedCount,
       // Statements go out without waiting for the answer to the one before: a transaction's begin rides with its
       // first statement (begin-rides.ts). Kysely still sends one statement at a time otherwise.
       pipeline: !pooled,
     });
+    const shared = sharedCount ? sharedConnections(connection, sharedCount, opts.onConnectionError) : undefined;
     handleConnectionErrors(pool, opts.onConnectionError);
     const notice = opts.onNotice ?? (() => {});
     if (pooled && limits) {
@@ -99,7 +111,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
       if (said) notice(said);
     } else await probe(pool);
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: pooled ? transactionModePool(pool, limits) : namingPool(pool) }),
+      dialect: new PostgresDialect({ pool: pooled ? transactionModePool(pool, limits) : namingPool(pool, shared) }),
     });
     const listenUrl = opts.listenUrl ?? (pooled ? undefined : opts.databaseUrl);
     if (!listenUrl)
@@ -113,7 +125,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
         listenUrl
           ? listenPostgres(listenUrl, channel, onNotify, onError)
           : Promise.resolve(pollInstead(onNotify, POLL_INSTEAD_OF_LISTEN_MS)),
-      poolStats: statsOf(pool),
+      poolStats: statsOf(pool, shared),
       close: () => db.destroy(),
     };
   }

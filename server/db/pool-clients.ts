@@ -3,6 +3,7 @@
 // transaction-mode pooler: pooler.ts) and, while a request or delivery is traced, in a span of its own.
 import type pg from "pg";
 import { traced } from "../tracing/tracer.ts";
+import type { SharedConnections } from "./shared-connections.ts";
 
 type Query = (...args: unknown[]) => Promise<unknown>;
 /** Sends one statement with the client's own `query` (`client` for what a policy needs of the connection). */
@@ -11,8 +12,28 @@ export type Send = (query: Query, text: unknown, values?: unknown[], client?: pg
 /** As the client would send it itself. */
 export const sendPlain: Send = (query, text, values) => (values === undefined ? query(text) : query(text, values));
 
-/** What Kysely's PostgresDialect needs of a pool, with clients that send each statement by `send`. */
-export function sendingPool(pool: pg.Pool, send: Send) {
+const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
+// What leaves state on its session for a later statement: Kysely's migrator takes a session's advisory lock and
+// releases it statements later on the same connection (db.connection()); set_config can set the session's settings.
+const SESSION_STATE = /\b(pg_(try_)?advisory_(un)?lock(_shared)?|pg_advisory_unlock_all|set_config)\b/i;
+const judged = new Map<string, boolean>();
+function shareable(text: string): boolean {
+  let yes = judged.get(text);
+  if (yes === undefined) {
+    yes = DATA_STATEMENT.test(text) && !SESSION_STATE.test(text);
+    // Bounded as the statements' names are (named-statements.ts): past it, texts are judged each time.
+    if (judged.size < 1000) judged.set(text, yes);
+  }
+  return yes;
+}
+
+/**
+ * What Kysely's PostgresDialect needs of a pool, with clients that send each statement by `send`. With `shared`
+ * (shared-connections.ts), a statement outside a transaction goes on a shared connection when one can take it:
+ * the client Kysely gets holds a pool connection only from its first statement that cannot (a `begin`, a statement
+ * that leaves state on its session, or any when every shared connection is busy with a slow one) until released.
+ */
+export function sendingPool(pool: pg.Pool, send: Send, shared?: SharedConnections) {
   const wrapped = new WeakSet<pg.PoolClient>();
   const wrap = (client: pg.PoolClient) => {
     if (wrapped.has(client)) return client;
@@ -22,8 +43,43 @@ export function sendingPool(pool: pg.Pool, send: Send) {
       traced(text, () => send(query, text, values, client));
     return client;
   };
-  return {
-    connect: async () => wrap(await pool.connect()),
-    end: () => pool.end(),
+  if (!shared) return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
+  // Kysely keeps its connection object per client: the clients it is given are reused, not made per statement.
+  const free: SharingClient[] = [];
+  const sharingClient = (): SharingClient => {
+    let own: Promise<pg.PoolClient> | undefined;
+    const client: SharingClient = {
+      query: (text, values) => {
+        if (!own && typeof text === "string" && shareable(text)) {
+          const sharedQuery = shared.take();
+          if (sharedQuery) return traced(text, () => send(sharedQuery, text, values));
+        }
+        own ??= pool.connect().then(wrap);
+        return own.then((c) => c.query(text as string, values));
+      },
+      release: (err?: Error | boolean) => {
+        const held = own;
+        own = undefined;
+        free.push(client);
+        if (held)
+          held.then(
+            (c) => c.release(err),
+            () => {},
+          );
+      },
+    };
+    return client;
   };
+  return {
+    connect: () => Promise.resolve((free.pop() ?? sharingClient()) as unknown as pg.PoolClient),
+    end: async () => {
+      await shared.end();
+      await pool.end();
+    },
+  };
+}
+
+interface SharingClient {
+  query(text: unknown, values?: unknown[]): Promise<unknown>;
+  release(err?: Error | boolean): void;
 }

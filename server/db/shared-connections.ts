@@ -1,0 +1,131 @@
+// Statements outside a transaction (most reads; a create without an Idempotency-Key) share a few connections in
+// node-postgres' pipeline mode instead of each taking one of the pool's. The statements sent in one turn of the
+// event loop go out in one write (each socket corked until the turn ends) and their answers come back together:
+// this process and PostgreSQL each wake once for many statements. A loopback write that wakes the database was
+// the largest single cost of GET shipment (bench/levers.md, section 8).
+// On a shared connection a statement waits for those sent before it. A connection whose oldest statement has run
+// longer than STALE_MS takes no more, and when none can take one the statement takes a pool connection of its own,
+// as every statement did before: a slow statement holds back at most what was sent behind it in that time.
+import pg from "pg";
+
+/** A shared connection whose oldest statement has waited this long takes no more. */
+export const STALE_MS = 20;
+
+export type SharedQuery = (...args: unknown[]) => Promise<unknown>;
+
+interface Slot {
+  client?: pg.Client;
+  connecting?: Promise<pg.Client>;
+  /** When each statement in flight was sent, oldest first (a pipeline answers in order). */
+  sent: number[];
+  corked: boolean;
+}
+
+export interface SharedConnections {
+  /** A connection that can take a statement now, or undefined: take one from the pool. */
+  take(): SharedQuery | undefined;
+  /** Open connections (for /metrics). */
+  open(): number;
+  end(): Promise<void>;
+}
+
+/**
+ * `count` connections opened with `config` when first needed, and again after one fails. `onError`: a connection
+ * failed (its statements in flight fail with it, as a pool connection's would); the next statement opens another.
+ */
+export function sharedConnections(
+  config: pg.ClientConfig,
+  count: number,
+  onError: (err: Error) => void = () => {},
+): SharedConnections {
+  const slots: Slot[] = Array.from({ length: count }, () => ({ sent: [], corked: false }));
+  let ended = false;
+  let uncorkScheduled = false;
+
+  const uncorkAll = () => {
+    uncorkScheduled = false;
+    for (const slot of slots) {
+      if (!slot.corked) continue;
+      slot.corked = false;
+      streamOf(slot.client)?.uncork();
+    }
+  };
+
+  const connect = (slot: Slot): Promise<pg.Client> =>
+    (slot.connecting ??= (async () => {
+      const client = new pg.Client({ ...config, pipeline: true });
+      const drop = () => {
+        if (slot.client === client) slot.client = undefined;
+      };
+      client.on("error", (err) => {
+        drop();
+        onError(err);
+      });
+      client.on("end", drop);
+      try {
+        await client.connect();
+      } catch (err) {
+        client.end().catch(() => {});
+        throw err;
+      }
+      if (ended) {
+        await client.end().catch(() => {});
+        throw new Error("the database connections are closed");
+      }
+      slot.client = client;
+      return client;
+    })().finally(() => {
+      slot.connecting = undefined;
+    }));
+
+  const send = async (slot: Slot, text: unknown, values: unknown[] | undefined): Promise<unknown> => {
+    const at = performance.now();
+    slot.sent.push(at);
+    try {
+      const client = slot.client ?? (await connect(slot));
+      if (!slot.corked) {
+        const stream = streamOf(client);
+        if (stream) {
+          stream.cork();
+          slot.corked = true;
+          if (!uncorkScheduled) {
+            uncorkScheduled = true;
+            setImmediate(uncorkAll);
+          }
+        }
+      }
+      return await (values === undefined ? client.query(text as string) : client.query(text as string, values));
+    } finally {
+      const i = slot.sent.indexOf(at);
+      if (i >= 0) slot.sent.splice(i, 1);
+    }
+  };
+
+  return {
+    take() {
+      if (ended) return undefined;
+      const now = performance.now();
+      let best: Slot | undefined;
+      for (const slot of slots) {
+        if (slot.sent.length > 0 && now - slot.sent[0]! > STALE_MS) continue;
+        if (!best || slot.sent.length < best.sent.length) best = slot;
+      }
+      return best && ((text, values) => send(best, text, values as unknown[] | undefined));
+    },
+    open: () => slots.filter((s) => s.client).length,
+    async end() {
+      ended = true;
+      await Promise.all(
+        slots.map(async (slot) => {
+          const client = slot.client ?? (await slot.connecting?.catch(() => undefined));
+          slot.client = undefined;
+          await client?.end().catch(() => {});
+        }),
+      );
+    },
+  };
+}
+
+function streamOf(client: pg.Client | undefined): { cork(): void; uncork(): void } | undefined {
+  return (client as { connection?: { stream?: { cork(): void; uncork(): void } } } | undefined)?.connection?.stream;
+}

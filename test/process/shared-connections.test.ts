@@ -1,0 +1,136 @@
+// Statements outside a transaction share two pipelined connections (server/db/shared-connections.ts). What must
+// hold: each statement gets its own answer however many are in flight, a slow statement does not hold back the
+// ones sent after it, a transaction keeps a connection of its own, and a shared connection that the database
+// drops is replaced by the next statement, its own statements failing as "database unavailable" (503).
+import { sql } from "kysely";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isDatabaseUnavailable } from "../../server/db/availability.ts";
+import { openDatabase, type DatabaseHandle } from "../../server/db/database.ts";
+import { inTransaction } from "../../server/db/transaction.ts";
+import { createTestDatabase } from "../helpers/database.ts";
+
+let handle: Awaited<ReturnType<typeof createTestDatabase>>;
+let server: DatabaseHandle;
+const lost: Error[] = [];
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  // As the server opens it: a pool of 10, two of them shared.
+  server = await openDatabase({ databaseUrl: handle.url!, pgliteDir: "", onConnectionError: (e) => lost.push(e) });
+  await sql`create table shared_check (id int primary key)`.execute(server.db);
+});
+afterAll(async () => {
+  await server?.close();
+  await handle?.close();
+});
+
+const backend = async (e: DatabaseHandle["db"] = server.db) =>
+  (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(e)).rows[0]!.pid;
+
+describe("statements outside a transaction, on shared connections", () => {
+  it("give each statement its own answer with hundreds in flight, the same named statement on each", async () => {
+    const asked = Array.from({ length: 300 }, (_, i) => i);
+    const answers = await Promise.all(
+      asked.map(async (n) => (await sql<{ n: number }>`select ${n}::int as n`.execute(server.db)).rows[0]!.n),
+    );
+    expect(answers).toEqual(asked);
+    // They went over the two shared connections, not the pool's ten.
+    const pids = await Promise.all(Array.from({ length: 40 }, () => backend()));
+    expect(new Set(pids).size).toBeLessThanOrEqual(2);
+  });
+
+  it("do not wait behind a slow statement: a shared connection busy for longer than a moment takes no more", async () => {
+    const slow = sql`select pg_sleep(1.5)`.execute(server.db);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = performance.now();
+    const quick = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => sql<{ n: number }>`select ${i}::int as n`.execute(server.db)),
+    );
+    const took = performance.now() - started;
+    expect(quick.map((r) => r.rows[0]!.n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // Behind the sleep they would have taken at least 1.4 s more.
+    expect(took).toBeLessThan(1000);
+    await slow;
+  });
+
+  it("keep a transaction on a connection of its own: its statements share one session, unseen outside until commit", async () => {
+    const shared = new Set(await Promise.all(Array.from({ length: 20 }, () => backend())));
+    let seenOutside = -1;
+    const pids = await inTransaction(server.db, async (trx) => {
+      const first = await backend(trx);
+      await sql`insert into shared_check values (1)`.execute(trx);
+      seenOutside = Number(
+        (await sql<{ n: string }>`select count(*) as n from shared_check`.execute(server.db)).rows[0]!.n,
+      );
+      return [first, await backend(trx)];
+    });
+    expect(pids[0]).toBe(pids[1]);
+    expect(shared.has(pids[0]!)).toBe(false);
+    expect(seenOutside).toBe(0);
+    const after = await sql<{ n: string }>`select count(*) as n from shared_check`.execute(server.db);
+    expect(Number(after.rows[0]!.n)).toBe(1);
+    await sql`delete from shared_check`.execute(server.db);
+  });
+
+  it("replace a shared connection the database dropped; what it had in flight fails as unavailable", async () => {
+    const pids = new Set(await Promise.all(Array.from({ length: 20 }, () => backend())));
+    const inFlight = Array.from({ length: 10 }, () =>
+      sql`select pg_sleep(0.3)`.execute(server.db).then(
+        () => "ok",
+        (e: unknown) => e,
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    const admin = new pg.Client({ connectionString: handle.url });
+    await admin.connect();
+    try {
+      await admin.query("select pg_terminate_backend(pid) from unnest($1::int[]) as pid", [[...pids]]);
+    } finally {
+      await admin.end();
+    }
+    const outcomes = await Promise.all(inFlight);
+    const failed = outcomes.filter((o) => o !== "ok");
+    expect(failed.length).toBeGreaterThan(0);
+    for (const f of failed) expect(isDatabaseUnavailable(f)).toBe(true);
+    expect(lost.length).toBeGreaterThan(0);
+    // The next statements open new shared connections and succeed.
+    await expect
+      .poll(
+        async () =>
+          backend().then(
+            (pid) => !pids.has(pid),
+            () => false,
+          ),
+        { timeout: 5000 },
+      )
+      .toBe(true);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => sql<{ n: number }>`select ${i}::int as n`.execute(server.db)),
+    );
+    expect(answers.map((r) => r.rows[0]!.n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+});
+
+describe("a statement that leaves state on its session", () => {
+  it("keeps one connection from it to the release: a session's advisory lock taken and released is released", async () => {
+    const lockId = 727_001;
+    await server.db.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(${sql.lit(lockId)})`.execute(conn);
+      // Shared connections busy meanwhile: were the unlock to go on one of them, it would not find the lock there.
+      const busy = sql`select pg_sleep(0.3)`.execute(server.db);
+      await new Promise((r) => setTimeout(r, 50));
+      await sql`select pg_advisory_unlock(${sql.lit(lockId)})`.execute(conn);
+      await busy;
+    });
+    // Another session can take it now (left held, this would say false).
+    const admin = new pg.Client({ connectionString: handle.url });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ ok: boolean }>(`select pg_try_advisory_lock(${lockId}) as ok`);
+      expect(rows[0]!.ok).toBe(true);
+    } finally {
+      await admin.end();
+    }
+  });
+});
