@@ -1,8 +1,8 @@
-// Statements outside a transaction (most reads; a create without an Idempotency-Key) share a few connections in
-// node-postgres' pipeline mode instead of each taking one of the pool's. The statements sent in one turn of the
-// event loop go out in one write (each socket corked until the turn ends) and their answers come back together:
-// this process and PostgreSQL each wake once for many statements. A loopback write that wakes the database was
-// the largest single cost of GET shipment (bench/levers.md, section 8).
+// Reads outside a transaction (GET shipment's one statement, lists, look-ups) share a few connections in
+// node-postgres' pipeline mode instead of each taking one of the pool's (pool-clients.ts chooses which ones). The
+// statements sent in one turn of the event loop go out in one write (each socket corked until the turn ends) and
+// their answers come back together: this process and PostgreSQL each wake once for many statements. A loopback
+// write that wakes the database was the largest single cost of GET shipment (bench/levers.md, section 8).
 // On a shared connection a statement waits for those sent before it. A connection whose oldest statement has run
 // longer than STALE_MS takes no more, and when none can take one the statement takes a pool connection of its own,
 // as every statement did before: a slow statement holds back at most what was sent behind it in that time.

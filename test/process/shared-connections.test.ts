@@ -1,6 +1,6 @@
-// Statements outside a transaction share two pipelined connections (server/db/shared-connections.ts). What must
-// hold: each statement gets its own answer however many are in flight, a slow statement does not hold back the
-// ones sent after it, a transaction keeps a connection of its own, and a shared connection that the database
+// Reads outside a transaction share two pipelined connections (server/db/shared-connections.ts). What must hold:
+// each statement gets its own answer however many are in flight, a slow statement does not hold back the ones sent
+// after it, a transaction and a write keep a connection of their own, and a shared connection that the database
 // drops is replaced by the next statement, its own statements failing as "database unavailable" (503).
 import { sql } from "kysely";
 import pg from "pg";
@@ -109,6 +109,27 @@ describe("statements outside a transaction, on shared connections", () => {
       Array.from({ length: 20 }, (_, i) => sql<{ n: number }>`select ${i}::int as n`.execute(server.db)),
     );
     expect(answers.map((r) => r.rows[0]!.n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+});
+
+describe("a write outside a transaction", () => {
+  it("takes a pool connection: nothing waits behind its commit on a shared one", async () => {
+    const shared = new Set(await Promise.all(Array.from({ length: 20 }, () => backend())));
+    const wrote = await Promise.all(
+      [11, 12, 13].map(
+        async (id) =>
+          (
+            await sql<{
+              pid: number;
+            }>`insert into shared_check values (${id}) returning pg_backend_pid() as pid`.execute(server.db)
+          ).rows[0]!.pid,
+      ),
+    );
+    const viaWith = (
+      await sql<{ pid: number }>`with gone as (delete from shared_check returning id)
+        select pg_backend_pid() as pid from gone limit 1`.execute(server.db)
+    ).rows[0]!.pid;
+    for (const pid of [...wrote, viaWith]) expect(shared.has(pid)).toBe(false);
   });
 });
 
