@@ -1,6 +1,6 @@
 // GET shipment's edge taken apart: the server's own app (configured as `npm start` configures it, without the
 // worker), with only the pipeline's steps up to a cut, then the floor's answer (bench/micro/floor-server.ts: the
-// statement on two shared connections of its own, the row sent with res.json). Run by bench/micro/edge.ts, one
+// statement through the server's own database handle, the row sent with res.json). Run by bench/micro/edge.ts, one
 // process per cut:
 //   node --import tsx bench/micro/edge-server.ts <port> <cut> <statement json file>
 // <cut>: "none" (no step: the floor inside the server's app settings), "log" (the request log line), a step's
@@ -8,7 +8,7 @@
 // own dispatch instead of the floor's answer).
 import { readFileSync } from "node:fs";
 import express, { Router, type RequestHandler } from "express";
-import { sharedConnections } from "../../server/db/shared-connections.ts";
+import { CompiledQuery } from "kysely";
 import { pino } from "pino";
 import { BASE_PATH } from "../../server/app.ts";
 import { DEFAULT_LOGIN_LIMITS } from "../../server/accounts/throttle.ts";
@@ -84,14 +84,12 @@ const router = Router();
 for (const [, step] of steps.slice(0, last + 1)) if (step) router.use(step);
 
 if (cut !== "all") {
-  const shared = sharedConnections({ connectionString: config.databaseUrl }, 2);
   const floor: RequestHandler = (req, res, next) => {
     if (req.headers.authorization !== authorization) return void res.status(401).end();
     const id = req.path.slice(req.path.lastIndexOf("/") + 1);
     const values = parameters.map((p, i) => (i === idAt ? id : p));
-    const query = shared.take();
-    if (!query) return void res.status(503).end();
-    (query({ name: "floor", text: sql, values }) as Promise<{ rows: unknown[] }>).then((r) => {
+    // The server's database handle: named, on a shared connection (a pool's when neither can take it).
+    handle.db.executeQuery(CompiledQuery.raw(sql, values)).then((r) => {
       if (!r.rows[0]) return void res.status(404).end();
       res.json(r.rows[0]);
     }, next);
