@@ -11,10 +11,21 @@ import pg from "pg";
 /** A shared connection whose oldest statement has waited this long takes no more. */
 export const STALE_MS = 20;
 
+/**
+ * A shared connection is replaced once this old (what it has in flight finishes first). A session that lived while
+ * the tables grew spends more and more of PostgreSQL's CPU on the same statement: GET shipment's rose 149 -> 1,010
+ * µs over four benchmark rounds of creates on connections that lived through them all, and stayed at 21-32 µs with
+ * connections renewed every 2 s (51-86 at 5 s, up to 582 at 30 s). Most likely PostgreSQL's plan cache: a prepared
+ * statement keeps the costs of the custom plans it made while the tables were small, and keeps planning anew on
+ * every execution. The pool's connections were renewed by their idle timeout between the benchmark's rounds.
+ */
+export const LIFETIME_MS = 5_000;
+
 export type SharedQuery = (...args: unknown[]) => Promise<unknown>;
 
 interface Slot {
   client?: pg.Client;
+  openedAt: number;
   connecting?: Promise<pg.Client>;
   /** When each statement in flight was sent, oldest first (a pipeline answers in order). */
   sent: number[];
@@ -38,7 +49,7 @@ export function sharedConnections(
   count: number,
   onError: (err: Error) => void = () => {},
 ): SharedConnections {
-  const slots: Slot[] = Array.from({ length: count }, () => ({ sent: [], corked: false }));
+  const slots: Slot[] = Array.from({ length: count }, () => ({ sent: [], corked: false, openedAt: 0 }));
   let ended = false;
   let uncorkScheduled = false;
 
@@ -73,6 +84,7 @@ export function sharedConnections(
         throw new Error("the database connections are closed");
       }
       slot.client = client;
+      slot.openedAt = performance.now();
       return client;
     })().finally(() => {
       slot.connecting = undefined;
@@ -82,6 +94,16 @@ export function sharedConnections(
     const at = performance.now();
     slot.sent.push(at);
     try {
+      if (slot.client && at - slot.openedAt > LIFETIME_MS) {
+        // node-postgres ends a pipelined connection once what it sent is answered.
+        const old = slot.client;
+        slot.client = undefined;
+        if (slot.corked) {
+          slot.corked = false;
+          streamOf(old)?.uncork();
+        }
+        old.end().catch(() => {});
+      }
       const client = slot.client ?? (await connect(slot));
       if (!slot.corked) {
         const stream = streamOf(client);

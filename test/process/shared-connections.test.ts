@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isDatabaseUnavailable } from "../../server/db/availability.ts";
+import { LIFETIME_MS } from "../../server/db/shared-connections.ts";
 import { openDatabase, type DatabaseHandle } from "../../server/db/database.ts";
 import { inTransaction } from "../../server/db/transaction.ts";
 import { createTestDatabase } from "../helpers/database.ts";
@@ -153,5 +154,23 @@ describe("a statement that leaves state on its session", () => {
     } finally {
       await admin.end();
     }
+  });
+});
+
+describe("a shared connection's age", () => {
+  it("is renewed every few seconds, and no statement fails meanwhile", async () => {
+    const first = new Set(await Promise.all(Array.from({ length: 10 }, () => backend())));
+    const failures: unknown[] = [];
+    const seen = new Set<number>();
+    const until = Date.now() + LIFETIME_MS + 1_500;
+    while (Date.now() < until) {
+      const batch = await Promise.all(
+        Array.from({ length: 5 }, () => backend().catch((e: unknown) => (failures.push(e), 0))),
+      );
+      for (const pid of batch) seen.add(pid);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(failures).toEqual([]);
+    expect([...seen].some((pid) => !first.has(pid))).toBe(true);
   });
 });
