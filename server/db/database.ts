@@ -42,7 +42,7 @@ const statsOf = (pool: pg.Pool, shared?: SharedConnections) => (): PoolStats => 
   waiting: pool.waitingCount,
 });
 
-/** Connections that statements outside a transaction share (shared-connections.ts); two measured best of 2 and 4. */
+/** Connections that reads outside a transaction share (shared-connections.ts): 2 measured better than 4. */
 const SHARED_CONNECTIONS = 2;
 
 export interface DatabaseOptions {

@@ -90,20 +90,23 @@ export function sharedConnections(
       slot.connecting = undefined;
     }));
 
+  /** The slot's connection takes no more; node-postgres ends a pipelined one once what it sent is answered. */
+  const retire = (slot: Slot) => {
+    const old = slot.client;
+    slot.client = undefined;
+    // What this turn wrote to it goes now: the turn's uncork only reaches the slot's next connection.
+    if (slot.corked) {
+      slot.corked = false;
+      streamOf(old)?.uncork();
+    }
+    old?.end().catch(() => {});
+  };
+
   const send = async (slot: Slot, text: unknown, values: unknown[] | undefined): Promise<unknown> => {
     const at = performance.now();
     slot.sent.push(at);
     try {
-      if (slot.client && at - slot.openedAt > LIFETIME_MS) {
-        // node-postgres ends a pipelined connection once what it sent is answered.
-        const old = slot.client;
-        slot.client = undefined;
-        if (slot.corked) {
-          slot.corked = false;
-          streamOf(old)?.uncork();
-        }
-        old.end().catch(() => {});
-      }
+      if (slot.client && at - slot.openedAt > LIFETIME_MS) retire(slot);
       const client = slot.client ?? (await connect(slot));
       if (!slot.corked) {
         const stream = streamOf(client);
