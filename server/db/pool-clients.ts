@@ -4,6 +4,7 @@
 import type pg from "pg";
 import { traced } from "../tracing/tracer.ts";
 import type { SharedConnections } from "./shared-connections.ts";
+import { batchable, writeBatches } from "./write-batches.ts";
 
 type Query = (...args: unknown[]) => Promise<unknown>;
 /** Sends one statement with the client's own `query` (`client` for what a policy needs of the connection). */
@@ -39,35 +40,43 @@ function shareable(text: string): boolean {
  * statement that leaves state on its session, or any when every shared connection is busy) until it is released.
  */
 export function sendingPool(pool: pg.Pool, send: Send, shared?: SharedConnections) {
-  const wrapped = new WeakSet<pg.PoolClient>();
+  /** Each pool client's own query, before it was wrapped. */
+  const own = new WeakMap<pg.PoolClient, Query>();
   const wrap = (client: pg.PoolClient) => {
-    if (wrapped.has(client)) return client;
-    wrapped.add(client);
+    if (own.has(client)) return client;
     const query = client.query.bind(client) as Query;
+    own.set(client, query);
     (client as { query: unknown }).query = (text: unknown, values?: unknown[]) =>
       traced(text, () => send(query, text, values, client));
     return client;
   };
   if (!shared) return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
+  const batches = writeBatches(async () => {
+    const client = wrap(await pool.connect());
+    return { client, query: own.get(client)! };
+  }, send);
   // Kysely keeps its connection object per client: the clients it is given are reused, not made per statement.
   const free: SharingClient[] = [];
   const sharingClient = (): SharingClient => {
-    let own: Promise<pg.PoolClient> | undefined;
+    let held: Promise<pg.PoolClient> | undefined;
     const client: SharingClient = {
       query: (text, values) => {
-        if (!own && typeof text === "string" && shareable(text)) {
-          const sharedQuery = shared.take();
-          if (sharedQuery) return traced(text, () => send(sharedQuery, text, values));
+        if (!held && typeof text === "string") {
+          if (shareable(text)) {
+            const sharedQuery = shared.take();
+            if (sharedQuery) return traced(text, () => send(sharedQuery, text, values));
+          } else if (batchable(text) && !SESSION_STATE.test(text))
+            return traced(text, () => batches.send(text, values));
         }
-        own ??= pool.connect().then(wrap);
-        return own.then((c) => c.query(text as string, values));
+        held ??= pool.connect().then(wrap);
+        return held.then((c) => c.query(text as string, values));
       },
       release: (err?: Error | boolean) => {
-        const held = own;
-        own = undefined;
+        const taken = held;
+        held = undefined;
         free.push(client);
-        if (held)
-          held.then(
+        if (taken)
+          taken.then(
             (c) => c.release(err),
             () => {},
           );
