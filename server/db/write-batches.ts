@@ -29,8 +29,8 @@ export const batchable = (text: string) => WRITE.test(text) || (WITH.test(text) 
 interface Item {
   text: string;
   values?: unknown[];
-  resolve(result: unknown): void;
-  reject(err: unknown): void;
+  resolve: (result: unknown) => void;
+  reject: (err: unknown) => void;
 }
 
 interface Settled {
@@ -80,7 +80,7 @@ export function writeBatches(
       const [item] = items;
       const [answer] = sendTogether(query, client, items, false).answers;
       const a = await answer!;
-      (a.ok ? item!.resolve : item!.reject)(a.value);
+      give(item!, a);
       return a.ok || isDatabaseError(a.value);
     }
     const sent = sendTogether(query, client, items, true);
@@ -89,7 +89,7 @@ export function writeBatches(
     const committed = await sent.committed!;
     const result = committed.ok && (committed.value as { command?: string }).command;
     if (begun.ok && result === "COMMIT") {
-      items.forEach((item, i) => (answers[i]!.ok ? item.resolve : item.reject)(answers[i]!.value));
+      items.forEach((item, i) => give(item, answers[i]!));
       return true;
     }
     const rolledBack = begun.ok && (result === "ROLLBACK" || (!committed.ok && isDatabaseError(committed.value)));
@@ -104,7 +104,7 @@ export function writeBatches(
     let alive = true;
     for (const [i, item] of items.entries()) {
       const a = await alone[i]!;
-      (a.ok ? item.resolve : item.reject)(a.value);
+      give(item, a);
       if (!a.ok && !isDatabaseError(a.value)) alive = false;
     }
     return alive;
@@ -154,6 +154,8 @@ export function writeBatches(
     },
   };
 }
+
+const give = (item: Item, a: Settled) => (a.ok ? item.resolve(a.value) : item.reject(a.value));
 
 /** An error the database answered (it has a SQLSTATE and a severity): the connection itself is fine. */
 const isDatabaseError = (err: unknown) =>

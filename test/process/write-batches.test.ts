@@ -91,7 +91,7 @@ describe("writes outside a transaction", () => {
     );
     const failed = outcomes.filter((o) => typeof o !== "number");
     // The duplicate's own unique violation, not "current transaction is aborted".
-    expect(failed.map((f) => (f as { code?: string }).code)).toEqual(["23505"]);
+    expect(failed.map((f) => f.code)).toEqual(["23505"]);
     expect(outcomes.filter((o) => typeof o === "number")).toEqual(
       Array.from({ length: 50 }, (_, i) => i + 1).filter((id) => id !== 25),
     );
