@@ -55,19 +55,25 @@ export function writeBatches(
   let running = 0;
   let connecting = 0;
 
-  const settle = (p: Promise<unknown>): Promise<Settled> =>
-    p.then(
-      (value) => ({ ok: true, value }),
-      (value: unknown) => ({ ok: false, value }),
-    );
+  // A statement that throws as it is sent (values node-postgres cannot serialise) fails as one that was refused.
+  const settle = (sending: () => Promise<unknown>): Promise<Settled> => {
+    try {
+      return sending().then(
+        (value) => ({ ok: true, value }),
+        (value: unknown) => ({ ok: false, value }),
+      );
+    } catch (value) {
+      return Promise.resolve({ ok: false, value });
+    }
+  };
 
   const sendTogether = (query: Query, client: pg.PoolClient, items: Item[], inTransaction: boolean) => {
     const stream = (client as { connection?: { stream?: { cork(): void; uncork(): void } } }).connection?.stream;
     stream?.cork();
     try {
-      const begun = inTransaction ? settle(query("begin")) : undefined;
-      const answers = items.map((i) => settle(send(query, i.text, i.values, client)));
-      const committed = inTransaction ? settle(query("commit")) : undefined;
+      const begun = inTransaction ? settle(() => query("begin")) : undefined;
+      const answers = items.map((i) => settle(() => send(query, i.text, i.values, client)));
+      const committed = inTransaction ? settle(() => query("commit")) : undefined;
       return { begun, answers, committed };
     } finally {
       stream?.uncork();
@@ -134,7 +140,11 @@ export function writeBatches(
           while (waiting.length && alive) {
             const batch = waiting.splice(0, MAX_BATCH);
             kick();
-            alive = await run(conn.query, conn.client, batch);
+            alive = await run(conn.query, conn.client, batch).catch((err: unknown) => {
+              // Not expected (run settles every answer): no caller is left waiting, and the connection is dropped.
+              for (const item of batch) item.reject(err);
+              return false;
+            });
           }
         } finally {
           conn.client.release(!alive);
