@@ -2,7 +2,7 @@
 // on the wire right before it, in the same write, on a client in node-postgres' pipeline mode (which sends a
 // statement without waiting for the answer to the one before). The database reads both at once: one write and one
 // wake-up fewer for every transaction. The write is the cost: held but sent on its own, begin saved nothing.
-import type { Socket } from "node:net";
+import { socketOf } from "./client-socket.ts";
 import type { Send } from "./pool-clients.ts";
 
 type Query = Parameters<Send>[0];
@@ -32,16 +32,15 @@ export function beginRidesAlong(send: Send): Send {
       return Promise.resolve({ command: text.trim().toUpperCase(), rowCount: null, rows: [] });
     // Both are written in this tick, in one system call (each write to the database's socket cost tens of µs of
     // CPU in the create's profile); a failed begin (a lost connection) fails the statement too.
-    const socket = (client as { connection?: { stream?: Partial<Pick<Socket, "cork" | "uncork">> } } | undefined)
-      ?.connection?.stream;
-    socket?.cork?.();
+    const socket = socketOf(client);
+    socket?.cork();
     let begun: Promise<unknown>;
     let answer: Promise<unknown>;
     try {
       begun = query("begin");
       answer = send(query, text, values, client);
     } finally {
-      socket?.uncork?.();
+      socket?.uncork();
     }
     return begun.then(
       () => answer,

@@ -4,7 +4,7 @@
 import type pg from "pg";
 import { traced } from "../tracing/tracer.ts";
 import type { SharedConnections } from "./shared-connections.ts";
-import { batchable, writeBatches } from "./write-batches.ts";
+import { writeBatches } from "./write-batches.ts";
 
 type Query = (...args: unknown[]) => Promise<unknown>;
 /** Sends one statement with the client's own `query` (`client` for what a policy needs of the connection). */
@@ -13,24 +13,34 @@ export type Send = (query: Query, text: unknown, values?: unknown[], client?: pg
 /** As the client would send it itself. */
 export const sendPlain: Send = (query, text, values) => (values === undefined ? query(text) : query(text, values));
 
-// Reads only. A write outside a transaction commits by itself and waits for its WAL flush: on a shared connection
-// every statement sent behind it would wait for that flush too, and the commits would flush one after another
-// instead of together (a slow disk stalled GET shipment's p99 to 848 ms in a benchmark round that shared them).
+// How a statement sent outside a transaction goes, judged once per text. A read shares a pipelined connection. A write
+// (one data-modifying statement) goes in a batch (write-batches.ts), not on a shared connection: it commits by itself and
+// waits for its WAL flush, and every statement sent behind it there would wait for that flush too (a slow disk stalled
+// GET shipment's p99 to 848 ms in a benchmark round that shared them). Anything else takes a pool connection of its own.
+type Way = "shared" | "batched" | "own";
 const READ = /^\s*select\b/i;
-const READ_WITH = /^\s*with\b/i;
+const WITH = /^\s*with\b/i;
+const WRITE = /^\s*(insert|update|delete|merge)\b/i;
 const WRITES = /\b(insert|update|delete|merge)\b/i;
 // What leaves state on its session for a later statement: Kysely's migrator takes a session's advisory lock and
 // releases it statements later on the same connection (db.connection()); set_config can set the session's settings.
 const SESSION_STATE = /\b(pg_(try_)?advisory_(un)?lock(_shared)?|pg_advisory_unlock_all|set_config)\b/i;
-const judged = new Map<string, boolean>();
-function shareable(text: string): boolean {
-  let yes = judged.get(text);
-  if (yes === undefined) {
-    yes = (READ.test(text) || (READ_WITH.test(text) && !WRITES.test(text))) && !SESSION_STATE.test(text);
+const judged = new Map<string, Way>();
+function wayOf(text: string): Way {
+  let way = judged.get(text);
+  if (way === undefined) {
+    const writes = WRITES.test(text);
+    way = SESSION_STATE.test(text)
+      ? "own"
+      : READ.test(text) || (WITH.test(text) && !writes)
+        ? "shared"
+        : WRITE.test(text) || (WITH.test(text) && writes)
+          ? "batched"
+          : "own";
     // Bounded as the statements' names are (named-statements.ts): past it, texts are judged each time.
-    if (judged.size < 1000) judged.set(text, yes);
+    if (judged.size < 1000) judged.set(text, way);
   }
-  return yes;
+  return way;
 }
 
 /**
@@ -61,13 +71,11 @@ export function sendingPool(pool: pg.Pool, send: Send, shared?: SharedConnection
     let held: Promise<pg.PoolClient> | undefined;
     const client: SharingClient = {
       query: (text, values) => {
-        if (!held && typeof text === "string") {
-          if (shareable(text)) {
-            const sharedQuery = shared.take();
-            if (sharedQuery) return traced(text, () => send(sharedQuery, text, values));
-          } else if (batchable(text) && !SESSION_STATE.test(text))
-            return traced(text, () => batches.send(text, values));
-        }
+        const way = !held && typeof text === "string" ? wayOf(text) : "own";
+        if (way === "shared") {
+          const sharedQuery = shared.take();
+          if (sharedQuery) return traced(text, () => send(sharedQuery, text, values));
+        } else if (way === "batched") return traced(text, () => batches.send(text as string, values));
         held ??= pool.connect().then(wrap);
         return held.then((c) => c.query(text as string, values));
       },

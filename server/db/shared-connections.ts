@@ -7,6 +7,7 @@
 // longer than STALE_MS takes no more, and when none can take one the statement takes a pool connection of its own,
 // as every statement did before: a slow statement holds back at most what was sent behind it in that time.
 import pg from "pg";
+import { socketOf } from "./client-socket.ts";
 
 /** A shared connection whose oldest statement has waited this long takes no more. */
 export const STALE_MS = 20;
@@ -58,7 +59,7 @@ export function sharedConnections(
     for (const slot of slots) {
       if (!slot.corked) continue;
       slot.corked = false;
-      streamOf(slot.client)?.uncork();
+      socketOf(slot.client)?.uncork();
     }
   };
 
@@ -97,7 +98,7 @@ export function sharedConnections(
     // What this turn wrote to it goes now: the turn's uncork only reaches the slot's next connection.
     if (slot.corked) {
       slot.corked = false;
-      streamOf(old)?.uncork();
+      socketOf(old)?.uncork();
     }
     old?.end().catch(() => {});
   };
@@ -109,7 +110,7 @@ export function sharedConnections(
       if (slot.client && at - slot.openedAt > LIFETIME_MS) retire(slot);
       const client = slot.client ?? (await connect(slot));
       if (!slot.corked) {
-        const stream = streamOf(client);
+        const stream = socketOf(client);
         if (stream) {
           stream.cork();
           slot.corked = true;
@@ -149,8 +150,4 @@ export function sharedConnections(
       );
     },
   };
-}
-
-function streamOf(client: pg.Client | undefined): { cork(): void; uncork(): void } | undefined {
-  return (client as { connection?: { stream?: { cork(): void; uncork(): void } } } | undefined)?.connection?.stream;
 }

@@ -10,6 +10,7 @@
 // connection fails instead, no one can know whether the commit happened: each caller gets the failure, as a lost
 // connection gives it for a statement sent alone, and nothing is sent again.
 import type pg from "pg";
+import { socketOf } from "./client-socket.ts";
 import type { Send } from "./pool-clients.ts";
 
 type Query = Parameters<Send>[0];
@@ -18,13 +19,6 @@ type Query = Parameters<Send>[0];
 export const BATCH_CONNECTIONS = 4;
 /** The most statements in one batch: each holds its row locks until the batch commits. */
 export const MAX_BATCH = 32;
-
-const WRITE = /^\s*(insert|update|delete|merge)\b/i;
-const WITH = /^\s*with\b/i;
-const WRITES = /\b(insert|update|delete|merge)\b/i;
-
-/** Whether a statement sent outside a transaction may go in a batch: one data-modifying statement. */
-export const batchable = (text: string) => WRITE.test(text) || (WITH.test(text) && WRITES.test(text));
 
 interface Item {
   text: string;
@@ -68,7 +62,7 @@ export function writeBatches(
   };
 
   const sendTogether = (query: Query, client: pg.PoolClient, items: Item[], inTransaction: boolean) => {
-    const stream = (client as { connection?: { stream?: { cork(): void; uncork(): void } } }).connection?.stream;
+    const stream = socketOf(client);
     stream?.cork();
     try {
       const begun = inTransaction ? settle(() => query("begin")) : undefined;
