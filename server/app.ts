@@ -161,6 +161,7 @@ export function createApp({
       publishableAddressRequestsPerMinute,
       responseValidationPercent,
       countViolation: metrics?.responseViolation,
+      windows: services.windows,
     }),
   );
 

@@ -183,6 +183,8 @@ async function main() {
         await stopBackups();
         await stopTracing?.().catch((err: Error) => logger.warn({ err }, "flushing the last spans failed"));
         closeWebhookAgents();
+        // The last requests' counts, taken within the limits' flush interval, go out while the database is open.
+        await services.windows.flush();
         await handle.close();
         logger.info("stopped");
         process.exit(0);

@@ -10,6 +10,7 @@ import { CACHES_CHANNEL } from "./db/cache-signal.ts";
 import { createHandlers, type Caches } from "./handlers.ts";
 import type { Handlers } from "./operations.ts";
 import { Housekeeping } from "./housekeeping.ts";
+import { sharedWindows, type SharedWindows } from "./http/rate-limit.ts";
 import type { Nearest } from "./pickup-points/lookup.ts";
 import { TtlCache } from "./shared/ttl-cache.ts";
 import type { Quoter } from "./quotes/quotes.ts";
@@ -42,6 +43,8 @@ export interface Services {
   quoter: Quoter;
   dispatcher?: Dispatcher;
   housekeeping?: Housekeeping;
+  /** The limits' minute windows, shared by the instances; flushed by a stopping instance before the database closes. */
+  windows: SharedWindows;
   /** Listens for cache changes and starts the worker, if any. */
   start(): Promise<void>;
   /** Stops the worker (finishing deliveries in flight) and the listening; the database stays open. */
@@ -81,6 +84,7 @@ export function createServices(opts: ServicesOptions): Services {
     quoter,
     dispatcher,
     housekeeping,
+    windows: sharedWindows(db, opts.logger),
     async start() {
       // Also called after the listener reconnects: anything may have changed meanwhile.
       unlisten = await opts.handle.listen(

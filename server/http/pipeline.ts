@@ -17,6 +17,7 @@ import {
   perCallerResponseBytes,
   publishableKeyLimits,
   sharedWindows,
+  type SharedWindows,
 } from "./rate-limit.ts";
 import { fairShare } from "./fair-share.ts";
 import { keyOrigins, preflight } from "./cors.ts";
@@ -52,6 +53,8 @@ export interface PipelineOptions {
   responseValidationPercent?: number;
   /** Counts an answer that broke the contract (metrics/metrics.ts). */
   countViolation?: (operation: string) => void;
+  /** The limits' windows (services.ts owns them, to flush them at a stop); absent: made here. */
+  windows?: SharedWindows;
 }
 
 export function apiPipeline(o: PipelineOptions): Router {
@@ -71,7 +74,7 @@ export function pipelineSteps(o: PipelineOptions): [string, Step][] {
       o.countViolation?.(operation);
     },
   });
-  const shared = sharedWindows(o.db, o.logger);
+  const shared = o.windows ?? sharedWindows(o.db, o.logger);
   const turns = fairShare();
   o.gauge?.(
     "http_requests_waiting_turn",

@@ -5,19 +5,31 @@ import { SharedWindowLimit, WindowCounter } from "../db/counters.ts";
 import { AppError } from "../shared/errors.ts";
 import type { Res } from "./express.ts";
 
+/** Makes the minute windows the limits count in; `flush` sends what they counted and have not sent yet. */
+export interface SharedWindows {
+  (name: string, limit: number): SharedWindowLimit;
+  flush(): Promise<void>;
+}
+
 /**
  * Makes the minute windows the limits below count in, shared by every instance on the database; while it is
- * away requests answer 503 anyway, and meanwhile each instance counts alone.
+ * away requests answer 503 anyway, and meanwhile each instance counts alone. A stopping instance flushes them
+ * before it closes the database (main.ts), or the last moment's requests would go uncounted.
  */
-export function sharedWindows(db: Db, logger: Logger) {
+export function sharedWindows(db: Db, logger: Logger): SharedWindows {
   let warnedAt = 0;
-  return (name: string, limit: number) =>
-    new SharedWindowLimit(new WindowCounter(db, name, limit, 60), (err) => {
+  const made: SharedWindowLimit[] = [];
+  const make = (name: string, limit: number) => {
+    const window = new SharedWindowLimit(new WindowCounter(db, name, limit, 60), (err) => {
       // Once in a while, not every 100 ms of an outage: the connection errors are logged already.
       if (Date.now() - warnedAt < 10_000) return;
       warnedAt = Date.now();
       logger.warn({ err }, `could not share the ${name} count; this instance counts alone meanwhile`);
     });
+    made.push(window);
+    return window;
+  };
+  return Object.assign(make, { flush: async () => void (await Promise.all(made.map((w) => w.flush()))) });
 }
 
 /**

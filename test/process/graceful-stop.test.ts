@@ -5,8 +5,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import { afterAll, expect, it } from "vitest";
 import { createLogisticsClient } from "../../client/index.ts";
+import { COUNTERS_TABLE } from "../../server/db/counters.ts";
+import { openDatabase } from "../../server/db/database.ts";
 import { DEMO } from "../../server/demo.ts";
 import { basicAuth } from "../helpers/fixtures.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
@@ -134,3 +137,39 @@ it("SHUTDOWN_DRAIN_MS: a stopping server keeps serving for the drain, /readyz 50
   // After the drain the port is closed.
   await expect(fetch(`${origin}/healthz`)).rejects.toThrow();
 });
+
+it("SIGTERM right after requests: the limits' last counts are stored before the database closes, with no warning", async () => {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const dbDir = path.join(dir, "counts-db");
+  const server = run(SERVER_MAIN, [], {
+    PORT: String(port),
+    PGLITE_DIR: dbDir,
+    DATABASE_URL: "",
+    RATE_LIMIT_PER_MINUTE: "1000",
+  });
+  await waitReady(origin, server, 90_000);
+  const headers = { Authorization: basicAuth(`M-${DEMO.merchantId}`, DEMO.merchantSecret) };
+  // Well within the limits' 100 ms flush interval: the signal comes before these counts were sent.
+  let bytes = 0;
+  for (let i = 0; i < 3; i++) {
+    const res = await fetch(`${origin}/2015-01-01/inbound_shipments`, { headers });
+    expect(res.status).toBe(200);
+    bytes += (await res.arrayBuffer()).byteLength;
+  }
+  server.child.kill("SIGTERM");
+  expect(await server.exited).toBe(0);
+  expect(server.output()).not.toContain("could not share");
+
+  const handle = await openDatabase({ pgliteDir: dbDir });
+  try {
+    const rows = await sql<{ key: string; points: number }>`
+      select key, points from ${sql.table(COUNTERS_TABLE)} order by key`.execute(handle.db);
+    expect(rows.rows).toEqual([
+      { key: `requests:M-${DEMO.merchantId}`, points: 3 },
+      { key: `response-bytes:M-${DEMO.merchantId}`, points: bytes },
+    ]);
+  } finally {
+    await handle.close();
+  }
+}, 120_000);
