@@ -236,6 +236,27 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     await page.close();
   }, 120_000);
 
+  it("keeps its layout while the preview is asked again after an edit: nothing reaches past the screen", async () => {
+    const { page, errors } = await pricingPage(width);
+    await option(page, "Pickup point").waitFor();
+    // The next preview's answer is held: the preview shows it is busy until it comes.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route("**/shipping_options/_preview", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await rule(page, 2)
+      .getByLabel(/^Price/)
+      .fill("3.10");
+    await expect.poll(() => preview(page).getAttribute("aria-busy")).toBe("true");
+    await checkScreen(page, "pricing-refreshing");
+    release();
+    await expect.poll(() => preview(page).getAttribute("aria-busy")).toBe("false");
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
   it("asks before unsaved edits are lost: leaving the page, or opening another price list", async () => {
     const { page, errors } = await pricingPage(width);
     const price = rule(page, 2).getByLabel(/^Price/);
