@@ -95,6 +95,26 @@ export class SharedWindowLimit {
   }
 
   /**
+   * `take`'s answer without a promise when the key's total is fresh (most requests of an active caller); undefined
+   * when it must be read first: then call `take`. A request's limits cost a promise each otherwise.
+   */
+  takeNow(key: string, points = 1): number | undefined {
+    const wait = this.verdict(key, points);
+    if (wait === 0) this.add(key, points);
+    return wait;
+  }
+
+  /** `spent`'s answer without a promise when the key's total is fresh; undefined when it must be read first. */
+  spentNow(key: string): number | undefined {
+    return this.verdict(key, 1);
+  }
+
+  /** Adds `points` already spent, without asking whether the key is now over its limit. */
+  count(key: string, points: number): void {
+    this.add(key, points);
+  }
+
+  /**
    * Adds `points` already spent (bytes read or written cannot be refused after the fact); returns the
    * seconds until the window ends when the key is now over its limit, else 0.
    */
@@ -110,17 +130,25 @@ export class SharedWindowLimit {
 
   /** 0 when `points` more fit in the key's window; else the seconds until it ends. */
   private async waitFor(key: string, points: number): Promise<number> {
-    let now = Date.now();
-    let k = this.known.get(key);
-    if (!k || k.resetsAt <= now || now - k.at > this.flushMs) {
-      // A healthy database answers in a millisecond; one that is away must not add its connection
-      // timeout to every request's own (the request answers 503 by itself), so the wait is short.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.refresh(key), new Promise((r) => (timer = setTimeout(r, READ_WAIT_MS)))]);
-      clearTimeout(timer);
-      now = Date.now();
-      k = this.known.get(key);
-    }
+    const fresh = this.verdict(key, points);
+    if (fresh !== undefined) return fresh;
+    // A healthy database answers in a millisecond; one that is away must not add its connection
+    // timeout to every request's own (the request answers 503 by itself), so the wait is short.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.refresh(key), new Promise((r) => (timer = setTimeout(r, READ_WAIT_MS)))]);
+    clearTimeout(timer);
+    return this.judge(key, points, this.known.get(key), Date.now());
+  }
+
+  /** waitFor's answer from the known total when it is fresh; undefined when it must be read first. */
+  private verdict(key: string, points: number): number | undefined {
+    const now = Date.now();
+    const k = this.known.get(key);
+    if (!k || k.resetsAt <= now || now - k.at > this.flushMs) return undefined;
+    return this.judge(key, points, k, now);
+  }
+
+  private judge(key: string, points: number, k: (Counted & { at: number }) | undefined, now: number): number {
     const used = (k?.consumed ?? 0) + (this.pending.get(key) ?? 0) + (this.sending.get(key) ?? 0);
     if (used + points <= this.counter.limit) return 0;
     const resetsAt = k?.resetsAt ?? now + this.counter.windowSeconds * 1000;

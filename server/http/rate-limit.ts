@@ -38,11 +38,14 @@ export function sharedWindows(db: Db, logger: Logger): SharedWindows {
  */
 export function perCallerRateLimit(limit: SharedWindowLimit) {
   return (_req: Request, res: Res, next: NextFunction) => {
-    limit.take(res.locals.principal.name).then((wait) => {
-      if (wait > 0)
-        return next(tooMany(`Too many requests: at most ${limit.limit} a minute. Retry in ${wait} s.`, wait));
-      next();
-    }, next);
+    const answer = (wait: number) =>
+      next(
+        wait > 0 ? tooMany(`Too many requests: at most ${limit.limit} a minute. Retry in ${wait} s.`, wait) : undefined,
+      );
+    const key = res.locals.principal.name;
+    const now = limit.takeNow(key);
+    if (now !== undefined) return answer(now);
+    limit.take(key).then(answer, next);
   };
 }
 
@@ -132,7 +135,10 @@ export function perCallerBodyBytes(limit: SharedWindowLimit) {
       return next();
     }
     if (!Number.isFinite(size) || size <= 0) return next();
-    limit.take(key, size).then((wait) => next(wait > 0 ? refusal(wait) : undefined), next);
+    const answer = (wait: number) => next(wait > 0 ? refusal(wait) : undefined);
+    const now = limit.takeNow(key, size);
+    if (now !== undefined) return answer(now);
+    limit.take(key, size).then(answer, next);
   };
 }
 
@@ -144,17 +150,20 @@ export function perCallerBodyBytes(limit: SharedWindowLimit) {
 export function perCallerResponseBytes(limit: SharedWindowLimit) {
   return (_req: Request, res: Res, next: NextFunction) => {
     const key = res.locals.principal.name;
-    limit.spent(key).then((wait) => {
+    const answer = (wait: number) => {
       if (wait > 0)
         return next(
           tooMany(`Too many response bytes: at most ${limit.limit} a minute per caller. Retry in ${wait} s.`, wait),
         );
       res.on("finish", () => {
         const size = Number(res.getHeader("content-length") ?? 0);
-        if (Number.isFinite(size) && size > 0) void limit.spend(key, size);
+        if (Number.isFinite(size) && size > 0) limit.count(key, size);
       });
       next();
-    }, next);
+    };
+    const now = limit.spentNow(key);
+    if (now !== undefined) return answer(now);
+    limit.spent(key).then(answer, next);
   };
 }
 
