@@ -111,7 +111,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
       if (said) notice(said);
     } else await probe(pool);
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: pooled ? transactionModePool(pool, limits) : namingPool(pool, shared) }),
+      dialect: new PostgresDialect({
+        pool: pooled ? transactionModePool(pool, limits) : namingPool(pool, shared && { shared }),
+      }),
     });
     const listenUrl = opts.listenUrl ?? (pooled ? undefined : opts.databaseUrl);
     if (!listenUrl)
@@ -171,7 +173,7 @@ export async function openEmbedded(pgliteDir: string, opts: EmbeddedOptions = {}
   });
   const { pool, listen } = embeddedSession(thread.exchange);
   handleConnectionErrors(pool, opts.onConnectionError);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool, { session: true }) }) });
   return {
     db,
     kind: "pglite",

@@ -14,14 +14,16 @@ export type Exchange = (frontend: Uint8Array) => Promise<Uint8Array>;
 export class EmbeddedConnection extends EventEmitter {
   // node-postgres reads these of its connection: a stream to destroy, statements this session has prepared. Cork
   // and uncork as a socket's: what is sent meanwhile goes over in one exchange (begin-rides.ts sends a transaction's
-  // begin and first statement so). Without them each round goes at once: a tick's wait between the session's
-  // exchanges cost GET shipment ~10% of its req/s (the one session is what every request waits for).
+  // begin and first statement so, session-rounds.ts the statements of a round). Without them each round goes at once:
+  // a tick's wait between the session's exchanges cost GET shipment ~10% of its req/s (the one session is what every
+  // request waits for). Counted, as a socket's: node-postgres corks around each prepared statement it writes, and
+  // its uncork must not send what an outer cork holds.
   readonly stream = {
     destroy: () => this.end(),
-    cork: () => void (this.corked = true),
+    cork: () => void this.corked++,
     uncork: () => {
-      this.corked = false;
-      if (this.held) this.handOver();
+      if (this.corked > 0) this.corked--;
+      if (this.corked === 0 && this.held) this.handOver();
     },
   };
   parsedStatements: Record<string, string> = {};
@@ -29,7 +31,7 @@ export class EmbeddedConnection extends EventEmitter {
   _connecting = false;
   _ending = false;
   private pending: Buffer[] = [];
-  private corked = false;
+  private corked = 0;
   /** Something was sent while corked: `pending` ends with a complete round. */
   private held = false;
   private queue: Promise<void> = Promise.resolve();
@@ -105,7 +107,7 @@ export class EmbeddedConnection extends EventEmitter {
   // What a round ends with: it goes over with the messages gathered before it, unless corked.
   private send(last: Buffer): void {
     this.pending.push(last);
-    if (this.corked) this.held = true;
+    if (this.corked > 0) this.held = true;
     else this.handOver();
   }
 

@@ -7,8 +7,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import { beginRidesAlong } from "./begin-rides.ts";
-import { sendingPool, sendPlain } from "./pool-clients.ts";
-import type { SharedConnections } from "./shared-connections.ts";
+import { sendingPool, sendPlain, type Outside } from "./pool-clients.ts";
 
 const MAX_NAMES = 400;
 const MAX_SQL_LENGTH = 8000;
@@ -28,13 +27,13 @@ function nameFor(text: string): string | undefined {
  * What Kysely's PostgresDialect needs of a pool, with clients that name their statements and send a transaction's
  * `begin` with its first statement (begin-rides.ts; the pool's clients must be in pipeline mode).
  */
-export function namingPool(pool: pg.Pool, shared?: SharedConnections) {
+export function namingPool(pool: pg.Pool, outside?: Outside) {
   return sendingPool(
     pool,
     beginRidesAlong((query, text, values) => {
       const name = typeof text === "string" && Array.isArray(values) ? nameFor(text) : undefined;
       return name ? query({ name, text, values }) : sendPlain(query, text, values);
     }),
-    shared,
+    outside,
   );
 }

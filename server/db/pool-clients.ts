@@ -3,6 +3,7 @@
 // transaction-mode pooler: pooler.ts) and, while a request or delivery is traced, in a span of its own.
 import type pg from "pg";
 import { traced } from "../tracing/tracer.ts";
+import { sessionRounds } from "./session-rounds.ts";
 import type { SharedConnections } from "./shared-connections.ts";
 import { writeBatches } from "./write-batches.ts";
 
@@ -44,12 +45,19 @@ function wayOf(text: string): Way {
 }
 
 /**
- * What Kysely's PostgresDialect needs of a pool, with clients that send each statement by `send`. With `shared`
- * (shared-connections.ts), a read outside a transaction goes on a shared connection when one can take it: the
- * client Kysely gets holds a pool connection only from its first statement that cannot (a `begin`, a write, a
- * statement that leaves state on its session, or any when every shared connection is busy) until it is released.
+ * How statements outside a transaction go: on PostgreSQL, reads on shared connections (shared-connections.ts) and
+ * writes in batches (write-batches.ts); on the embedded database's one session, both in rounds (session-rounds.ts).
+ * Neither through a transaction-mode pooler: each statement takes a pool connection.
  */
-export function sendingPool(pool: pg.Pool, send: Send, shared?: SharedConnections) {
+export type Outside = { shared: SharedConnections } | { session: true };
+
+/**
+ * What Kysely's PostgresDialect needs of a pool, with clients that send each statement by `send`. With `outside`, a
+ * statement outside a transaction goes its way when it can: the client Kysely gets holds a pool connection only from
+ * its first statement that cannot (a `begin`, a statement that leaves state on its session, or a read when every
+ * shared connection is busy) until it is released.
+ */
+export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside) {
   /** Each pool client's own query, before it was wrapped. */
   const own = new WeakMap<pg.PoolClient, Query>();
   const wrap = (client: pg.PoolClient) => {
@@ -60,11 +68,14 @@ export function sendingPool(pool: pg.Pool, send: Send, shared?: SharedConnection
       traced(text, () => send(query, text, values, client));
     return client;
   };
-  if (!shared) return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
-  const batches = writeBatches(async () => {
+  if (!outside) return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
+  const connectOwn = async () => {
     const client = wrap(await pool.connect());
     return { client, query: own.get(client)! };
-  }, send);
+  };
+  const shared = "shared" in outside ? outside.shared : undefined;
+  const batches = shared ? writeBatches(connectOwn, send) : sessionRounds(connectOwn, send);
+  const rounds = shared ? undefined : batches;
   // Kysely keeps its connection object per client: the clients it is given are reused, not made per statement.
   const free: SharingClient[] = [];
   const sharingClient = (): SharingClient => {
@@ -72,10 +83,11 @@ export function sendingPool(pool: pg.Pool, send: Send, shared?: SharedConnection
     const client: SharingClient = {
       query: (text, values) => {
         const way = !held && typeof text === "string" ? wayOf(text) : "own";
-        if (way === "shared") {
+        if (way === "shared" && shared) {
           const sharedQuery = shared.take();
           if (sharedQuery) return traced(text, () => send(sharedQuery, text, values));
-        } else if (way === "batched") return traced(text, () => batches.send(text as string, values));
+        } else if (way === "batched" || (way === "shared" && rounds))
+          return traced(text, () => batches.send(text as string, values));
         held ??= pool.connect().then(wrap);
         return held.then((c) => c.query(text as string, values));
       },
@@ -95,7 +107,7 @@ export function sendingPool(pool: pg.Pool, send: Send, shared?: SharedConnection
   return {
     connect: () => Promise.resolve((free.pop() ?? sharingClient()) as unknown as pg.PoolClient),
     end: async () => {
-      await shared.end();
+      await shared?.end();
       await pool.end();
     },
   };

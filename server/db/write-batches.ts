@@ -20,14 +20,14 @@ export const BATCH_CONNECTIONS = 4;
 /** The most statements in one batch: each holds its row locks until the batch commits. */
 export const MAX_BATCH = 32;
 
-interface Item {
+export interface Item {
   text: string;
   values?: unknown[];
   resolve: (result: unknown) => void;
   reject: (err: unknown) => void;
 }
 
-interface Settled {
+export interface Settled {
   ok: boolean;
   value: unknown;
 }
@@ -48,18 +48,6 @@ export function writeBatches(
   const waiting: Item[] = [];
   let running = 0;
   let connecting = 0;
-
-  // A statement that throws as it is sent (values node-postgres cannot serialise) fails as one that was refused.
-  const settle = (sending: () => Promise<unknown>): Promise<Settled> => {
-    try {
-      return sending().then(
-        (value) => ({ ok: true, value }),
-        (value: unknown) => ({ ok: false, value }),
-      );
-    } catch (value) {
-      return Promise.resolve({ ok: false, value });
-    }
-  };
 
   const sendTogether = (query: Query, client: pg.PoolClient, items: Item[], inTransaction: boolean) => {
     const stream = socketOf(client);
@@ -159,7 +147,19 @@ export function writeBatches(
   };
 }
 
-const give = (item: Item, a: Settled) => (a.ok ? item.resolve(a.value) : item.reject(a.value));
+export const give = (item: Item, a: Settled) => (a.ok ? item.resolve(a.value) : item.reject(a.value));
+
+/** A statement that throws as it is sent (values node-postgres cannot serialise) fails as one that was refused. */
+export function settle(sending: () => Promise<unknown>): Promise<Settled> {
+  try {
+    return sending().then(
+      (value) => ({ ok: true, value }),
+      (value: unknown) => ({ ok: false, value }),
+    );
+  } catch (value) {
+    return Promise.resolve({ ok: false, value });
+  }
+}
 
 /** An error the database answered (it has a SQLSTATE and a severity): the connection itself is fine. */
 const isDatabaseError = (err: unknown) =>

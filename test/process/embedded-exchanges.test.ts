@@ -1,5 +1,6 @@
 // The embedded database's one session is what every request waits for, so its exchanges with the database's thread
-// are counted: a statement alone is one exchange, sent at once; a transaction's begin goes over with its first
+// are counted: a statement alone is one exchange, sent at once; statements outside a transaction that arrive
+// together go over together, each its own (session-rounds.ts); a transaction's begin goes over with its first
 // statement (begin-rides.ts, the connection corked meanwhile), and a transaction that ends before any statement
 // makes no exchange at all.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
@@ -26,8 +27,8 @@ beforeAll(async () => {
     exchanges.push(messageTypes(frontend));
     return thread.exchange(frontend);
   });
-  db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
-  await sql`select 1`.execute(db);
+  db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool, { session: true }) }) });
+  await sql`create table rounds (n int not null)`.execute(db);
 });
 afterAll(async () => {
   await db?.destroy();
@@ -72,4 +73,52 @@ it("a transaction that ends before any statement makes no exchange", async () =>
   });
   await expect(refused).rejects.toThrow("refused before any statement");
   expect(exchanges).toEqual([]);
+});
+
+it("statements outside a transaction that arrive together go in one exchange, each with its own answer", async () => {
+  const sent = await counted(async () => {
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map((n) => sql<{ n: number }>`select ${n}::int as n`.execute(db)),
+    );
+    expect(answers.map((a) => a.rows)).toEqual([[{ n: 1 }], [{ n: 2 }], [{ n: 3 }], [{ n: 4 }], [{ n: 5 }]]);
+  });
+  expect(sent).toHaveLength(1);
+  // Five statements, each ending with its own Sync: each its own implicit transaction.
+  expect(sent[0]!.split("S")).toHaveLength(6);
+});
+
+it("in one exchange, a failed statement fails alone: the writes beside it are stored", async () => {
+  const sent = await counted(async () => {
+    const answers = await Promise.allSettled([
+      sql`insert into rounds (n) values (${1})`.execute(db),
+      sql`insert into rounds (n) values (${"not a number"})`.execute(db),
+      sql`select 1 / ${0}::int as n`.execute(db),
+      sql`insert into rounds (n) values (${2})`.execute(db),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
+    expect((answers[1] as PromiseRejectedResult).reason).toMatchObject({ code: "22P02" });
+    expect((answers[2] as PromiseRejectedResult).reason).toMatchObject({ code: "22012" });
+  });
+  expect(sent).toHaveLength(1);
+  const stored = await sql<{ n: number }>`select n from rounds order by n`.execute(db);
+  expect(stored.rows).toEqual([{ n: 1 }, { n: 2 }]);
+  await sql`delete from rounds`.execute(db);
+});
+
+it("a statement outside a transaction waits for the open one to end, and never runs inside it", async () => {
+  await sql`delete from rounds`.execute(db);
+  let outside: Promise<{ rows: { count: number }[] }> | undefined;
+  let answeredInside = false;
+  const rolledBack = db.transaction().execute(async (trx) => {
+    await sql`insert into rounds (n) values (${7})`.execute(trx);
+    outside = sql<{ count: number }>`select count(*)::int as count from rounds`.execute(db);
+    void outside.then(() => (answeredInside = true));
+    // Long enough for the outside statement to have been answered, had it run on the session now.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(answeredInside).toBe(false);
+    throw new Error("rolled back");
+  });
+  await expect(rolledBack).rejects.toThrow("rolled back");
+  // Run inside the transaction it would have counted the row that was rolled back.
+  expect((await outside!).rows).toEqual([{ count: 0 }]);
 });
