@@ -74,8 +74,8 @@ export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside) {
     return { client, query: own.get(client)! };
   };
   const shared = "shared" in outside ? outside.shared : undefined;
-  const batches = shared ? writeBatches(connectOwn, send) : sessionRounds(connectOwn, send);
-  const rounds = shared ? undefined : batches;
+  // What does not go on a shared connection goes with others: writes in batches, or everything in the session's rounds.
+  const together = shared ? writeBatches(connectOwn, send) : sessionRounds(connectOwn, send);
   // Kysely keeps its connection object per client: the clients it is given are reused, not made per statement.
   const free: SharingClient[] = [];
   const sharingClient = (): SharingClient => {
@@ -86,8 +86,8 @@ export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside) {
         if (way === "shared" && shared) {
           const sharedQuery = shared.take();
           if (sharedQuery) return traced(text, () => send(sharedQuery, text, values));
-        } else if (way === "batched" || (way === "shared" && rounds))
-          return traced(text, () => batches.send(text as string, values));
+        } else if (way === "batched" || way === "shared")
+          return traced(text, () => together.send(text as string, values));
         held ??= pool.connect().then(wrap);
         return held.then((c) => c.query(text as string, values));
       },
