@@ -1,6 +1,6 @@
 // node-postgres keeps a client's socket on `connection.stream` (not part of its types). Corked, what the client sends
-// meanwhile leaves in one write when it is uncorked: begin-rides.ts, shared-connections.ts and write-batches.ts send
-// several statements in one system call this way.
+// meanwhile leaves in one write when it is uncorked: begin-rides.ts, shared-connections.ts, write-batches.ts and
+// session-rounds.ts send several statements in one system call (or one exchange with the embedded database) this way.
 import type pg from "pg";
 
 export interface Corkable {

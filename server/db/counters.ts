@@ -90,7 +90,7 @@ export class SharedWindowLimit {
   /** Seconds until `key` may add `points` again, or 0 after adding them. */
   async take(key: string, points = 1): Promise<number> {
     const wait = await this.waitFor(key, points);
-    if (wait === 0) this.add(key, points);
+    if (wait === 0) this.count(key, points);
     return wait;
   }
 
@@ -100,7 +100,7 @@ export class SharedWindowLimit {
    */
   takeNow(key: string, points = 1): number | undefined {
     const wait = this.verdict(key, points);
-    if (wait === 0) this.add(key, points);
+    if (wait === 0) this.count(key, points);
     return wait;
   }
 
@@ -109,17 +109,12 @@ export class SharedWindowLimit {
     return this.verdict(key, 1);
   }
 
-  /** Adds `points` already spent, without asking whether the key is now over its limit. */
-  count(key: string, points: number): void {
-    this.add(key, points);
-  }
-
   /**
    * Adds `points` already spent (bytes read or written cannot be refused after the fact); returns the
    * seconds until the window ends when the key is now over its limit, else 0.
    */
   async spend(key: string, points: number): Promise<number> {
-    this.add(key, points);
+    this.count(key, points);
     return this.waitFor(key, 0);
   }
 
@@ -155,7 +150,8 @@ export class SharedWindowLimit {
     return Math.max(1, Math.ceil((resetsAt - now) / 1000));
   }
 
-  private add(key: string, points: number) {
+  /** Adds `points` already spent, without asking whether the key is now over its limit. */
+  count(key: string, points: number): void {
     this.pending.set(key, (this.pending.get(key) ?? 0) + points);
     this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
   }
