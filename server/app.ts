@@ -1,5 +1,6 @@
 // The app factory: builds the Express app for a database; never listens by itself. App-level routes live here;
-// everything under the base path passes the API pipeline (http/pipeline.ts).
+// everything under the base path but the spec's own files passes the API pipeline (http/pipeline.ts), which
+// comes before the docs', portal's and picker's Routers so that an API request enters none of them.
 import express from "express";
 import { sql } from "kysely";
 import type { Logger } from "pino";
@@ -9,7 +10,7 @@ import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import type { Res } from "./http/express.ts";
 import { derivations } from "./accounts/secrets.ts";
 import { apiPipeline } from "./http/pipeline.ts";
-import { specRoutes } from "./http/spec-routes.ts";
+import { addSpecRoutes } from "./http/spec-routes.ts";
 import { requestLog } from "./http/request-log.ts";
 import { metricsHandler } from "./metrics/http.ts";
 import type { Metrics } from "./metrics/metrics.ts";
@@ -127,11 +128,7 @@ export function createApp({
         health: "/healthz",
       }),
   );
-  app.use(specRoutes(BASE_PATH));
-  app.use(docsRoutes(BASE_PATH));
-  app.use(clientPackageRoutes(clientDir));
-  app.use(portalSite(portalDir));
-  app.use(pickerSite({ dir: pickerDir, demo: demoPages }));
+  addSpecRoutes(app, BASE_PATH);
 
   metrics?.gauge(
     "key_derivations_waiting_anonymous",
@@ -164,6 +161,11 @@ export function createApp({
       windows: services.windows,
     }),
   );
+  // After the API: its requests never enter these Routers (each mounted at "/", each entered and left otherwise).
+  app.use(docsRoutes(BASE_PATH));
+  app.use(clientPackageRoutes(clientDir));
+  app.use(portalSite(portalDir));
+  app.use(pickerSite({ dir: pickerDir, demo: demoPages }));
 
   app.use(notFoundHandler(BASE_PATH));
   app.use(errorHandler);

@@ -7,7 +7,7 @@
 // name from pipelineSteps (server/http/pipeline.ts; a step's array counts as a whole), or "all" (the server's
 // own dispatch instead of the floor's answer).
 import { readFileSync } from "node:fs";
-import express, { Router, type RequestHandler } from "express";
+import express, { type RequestHandler } from "express";
 import { CompiledQuery } from "kysely";
 import { pino } from "pino";
 import { BASE_PATH } from "../../server/app.ts";
@@ -17,6 +17,7 @@ import { openDatabase } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { errorHandler, notFoundHandler } from "../../server/http/errors.ts";
 import { pipelineSteps } from "../../server/http/pipeline.ts";
+import { runSteps, type Step } from "../../server/http/steps.ts";
 import { requestLog } from "../../server/http/request-log.ts";
 import { createMetrics } from "../../server/metrics/metrics.ts";
 import { createServices } from "../../server/services.ts";
@@ -80,8 +81,8 @@ const steps = pipelineSteps({
 const names = steps.map(([name]) => name);
 if (!["none", "log", "all", ...names].includes(cut)) throw new Error(`no step named ${cut}: ${names.join(", ")}`);
 const last = cut === "none" || cut === "log" ? -1 : cut === "all" ? steps.length - 1 : names.lastIndexOf(cut);
-const router = Router();
-for (const [, step] of steps.slice(0, last + 1)) if (step) router.use(step);
+// As apiPipeline (server/http/pipeline.ts) runs them.
+const chosen: Step[] = steps.slice(0, last + 1).flatMap(([, step]) => (step ? step : []));
 
 if (cut !== "all") {
   const floor: RequestHandler = (req, res, next) => {
@@ -94,9 +95,9 @@ if (cut !== "all") {
       res.json(r.rows[0]);
     }, next);
   };
-  router.use(floor);
+  chosen.push(floor);
 }
-app.use(BASE_PATH, router);
+app.use(BASE_PATH, runSteps(chosen));
 app.use(notFoundHandler(BASE_PATH));
 app.use(errorHandler);
 const server = app.listen(Number(port), "127.0.0.1");

@@ -1,6 +1,6 @@
 // The API's request pipeline: every step a request under the base path passes, in order, from the socket to its
 // handler. Read top to bottom, this is the whole edge; each step's own file says how it works. app.ts mounts it.
-import { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler } from "express";
+import type { NextFunction, Request, RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { Authenticator } from "../accounts/domain.ts";
 import { authenticate } from "../auth/authenticate.ts";
@@ -26,6 +26,7 @@ import { TtlCache } from "../shared/ttl-cache.ts";
 import { traceRequests, traceSteps } from "./tracing.ts";
 import { paceRefusals } from "./refusal-pace.ts";
 import { dispatch } from "./registry.ts";
+import { runSteps, type Step } from "./steps.ts";
 import { validator, type ResponseChecks } from "./validator.ts";
 
 export interface PipelineOptions {
@@ -57,16 +58,14 @@ export interface PipelineOptions {
   windows?: SharedWindows;
 }
 
-export function apiPipeline(o: PipelineOptions): Router {
-  const router = Router();
-  for (const [, step] of pipelineSteps(o)) if (step) router.use(step);
-  return router;
+export function apiPipeline(o: PipelineOptions): RequestHandler {
+  return runSteps(pipelineSteps(o).flatMap(([, step]) => (step ? step : [])));
 }
 
-type Step = RequestHandler | RequestHandler[] | ErrorRequestHandler | false | undefined;
+type PipelineStep = Step | RequestHandler[] | false | undefined;
 
 /** The pipeline's steps in order, each named (bench/micro/edge.ts measures what each one costs). */
-export function pipelineSteps(o: PipelineOptions): [string, Step][] {
+export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
   const { route, checks } = requestStages({
     percent: o.responseValidationPercent ?? 100,
     onViolation: (operation, errors) => {

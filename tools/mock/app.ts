@@ -9,7 +9,7 @@ import { errorHandler, notFoundHandler } from "../../server/http/errors.ts";
 import { matchedOperation, type Res } from "../../server/http/express.ts";
 import { requestStages } from "../../server/http/pipeline.ts";
 import { requestLog } from "../../server/http/request-log.ts";
-import { specRoutes } from "../../server/http/spec-routes.ts";
+import { addSpecRoutes } from "../../server/http/spec-routes.ts";
 import { checkPostalCode } from "../../server/pickup-points/lookup.ts";
 import { mockAuthenticate } from "./auth.ts";
 import { exampleFor, follow } from "./follow.ts";
@@ -47,7 +47,7 @@ export async function createMockApp({ logger, print }: MockOptions) {
         health: "/healthz",
       }),
   );
-  app.use(specRoutes(BASE_PATH));
+  addSpecRoutes(app, BASE_PATH);
   const { route, checks } = requestStages();
   // A publishable key's page as on the server: its preflight (any origin: the mock's keys list every one) and
   // its CORS headers; every other caller gets none.
