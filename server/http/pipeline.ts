@@ -162,6 +162,7 @@ export function requestStages(responses?: ResponseChecks): { route: RequestHandl
       authorize,
       // The body (400, or 413/429 as a chunked one grows), read knowing whether the operation takes one.
       ...readJsonBody(),
+      queryOnce,
       // What the validator does not check in queries: NUL characters, and numbers that are not decimal literals
       // (before the validator coerces them with Number()).
       checkQuery,
@@ -179,5 +180,15 @@ export function requestStages(responses?: ResponseChecks): { route: RequestHandl
  */
 function headAsGet(req: Request, _res: Res, next: NextFunction) {
   if (req.method === "HEAD") req.method = "GET";
+  next();
+}
+
+/**
+ * Express 5 parses the query string again at every read of `req.query` (a getter); the checks below and the
+ * validator read it several times. Read once here, it stays as it is: the validator writes its coerced values into
+ * this same object, as it does into the getter's.
+ */
+function queryOnce(req: Request, _res: Res, next: NextFunction) {
+  Object.defineProperty(req, "query", { value: req.query, writable: true, configurable: true, enumerable: true });
   next();
 }
