@@ -139,14 +139,15 @@ export function buildShippingOptions(input: ShippingOptionsInput, book?: TraceBo
     const list = listOf("pickup");
     const limit = Math.min(Math.max(1, Math.trunc(input.limit ?? DEFAULT_PICKUP_POINT_LIMIT)), MAX_PICKUP_POINT_LIMIT);
     const points: Record<string, PickupPointWithPrice> = {};
+    // One copy of the facts for every point, each priced with its own branch in it (pricing only reads them).
+    const facts: ShippingFacts = { ...input.facts };
     let count = 0;
     for (const p of input.pickupPoints) {
       if (count >= limit) break;
       if (Object.hasOwn(points, p.id)) continue;
-      points[p.id] = {
-        ...pointFields(p, input.distances),
-        ...priced(list, { ...input.facts, "pup.branch": p.branch }),
-      };
+      facts["pup.branch"] = p.branch;
+      const point: PickupPointWithPrice = Object.assign(pointFields(p, input.distances), priced(list, facts));
+      points[p.id] = point;
       count++;
     }
     return { available: true, pickup_points: points };

@@ -57,7 +57,9 @@ export function evaluate(criteria: readonly RuleCriterion[], facts: ShippingFact
 
 /** The position of the first criterion that does not match; -1 when all do (the rule applies). */
 export function firstMismatch(criteria: readonly RuleCriterion[], facts: ShippingFacts): number {
-  return criteria.findIndex((c) => !matches(c, facts));
+  // A loop, not findIndex with a closure: this runs for every rule of every option and pickup point of an answer.
+  for (let i = 0; i < criteria.length; i++) if (!matches(criteria[i]!, facts)) return i;
+  return -1;
 }
 
 const ruleCheck = (index: number, failed: number): RuleCheck => ({
