@@ -130,6 +130,16 @@ export function publish(
 }
 
 /**
+ * What the goal asks of the machine's CPU per request. Within it already, the machine's CPU is not what holds the
+ * ratio back: the server's one thread is (the instances sentence after it says how busy).
+ */
+export function machineBudget(goal: number, budget: number, machine: number): string {
+  if (machine <= budget)
+    return `${goal}x needs about ${num(budget)} µs of the machine per request, and it spent ${num(machine)}: the machine's CPU is not what holds it back, the server's one thread is.`;
+  return `${goal}x needs about ${num(budget)} µs of the machine per request, ${num(machine - budget)} µs less than now.`;
+}
+
+/**
  * For each goal held as a ratio to the bare app and not met: where the CPU of one request goes, against the
  * bare app's in the same suite. With the machine busy, req/s is about cores x 1 s over the machine's CPU per
  * request, so the ratio is about the bare app's machine µs over ours.
@@ -144,7 +154,7 @@ function bounds(results: SuiteResult[], cores: number): string[] {
       const b = base.cpu!;
       const budget = b.machine / r.ratioGoal!;
       lines.push(
-        `- **${r.case}, ${r.target}** (${ratio(r.ratio)}, goal ${r.ratioGoal}x): the machine was ${Math.round(c.busy * 100)}% busy and spent ${num(c.machine)} µs per request, the bare app's run ${num(b.machine)} µs (${ratio(b.machine / c.machine)}). Ours: server ${num(c.server)} µs, PostgreSQL ${num(c.database)} µs, load generator ${num(c.loadgen)} µs; the bare app: server ${num(b.server)} µs, load generator ${num(b.loadgen)} µs. ${r.ratioGoal}x needs about ${num(budget)} µs of the machine per request, ${num(c.machine - budget)} µs less than now. ${instances(c, r.rps ?? 0, cores)}`,
+        `- **${r.case}, ${r.target}** (${ratio(r.ratio)}, goal ${r.ratioGoal}x): the machine was ${Math.round(c.busy * 100)}% busy and spent ${num(c.machine)} µs per request, the bare app's run ${num(b.machine)} µs (${ratio(b.machine / c.machine)}). Ours: server ${num(c.server)} µs, PostgreSQL ${num(c.database)} µs, load generator ${num(c.loadgen)} µs; the bare app: server ${num(b.server)} µs, load generator ${num(b.loadgen)} µs. ${machineBudget(r.ratioGoal!, budget, c.machine)} ${instances(c, r.rps ?? 0, cores)}`,
       );
     }
   }

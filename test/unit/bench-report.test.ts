@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cpuPerRequest, sampleCpu } from "../../bench/cpu.ts";
-import { publish, type Machine } from "../../bench/publish.ts";
+import { machineBudget, publish, type Machine } from "../../bench/publish.ts";
 import type { SuiteResult } from "../../bench/results.ts";
 import { goal } from "../../bench/results.ts";
 
@@ -119,6 +119,10 @@ describe("docs/benchmarks.md", () => {
     expect(bounds).toContain("server 650 µs, PostgreSQL 200 µs, load generator 70 µs");
     // 0.45x of the bare app's 200 µs: about 444 µs.
     expect(bounds).toContain("0.45x needs about 444 µs of the machine per request, 556 µs less than now");
+    // Within the budget already: no negative "less than now".
+    expect(machineBudget(0.45, 418, 398)).toBe(
+      "0.45x needs about 418 µs of the machine per request, and it spent 398: the machine's CPU is not what holds it back, the server's one thread is.",
+    );
     expect(bounds).toContain("The server's process used 1.04 cores");
     expect(bounds).not.toContain("healthz"); // met
     expect(md).toContain("| 650 | 200 | 70 | 1,000 | 80% |");
