@@ -10,14 +10,16 @@ export type Step = RequestHandler | ErrorRequestHandler;
  * Express 5's rules, as a Router applies them to its layers: a step of four parameters handles errors and is
  * skipped while there is none; next(err), a throw or a rejected promise skips every other step to the next one
  * that handles errors, and past the last step leaves the list with it (for the app's error handlers); next()
- * after the last step, or next("route") / next("router"), leaves the list without an error.
+ * after the last step, or next("router"), leaves the list without an error; next("route") is next().
  */
 export function runSteps(steps: Step[]): RequestHandler {
   const list = steps.slice();
   return (req: Request, res: Res, done: NextFunction) => {
     let at = 0;
     const next = (err?: unknown): void => {
-      if (err === "route" || err === "router") return done();
+      if (err === "router") return done();
+      // Outside a route, a Router takes "route" for no error at all.
+      if (err === "route") err = undefined;
       let step: Step | undefined;
       while ((step = list[at++]) && (step.length === 4) !== Boolean(err));
       if (!step) return done(err);

@@ -49,6 +49,7 @@ const cases: Record<string, Step[]> = {
   // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- the case is a rejection without a reason
   "a promise rejected without a reason": [() => Promise.reject(undefined), passOn],
   "past the last step": [mark("a"), mark("b")],
+  'next("route") is next()': [mark("a"), ((_req, _res, next) => next("route")) as RequestHandler, mark("b"), answer],
   'next("router") leaves the list': [
     mark("a"),
     ((_req, _res, next) => next("router")) as RequestHandler,
@@ -94,6 +95,7 @@ const expected: Record<string, { status: number; body: unknown }> = {
     body: { seen: ["saw Rejected promise"], error: "Rejected promise" },
   },
   "past the last step": { status: 404, body: { seen: ["a", "b"], left: true } },
+  'next("route") is next()': { status: 200, body: { seen: ["a", "b"] } },
   'next("router") leaves the list': { status: 404, body: { seen: ["a"], left: true } },
 };
 
