@@ -146,8 +146,7 @@ export function buildShippingOptions(input: ShippingOptionsInput, book?: TraceBo
       if (count >= limit) break;
       if (Object.hasOwn(points, p.id)) continue;
       facts["pup.branch"] = p.branch;
-      const point: PickupPointWithPrice = Object.assign(pointFields(p, input.distances), priced(list, facts));
-      points[p.id] = point;
+      points[p.id] = Object.assign(pointFields(p, input.distances), priced(list, facts));
       count++;
     }
     return { available: true, pickup_points: points };
