@@ -141,12 +141,20 @@ export function buildShippingOptions(input: ShippingOptionsInput, book?: TraceBo
     const points: Record<string, PickupPointWithPrice> = {};
     // One copy of the facts for every point, each priced with its own branch in it (pricing only reads them).
     const facts: ShippingFacts = { ...input.facts };
+    // The facts differ from point to point by the branch alone: points of one branch share one price (its
+    // explanation, when asked for, is each point's own reference).
+    const byBranch = new Map<string, ReturnType<typeof priced>>();
     let count = 0;
     for (const p of input.pickupPoints) {
       if (count >= limit) break;
       if (Object.hasOwn(points, p.id)) continue;
-      facts["pup.branch"] = p.branch;
-      points[p.id] = Object.assign(pointFields(p, input.distances), priced(list, facts));
+      let cost = book ? undefined : byBranch.get(p.branch);
+      if (!cost) {
+        facts["pup.branch"] = p.branch;
+        cost = priced(list, facts);
+        if (!book) byBranch.set(p.branch, cost);
+      }
+      points[p.id] = Object.assign(pointFields(p, input.distances), cost);
       count++;
     }
     return { available: true, pickup_points: points };
