@@ -13,6 +13,15 @@ const isPublic = (req: Request) =>
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 const BEARER = /^Bearer (\S{1,200})$/i;
 
+/** How many Authorization headers came: from the raw list, without building `headersDistinct` for every header. */
+function authorizationHeaders(raw: string[]): number {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === "authorization") count++;
+  }
+  return count;
+}
+
 /**
  * HTTP Basic, a publishable key (`Bearer pk_...`), or (without an Authorization header) a portal session cookie, whose writes also need the CSRF
  * header, and which may do little else than change its password while it must (sessions.ts). Sets `res.locals.principal`. `sessions` finds a live session's principal (sessions.ts; the mock's own
@@ -24,7 +33,7 @@ export function authenticate(
 ) {
   return async (req: Request, res: Res, next: NextFunction) => {
     // Node keeps only the first of repeated Authorization headers: refuse the ambiguity instead.
-    if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
+    if (authorizationHeaders(req.rawHeaders) > 1) {
       throw invalid([{ path: "/headers/authorization", message: "send one Authorization header", code: "duplicate" }]);
     }
     // The peer's address, or the client's as a proxy named by TRUST_PROXY forwarded it: nothing else can forge it.
