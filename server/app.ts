@@ -95,6 +95,43 @@ export function createApp({
 
   app.use(requestLog(logger));
 
+  // The API first: its requests pass the request log, the two spec files and then the API's own mount, no other
+  // route test (the routes below do not start with the base path).
+  if (serveApi) {
+    metrics?.gauge(
+      "key_derivations_waiting_anonymous",
+      "Key derivations (password and secret checks) of unknown callers waiting for a slot.",
+      () => derivations.waiting().anonymous,
+    );
+    metrics?.gauge(
+      "key_derivations_waiting_accounts",
+      "Key derivations of known merchants, operators and portal users waiting for a slot.",
+      () => derivations.waiting().accounts,
+    );
+    addSpecRoutes(app, BASE_PATH);
+    app.use(
+      BASE_PATH,
+      apiPipeline({
+        db,
+        authenticator: services.authenticator,
+        handlers,
+        logger,
+        observeRequests: metrics?.observeRequests,
+        gauge: metrics?.gauge,
+        rateLimitPerMinute,
+        concurrentRequestsPerCaller,
+        heavyRequestsPerCaller,
+        bodyBytesPerMinute,
+        responseBytesPerMinute,
+        publishableKeyRequestsPerMinute,
+        publishableAddressRequestsPerMinute,
+        responseValidationPercent,
+        countViolation: metrics?.responseViolation,
+        windows: services.windows,
+      }),
+    );
+  }
+
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));
   app.get("/readyz", async (_req, res: Res) => {
     try {
@@ -127,39 +164,6 @@ export function createApp({
         client,
         health: "/healthz",
       }),
-  );
-  addSpecRoutes(app, BASE_PATH);
-
-  metrics?.gauge(
-    "key_derivations_waiting_anonymous",
-    "Key derivations (password and secret checks) of unknown callers waiting for a slot.",
-    () => derivations.waiting().anonymous,
-  );
-  metrics?.gauge(
-    "key_derivations_waiting_accounts",
-    "Key derivations of known merchants, operators and portal users waiting for a slot.",
-    () => derivations.waiting().accounts,
-  );
-  app.use(
-    BASE_PATH,
-    apiPipeline({
-      db,
-      authenticator: services.authenticator,
-      handlers,
-      logger,
-      observeRequests: metrics?.observeRequests,
-      gauge: metrics?.gauge,
-      rateLimitPerMinute,
-      concurrentRequestsPerCaller,
-      heavyRequestsPerCaller,
-      bodyBytesPerMinute,
-      responseBytesPerMinute,
-      publishableKeyRequestsPerMinute,
-      publishableAddressRequestsPerMinute,
-      responseValidationPercent,
-      countViolation: metrics?.responseViolation,
-      windows: services.windows,
-    }),
   );
   // After the API: its requests never enter these Routers (each mounted at "/", each entered and left otherwise).
   app.use(docsRoutes(BASE_PATH));
