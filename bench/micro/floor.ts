@@ -4,7 +4,8 @@
 // the part of the target's budget no design of the edge can win back. With a third argument, another build of
 // the server ("before": a tree's dist/server/main.js, built from its own node_modules with its own patches) runs
 // in the same rounds on the same database: a lever's before and after, with the machine's noise hitting both.
-// BENCH_FLOOR_CASE=create measures a create of 10 lines instead (no floor: the bare app replays one answer).
+// BENCH_FLOOR_CASE=create measures a create of 10 lines instead (no floor: the bare app replays one answer);
+// BENCH_FLOOR_CASE=shipping GET /shipping_options for Helsinki 00100 on the demo directory (no floor either).
 // BENCH_FLOOR_DB=pglite runs the servers on the embedded database instead (no floor), each on its own copy of
 // one directory, so that both builds hold the same shipment.
 //   npm run bench -- floor [rounds] [seconds] [other dist/server/main.js]
@@ -24,6 +25,7 @@ const rounds = Number(process.argv[2] ?? 5);
 const seconds = Number(process.argv[3] ?? 5);
 const before = process.argv[4];
 const creates = process.env.BENCH_FLOOR_CASE === "create";
+const shipping = process.env.BENCH_FLOOR_CASE === "shipping";
 const embedded = process.env.BENCH_FLOOR_DB === "pglite";
 const connections = 50;
 // As the inbound suite: the servers' logs go to a pipe drained here (a terminal, journald), BENCH_STDOUT=null for /dev/null.
@@ -62,7 +64,11 @@ try {
         entry: path.resolve(before),
       }),
     );
-  const p = creates ? `${BASE_PATH}/inbound_shipments/_create` : `${BASE_PATH}/inbound_shipments/${id}`;
+  const p = creates
+    ? `${BASE_PATH}/inbound_shipments/_create`
+    : shipping
+      ? `${BASE_PATH}/shipping_options?postalcode=00100&country=FI`
+      : `${BASE_PATH}/inbound_shipments/${id}`;
   const req: BenchRequest = creates
     ? {
         method: "POST",
@@ -87,7 +93,7 @@ try {
       scratchDir,
     ),
   );
-  if (!creates && !embedded) await startFloor(db.url, id, p, targets);
+  if (!creates && !shipping && !embedded) await startFloor(db.url, id, p, targets);
 
   for (const t of targets) await measure(t.origin, req, { seconds: 1, connections }); // warm-up
   const cpu: Record<string, number[]> = {};
