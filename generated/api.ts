@@ -3005,6 +3005,14 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Not modified since the version `If-None-Match` names, which is still the current one (its `ETag` is in the header). No body; keep using the one you have. */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The resource changed since you read it (`If-Match` does not name its current `ETag`). Nothing changed; the current `ETag` is in the header. */
         PreconditionFailed: {
             headers: {
@@ -3086,6 +3094,14 @@ export interface components {
         /** @description The `id` of a pickup point. */
         PickupPointId: components["schemas"]["Id"];
         /**
+         * @description A conditional read: the `ETag` of the version you already have (or several, separated by commas). While it is
+         *     still the current version, the answer is `304 Not Modified` without a body, and you keep using yours; once the
+         *     resource has changed, the whole resource with its new `ETag`. `*` matches any current version. A request that
+         *     also says `Cache-Control: no-cache` is always answered in full; `fetch()` adds that header to a request with
+         *     `If-None-Match` unless you set `Cache-Control` yourself (for example `max-age=0`).
+         */
+        IfNoneMatch: string;
+        /**
          * @description Optimistic concurrency: the `ETag` you got when you read the resource. The write happens only if the
          *     resource is unchanged since; otherwise `412 precondition_failed` and nothing changes (read it again,
          *     apply your change, retry). `*` matches any current version. Without the header the write is
@@ -3149,7 +3165,7 @@ export interface components {
          * @example 12
          */
         RetryAfter: number;
-        /** @description The version of the resource as returned; send it back as `If-Match` when you replace it. */
+        /** @description The version of the resource as returned; send it back as `If-Match` when you replace it, or as `If-None-Match` to read it again only if it changed. */
         ETag: string;
     };
     pathItems: never;
@@ -3314,6 +3330,7 @@ export type ResponseUnknown = components['responses']['Unknown'];
 export type ResponseUnavailable = components['responses']['Unavailable'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseNotModified = components['responses']['NotModified'];
 export type ResponsePreconditionFailed = components['responses']['PreconditionFailed'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type ParameterLimit = components['parameters']['Limit'];
@@ -3329,6 +3346,7 @@ export type ParameterExplainQuery = components['parameters']['ExplainQuery'];
 export type ParameterOrderId = components['parameters']['OrderId'];
 export type ParameterPickupPointLimit = components['parameters']['PickupPointLimit'];
 export type ParameterPickupPointId = components['parameters']['PickupPointId'];
+export type ParameterIfNoneMatch = components['parameters']['IfNoneMatch'];
 export type ParameterIfMatch = components['parameters']['IfMatch'];
 export type ParameterPriceListId = components['parameters']['PriceListId'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
@@ -4459,7 +4477,16 @@ export interface operations {
     getShippingSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A conditional read: the `ETag` of the version you already have (or several, separated by commas). While it is
+                 *     still the current version, the answer is `304 Not Modified` without a body, and you keep using yours; once the
+                 *     resource has changed, the whole resource with its new `ETag`. `*` matches any current version. A request that
+                 *     also says `Cache-Control: no-cache` is always answered in full; `fetch()` adds that header to a request with
+                 *     `If-None-Match` unless you set `Cache-Control` yourself (for example `max-age=0`).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4497,6 +4524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ShippingSettings"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
@@ -4784,7 +4812,16 @@ export interface operations {
     getPriceList: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A conditional read: the `ETag` of the version you already have (or several, separated by commas). While it is
+                 *     still the current version, the answer is `304 Not Modified` without a body, and you keep using yours; once the
+                 *     resource has changed, the whole resource with its new `ETag`. `*` matches any current version. A request that
+                 *     also says `Cache-Control: no-cache` is always answered in full; `fetch()` adds that header to a request with
+                 *     `If-None-Match` unless you set `Cache-Control` yourself (for example `max-age=0`).
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The `id` of one of your price lists. */
                 price_list_id: components["parameters"]["PriceListId"];
@@ -4817,6 +4854,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];

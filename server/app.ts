@@ -88,7 +88,8 @@ export function createApp({
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxy);
-  // No ETag: a 304 is not in the contract, and hashing every response body costs time.
+  // No generated ETag: hashing every response body costs time. The resources replaced whole send their own (and a 304
+  // for a matching If-None-Match, as the spec says).
   app.set("etag", false);
   // node:querystring keeps every key, `__proto__` and `constructor` too, so the validator sees them.
   app.set("query parser", "simple");

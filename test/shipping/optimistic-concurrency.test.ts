@@ -1,5 +1,6 @@
 // Resources replaced whole carry an ETag; a write with a stale If-Match is 412 and changes nothing, so two
-// clients that read, change and write back at once never silently lose one change.
+// clients that read, change and write back at once never silently lose one change. A read with If-None-Match naming
+// the current ETag is 304 without a body (the spec's conditional read), and never for another merchant's resource.
 import { beforeEach, describe, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
@@ -137,5 +138,80 @@ describe("price lists", () => {
       body: list("letter"),
     });
     expectError(r, 404, "not_found");
+  });
+});
+
+describe("conditional reads (If-None-Match)", () => {
+  // fetch() adds `Cache-Control: no-cache` to a request with If-None-Match unless it has a Cache-Control of its own,
+  // and a no-cache request is always answered in full (the header's description in the spec says so): these tests send
+  // max-age=0 instead.
+  const revalidate = { "Cache-Control": "max-age=0" };
+  it("shipping settings: the current ETag is 304 without a body, unless the request says no-cache; after a change, the old one gets the new version", async () => {
+    const read = await m.GET("/merchant/shipping_settings");
+    const etag = read.response.headers.get("etag")!;
+    for (const tag of [etag, `W/${etag}`, `"old", ${etag}`, "*"]) {
+      const r = await m.GET("/merchant/shipping_settings", {
+        params: { header: { "If-None-Match": tag } },
+        headers: revalidate,
+      });
+      expect(r.response.status, tag).toBe(304);
+      expect(r.response.headers.get("etag")).toBe(etag);
+      expect(await r.response.clone().text()).toBe("");
+    }
+    const other = await m.GET("/merchant/shipping_settings", {
+      params: { header: { "If-None-Match": '"old"' } },
+      headers: revalidate,
+    });
+    expect(other.response.status).toBe(200);
+    expect(other.data).toEqual(read.data);
+
+    const noCache = await m.GET("/merchant/shipping_settings", { params: { header: { "If-None-Match": etag } } });
+    expect(noCache.response.status).toBe(200);
+    expect(noCache.data).toEqual(read.data);
+
+    const put = await m.PUT("/merchant/shipping_settings", { body: withSettings(5) });
+    const after = await m.GET("/merchant/shipping_settings", {
+      params: { header: { "If-None-Match": etag } },
+      headers: revalidate,
+    });
+    expect(after.response.status).toBe(200);
+    expect(after.response.headers.get("etag")).toBe(put.response.headers.get("etag"));
+    expect(after.data!.pickup_points_limit).toBe(5);
+  });
+
+  it("a price list: 304 for its current ETag, 200 for another; another merchant's is 404, never 304", async () => {
+    const created = await m.POST("/merchant/price_lists/_create", { body: list("home") });
+    const at = { path: { price_list_id: created.data!.id } };
+    const etag = (await m.GET("/merchant/price_lists/{price_list_id}", { params: at })).response.headers.get("etag")!;
+    const same = await m.GET("/merchant/price_lists/{price_list_id}", {
+      params: { ...at, header: { "If-None-Match": etag } },
+      headers: revalidate,
+    });
+    expect(same.response.status).toBe(304);
+    expect(same.response.headers.get("etag")).toBe(etag);
+    const changed = await m.GET("/merchant/price_lists/{price_list_id}", {
+      params: { ...at, header: { "If-None-Match": '"something-else"' } },
+      headers: revalidate,
+    });
+    expect(changed.response.status).toBe(200);
+    expect(changed.data!.id).toBe(created.data!.id);
+    const stranger = await srv.merchant();
+    expectError(
+      await stranger.GET("/merchant/price_lists/{price_list_id}", {
+        params: { ...at, header: { "If-None-Match": etag } },
+        headers: revalidate,
+      }),
+      404,
+      "not_found",
+    );
+  });
+
+  it("an If-None-Match of more than 1,000 characters is 400 validation_failed naming the header", async () => {
+    expectError(
+      await m.GET("/merchant/shipping_settings", { params: { header: { "If-None-Match": `"${"a".repeat(1000)}"` } } }),
+      400,
+      "validation_failed",
+      ["/headers/if-none-match"],
+    );
   });
 });

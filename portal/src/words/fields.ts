@@ -100,6 +100,7 @@ export const FIELD_NAMES = [
   "event_type",
   // Headers and the ids in the address
   "if-match",
+  "if-none-match",
   "idempotency-key",
   "authorization",
   "shipment_id",

@@ -121,7 +121,10 @@ export const LIMITS: Partial<Record<Form, Record<string, Limits>>> = {
     "/query/explain": { type: "boolean" },
   },
   getPickupPoint: { "/path/pickup_point_id": { minLength: 24, maxLength: 24 } },
-  getPriceList: { "/path/price_list_id": { minLength: 24, maxLength: 24 } },
+  getPriceList: {
+    "/headers/if-none-match": { minLength: 1, maxLength: 1000 },
+    "/path/price_list_id": { minLength: 24, maxLength: 24 },
+  },
   getShippingOptions: {
     "/query/cart_value": { type: "number", minimum: 0, maximum: 1000000 },
     "/query/explain": { type: "boolean" },
@@ -131,6 +134,7 @@ export const LIMITS: Partial<Record<Form, Record<string, Limits>>> = {
     "/query/tags/#": { minLength: 1, maxLength: 50 },
     "/query/weight": { type: "number", minimum: 0, maximum: 1000000 },
   },
+  getShippingSettings: { "/headers/if-none-match": { minLength: 1, maxLength: 1000 } },
   getWebhookDelivery: { "/path/delivery_id": { minLength: 24, maxLength: 24 } },
   getWebhookEndpoint: { "/path/webhook_id": { minLength: 24, maxLength: 24 } },
   listEvents: {

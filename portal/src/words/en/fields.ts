@@ -87,6 +87,7 @@ export const fields: Fields = {
     sort: "the sort order",
     event_type: "the event filter",
     "if-match": "the version you edited",
+    "if-none-match": "the version you have",
     "idempotency-key": "the request's key",
     authorization: "the sign-in details",
     shipment_id: "the shipment's ID",

@@ -87,6 +87,7 @@ export const fields: Fields = {
     sort: "järjestys",
     event_type: "tapahtumasuodatin",
     "if-match": "muokkaamasi versio",
+    "if-none-match": "sinulla oleva versio",
     "idempotency-key": "pyynnön tunniste",
     authorization: "kirjautumistiedot",
     shipment_id: "lähetyksen tunnus",

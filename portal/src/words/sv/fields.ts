@@ -87,6 +87,7 @@ export const fields: Fields = {
     sort: "sorteringen",
     event_type: "händelsefiltret",
     "if-match": "versionen du redigerade",
+    "if-none-match": "versionen du har",
     "idempotency-key": "begärans nyckel",
     authorization: "inloggningsuppgifterna",
     shipment_id: "försändelsens ID",
