@@ -141,8 +141,8 @@ export function buildShippingOptions(input: ShippingOptionsInput, book?: TraceBo
     const points: Record<string, PickupPointWithPrice> = {};
     // One copy of the facts for every point, each priced with its own branch in it (pricing only reads them).
     const facts: ShippingFacts = { ...input.facts };
-    // The facts differ from point to point by the branch alone: points of one branch share one price (its
-    // explanation, when asked for, is each point's own reference).
+    // The facts differ from point to point by the branch alone, so points of one branch share one price. With an
+    // explanation asked for, each point is priced on its own: its trace reference is its own.
     const byBranch = new Map<string, ReturnType<typeof priced>>();
     let count = 0;
     for (const p of input.pickupPoints) {

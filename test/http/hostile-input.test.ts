@@ -284,6 +284,28 @@ describe("finding 6: the smaller ones", () => {
     expect(JSON.parse(r.body)).toMatchObject({ success: false, code: "headers_too_large" });
   });
 
+  it("a reserved character left unencoded in a query value is 400 validation_failed naming it; encoded, it passes", async () => {
+    // `@` alone takes the validator's quick read of the raw query; with `|` (which url.parse escapes) it takes url.parse.
+    for (const ref of ["PO@1", "PO@1|2"]) {
+      const r = await rawRequest(srv.origin, [
+        `GET /2015-01-01/inbound_shipments?merchants_ref=${ref} HTTP/1.1`,
+        "Host: x",
+        `Authorization: ${mAuth}`,
+      ]);
+      expect(r.status, ref).toBe(400);
+      expect(JSON.parse(r.body)).toMatchObject({
+        code: "validation_failed",
+        details: [{ path: "/query/merchants_ref", message: expect.stringContaining("reserved characters") }],
+      });
+    }
+    const encoded = await rawRequest(srv.origin, [
+      "GET /2015-01-01/inbound_shipments?merchants_ref=PO%401 HTTP/1.1",
+      "Host: x",
+      `Authorization: ${mAuth}`,
+    ]);
+    expect(encoded.status).toBe(200);
+  });
+
   it("the method FOO is 400 validation_failed in the error shape", async () => {
     const r = await unchanged(() =>
       rawRequest(srv.origin, ["FOO /2015-01-01/inbound_shipments HTTP/1.1", "Host: x", `Authorization: ${mAuth}`]),
