@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { inject } from "vitest";
 import { createLogisticsClient } from "../../client/index.ts";
 import { DEMO } from "../../server/demo.ts";
@@ -70,10 +70,19 @@ describe("npm start and the CLI (PGlite)", () => {
       const port = await freePort();
       const server = run(COMPILED_MAIN!, [], { ...env, PORT: String(port) });
       const origin = `http://127.0.0.1:${port}`;
+      // A failed assertion must not leave it holding the directory: the next test's CLI would find it in use.
+      onTestFinished(async () => {
+        if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+        server.child.kill("SIGKILL");
+        await server.exited;
+      });
       await waitReady(origin, server);
       await expect.poll(() => server.output()).toContain("Demo data seeded.");
-      // On loopback the start says how a developer's local webhook receiver can be allowed.
-      expect(server.output()).toContain("set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to receive them locally");
+      // On loopback the start says how a developer's local webhook receiver can be allowed. The log line and the
+      // example are two writers to one pipe (pino's and console.log's), so either may come out first.
+      await expect
+        .poll(() => server.output())
+        .toContain("set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to receive them locally");
       expect(server.output()).toContain(`curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}'`);
       expect(server.output()).toContain(`${origin}/2015-01-01/inbound_shipments/_create`);
       // The build packed the client package, which the server offers for download.
