@@ -1,7 +1,7 @@
 // The four things measured side by side: the real server on PostgreSQL and on PGlite (started as `npm start`
 // starts it), the bare Express baseline and Prism's mock. Each runs in its own process.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BASE_PATH } from "../server/app.ts";
@@ -56,9 +56,20 @@ export interface ServerOptions {
   defaultRateLimit?: boolean;
   /** Another build's dist/server/main.js instead of this tree's (an A/B of two commits in the same rounds). */
   entry?: string;
+  /** Node's flags for this server instead of those of `npm start` (SERVER_NODE_FLAGS): an A/B of a flag. */
+  nodeFlags?: string[];
   /** More settings for this server (e.g. WEB_CONCURRENCY). */
   env?: Record<string, string>;
 }
+
+/** Node's flags in package.json's start script: the servers measured run as `npm start` runs them. */
+export const SERVER_NODE_FLAGS = ((): string[] => {
+  const start = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } })
+    .scripts.start;
+  const flags = /\bnode ((?:--\S+ )*)dist\/server\/main\.js$/.exec(start)?.[1];
+  if (flags === undefined) throw new Error(`package.json's start script does not run dist/server/main.js: ${start}`);
+  return flags.split(" ").filter(Boolean);
+})();
 
 let built = false;
 /** `npm run build` once per process: the servers measured are what `npm start` runs. */
@@ -74,9 +85,10 @@ export async function startServer<N extends ServerTarget | "before">(name: N, op
   const port = await freePort();
   // Profiled servers run the sources (through tsx) so that the profile names files and packages; the bundle
   // would show one file.
+  const flags = opts.nodeFlags ?? SERVER_NODE_FLAGS;
   const entry = opts.profileDir
-    ? ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`, "--import", "tsx", "server/main.ts"]
-    : [opts.entry ?? buildServer()];
+    ? [...flags, "--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`, "--import", "tsx", "server/main.ts"]
+    : [...flags, opts.entry ?? buildServer()];
   const child = startChild(name, entry, {
     env: serverEnv({
       PORT: String(port),
