@@ -1,4 +1,4 @@
-// `npm run bench -- start`: from `node dist/server/main.js` (what `npm start` runs after its build) to the first
+// `npm run bench -- start`: from `node <the start script's flags> dist/server/main.js` (what `npm start` runs after its build) to the first
 // 200 from /readyz, on a database that exists already (PGlite directory, PostgreSQL database), and the
 // process's resident memory then; and from `npm start` itself when nothing changed since the last build. The anchor of the same run: a bare node http server's start to its first answer.
 //   env: BENCH_STARTS (5) starts per target, the median counts; DATABASE_URL as for the other suites.
@@ -10,7 +10,7 @@ import { createScratchDatabase } from "../../tools/postgres.ts";
 import { freePort, startChild } from "../../tools/processes.ts";
 import { median } from "../report.ts";
 import { goal, writeResults, type ResultRow } from "../results.ts";
-import { buildServer, ROOT } from "../targets.ts";
+import { buildServer, ROOT, SERVER_NODE_FLAGS } from "../targets.ts";
 
 const STARTS = Number(process.env.BENCH_STARTS || 5);
 const databaseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -109,8 +109,8 @@ try {
   else targets.push(["postgres", { DATABASE_URL: pg.url }]);
   try {
     for (const [target, db] of targets) {
-      await startOnce([main], serverEnv(db), "/readyz"); // creates, migrates and seeds: not measured
-      const starts = await series(`${target}, existing database`, [main], serverEnv(db));
+      await startOnce([...SERVER_NODE_FLAGS, main], serverEnv(db), "/readyz"); // creates, migrates and seeds: not measured
+      const starts = await series(`${target}, existing database`, [...SERVER_NODE_FLAGS, main], serverEnv(db));
       const readyMs = median(starts.map((s) => s.readyMs));
       const rss = median(starts.map((s) => s.rssMb));
       const phases = Object.entries(starts[0]!.phases)
