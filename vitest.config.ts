@@ -70,6 +70,7 @@ export default defineConfig({
                   "test/process/embedded-listen.test.ts",
                   "test/process/embedded-upkeep.test.ts",
                   "test/process/embedded-exchanges.test.ts",
+                  "test/process/embedded-prestart.test.ts",
                   "test/process/tracing.test.ts",
                   "test/client/package.test.ts",
                   "test/browser/**",

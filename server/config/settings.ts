@@ -2,7 +2,7 @@
 // value and the docs' row (docs/configuration.md, `npm run generate:docs`). A new setting is one row here, keyed
 // by its property in Config, plus the code that uses it; rows nest under a group key such as `webhooks`.
 // The order is that of the docs and of the start-up messages.
-import { DEFAULT_TIMEOUTS } from "../db/database.ts";
+import { DEFAULT_TIMEOUTS } from "../db/timeouts.ts";
 import { flag, oneOf, secondsList, text, trustProxy, url, wholeNumber } from "./readers.ts";
 
 export const ROLES = ["both", "api", "worker"] as const;

@@ -6,7 +6,8 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import net from "node:net";
 import type { Logger } from "pino";
-import { lockDirectory, openEmbedded } from "./database.ts";
+import { openEmbedded } from "./database.ts";
+import { lockDirectory } from "./embedded-open.ts";
 
 const MAX_SOCKET_PATH = 107;
 

@@ -84,7 +84,10 @@ export async function startTracing(
       }),
     ],
   });
-  context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable());
+  // A CommonJS package: node's import gives its exports by name and as `default`, the server's bundle (split into
+  // chunks, tools/build.mjs) only as `default`.
+  const { AsyncLocalStorageContextManager } = hooks.default;
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new core.W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   tracer = provider.getTracer("logistics-api", serviceVersion);

@@ -1,0 +1,144 @@
+// The embedded database's directory made ready and its thread started: locked to this process, checked for free
+// space, PGlite opened on a thread of its own. Apart from database.ts (node-postgres, Kysely), so that main.ts can
+// start it before the server's other modules load: PGlite then opens on one core while the request thread loads
+// the rest of the server on the other (issue 27: start to ready).
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync, writeSync } from "node:fs";
+import path from "node:path";
+import { startEmbeddedThread, type EmbeddedThread } from "./embedded-thread.ts";
+
+export interface StartedEmbedded {
+  thread: EmbeddedThread;
+  /** Gives the directory's lock up (after the thread is closed). */
+  unlock: () => void;
+}
+
+export interface StartOptions {
+  /** A backup (backup.ts) to create the directory from; it must be empty. */
+  loadDataDir?: Blob;
+  /** The caller holds the directory's lock already (a restore). */
+  locked?: boolean;
+}
+
+/** The opening that main.ts started before the server's modules loaded, until startEmbedded takes it over. */
+let early: { dir: string; started: Promise<StartedEmbedded> } | undefined;
+
+/**
+ * Starts opening the embedded database in `pgliteDir` now; the process's next startEmbedded of that directory
+ * takes it over. A failure is reported there, where it would have happened anyway.
+ */
+export function prestartEmbedded(pgliteDir: string): void {
+  const dir = path.resolve(pgliteDir);
+  const started = open(dir, {});
+  started.catch(() => {});
+  early = { dir, started };
+}
+
+/** The embedded database in `pgliteDir`, locked to this process, open on its own thread. */
+export function startEmbedded(pgliteDir: string, opts: StartOptions = {}): Promise<StartedEmbedded> {
+  const dir = path.resolve(pgliteDir);
+  if (early?.dir === dir && !opts.locked && !opts.loadDataDir) {
+    const { started } = early;
+    early = undefined;
+    return started;
+  }
+  return open(dir, opts);
+}
+
+async function open(dir: string, opts: StartOptions): Promise<StartedEmbedded> {
+  let unlock: () => void = () => {};
+  try {
+    mkdirSync(path.dirname(dir), { recursive: true });
+    if (!opts.locked) unlock = lockDirectory(dir);
+  } catch (err) {
+    throw explainStartFailure(dir, err);
+  }
+  try {
+    checkFreeSpace(dir);
+  } catch (err) {
+    unlock();
+    throw explainStartFailure(dir, err);
+  }
+  // PostgreSQL's default 128 MB of shared buffers would be touched inside the process's WebAssembly memory
+  // (RSS ~400 MB at start); 16 MB holds the hot pages of an embedded-sized service (RSS ~240 MB), and the
+  // files stay in the operating system's page cache either way: shipping options on 50,000 points measured
+  // the same on PGlite with 16 and 32 MB (npm run bench:shipping). Larger data belongs on PostgreSQL.
+  const startParams = ["-c", "shared_buffers=16MB"];
+  const loadDataDir = opts.loadDataDir && new Uint8Array(await opts.loadDataDir.arrayBuffer());
+  const thread = await startEmbeddedThread(dir, startParams, loadDataDir).catch((err) => {
+    unlock();
+    throw explainStartFailure(dir, err);
+  });
+  return { thread, unlock };
+}
+
+/** Below this, PGlite cannot create its files, or a start's migrations and first writes fail mid-way. */
+const MIN_FREE_BYTES = 32 * 1024 * 1024;
+
+function checkFreeSpace(dir: string) {
+  const fs = statfsSync(path.dirname(dir));
+  const free = fs.bavail * fs.bsize;
+  if (free < MIN_FREE_BYTES) {
+    throw Object.assign(new Error(`only ${(free / 1024 / 1024).toFixed(1)} MB free`), { code: "ENOSPC" });
+  }
+}
+
+// PGlite's file system errors carry Emscripten's numbers, not Node's codes.
+const EMSCRIPTEN_ERRNO: Record<number, string> = { 2: "EACCES", 19: "EDQUOT", 51: "ENOSPC", 63: "EPERM", 69: "EROFS" };
+const WHY: Record<string, string> = {
+  EROFS: "its file system is read-only",
+  EACCES: "this user may not write there",
+  EPERM: "this user may not write there",
+  ENOSPC: "its file system is full",
+  EDQUOT: "the disk quota is used up",
+};
+
+/** One line an operator can act on, instead of a stack trace or `ErrnoError { errno: 51 }`. */
+function explainStartFailure(dir: string, err: unknown): Error {
+  const e = err as { code?: string; errno?: number; message?: string };
+  const code = e.code ?? (typeof e.errno === "number" ? EMSCRIPTEN_ERRNO[e.errno] : undefined);
+  const why = code ? WHY[code] : undefined;
+  if (!why)
+    return err instanceof Error ? err : new Error(`Cannot open the embedded database in ${dir}: ${String(err)}`);
+  const detail =
+    code === "ENOSPC" && e.message?.startsWith("only ")
+      ? ` (${e.message}; at least ${MIN_FREE_BYTES / 1024 / 1024} MB needed)`
+      : ` (${code})`;
+  return new Error(
+    `Cannot open the embedded database in ${dir}: ${why}${detail}. Set PGLITE_DIR to a writable directory with free space, or DATABASE_URL to use PostgreSQL.`,
+  );
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same directory corrupts it.
+ * A pid file beside the directory refuses that with a clear message; a dead owner's file is taken over.
+ */
+export function lockDirectory(dir: string): () => void {
+  const lockPath = `${dir}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockPath, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const owner = Number(readFileSync(lockPath, "utf8"));
+      if (owner && owner !== process.pid && isAlive(owner)) {
+        throw new Error(
+          `The embedded database ${dir} is in use by process ${owner}. Stop it first, or set DATABASE_URL to use PostgreSQL.`,
+        );
+      }
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${lockPath}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
