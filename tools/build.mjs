@@ -25,11 +25,12 @@ export async function buildServer(outfile = "dist/server/main.js") {
   const result = await build({
     absWorkingDir: root,
     metafile: true,
-    entryPoints: ["server/main.ts"],
     // main.js starts the embedded database's opening and then imports the rest (serve.ts): one chunk beside it,
-    // loaded while the database opens, and one that both share.
+    // loaded while the database opens, and one that both share. cli.js is the operator CLI (`npm run cli` runs its
+    // sources; the tests run this bundle, which starts without compiling TypeScript); it shares chunks with the server.
+    entryPoints: ["server/main.ts", "server/cli.ts"],
     outdir: path.dirname(outfile),
-    entryNames: path.basename(outfile, ".js"),
+    entryNames: "[name]",
     splitting: true,
     bundle: true,
     platform: "node",
