@@ -56,4 +56,62 @@ describe("answers checked against the spec", () => {
     for (let i = 0; i < 5; i++) expect((await m.GET("/merchant/shipping_settings")).response.status).toBe(200);
     expect(await violations(srv)).toBe(0);
   });
+
+  it("an unchecked answer is sent as a checked one is: the same status, headers and bytes (registry.ts sends it itself)", async () => {
+    srv = await startTestServer({ responseValidationPercent: 100 });
+    const unchecked = await startTestServer({ responseValidationPercent: 0, database: srv.handle });
+    try {
+      const id = "same-bytes.example.com";
+      const m = await srv.merchant(id);
+      const auth = `Basic ${Buffer.from(`M-${id}:secret-${id}`).toString("base64")}`;
+      const created = await m.POST("/inbound_shipments/_create", {
+        body: {
+          merchants_ref: "PO-1",
+          sender_name: "Acme",
+          products: [{ merchants_id: "SKU-1", name: "Shirt", qty: 2 }],
+        },
+      });
+      expect(created.response.status).toBe(201);
+      const create = (key: string): [string, RequestInit] => [
+        "/inbound_shipments/_create",
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Idempotency-Key": key },
+          body: JSON.stringify({
+            merchants_ref: key,
+            sender_name: "Acme",
+            products: [{ merchants_id: "SKU-2", qty: 1 }],
+          }),
+        },
+      ];
+      const requests: [string, RequestInit][] = [
+        ["/shipping_options?postalcode=00100&country=FI&weight=1200", {}],
+        ["/shipping_options?postalcode=00100&country=FI", { method: "HEAD" }],
+        [`/inbound_shipments/${created.data!.shipment_id}`, {}],
+        ["/inbound_shipments?limit=1", {}],
+        ["/merchant/shipping_settings", {}],
+      ];
+      const answer = async (s: TestServer, [path, init]: [string, RequestInit]) => {
+        const r = await fetch(s.baseUrl + path, { ...init, headers: { ...init.headers, Authorization: auth } });
+        const headers = Object.fromEntries(
+          [...r.headers].filter(
+            ([name]) => !["date", "x-request-id", "etag"].includes(name) && !name.startsWith("ratelimit"),
+          ),
+        );
+        const text = (await r.text()).replace(/"shipment_id":"[^"]+"/g, '"shipment_id":"…"');
+        return { status: r.status, headers, text };
+      };
+      for (const req of requests) {
+        const a = await answer(srv, req);
+        expect(a.status, req[0]).toBe(200);
+        expect(await answer(unchecked, req), req[0]).toEqual(a);
+      }
+      // A create each: 201, and the same answer but for the new shipment's id.
+      const [a, b] = [await answer(srv, create("K-1")), await answer(unchecked, create("K-2"))];
+      expect(a.status).toBe(201);
+      expect(b).toEqual(a);
+    } finally {
+      await unchecked.close();
+    }
+  });
 });
