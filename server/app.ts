@@ -10,6 +10,7 @@ import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import type { Res } from "./http/express.ts";
 import { derivations } from "./accounts/secrets.ts";
 import { apiPipeline } from "./http/pipeline.ts";
+import { sendJsonDirectly } from "./http/json-answer.ts";
 import { addSpecRoutes } from "./http/spec-routes.ts";
 import { requestLog } from "./http/request-log.ts";
 import { metricsHandler } from "./metrics/http.ts";
@@ -93,6 +94,7 @@ export function createApp({
   app.set("etag", false);
   // node:querystring keeps every key, `__proto__` and `constructor` too, so the validator sees them.
   app.set("query parser", "simple");
+  sendJsonDirectly(app);
 
   app.use(requestLog(logger));
 

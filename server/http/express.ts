@@ -14,8 +14,6 @@ declare global {
       meterBody?: (bytes: number) => Promise<void>;
       /** The app's logger, for failures worth an operator's attention. */
       log?: Logger;
-      /** The response check hooked res.json for this request (validator.ts): the answer must go through it. */
-      answerChecked?: boolean;
     }
   }
 }

@@ -48,25 +48,8 @@ export function dispatch(db: Db, handlers: Handlers) {
     if (reply.replayJson !== undefined) {
       res.setHeader("Idempotent-Replayed", "true");
       res.status(reply.status).type("application/json").send(reply.replayJson);
-    } else if (res.locals.answerChecked || reply.body === undefined || reply.headers?.ETag !== undefined) {
-      res.status(reply.status).json(reply.body);
     } else {
-      sendJson(res, reply.status, reply.body);
+      res.status(reply.status).json(reply.body);
     }
   };
-}
-
-/**
- * The answer as res.json sends it, the same bytes and headers, without the steps an answer here does not need:
- * Express parses the content type again to add its charset, copies a text of 1,000 characters or more into a
- * Buffer, and checks freshness, which only an answer with an ETag can have (those go through res.json). An answer
- * whose check hooked res.json (every answer in tests, a sample in production) goes through res.json too.
- */
-function sendJson(res: Res, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.setHeader("Content-Length", Buffer.byteLength(text));
-  // A HEAD request (handled as its GET, pipeline.ts): node sends the headers and leaves the body out.
-  res.end(text);
 }

@@ -69,13 +69,8 @@ export function validator(
     throw new Error(`express-openapi-validator changed its middlewares (${names}): review server/http/validator.ts`);
   }
   // securityMiddleware only passes on with validateSecurity off: authorize() takes its place.
-  const [checkRequest, hookResponseCheck] = all.slice(split) as [RequestHandler, RequestHandler];
-  // The response check hooks res.json when it runs: skipped, the answer is sent unchecked (and the handler's answer
-  // may be sent without res.json, registry.ts).
-  const checkResponse: RequestHandler = (req, res, next) => {
-    res.locals.answerChecked = true;
-    return hookResponseCheck(req, res, next);
-  };
+  const [checkRequest, checkResponse] = all.slice(split) as [RequestHandler, RequestHandler];
+  // The response check hooks res.json when it runs: skipped, the answer is sent unchecked.
   const sampleResponse: RequestHandler = (req, res, next) =>
     Math.random() * 100 < responses.percent ? checkResponse(req, res, next) : next();
   return {
