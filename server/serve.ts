@@ -17,6 +17,7 @@ import { openDatabase } from "./db/database.ts";
 import { migrateToLatest, pendingContractNotice } from "./db/migrate.ts";
 import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
+import { createHttpServer } from "./http/server.ts";
 import { metricsHandler } from "./metrics/http.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { createServices } from "./services.ts";
@@ -131,7 +132,7 @@ async function main() {
       })
     : async () => {};
   phase("app", since);
-  const server = app.listen(config.port, config.host);
+  const server = createHttpServer(app).listen(config.port, config.host);
   answerClientErrors(server);
   server.on("error", async (err) => {
     logger.fatal({ err }, "cannot listen");

@@ -1,10 +1,10 @@
 // npm run mock [-- -p 4011] [-h 0.0.0.0] [--quiet]: the API at http://127.0.0.1:4010/2015-01-01 answered from the
 // spec's examples, for partners without credentials (docs/mock.md). Only the base URL differs from the server.
-import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import { pino } from "pino";
 import { BASE_PATH } from "../server/app.ts";
 import { answerClientErrors } from "../server/http/client-errors.ts";
+import { createHttpServer } from "../server/http/server.ts";
 import { createMockApp } from "./mock/app.ts";
 
 const { values } = parseArgs({
@@ -24,7 +24,7 @@ const app = await createMockApp({
   logger: pino({ level: "silent" }),
   ...(!values.quiet && { print: (line: string) => console.log(line) }),
 });
-const server = createServer(app);
+const server = createHttpServer(app);
 answerClientErrors(server);
 server.on("error", (error) => {
   console.error(`mock: ${error.message}`);

@@ -10,6 +10,7 @@ import { provisionAccount } from "../../server/accounts/domain.ts";
 import type { LoginThrottleLimits } from "../../server/accounts/throttle.ts";
 import { BASE_PATH, createApp, type AppOptions } from "../../server/app.ts";
 import { answerClientErrors } from "../../server/http/client-errors.ts";
+import { createHttpServer } from "../../server/http/server.ts";
 import type { DatabaseHandle } from "../../server/db/database.ts";
 import { createMetrics } from "../../server/metrics/metrics.ts";
 import { createServices, type Caches } from "../../server/services.ts";
@@ -114,7 +115,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     trustProxy: opts.trustProxy,
   });
   const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    const s = createHttpServer(app).listen(0, "127.0.0.1", () => resolve(s));
   });
   answerClientErrors(server);
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,0 +1,26 @@
+// The app's HTTP server. Its requests and responses are made with the app's prototypes from the start: Express
+// otherwise sets them on each request (Object.setPrototypeOf in app.handle), after which the first property
+// stores on both objects were the costliest lines of an API request (bench/levers.md section 22).
+import http from "node:http";
+import type { Socket } from "node:net";
+import type { Express } from "express";
+
+export function createHttpServer(app: Express): http.Server {
+  // node's own constructors, called on objects whose prototype is the app's (Express's request and response,
+  // whose prototypes are node's): what Express's setPrototypeOf makes of them, but once per object's making.
+  function AppRequest(this: http.IncomingMessage, socket: Socket) {
+    Reflect.apply(http.IncomingMessage, this, [socket]);
+  }
+  AppRequest.prototype = app.request;
+  function AppResponse(this: http.ServerResponse, req: http.IncomingMessage, options?: unknown) {
+    Reflect.apply(http.ServerResponse, this, [req, options]);
+  }
+  AppResponse.prototype = app.response;
+  return http.createServer(
+    {
+      IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage,
+      ServerResponse: AppResponse as unknown as typeof http.ServerResponse,
+    },
+    app,
+  );
+}
