@@ -1,5 +1,6 @@
 // HTTP as bytes on a socket, for what fetch cannot send: repeated headers, unknown methods, lying
-// Content-Length, oversized header blocks.
+// Content-Length, oversized header blocks; and an answer's exact bytes by node's own client.
+import http from "node:http";
 import net from "node:net";
 
 export interface RawResponse {
@@ -54,5 +55,35 @@ export function rawRequest(origin: string, lines: string[], body = "", timeoutMs
     socket.on("error", (err) => (data.length ? tryParse(true) : fail(err)));
     socket.write(lines.join("\r\n") + "\r\n\r\n");
     if (body) socket.write(body);
+  });
+}
+
+export interface AnswerBytes {
+  status: number;
+  /** Every header but Date. */
+  headers: Record<string, unknown>;
+  /** The body's bytes, in base64. */
+  body: string;
+}
+
+/**
+ * One answer's status, headers and bytes, to compare two servers' answers: by node's own client, since fetch adds
+ * Cache-Control to a conditional request (and then no answer is fresh) and decodes what it reads.
+ */
+export function answerBytes(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<AnswerBytes> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init.method, headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const { date: _date, ...headers } = res.headers;
+        resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks).toString("base64") });
+      });
+    });
+    req.on("error", reject);
+    req.end(init.body);
   });
 }

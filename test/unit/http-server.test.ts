@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import express, { type Express } from "express";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createHttpServer } from "../../server/http/server.ts";
+import { answerBytes } from "../helpers/raw-http.ts";
 
 function demoApp(): Express {
   // Production's error pages: a stack trace would name each server's own frames.
@@ -60,22 +61,7 @@ beforeAll(async () => {
 afterAll(() => servers.forEach((s) => s.close()));
 
 const answer = (origin: string, path: string, init: { method?: string; body?: string } = {}) =>
-  new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    const req = http.request(
-      `${origin}${path}`,
-      { method: init.method, headers: init.body ? { "content-type": "application/json" } : {} },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => {
-          const { date: _date, ...headers } = res.headers;
-          resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks).toString("base64") });
-        });
-      },
-    );
-    req.on("error", reject);
-    req.end(init.body);
-  });
+  answerBytes(`${origin}${path}`, { ...init, headers: init.body ? { "content-type": "application/json" } : {} });
 
 const cases: [string, string, { method?: string; body?: string }?][] = [
   ["a route with a parameter, the query, the address and the host", "/things/a1?x=1&y=2&y=3"],

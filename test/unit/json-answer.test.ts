@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import express, { type Express, type Response } from "express";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sendJsonDirectly } from "../../server/http/json-answer.ts";
+import { answerBytes } from "../helpers/raw-http.ts";
 
 const large = {
   text: "Hyvää päivää, 🚚 ".repeat(80),
@@ -40,20 +41,8 @@ beforeAll(async () => {
 });
 afterAll(() => servers.forEach((s) => s.close()));
 
-/** node's own client: fetch adds Cache-Control to a conditional request, and then no answer is fresh. */
 const answer = (origin: string, name: string, init: { method?: string; headers?: Record<string, string> } = {}) =>
-  new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    const req = http.request(`${origin}/${encodeURIComponent(name)}`, init, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const { date: _date, ...headers } = res.headers;
-        resolve({ status: res.statusCode!, headers, body: Buffer.concat(chunks).toString("base64") });
-      });
-    });
-    req.on("error", reject);
-    req.end();
-  });
+  answerBytes(`${origin}/${encodeURIComponent(name)}`, init);
 
 it.each(Object.keys(answers))("%s: the same status, headers and bytes as Express's res.json", async (name) => {
   const mine = await answer(apps.direct!, name);
