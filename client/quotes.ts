@@ -6,6 +6,9 @@
 //   const check = verifyQuote(quote, { keys, merchantId: "shop.example.com", cart: { weight: 1200, cart_value: 59.9, item_count: 2, tags: [] } });
 //   if (!check.valid) refuse(check.message); else charge(check.quote.price);
 //
+// merchantId is required (dangerouslyAcceptAnyMerchant: true skips that check, for a backend that compares
+// quote.merchant_id itself). A quote stays valid for several orders until it expires.
+//
 // Offline: the signature is Ed25519 with the service's public keys (GET /quote_keys); node:crypto, no network.
 export {
   verifyQuote,

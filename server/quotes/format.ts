@@ -70,9 +70,19 @@ function publicKey(jwk: QuoteKey): KeyObject | undefined {
   return key;
 }
 
-function parseJson(part: string): unknown {
+/**
+ * The bytes of a base64url part, or undefined unless `part` is their one spelling: Node's decoder ignores a
+ * dangling last character and the unused low bits of the last one, so several strings would decode alike, and a
+ * shop that keeps one order per quote text could be given one quote twice.
+ */
+function decodePart(part: string): Buffer | undefined {
+  const bytes = Buffer.from(part, "base64url");
+  return bytes.toString("base64url") === part ? bytes : undefined;
+}
+
+function parseJson(bytes: Buffer): unknown {
   try {
-    return JSON.parse(Buffer.from(part, "base64url").toString("utf8"));
+    return JSON.parse(bytes.toString("utf8"));
   } catch {
     return undefined;
   }
@@ -117,35 +127,71 @@ function differences(facts: QuoteFacts, cart: CartFacts): string[] {
 
 const isKeyList = (k: QuoteKeySet | readonly QuoteKey[]): k is readonly QuoteKey[] => Array.isArray(k);
 
-export interface VerifyOptions {
+interface VerifyCommon {
   /** The keys of `GET /quote_keys` (the set or its `keys`). */
   keys: QuoteKeySet | readonly QuoteKey[];
   /** Your own cart: the quote must have been priced on exactly these facts. */
   cart: CartFacts;
-  /** Your merchant id: a quote given to another merchant's page is refused. */
-  merchantId?: string;
   now?: Date;
 }
 
 /**
- * Checks a quote a browser sent back: signed by the service with one of `keys`, not expired, for `merchantId`,
- * and priced on `cart`'s facts. Never throws: a refusal says why (`problem`, `message`).
+ * What a quote is checked with. `merchantId` is required: without it a quote priced for another merchant's page
+ * (another price list) would pass whenever the cart facts match. A backend that serves several merchants and
+ * compares `quote.merchant_id` itself says so with `dangerouslyAcceptAnyMerchant: true`.
+ */
+export type VerifyOptions = VerifyCommon &
+  (
+    | {
+        /** Your merchant id: a quote given to another merchant's page is refused. */
+        merchantId: string;
+        dangerouslyAcceptAnyMerchant?: false;
+      }
+    | {
+        merchantId?: undefined;
+        /** Skip the merchant check: you compare `quote.merchant_id` with the right merchant yourself. */
+        dangerouslyAcceptAnyMerchant: true;
+      }
+  );
+
+/** The key id a quote's header names, when it is a quote's header at all (the server reloads its keys for one). */
+export function quoteKeyId(quote: string): string | undefined {
+  const part = typeof quote === "string" && quote.length <= 4000 ? quote.split(".")[0]! : "";
+  const bytes = /^[A-Za-z0-9_-]+$/.test(part) ? decodePart(part) : undefined;
+  const header = bytes && (parseJson(bytes) as { alg?: unknown; kid?: unknown; typ?: unknown } | null | undefined);
+  return header?.alg === "EdDSA" && header.typ === HEADER_TYPE && typeof header.kid === "string"
+    ? header.kid
+    : undefined;
+}
+
+/**
+ * Checks a quote a browser sent back: signed by the service with one of `keys`, each part in its one spelling,
+ * not expired, for `merchantId`, and priced on `cart`'s facts. A quote stays valid until it expires, for as many
+ * orders as it is sent with: keep one order per quote yourself if you need that. Never throws for a quote (a
+ * refusal says why: `problem`, `message`); options without `merchantId` (nor `dangerouslyAcceptAnyMerchant`) are
+ * a TypeError, a mistake in the calling code rather than in the quote.
  */
 export function verifyQuote(quote: string, opts: VerifyOptions): QuoteCheck {
+  if (!(typeof opts?.merchantId === "string" && opts.merchantId !== "") && opts?.dangerouslyAcceptAnyMerchant !== true)
+    throw new TypeError(
+      "verifyQuote needs your merchantId (or dangerouslyAcceptAnyMerchant: true when you compare quote.merchant_id yourself)",
+    );
   const invalid = (message: string): QuoteCheck => ({ valid: false, problem: "quote_invalid", message });
   const parts = typeof quote === "string" && quote.length <= 4000 ? quote.split(".") : [];
   if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]+$/.test(p))) return invalid("not a quote");
-  const header = parseJson(parts[0]!) as { alg?: unknown; kid?: unknown; typ?: unknown } | undefined;
+  const [headerBytes, payloadBytes, signature] = parts.map(decodePart);
+  if (!headerBytes || !payloadBytes || !signature)
+    return invalid("not a quote: a part is not in its one base64url spelling");
+  const header = parseJson(headerBytes) as { alg?: unknown; kid?: unknown; typ?: unknown } | null | undefined;
   if (header?.alg !== "EdDSA" || header.typ !== HEADER_TYPE || typeof header.kid !== "string")
     return invalid("not a quote");
   const keys = isKeyList(opts.keys) ? opts.keys : opts.keys.keys;
   const jwk = keys.find((k) => k.kid === header.kid);
   if (!jwk) return invalid(`signed with key ${header.kid.slice(0, 40)}, which is not among the quote keys`);
   const key = publicKey(jwk);
-  const signature = Buffer.from(parts[2]!, "base64url");
   if (!key || !verify(null, Buffer.from(`${parts[0]}.${parts[1]}`), key, signature))
     return invalid("the signature does not match: the quote was altered");
-  const payload = parseJson(parts[1]!);
+  const payload = parseJson(payloadBytes);
   if (!isPayload(payload)) return invalid("not a quote");
   const now = Math.floor((opts.now ?? new Date()).getTime() / 1000);
   if (payload.exp <= now)

@@ -28,6 +28,7 @@ const PICKUP = list("pickup", {
 });
 /** The shop's cart, as its page describes it and as its backend knows it. */
 const CART = { weight: 1200, cart_value: 59.8, item_count: 2 };
+const MERCHANT = "picker-shop.example.com";
 
 let srv: TestServer;
 let m: LogisticsClient;
@@ -69,7 +70,7 @@ beforeAll(async () => {
   pickerBytes = statSync(pickerPath).size;
   srv = await startTestServer({ pickerDir });
   await loadDemo(srv);
-  m = await srv.merchant();
+  m = await srv.merchant(MERCHANT);
   await configure(m, SETTINGS, [list("letter"), list("home", { fallback_price: 6.9 }), PICKUP]);
   listed = await serveShop(() => shopPage("en", key));
   unlisted = await serveShop(() => shopPage("en", key));
@@ -140,12 +141,16 @@ describe("the checkout picker on a shop's page", () => {
     // The shop's backend: the quote against its own cart, offline; then the order with it.
     const picked = (await picks(page)).at(-1)!;
     const keys = (await (await fetch(`${srv.baseUrl}/quote_keys`)).json()) as S["QuoteKeySet"];
-    const check = verifyQuote(picked.quote, { keys, cart: { ...CART, postalcode: "20780", country: "FI" } });
+    const check = verifyQuote(picked.quote, {
+      keys,
+      merchantId: MERCHANT,
+      cart: { ...CART, postalcode: "20780", country: "FI" },
+    });
     expect(check).toMatchObject({
       valid: true,
       quote: { method: "pickup", pickup_point_id: thirdName, price: picked.price },
     });
-    const lying = verifyQuote(picked.quote, { keys, cart: { ...CART, weight: 5000 } });
+    const lying = verifyQuote(picked.quote, { keys, merchantId: MERCHANT, cart: { ...CART, weight: 5000 } });
     expect(lying).toMatchObject({ valid: false, problem: "quote_facts" });
     const placed = await m.POST("/orders/_create", {
       body: order({

@@ -54,6 +54,7 @@ useTestServer(async (s) => {
   const key = (await m.POST("/publishable_keys/_create", { body: { origins: [SHOP] } })).data!;
   page = createLogisticsClient({ baseUrl: srv.baseUrl, publishableKey: key.key, headers: { Origin: SHOP } });
   keys = (await (await fetch(`${srv.baseUrl}/quote_keys`)).json()) as S["QuoteKeySet"];
+  merchantId = decode(homeQuote(await quoted())).merchant_id;
 });
 
 /** The cart a shop knows: 2 items of 600 g for 59.80 EUR, no tags, to Kaarina. */
@@ -83,6 +84,19 @@ const homeQuote = (answer: Awaited<ReturnType<typeof quoted>>) => {
   return home.quote;
 };
 const decode = (quote: string) => JSON.parse(Buffer.from(quote.split(".")[1]!, "base64url").toString()) as QuotePayload;
+/** Another spelling of a base64url part that decodes to the same bytes (Node's decoder is lenient). */
+function respell(part: string): string {
+  const bytes = Buffer.from(part, "base64url");
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  for (const c of alphabet) {
+    const other = part.slice(0, -1) + c;
+    if (other !== part && Buffer.from(other, "base64url").equals(bytes)) return other;
+  }
+  // No unused bits in the last character: a dangling one is ignored.
+  const longer = part + "A";
+  expect(Buffer.from(longer, "base64url").equals(bytes)).toBe(true);
+  return longer;
+}
 /** The quote with its payload changed and the original signature kept. */
 function altered(quote: string, change: (p: QuotePayload) => void): string {
   const [h, , sig] = quote.split(".");
@@ -96,7 +110,6 @@ describe("a publishable key's shipping options", () => {
     const answer = await quoted();
     expect(answer.facts).toMatchObject({ "order.total_weight": 1200, "order.total_eur": 59.8, "order.item_count": 2 });
     const quote = homeQuote(answer);
-    merchantId = decode(quote).merchant_id;
     expect(decode(quote)).toEqual({
       v: 1,
       merchant_id: merchantId,
@@ -164,7 +177,55 @@ describe("verifyQuote (the client package, offline)", () => {
     const quote = homeQuote(await quoted({ tags: ["b", "a"] }));
     const check = verifyQuote(quote, { keys, merchantId, cart: { ...CART, tags: ["a", "b"] } });
     expect(check).toEqual({ valid: true, quote: decode(quote) });
-    expect(verifyQuote(quote, { keys: keys.keys, cart: { ...CART, tags: ["b", "a"] } }).valid).toBe(true);
+    expect(verifyQuote(quote, { keys: keys.keys, merchantId, cart: { ...CART, tags: ["b", "a"] } }).valid).toBe(true);
+  });
+
+  it("needs the shop's merchant id: without it a TypeError, unless the merchant check is skipped by name", async () => {
+    const quote = homeQuote(await quoted());
+    // @ts-expect-error: merchantId is required
+    expect(() => verifyQuote(quote, { keys, cart: CART })).toThrow(TypeError);
+    expect(() => verifyQuote(quote, { keys, merchantId: "", cart: CART })).toThrow(/merchantId/);
+    expect(() => verifyQuote(quote, { keys, merchantId: undefined as unknown as string, cart: CART })).toThrow(
+      TypeError,
+    );
+    // A backend for several merchants that compares quote.merchant_id itself.
+    const skipped = verifyQuote(quote, { keys, dangerouslyAcceptAnyMerchant: true, cart: CART });
+    expect(skipped).toMatchObject({ valid: true, quote: { merchant_id: merchantId } });
+  });
+
+  it("refuses each part of a quote spelled another way (the same bytes), which would let one quote pass twice", async () => {
+    const quote = homeQuote(await quoted());
+    const [h, p, sig] = quote.split(".") as [string, string, string];
+    const signer = await new SigningKeys(srv.handle.db, 3600_000).current();
+    // A respelled header or payload changes the signed text: signed here with the service's own key, so that only
+    // the spelling is wrong. A respelled signature is the same 64 bytes: the quote's own signature still matches.
+    const signed = (header: string, payload: string) =>
+      `${header}.${payload}.${signer.sign(Buffer.from(`${header}.${payload}`)).toString("base64url")}`;
+    expect(verifyQuote(signed(h, p), { keys, merchantId, cart: CART }).valid).toBe(true);
+    const respelled: [string, string][] = [
+      ["header", signed(respell(h), p)],
+      ["payload", signed(h, respell(p))],
+      ["signature", `${h}.${p}.${respell(sig)}`],
+    ];
+    for (const [part, q] of respelled) {
+      expect(q, part).not.toBe(quote);
+      expect(verifyQuote(q, { keys, merchantId, cart: CART }), part).toMatchObject({
+        valid: false,
+        problem: "quote_invalid",
+        message: expect.stringMatching(/spelling/),
+      });
+      const r = await expectUnchanged(srv, () => m.POST("/orders/_create", { body: { ...ORDER, quote: q } }));
+      expect(expectError(r, 400, "validation_failed", ["/body/quote"]).details[0]!.code, part).toBe("quote_invalid");
+    }
+  });
+
+  it("stays usable for several orders until it expires: the same price for the same facts", async () => {
+    const quote = homeQuote(await quoted());
+    for (let i = 0; i < 2; i++) {
+      const r = await m.POST("/orders/_create", { body: { ...ORDER, quote } });
+      expect(r.response.status, JSON.stringify(r.error)).toBe(201);
+    }
+    expect(verifyQuote(quote, { keys, merchantId, cart: CART }).valid).toBe(true);
   });
 
   it("refuses a quote priced on facts other than the cart: a lighter weight, a vip tag the cart lacks, ...", async () => {
@@ -209,7 +270,10 @@ describe("verifyQuote (the client package, offline)", () => {
       problem: "quote_invalid",
     });
     for (const junk of ["", "a.b", "a.b.c", quote + ".x", "x".repeat(5000)])
-      expect(verifyQuote(junk, { keys, cart: CART })).toMatchObject({ valid: false, problem: "quote_invalid" });
+      expect(verifyQuote(junk, { keys, merchantId, cart: CART })).toMatchObject({
+        valid: false,
+        problem: "quote_invalid",
+      });
     const later = new Date((decode(quote).exp + 1) * 1000);
     expect(verifyQuote(quote, { keys, merchantId, cart: CART, now: later })).toMatchObject({
       valid: false,
@@ -219,7 +283,10 @@ describe("verifyQuote (the client package, offline)", () => {
       valid: false,
       problem: "quote_not_yours",
     });
-    expect(verifyQuote(quote, { keys: [], cart: CART })).toMatchObject({ valid: false, problem: "quote_invalid" });
+    expect(verifyQuote(quote, { keys: [], merchantId, cart: CART })).toMatchObject({
+      valid: false,
+      problem: "quote_invalid",
+    });
   });
 });
 
