@@ -17,6 +17,7 @@ import {
 } from "./pickup-points/imports.ts";
 import type { Role } from "./accounts/db.ts";
 import { addSigningKey } from "./quotes/signing-keys.ts";
+import { announceCacheChange } from "./db/cache-signal.ts";
 
 async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true): Promise<void> {
   const config = loadConfig();
@@ -118,7 +119,12 @@ program
   .option("--now", "sign with the new key at once (the old one may have leaked)")
   .action((opts: { now?: boolean }) =>
     withDb(async ({ db }) => {
-      const { id, activeFrom } = await addSigningKey(db, { now: opts.now === true });
+      // Announced in its transaction: every running instance reads the keys again at its commit.
+      const { id, activeFrom } = await db.transaction().execute(async (trx) => {
+        const added = await addSigningKey(trx, { now: opts.now === true });
+        await announceCacheChange(trx);
+        return added;
+      });
       console.log(`Added quote signing key ${id}; it signs from ${activeFrom.toISOString()}.`);
     }),
   );

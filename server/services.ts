@@ -93,6 +93,7 @@ export function createServices(opts: ServicesOptions): Services {
           caches.directory.clear();
           caches.shippingConfig.clear();
           authenticator.forgetPublishableKeys();
+          quoter.keys.forget();
         },
         (err) =>
           opts.logger.warn(

@@ -2,7 +2,7 @@
 // with a quote is checked against the order's own facts (format.ts is the quote itself, shared with the client).
 import type { ShippingFacts, ShippingOptionsResult } from "../../generated/api.ts";
 import { invalid } from "../shared/errors.ts";
-import { encodeQuote, verifyQuote, type QuoteFacts, type QuoteKey, type QuotePayload } from "./format.ts";
+import { encodeQuote, quoteKeyId, verifyQuote, type QuoteFacts, type QuoteKey, type QuotePayload } from "./format.ts";
 import type { SigningKeys } from "./signing-keys.ts";
 
 export interface Quoter {
@@ -87,7 +87,10 @@ export function checkOrderQuote(
   return { destination: quoted, stored: q };
 }
 
-/** The published keys when a request carries a quote to check; none otherwise (no read). */
+/**
+ * The published keys when a request carries a quote to check (read again when it names a key this instance does
+ * not know yet); none otherwise (no read).
+ */
 export async function quoteKeysFor(quote: string | undefined, quoter: Quoter): Promise<readonly QuoteKey[]> {
-  return quote === undefined ? [] : quoter.keys.published();
+  return quote === undefined ? [] : quoter.keys.publishedFor(quoteKeyId(quote));
 }

@@ -9,8 +9,15 @@ import { newId } from "../shared/ids.ts";
 
 /** How far ahead a rotation's new key is published before it signs. */
 export const ROTATION_NOTICE_MS = 24 * 3600_000;
-/** How long the keys read are used before reading again: a rotation is a day ahead, so a minute is plenty. */
+/**
+ * How long the keys read are used before reading again. A rotation is announced to every instance at its commit
+ * (cache-signal), and a quote naming an unknown key reloads them: this is only the backstop.
+ */
 const RELOAD_MS = 60_000;
+/** Reloads for quotes naming an unknown key are at most this often: forged key ids cannot make every request read. */
+export const UNKNOWN_KEY_RELOAD_MS = 1_000;
+/** A key id older than the last read by more than this cannot be new (ids are time-prefixed; clocks differ a little). */
+const CLOCK_SKEW_MS = 60_000;
 
 interface Row {
   id: string;
@@ -57,11 +64,22 @@ export async function addSigningKey(
   return { id, activeFrom };
 }
 
+/** The creation time an id's first 8 hex digits say (shared/ids.ts), in ms. */
+const idTimeMs = (id: string) => parseInt(id.slice(0, 8), 16) * 1000;
+
 export class SigningKeys {
   private rows: Row[] = [];
   private readAt = -Infinity;
+  /** Wall-clock time of the last read's start: keys created before it are among the rows. */
+  private readWallMs = -Infinity;
+  /** Bumped by forget(): a read that started before it does not count as fresh. */
+  private generation = 0;
   private loading: Promise<void> | undefined;
+  private unknownReload: Promise<void> | undefined;
+  private lastUnknownReload = -Infinity;
   private privates = new Map<string, KeyObject>();
+  /** Reads of the keys table so far (tests bound the reloads forged key ids cause). */
+  reads = 0;
 
   constructor(
     private db: Executor,
@@ -69,20 +87,32 @@ export class SigningKeys {
     private quoteTtlMs: number,
   ) {}
 
+  private fresh(): boolean {
+    return performance.now() - this.readAt < RELOAD_MS && this.rows.length > 0;
+  }
+
   private async load(): Promise<void> {
-    if (performance.now() - this.readAt < RELOAD_MS && this.rows.length) return;
-    this.loading ??= (async () => {
-      let rows = await readKeys(this.db);
-      // The first start of a database: a key to sign with at once. Two instances starting together may both add
-      // one; both are published and the later signs, so either's quotes check.
-      if (!rows.some((r) => r.active_from.getTime() <= Date.now())) {
-        await addSigningKey(this.db, { now: true });
-        rows = await readKeys(this.db);
-      }
-      this.rows = rows;
-      this.readAt = performance.now();
-    })().finally(() => (this.loading = undefined));
-    await this.loading;
+    // Twice at most: a read already under way when forget() came may have missed the change.
+    for (let i = 0; i < 2 && !this.fresh(); i++) {
+      this.loading ??= this.read().finally(() => (this.loading = undefined));
+      await this.loading;
+    }
+  }
+
+  private async read(): Promise<void> {
+    const generation = this.generation;
+    const wall = Date.now();
+    this.reads++;
+    let rows = await readKeys(this.db);
+    // The first start of a database: a key to sign with at once. Two instances starting together may both add
+    // one; both are published and the later signs, so either's quotes check.
+    if (!rows.some((r) => r.active_from.getTime() <= Date.now())) {
+      await addSigningKey(this.db, { now: true });
+      rows = await readKeys(this.db);
+    }
+    this.rows = rows;
+    this.readWallMs = wall;
+    this.readAt = generation === this.generation ? performance.now() : -Infinity;
   }
 
   /**
@@ -120,8 +150,30 @@ export class SigningKeys {
       .map((r) => ({ kty: "OKP", crv: "Ed25519", x: r.public_x, kid: r.id, alg: "EdDSA", use: "sig" }));
   }
 
-  /** Reads the keys again at the next use (after a rotation by this process). */
+  /**
+   * The published keys, read again first when `kid` (a quote's key) is not among them and may be a key created
+   * since the last read (another instance's or the CLI's rotation whose announcement has not arrived, or a pooler
+   * without LISTEN). Such reloads are shared and at most one per UNKNOWN_KEY_RELOAD_MS (a request waits for the
+   * next one rather than causing its own), so forged key ids cannot make every request read.
+   */
+  async publishedFor(kid: string | undefined): Promise<QuoteKey[]> {
+    const keys = await this.published();
+    if (kid === undefined || !/^[0-9a-f]{24}$/.test(kid) || keys.some((k) => k.kid === kid)) return keys;
+    if (idTimeMs(kid) < this.readWallMs - CLOCK_SKEW_MS || idTimeMs(kid) > Date.now() + CLOCK_SKEW_MS) return keys;
+    this.unknownReload ??= (async () => {
+      const wait = this.lastUnknownReload + UNKNOWN_KEY_RELOAD_MS - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      this.lastUnknownReload = performance.now();
+      this.forget();
+      await this.load();
+    })().finally(() => (this.unknownReload = undefined));
+    await this.unknownReload;
+    return this.published();
+  }
+
+  /** Reads the keys again at the next use: a rotation here, or announced by another instance or the CLI. */
   forget(): void {
+    this.generation++;
     this.readAt = -Infinity;
   }
 }

@@ -5,6 +5,7 @@ import { createLogisticsClient, type components, type LogisticsClient } from "..
 import { verifyQuote, type QuotePayload } from "../../client/quotes.ts";
 import { encodeQuote } from "../../server/quotes/format.ts";
 import { addSigningKey, SigningKeys } from "../../server/quotes/signing-keys.ts";
+import { newId } from "../../server/shared/ids.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { startTestServer, useTestServer, type TestServer } from "../helpers/server.ts";
 import { configure, list, loadDemo, order, orderLine, pickupPoints, SETTINGS } from "../helpers/shipping.ts";
@@ -302,6 +303,52 @@ describe("the quote keys", () => {
     const signingKeys = new SigningKeys(srv.handle.db, 3600_000);
     expect((await signingKeys.published()).map((k) => k.kid)).toEqual([...before.map((k) => k.kid), next.id]);
     expect((await signingKeys.current()).kid).toBe(before.at(-1)!.kid);
+  });
+});
+
+describe("a quote signed by a key the server has not read yet", () => {
+  it("is accepted after one reload of the keys; forged key ids cause at most one reload a second", async () => {
+    const other = await startTestServer();
+    try {
+      await loadDemo(other);
+      const merchant = await other.merchant();
+      await configure(merchant, SETTINGS, [list("letter"), HOME, list("pickup")]);
+      const key = (await merchant.POST("/publishable_keys/_create", { body: { origins: [SHOP] } })).data!.key;
+      const shop = createLogisticsClient({ baseUrl: other.baseUrl, publishableKey: key, headers: { Origin: SHOP } });
+      const r = await shop.GET("/shipping_options", {
+        params: { query: { postalcode: "20780", country: "FI", weight: 1200, cart_value: 59.8, item_count: 2 } },
+      });
+      const payload = decode(homeQuote(r.data!));
+      // A rotation whose announcement this server missed (a pooler without LISTEN, say): written straight to the
+      // database, and a quote signed with the new key as another instance would sign it.
+      await addSigningKey(other.handle.db, { now: true });
+      const signer = await new SigningKeys(other.handle.db, 3600_000).current();
+      const place = (quote: string) => merchant.POST("/orders/_create", { body: { ...ORDER, quote } });
+      const reads = () => other.quoter.keys.reads;
+
+      const before = reads();
+      const accepted = await place(encodeQuote(payload, signer.kid, signer.sign));
+      expect(accepted.response.status, JSON.stringify(accepted.error)).toBe(201);
+      expect(reads() - before).toBe(1);
+
+      // Forged key ids that look new: shared reloads, at most one a second however many requests name them.
+      const forged = Array.from({ length: 20 }, () => {
+        const kid = newId();
+        return encodeQuote(payload, kid, signer.sign);
+      });
+      const started = performance.now();
+      const refused = await expectUnchanged(other, () => Promise.all(forged.map(place)));
+      for (const f of refused)
+        expect(expectError(f, 400, "validation_failed", ["/body/quote"]).details[0]!.code).toBe("quote_invalid");
+      expect(reads() - before).toBeLessThanOrEqual(1 + Math.ceil((performance.now() - started) / 1000));
+      // A key id older than the keys read cannot be a new key: refused without a read.
+      const old = reads();
+      const stale = await place(encodeQuote(payload, newId(Date.now() - 3600_000), signer.sign));
+      expect(stale.response.status).toBe(400);
+      expect(reads()).toBe(old);
+    } finally {
+      await other.close();
+    }
   });
 });
 

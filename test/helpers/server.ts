@@ -14,6 +14,7 @@ import { createHttpServer } from "../../server/http/server.ts";
 import type { DatabaseHandle } from "../../server/db/database.ts";
 import { createMetrics } from "../../server/metrics/metrics.ts";
 import { createServices, type Caches } from "../../server/services.ts";
+import type { Quoter } from "../../server/quotes/quotes.ts";
 import type { Dispatcher, DispatcherOptions } from "../../server/webhooks/dispatcher.ts";
 import { readWebhookSettings, type WebhookSettings } from "../../server/webhooks/settings.ts";
 import { createTestDatabase } from "./database.ts";
@@ -27,6 +28,8 @@ export interface TestServer {
   dispatcher?: Dispatcher;
   /** The instance's caches (directory, shipping configuration). */
   caches: Caches;
+  /** The instance's quote signing keys and settings. */
+  quoter: Quoter;
   merchant(id?: string): Promise<LogisticsClient>;
   operator(id?: string): Promise<LogisticsClient>;
   client(username?: string, secret?: string): LogisticsClient;
@@ -129,6 +132,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   };
   return {
     caches: services.caches,
+    quoter: services.quoter,
     origin,
     baseUrl,
     handle,

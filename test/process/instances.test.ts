@@ -1,9 +1,10 @@
 // Several server processes on one PostgreSQL share the work without losing an update.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LogisticsClient } from "../../client/index.ts";
+import { createLogisticsClient, type components, type LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { createTestDatabase } from "../helpers/database.ts";
-import { startServerProcess, type ServerProcess } from "./helpers.ts";
+import { configure, list, order, orderLine, SETTINGS } from "../helpers/shipping.ts";
+import { cli, startServerProcess, type ServerProcess } from "./helpers.ts";
 
 describe("two instances on one PostgreSQL", () => {
   let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -63,6 +64,70 @@ describe("two instances on one PostgreSQL", () => {
     expect(a!.data!.shipment_id).toBe(b!.data!.shipment_id);
     const list = await clients[0]!.m.GET("/inbound_shipments", { params: { query: { merchants_ref: "PO-I" } } });
     expect(list.data!.items).toHaveLength(1);
+  });
+
+  it("a quote key rotated with --now on one instance is published and accepted by the other within a second", async () => {
+    const SHOP = "https://rotation.example";
+    const m = clients[0]!.m;
+    await configure(m, SETTINGS, [list("letter"), list("home"), list("pickup")]);
+    const pk = (await m.POST("/publishable_keys/_create", { body: { origins: [SHOP] } })).data!.key;
+    const pages = servers.map((s) =>
+      createLogisticsClient({ baseUrl: `${s.origin}/2015-01-01`, publishableKey: pk, headers: { Origin: SHOP } }),
+    );
+    const query = { postalcode: "00100", country: "FI" as const, weight: 1200, cart_value: 59.8, item_count: 2 };
+    const homeQuote = async (i: number) => {
+      const r = await pages[i]!.GET("/shipping_options", { params: { query } });
+      return (r.data!.options.home as { quote: string }).quote;
+    };
+    const kidOf = (quote: string) =>
+      (JSON.parse(Buffer.from(quote.split(".")[0]!, "base64url").toString()) as { kid: string }).kid;
+    const published = async (i: number) =>
+      (
+        (await (
+          await fetch(`${servers[i]!.origin}/2015-01-01/quote_keys`)
+        ).json()) as components["schemas"]["QuoteKeySet"]
+      ).keys.map((k) => k.kid);
+    const before = await published(1);
+    expect(before).toContain(kidOf(await homeQuote(1)));
+
+    const rotated = await cli(["rotate-quote-key", "--now"], { DATABASE_URL: handle.url! });
+    expect(rotated.code, rotated.output).toBe(0);
+    const rotatedAt = Date.now();
+    const kid = /Added quote signing key ([0-9a-f]{24})/.exec(rotated.output)![1]!;
+    /**
+     * `read` again until `ok`, for 3 s at most; how long after the rotation the read that saw it was sent (the
+     * machine may be slow to answer: what counts is what the instance knew when asked).
+     */
+    const soon = async <T>(read: () => Promise<T>, ok: (t: T) => boolean): Promise<[T, number]> => {
+      for (;;) {
+        const sent = Date.now() - rotatedAt;
+        const value = await read();
+        if (ok(value) || sent > 3000) return [value, sent];
+      }
+    };
+    // Instance 0 signs with the new key, instance 1 publishes it: each as soon as it heard of the rotation.
+    const [[quote, signedAfter], [seen, publishedAfter]] = await Promise.all([
+      soon(
+        () => homeQuote(0),
+        (q) => kidOf(q) === kid,
+      ),
+      soon(
+        () => published(1),
+        (keys) => keys.includes(kid),
+      ),
+    ]);
+    expect(kidOf(quote)).toBe(kid);
+    expect(seen).toContain(kid);
+    expect(signedAfter).toBeLessThan(1000);
+    expect(publishedAfter).toBeLessThan(1000);
+    const placed = await clients[1]!.m.POST("/orders/_create", {
+      body: order({
+        customer: { postalcode: "00100", country: "FI" },
+        products: [orderLine({ qty: 2, unit_price: 29.9, weight_g: 600 })],
+        quote,
+      }),
+    });
+    expect(placed.response.status, JSON.stringify(placed.error)).toBe(201);
   });
 
   it("failed sign-ins are counted for both together: 3 wrong secrets on each reach LOGIN_FAILURES_PER_ACCOUNT=6, then both refuse the right one", async () => {
