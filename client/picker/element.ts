@@ -1,7 +1,8 @@
 // <logistics-shipping-picker>: the piece of a shop's checkout where a customer chooses how, and where, to receive
 // the parcel. It asks GET /shipping_options with the shop's publishable key, shows each method with its price and
 // the nearest pickup points, and tells the page what was chosen with a `logistics-pick` event that carries the
-// signed quote (the shop's backend checks it: client package, `verifyQuote`). No dependencies; its own styles in a
+// signed quote (the shop's backend checks it: client package, `verifyQuote`), and with one whose detail is null
+// when that choice no longer holds (another postal code or cart: its quote would be refused). No dependencies; its own styles in a
 // shadow root, following the page's font and colours through CSS custom properties.
 import type { components } from "../../generated/api.ts";
 import { languageOf, TEXTS, type Language, type Texts } from "./texts.ts";
@@ -68,7 +69,9 @@ export class ShippingPicker extends HTMLElement {
   private pointId: string | undefined;
   private asked = 0;
   private scheduled = false;
-  /** The current choice, as the last `logistics-pick` event told it. */
+  /** The query the shown answer (and so the choice) was asked with: another one clears the choice. */
+  private basis: string | undefined;
+  /** The current choice, as the last `logistics-pick` event told it; null when none (or it was cleared). */
   value: PickDetail | null = null;
 
   connectedCallback(): void {
@@ -117,7 +120,12 @@ export class ShippingPicker extends HTMLElement {
     const key = this.getAttribute("key");
     const api = this.getAttribute("api") ?? SCRIPT_API;
     this.answer = undefined;
-    if (!postalcode || !key || !api) return this.render("");
+    if (!postalcode || !key || !api) {
+      this.basis = undefined;
+      this.method = this.pointId = undefined;
+      this.clear();
+      return this.render("");
+    }
     const ask = ++this.asked;
     this.render(this.texts.loading);
     const query = new URLSearchParams({ postalcode, country: this.getAttribute("country") ?? "FI" });
@@ -134,6 +142,14 @@ export class ShippingPicker extends HTMLElement {
       .map((t) => t.trim())
       .filter(Boolean))
       query.append("tags", tag);
+    // A new postal code or cart is another answer: the choice and its quote belong to the old one.
+    const basis = `${api} ${key} ${query}`;
+    if (basis !== this.basis) {
+      this.basis = basis;
+      this.method = undefined;
+      this.pointId = undefined;
+      this.clear();
+    }
     let status: string;
     try {
       const r = await fetch(`${api.replace(/\/$/, "")}/shipping_options?${query}`, {
@@ -270,7 +286,7 @@ export class ShippingPicker extends HTMLElement {
     const option = this.answer!.options[method];
     if (method !== "pickup" && option.available && "price" in option && option.quote) {
       this.pick({ method, pickup_point: null, price: option.price, quote: option.quote });
-    } else this.value = null;
+    } else this.clear();
     this.render(this.liveText());
     this.focusGroup("method");
   }
@@ -278,6 +294,7 @@ export class ShippingPicker extends HTMLElement {
   private choosePoint(p: Point): void {
     this.pointId = p.id;
     if (p.quote) this.pick({ method: "pickup", pickup_point: p, price: p.price, quote: p.quote });
+    else this.clear();
     this.render(this.liveText());
     this.focusGroup("point");
   }
@@ -296,6 +313,13 @@ export class ShippingPicker extends HTMLElement {
   private pick(detail: PickDetail): void {
     this.value = detail;
     this.dispatchEvent(new CustomEvent<PickDetail>("logistics-pick", { detail, bubbles: true, composed: true }));
+  }
+
+  /** No choice any more: `value` null, and the page told by a `logistics-pick` whose detail is null. */
+  private clear(): void {
+    if (this.value === null) return;
+    this.value = null;
+    this.dispatchEvent(new CustomEvent<null>("logistics-pick", { detail: null, bubbles: true, composed: true }));
   }
 }
 

@@ -74,6 +74,10 @@ arrives as an event with a signed quote, which the shop's backend checks before 
 `;
 
 const DEMO_SCRIPT = `document.addEventListener("logistics-pick", (e) => {
+  if (!e.detail) {
+    document.getElementById("picked").textContent = "Nothing chosen: the choice was cleared (another postal code or cart).";
+    return;
+  }
   const { quote, ...choice } = e.detail;
   const payload = JSON.parse(atob(quote.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
   document.getElementById("picked").textContent =

@@ -18,6 +18,8 @@ import { configure, list, loadDemo, order, orderLine, SETTINGS } from "../helper
 
 type S = components["schemas"];
 type Pick = { method: string; pickup_point: { id: string; name: string } | null; price: S["Price"]; quote: string };
+/** What the page heard: each `logistics-pick` event's detail, null when the choice was cleared. */
+type Heard = Pick | null;
 
 const SHOTS = `.tmp/screenshots/${process.env.TEST_DB ?? "pglite"}`;
 const PICKUP = list("pickup", {
@@ -94,7 +96,10 @@ async function open(shop: Server, width = 1024): Promise<{ page: Page; errors: s
   await page.goto(originOf(shop));
   return { page, errors };
 }
-const picks = (page: Page) => page.evaluate(() => (window as unknown as { picks: Pick[] }).picks);
+const picks = (page: Page) => page.evaluate(() => (window as unknown as { picks: Heard[] }).picks);
+/** The element's `value`, as the page reads it. */
+const valueOf = (page: Page) =>
+  page.locator("logistics-shipping-picker").evaluate((el) => (el as unknown as { value: Heard }).value);
 
 describe("the checkout picker on a shop's page", () => {
   it("shows the merchant's prices and the nearest pickup points; keyboard and mouse pick; the quote checks out", async () => {
@@ -160,6 +165,43 @@ describe("the checkout picker on a shop's page", () => {
       }),
     });
     expect(placed.response.status, JSON.stringify(placed.error)).toBe(201);
+  });
+
+  it("clears its value and tells the page when the postal code or the cart changes after a pick, or a pick has no quote", async () => {
+    const { page, errors } = await open(listed);
+    const methods = page.getByRole("group", { name: "Delivery method" });
+    await expect.poll(() => methods.getByRole("radio").count(), { timeout: 10_000 }).toBe(3);
+    const pickHome = async () => {
+      await page.getByRole("radio", { name: /Home delivery/ }).check();
+      await expect.poll(() => picks(page).then((p) => p.at(-1)?.method)).toBe("home");
+      expect((await valueOf(page))?.quote).toBe((await picks(page)).at(-1)!.quote);
+    };
+
+    // The customer types another postal code: the old quote (priced for 20780) would be refused.
+    await pickHome();
+    const heard = (await picks(page)).length;
+    await page.getByRole("textbox", { name: "Postal code" }).fill("00100");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => picks(page).then((p) => p.length)).toBe(heard + 1);
+    expect((await picks(page)).at(-1)).toBeNull();
+    expect(await valueOf(page)).toBeNull();
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/near 00100/);
+    expect(await page.getByRole("radio", { checked: true }).count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/picker-cleared.png`, fullPage: true });
+
+    // The page changes the cart: the same.
+    await pickHome();
+    await page.locator("logistics-shipping-picker").evaluate((el) => el.setAttribute("cart-value", "99.90"));
+    await expect.poll(() => picks(page).then((p) => p.at(-1))).toBeNull();
+    expect(await valueOf(page)).toBeNull();
+
+    // The pickup method before a point: no quote yet, so no choice.
+    await expect.poll(() => methods.getByRole("radio").count()).toBe(3);
+    await pickHome();
+    await page.getByRole("radio", { name: /Pickup point/ }).check();
+    await expect.poll(() => picks(page).then((p) => p.at(-1))).toBeNull();
+    expect(await valueOf(page)).toBeNull();
+    expect(errors).toEqual([]);
   });
 
   it("searches by postal code, speaks the page's language, and fits a 320 px screen", async () => {

@@ -4,5 +4,5 @@ export const snippet = (key: string) =>
     `<script src="${window.location.origin}/picker.js"></script>`,
     `<logistics-shipping-picker key="${key}" postalcode="00100" country="FI"`,
     `  weight="1200" cart-value="59.80" item-count="2"></logistics-shipping-picker>`,
-    `<script>document.addEventListener("logistics-pick", (e) => saveChoice(e.detail.quote));</script>`,
+    `<script>document.addEventListener("logistics-pick", (e) => saveChoice(e.detail?.quote ?? null));</script>`,
   ].join("\n");
