@@ -1647,7 +1647,10 @@ export interface components {
             problems?: components["schemas"]["ProblemInput"][];
         };
         /**
-         * @description Postal code as written in the country (letters, digits, spaces, hyphens).
+         * @description Postal code (letters, digits, spaces, hyphens). Sent in any spelling of the country's form
+         *     (SE `98138` or `981 38`, GB `ze1-0aa` or `ZE1 0AA`, case, spaces and hyphens aside); the service
+         *     stores, prices and answers it in the country's form (`981 38`, `ZE1 0AA`), for price rules,
+         *     quotes, orders and pickup point lookups alike.
          * @example 00100
          */
         PostalCode: string;
@@ -1727,7 +1730,10 @@ export interface components {
          *     merchant, the method, the pickup point, the price, the facts it was priced on (postal code,
          *     country, weight, cart value, item count, tags) and its expiry. Check it with the client package's
          *     `verifyQuote` against your own cart, with the keys of `GET /quote_keys`; or send it with the order
-         *     (`quote` of `POST /orders/_create`), which checks it the same way.
+         *     (`quote` of `POST /orders/_create`), which checks it the same way and against the order's own
+         *     price. Each part has one base64url spelling (no padding, unused bits zero); another spelling of
+         *     the same bytes is refused. A quote stays valid until it expires, for as many orders as it is
+         *     sent with (the same facts get the same price).
          */
         Quote: string;
         /**
@@ -1859,7 +1865,12 @@ export interface components {
         RuleOperator: "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not_in" | "contains";
         /** @description The value the fact is compared with. */
         RuleValue: string | number | boolean | null | (string | number)[];
-        /** @description One test of a fact, e.g. `order.total_weight <= 2000`. */
+        /**
+         * @description One test of a fact, e.g. `order.total_weight <= 2000`. A `customer.postalcode` value is saved
+         *     in its country's form when the rule also says `customer.country == X` (or `in` one country):
+         *     `98138` beside `customer.country == "SE"` is saved as `981 38`; otherwise in upper case. It is
+         *     compared with the customer's postal code whatever the spelling (spaces, hyphens and case aside).
+         */
         RuleCriterion: {
             fact: components["schemas"]["ShippingFactName"];
             op: components["schemas"]["RuleOperator"];
@@ -2143,11 +2154,18 @@ export interface components {
          * @description The quote of the shipping option your customer chose in the checkout (the picker's `quote`).
          *     It is checked against this order: signed by the service, not expired, given to you, for the
          *     order's `destination` (when you leave `destination` out, the quote's method or pickup point
-         *     becomes it), and priced on the order's own facts: the customer's postal code and country, the
-         *     total weight, the total value, the item count and the tags. Anything else is
-         *     `400 validation_failed` naming `/body/quote` (codes `quote_invalid`, `quote_expired`,
-         *     `quote_not_yours`, `quote_destination`, `quote_facts`). The order then shows what
-         *     it says as `shipping_quote`. A modification that changes the order's facts or destination without a new
+         *     becomes it), priced on the order's facts that a checkout knows (the customer's postal code and
+         *     country, the total weight, the total value, the item count and the tags), and giving what the
+         *     order's own shipping options give for that destination (`GET /orders/{order_id}/shipping_options`
+         *     as the order will be: its volume, article count, address and items count there too): the method
+         *     available and the same price. Anything else is `400 validation_failed` naming `/body/quote`,
+         *     with the detail code saying why: `quote_invalid` (not a quote of the service, altered, or a part
+         *     not in its one base64url spelling), `quote_expired`, `quote_not_yours` (another merchant's),
+         *     `quote_destination` (for another destination), `quote_facts` (priced on other checkout facts),
+         *     `quote_unavailable` (the order's own answer does not offer the quote's method, e.g. a letter
+         *     quote for an item that may not go as a letter) or `quote_price` (the order's own price differs,
+         *     e.g. a larger volume; the message names both prices). A quote may be sent with several orders
+         *     until it expires. The order then shows what it says as `shipping_quote`. A modification that changes the order's facts or destination without a new
          *     quote removes the stored one.
          */
         OrderQuoteInput: components["schemas"]["Quote"];
@@ -2165,7 +2183,10 @@ export interface components {
             success: true;
             order_id: components["schemas"]["Id"];
         };
-        /** @description The facts a quote's price was computed from, as the checkout page sent them. */
+        /**
+         * @description The facts a quote's price was computed from, as the checkout page sent them; the postal code in
+         *     its country's form (`981 38` in SE, `ZE1 0AA` in GB), as the service prices it.
+         */
         QuoteFacts: {
             postalcode: components["schemas"]["PostalCode"];
             country: components["schemas"]["CountryCode"];
@@ -2180,7 +2201,8 @@ export interface components {
          * @description What a `Quote` says, in its middle part (base64url JSON); an order placed with a quote shows it
          *     as `shipping_quote`. `verifyQuote` of the client package checks the signature and the expiry and
          *     compares `facts` with your cart; read a quote yourself only after checking its signature with a
-         *     key of `GET /quote_keys`.
+         *     key of `GET /quote_keys`. Later quotes may carry more fields (`v` stays 1 while a field is only
+         *     added): ignore the ones you do not know.
          */
         QuotePayload: {
             /** @constant */

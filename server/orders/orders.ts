@@ -8,11 +8,12 @@ import { pickupPointBranch } from "../pickup-points/lookup.ts";
 import { invalid, notFound, type ErrorDetail } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { fromCents, hasAtMostTwoDecimals, toCents } from "../shared/money.ts";
-import { postalCodeProblem } from "../shared/postal-codes.ts";
+import { normalisePostalCode, postalCodeProblem } from "../shared/postal-codes.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
 import type { QuoteKey } from "../quotes/format.ts";
-import { checkOrderQuote } from "../quotes/quotes.ts";
+import { checkOrderQuote, checkQuotedAnswer } from "../quotes/quotes.ts";
+import { orderOwnAnswer } from "../shipping/order-answer.ts";
 import { orderFacts, type OrderFactsInput } from "../shipping/facts.ts";
 
 export type { Order };
@@ -98,20 +99,28 @@ async function lineRows(trx: Tx, merchant: Principal, orderId: string, lines: Li
   }));
 }
 
+/** `input` with the customer's postal code in its country's form: stored, priced and compared in that one spelling. */
+function normalised<T extends OrderModify>(input: T): T {
+  const c = input.customer;
+  return c ? { ...input, customer: { ...c, postalcode: normalisePostalCode(c.country, c.postalcode) } } : input;
+}
+
 /** The facts a quote is compared with (letter limits play no part in a quote: any will do). */
 const quoteFactsOf = (order: OrderFactsInput) => orderFacts(order, { max_weight_g: Number.MAX_SAFE_INTEGER });
 
 export async function createOrder(
   trx: Tx,
   merchant: Principal,
-  input: OrderCreate,
+  sent: OrderCreate,
   quoteKeys: readonly QuoteKey[],
 ): Promise<OrderWriteResult> {
-  await check(trx, input);
+  await check(trx, sent);
+  const input = normalised(sent);
   const quoted =
     input.quote === undefined
       ? undefined
       : checkOrderQuote(input.quote, merchant.id, quoteFactsOf(input), input.destination, quoteKeys);
+  if (quoted) checkQuotedAnswer(quoted.stored, await orderOwnAnswer(trx, merchant.id, input, quoted.destination));
   const now = new Date();
   const id = newId(now.getTime());
   await q.insertOrder(trx, {
@@ -133,10 +142,11 @@ export async function modifyOrder(
   trx: Tx,
   merchant: Principal,
   id: string,
-  input: OrderModify,
+  sent: OrderModify,
   quoteKeys: readonly QuoteKey[],
 ): Promise<OrderWriteResult> {
-  await check(trx, input);
+  await check(trx, sent);
+  const input = normalised(sent);
   if (!(await q.lockOrder(trx, merchant.id, id))) throw notFound("Order");
   // A new quote is checked against the order as it will be; a change of its facts or destination without one
   // leaves the stored quote behind (it no longer describes the order).
@@ -149,6 +159,7 @@ export async function modifyOrder(
       tags: input.tags ?? stored.tags,
     };
     const quoted = checkOrderQuote(input.quote, merchant.id, quoteFactsOf(next), input.destination, quoteKeys);
+    checkQuotedAnswer(quoted.stored, await orderOwnAnswer(trx, merchant.id, next, quoted.destination));
     quote = { shipping_quote: JSON.stringify(quoted.stored), destination: quoted.destination };
   } else if (
     input.customer !== undefined ||

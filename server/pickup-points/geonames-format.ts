@@ -1,7 +1,7 @@
 // Postal-code locations in the GeoNames postal-code text format (download.geonames.org/export/zip, e.g. FI.txt):
 // UTF-8, one postal code per line, 12 tab-separated columns: country code, postal code, place name,
 // admin name1, admin code1, admin name2, admin code2, admin name3, admin code3, latitude, longitude, accuracy.
-import { postalCodeProblem } from "../shared/postal-codes.ts";
+import { normalisePostalCode, postalCodeProblem } from "../shared/postal-codes.ts";
 import { schemaProblems, specValidator } from "../shared/spec-schemas.ts";
 import type { ImportError, ParseResult } from "./import-format.ts";
 
@@ -70,7 +70,7 @@ function parseLine(cols: string[], line: number): { location?: PostalCodeLocatio
     errors,
     location: {
       country,
-      postalcode,
+      postalcode: normalisePostalCode(country, postalcode),
       place_name: place,
       admin_name1: orNull(an1),
       admin_code1: orNull(ac1),

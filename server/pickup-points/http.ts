@@ -1,6 +1,7 @@
 // Pickup point directory operations, keyed by operationId. The validator has checked the query against the spec
 // (and filled in the defaults of `country` and `limit`).
 import type { HandlersWith } from "../operations.ts";
+import { normalisePostalCode } from "../shared/postal-codes.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import { getPickupPoint, listBranches, lookupPickupPoints, type Nearest } from "./lookup.ts";
 
@@ -8,7 +9,7 @@ export const pickupPointHandlers = {
   lookupPickupPoints: async (c, { caches }) => ({
     status: 200,
     body: await lookupPickupPoints(c.db, caches.directory, {
-      postalcode: c.query.postalcode,
+      postalcode: normalisePostalCode(c.query.country, c.query.postalcode),
       country: c.query.country,
       limit: c.query.limit,
     }),
@@ -16,7 +17,7 @@ export const pickupPointHandlers = {
   listNearestPickupPoints: async (c, { caches }) => ({
     status: 200,
     body: await lookupPickupPoints(c.db, caches.directory, {
-      postalcode: c.query.postalcode,
+      postalcode: normalisePostalCode(c.query.country, c.query.postalcode),
       country: c.query.country,
       limit: c.query.limit,
     }),

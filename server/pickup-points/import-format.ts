@@ -2,7 +2,7 @@
 // Parsing never stops at the first bad record: the importer shows every problem and imports all or nothing.
 import { parse as parseCsv } from "csv-parse/sync";
 import type { components } from "../../generated/api.ts";
-import { postalCodeProblem } from "../shared/postal-codes.ts";
+import { normalisePostalCode, postalCodeProblem } from "../shared/postal-codes.ts";
 import { schemaProblems, specValidator } from "../shared/spec-schemas.ts";
 
 export type PickupPoint = components["schemas"]["PickupPoint"];
@@ -93,8 +93,11 @@ function collect<T extends { id: string }>(
         });
       else seen.set(id, where);
     }
-    if (problems.length === 0) records.push(value as T);
-    else errors.push(...problems.map((p) => ({ ...where, ...p })));
+    if (problems.length === 0) {
+      // Stored in the country's form, as lookups ask for it.
+      const point = value as T & { country: string; postalcode: string };
+      records.push({ ...point, postalcode: normalisePostalCode(point.country, point.postalcode) });
+    } else errors.push(...problems.map((p) => ({ ...where, ...p })));
   }
   return { records, errors };
 }

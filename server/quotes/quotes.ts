@@ -4,6 +4,7 @@ import type { ShippingFacts, ShippingOptionsResult } from "../../generated/api.t
 import { invalid } from "../shared/errors.ts";
 import { encodeQuote, quoteKeyId, verifyQuote, type QuoteFacts, type QuoteKey, type QuotePayload } from "./format.ts";
 import type { SigningKeys } from "./signing-keys.ts";
+import type { OwnAnswer } from "../shipping/order-answer.ts";
 
 export interface Quoter {
   keys: SigningKeys;
@@ -48,6 +49,9 @@ export async function withQuotes(
   };
 }
 
+const refuse = (code: string, message: string) =>
+  invalid([{ path: "/body/quote", message, code }], "The shipping quote does not fit this order.");
+
 /** The destination a quote stands for: `home`, `letter` or its pickup point's id. */
 const destinationOf = (q: QuotePayload) => (q.method === "pickup" ? q.pickup_point_id! : q.method);
 
@@ -77,14 +81,28 @@ export function checkOrderQuote(
       country: facts["customer.country"],
     },
   });
-  const refuse = (code: string, message: string) =>
-    invalid([{ path: "/body/quote", message, code }], "The shipping quote does not fit this order.");
   if (!checked.valid) throw refuse(checked.problem, checked.message);
   const q = checked.quote;
   const quoted = destinationOf(q);
   if (destination != null && destination !== quoted)
     throw refuse("quote_destination", `the quote is for ${quoted}, the order's destination is ${destination}`);
   return { destination: quoted, stored: q };
+}
+
+/**
+ * Checks a quote that fits the order's facts against the order's own answer for its destination (order-answer.ts):
+ * the method must be available to the order (`quote_unavailable`: a letter quote for an item that may not go as a
+ * letter) and cost what the quote says (`quote_price`: a larger volume, more articles, an address the rules see).
+ */
+export function checkQuotedAnswer(quote: QuotePayload, own: OwnAnswer): void {
+  const what = quote.method === "pickup" ? `pickup point ${quote.pickup_point_id}` : quote.method;
+  if (!own.available) throw refuse("quote_unavailable", `${what} is not available for this order (${own.reason})`);
+  const [mine, quoted] = [own.price, quote.price];
+  if (mine.gross !== quoted.gross || mine.currency !== quoted.currency || mine.tax !== quoted.tax)
+    throw refuse(
+      "quote_price",
+      `the order's own price for ${what} is ${mine.gross} ${mine.currency} (VAT ${mine.tax} %), the quote's ${quoted.gross} ${quoted.currency} (VAT ${quoted.tax} %)`,
+    );
 }
 
 /**

@@ -1,6 +1,7 @@
 // The facts price-list rules test, computed from a generic query or from an order (ShippingFacts in the spec).
 import type { components } from "../../generated/api.ts";
 import { fromCents, toCents } from "../shared/money.ts";
+import { normalisePostalCode } from "../shared/postal-codes.ts";
 
 type Schemas = components["schemas"];
 export type ShippingFacts = Schemas["ShippingFacts"];
@@ -106,7 +107,8 @@ export function orderFacts(
   return {
     "pup.branch": shippingType === "pickup" ? pickupBranch : null,
     "customer.country": order.customer.country,
-    "customer.postalcode": order.customer.postalcode,
+    // Orders stored before codes were normalised where they enter keep the spelling they came with.
+    "customer.postalcode": normalisePostalCode(order.customer.country, order.customer.postalcode),
     "customer.address": order.customer.address ?? null,
     "order.shipping_type": shippingType,
     "order.tags": [...(order.tags ?? [])],

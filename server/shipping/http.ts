@@ -3,6 +3,7 @@ import { announceCacheChange } from "../db/cache-signal.ts";
 import type { Tx } from "../db/transaction.ts";
 import type { HandlersWith, ValueRules } from "../operations.ts";
 import { entityTag } from "../shared/entity-tags.ts";
+import { normalisePostalCode } from "../shared/postal-codes.ts";
 import { queryDefault } from "../shared/spec-schemas.ts";
 import { quoteFacts } from "../quotes/format.ts";
 import { withQuotes, type Quoter } from "../quotes/quotes.ts";
@@ -48,7 +49,7 @@ const changing = async <T>(caches: Caches, merchantId: string, commit: Promise<T
 export const shippingHandlers = {
   getShippingOptions: async (c, { caches, quoter }) => {
     const query = {
-      postalcode: c.query.postalcode,
+      postalcode: normalisePostalCode(c.query.country, c.query.postalcode),
       country: c.query.country,
       weight: c.query.weight,
       cart_value: c.query.cart_value,
@@ -73,6 +74,7 @@ export const shippingHandlers = {
     body: await previewShippingOptions(c.db, caches, c.principal, {
       ...c.body,
       country: c.body.country ?? DEFAULT_COUNTRY,
+      postalcode: normalisePostalCode(c.body.country ?? DEFAULT_COUNTRY, c.body.postalcode),
     }),
   }),
 

@@ -10,6 +10,7 @@ import { fromCents, toCents } from "../shared/money.ts";
 import { checkIfMatch, entityTag } from "../shared/entity-tags.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
+import { normaliseRulePostalCodes } from "./rule-postal-codes.ts";
 
 export type { PriceList };
 
@@ -36,8 +37,8 @@ function checked(input: PriceListInput) {
     currency: input.currency,
     tax: input.tax,
     fallback_price_cents: toCents(input.fallback_price),
-    pricing_rules: JSON.stringify(input.pricing_rules ?? []),
-    modification_rules: JSON.stringify(input.modification_rules ?? []),
+    pricing_rules: JSON.stringify(normaliseRulePostalCodes(input.pricing_rules)),
+    modification_rules: JSON.stringify(normaliseRulePostalCodes(input.modification_rules)),
   };
 }
 

@@ -1,6 +1,7 @@
 // The pricing engine of merchant price lists: criteria over shipping facts, first-match base price, modifications.
 import type { components } from "../../generated/api.ts";
 import { fromCents, roundHalfAwayFromZero, toCents } from "../shared/money.ts";
+import { matchesPostalCode } from "./rule-postal-codes.ts";
 
 type Schemas = components["schemas"];
 export type ShippingFacts = Schemas["ShippingFacts"];
@@ -23,6 +24,7 @@ export { FACT_KINDS, OPERATORS_BY_KIND, type FactKind } from "./vocabulary.ts";
  * and contains nothing. Mismatched types never match: `validatePriceList` refuses them on write.
  */
 export function matches(criterion: RuleCriterion, facts: ShippingFacts): boolean {
+  if (criterion.fact === "customer.postalcode") return matchesPostalCode(criterion, facts["customer.postalcode"]);
   const fact: unknown = facts[criterion.fact];
   const value = criterion.value;
   switch (criterion.op) {

@@ -20,7 +20,9 @@ import * as m0012 from "./0012_event_trace_parent.ts";
 import * as m0013 from "./0013_checkout.ts";
 import * as m0014 from "./0014_portal_password_reset.ts";
 import * as m0015 from "./0015_inbound_newest_first.ts";
+import * as m0016 from "./0016_rule_postal_codes.ts";
 import * as c0011 from "./contract/0011_drop_global_portal_email.ts";
+import * as c0016 from "./contract/0016_rule_postal_codes.ts";
 
 export const MIGRATIONS: Record<string, Migration> = {
   "0001_init": m0001,
@@ -38,9 +40,11 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0013_checkout": m0013,
   "0014_portal_password_reset": m0014,
   "0015_inbound_newest_first": m0015,
+  "0016_rule_postal_codes": m0016,
 };
 
 /** Kept in their own migration table, so that MIGRATIONS stay in order whenever these run. */
 export const CONTRACT_MIGRATIONS: Record<string, Migration> = {
   "0011_drop_global_portal_email": c0011,
+  "0016_rule_postal_codes": c0016,
 };
