@@ -78,6 +78,8 @@ export const RULE_CODES = [
   "quote_not_yours",
   "quote_facts",
   "quote_destination",
+  "quote_unavailable",
+  "quote_price",
   // Webhook endpoints and publishable keys
   "invalid_url",
   "unsupported_scheme",

@@ -138,6 +138,10 @@ export const errors: Errors = {
     quote_facts: () => "The order has changed since the shipping quote was given: ask for the shipping options again.",
     quote_destination: () =>
       "The shipping quote is for another delivery choice: choose again, or ask for new shipping options.",
+    quote_unavailable: () =>
+      "This order cannot be delivered the way the shipping quote says: ask for the order's shipping options and choose again.",
+    quote_price: () =>
+      "This order costs more or less to deliver than the shipping quote says: ask for the order's shipping options again.",
 
     invalid_url: () => `Enter the whole web address, starting with https://, ${url}.`,
     unsupported_scheme: () => "The web address must start with https:// or http://.",

@@ -141,6 +141,10 @@ export const errors: Errors = {
     quote_facts: () => "Tilaus on muuttunut hintatarjouksen jälkeen: hae toimitusvaihtoehdot uudelleen.",
     quote_destination: () =>
       "Hintatarjous koskee toista toimitusvalintaa: valitse uudelleen tai hae uudet toimitusvaihtoehdot.",
+    quote_unavailable: () =>
+      "Tilausta ei voi toimittaa hintatarjouksen tavalla: hae tilauksen toimitusvaihtoehdot ja valitse uudelleen.",
+    quote_price: () =>
+      "Tilauksen toimitus maksaa eri hinnan kuin hintatarjouksessa: hae tilauksen toimitusvaihtoehdot uudelleen.",
 
     invalid_url: () => wholeUrl,
     unsupported_scheme: () => "Verkko-osoitteen pitää alkaa https:// tai http://.",

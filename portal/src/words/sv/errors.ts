@@ -139,6 +139,10 @@ export const errors: Errors = {
     quote_facts: () => "Ordern har ändrats sedan fraktofferten gavs: hämta leveransalternativen igen.",
     quote_destination: () =>
       "Fraktofferten gäller ett annat leveransval: välj igen eller hämta nya leveransalternativ.",
+    quote_unavailable: () =>
+      "Ordern kan inte levereras på det sätt fraktofferten anger: hämta orderns leveransalternativ och välj igen.",
+    quote_price: () =>
+      "Orderns frakt kostar ett annat pris än fraktofferten anger: hämta orderns leveransalternativ igen.",
 
     invalid_url: () => wholeUrl,
     unsupported_scheme: () => "Webbadressen måste börja med https:// eller http://.",
