@@ -201,7 +201,11 @@ export interface paths {
          *     `problem`), not in `processed`, `cancelled` and `deleted`; the first arrival moves the shipment to
          *     `processing`. Concurrent calls on one shipment never lose an update. The merchant is notified
          *     with `inbound_shipment.items_arrived`. Send an `Idempotency-Key` so a retried call is not
-         *     counted twice.
+         *     counted twice (keys are the caller's own: each warehouse user's, or the `W-...` account's).
+         *
+         *     Warehouse systems call it with their `W-...` credentials, warehouse users at a station with their
+         *     session cookie (`stationCookieAuth`, either role, and the session's `X-CSRF-Token`). Each entry and
+         *     the event carry `recorded_by`: the warehouse user, or the warehouse system.
          */
         post: operations["recordInboundArrivals"];
         delete?: never;
@@ -236,8 +240,315 @@ export interface paths {
          *     the shipment goes to `problem` with `product.missing` / `product.extra` problems instead (the
          *     response shows it) until the merchant adjusts the quantities (the shipment then closes by
          *     itself) or the warehouse closes it again from `problem`, which accepts the difference.
+         *
+         *     Warehouse systems (`W-...`) and `supervisor`s at a station may make every move above. A `receiver`
+         *     may move a shipment to `arrived_at_warehouse` ("Arrived") and `processing`, and finish it
+         *     (`processed` from `processing`) only when every line got what was announced; any other move, and a
+         *     finish that would leave differences, is `403 access_denied` for a receiver, and nothing changes
+         *     (see `WarehouseUserRole`).
          */
         post: operations["changeInboundShipmentStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbound_shipments/{shipment_id}/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `shipment_id` returned when the shipment was created. */
+                shipment_id: components["parameters"]["ShipmentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The receiving label, for print
+         * @description A page to print and send to your supplier, who puts it on the delivery: the shipment's id as a
+         *     Code 128 barcode (what the warehouse scans to open the shipment) and in text under it, your merchant
+         *     id, your reference, the expected date and how many lines and items are announced. `size=a6` (the
+         *     default) fits a parcel label; `size=a4` a sheet. `lang` chooses the words: `en` (the default),
+         *     `fi` or `sv`. The page is HTML with its styles inline and no scripts (print it from the browser).
+         *     Another merchant's shipment is `404`.
+         */
+        get: operations["getInboundShipmentLabel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/warehouse/inbound_shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List what is coming to the warehouse
+         * @description The inbound shipments of every merchant, as the warehouse receives them: expected date first (the
+         *     earliest first, shipments without a date last), then `id`. Each shows its merchant, reference,
+         *     sender, status, and per line the expected and arrived counts and the GTIN; no prices. Every filter
+         *     combines with the others: `expected_from` and `expected_to` (inclusive dates; a shipment without a
+         *     date has none in any range), `status` (repeat for several), `merchant_id`, and `q`, a piece of the
+         *     reference or the sender's name, ignoring case. Today's arrivals:
+         *     `expected_from=<today>&expected_to=<today>`. Paged like the other lists: follow `next_cursor` until
+         *     it is `null`.
+         *
+         *     For the warehouse's `W-...` credentials and warehouse users at a station (`receiver` and
+         *     `supervisor`); merchants get `403 access_denied` (their own list is `GET /inbound_shipments`).
+         */
+        get: operations["listWarehouseInboundShipments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/warehouse/inbound_shipments/_lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Look up a scanned code
+         * @description The shipment a scanned or typed `code` names: the shipment's id (the Code 128 barcode on its
+         *     receiving label, `GET /inbound_shipments/{shipment_id}/label`), or else a merchant's reference
+         *     (`merchants_ref`, exactly as written) shared by no other shipment that can still receive goods
+         *     (any status but `processed`, `cancelled` and `deleted`), of any merchant. An id finds its
+         *     shipment in every status. A reference that several such shipments share is
+         *     `409 ambiguous_reference` listing them in `candidates` (nothing is chosen: scan the label, or look
+         *     up the one meant by its id); a code that names nothing is `404 not_found`.
+         *
+         *     For the warehouse's `W-...` credentials and warehouse users at a station; merchants get
+         *     `403 access_denied`.
+         */
+        get: operations["lookupWarehouseInboundShipment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/warehouse_users/_create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a warehouse user
+         * @description Creates a person of the warehouse's staff, who signs in at a receiving station with an email and
+         *     password (`POST /station_sessions/_create`). With the warehouse's `W-...` credentials or as a
+         *     `supervisor` at a station; a `receiver` gets `403 access_denied`, a merchant too. The email is
+         *     unique among warehouse users (`409 conflict` naming `/body/email`, code `unique`); the password
+         *     follows the portal's rules (10 to 256 characters) and is stored hashed, never shown again. `name`
+         *     is what merchants read on the arrivals the person records. The first supervisor is made by the
+         *     operator's CLI (`npm run cli -- warehouse-user create <email> --role supervisor`).
+         */
+        post: operations["createWarehouseUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/warehouse_users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List warehouse users
+         * @description Every warehouse user, oldest first. With the warehouse's `W-...` credentials or as a `supervisor`
+         *     at a station. Passwords are never returned.
+         */
+        get: operations["listWarehouseUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/warehouse_users/{warehouse_user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a warehouse user (`GET /warehouse_users`). */
+                warehouse_user_id: components["parameters"]["WarehouseUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a warehouse user's name or role
+         * @description Renames a warehouse user or gives it another `role`. With the warehouse's `W-...` credentials or
+         *     as a `supervisor` at a station. When the role changes, the user's station sessions end at once (it
+         *     signs in again); the same values again change nothing. Arrivals recorded before a rename keep the
+         *     name they were recorded with. An id no user has is `404 not_found`.
+         */
+        post: operations["updateWarehouseUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/warehouse_users/{warehouse_user_id}/_delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a warehouse user (`GET /warehouse_users`). */
+                warehouse_user_id: components["parameters"]["WarehouseUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a warehouse user
+         * @description Removes a warehouse user; its station sessions end with it. The arrivals it recorded keep its id
+         *     and name in `recorded_by`. With the warehouse's `W-...` credentials or as a `supervisor` at a
+         *     station. An id no user has is `404 not_found`.
+         */
+        post: operations["deleteWarehouseUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/warehouse_users/{warehouse_user_id}/_reset_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a warehouse user (`GET /warehouse_users`). */
+                warehouse_user_id: components["parameters"]["WarehouseUserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a warehouse user a temporary password
+         * @description For a person who forgot the password: a temporary one that the supervisor hands over; the user
+         *     must change it at the next sign-in (`must_change_password`), and its sessions end now. With the
+         *     warehouse's `W-...` credentials or as a `supervisor` at a station. An id no user has is
+         *     `404 not_found`.
+         */
+        post: operations["resetWarehouseUserPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/station_sessions/_create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in at a receiving station
+         * @description Signs a warehouse user in with email and password. The answer sets the station's session cookie
+         *     (`station_session`, see `stationCookieAuth`), separate from the merchant portal's, so that a
+         *     portal tab and a station tab in one browser never sign each other out, and returns the session's
+         *     `csrf_token`, which every write made with the cookie sends in `X-CSRF-Token`. A wrong email or
+         *     password is `401 unauthorized` (which of the two is not said); failed sign-ins count against the
+         *     same per-address limit as wrong API secrets and portal passwords (`429 rate_limited`).
+         */
+        post: operations["createStationSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/station_sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current station session
+         * @description Who is signed in at this station, and the session's `csrf_token` (for a page that was reloaded).
+         */
+        get: operations["getStationSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/station_sessions/current/_delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out of a receiving station
+         * @description Ends this station session and clears its cookie. Needs the session's `X-CSRF-Token`.
+         */
+        post: operations["deleteStationSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/station_sessions/current/_change_password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your own warehouse user password
+         * @description The signed-in warehouse user changes its own password, by the portal's rules
+         *     (`POST /portal_sessions/current/_change_password`): a wrong `current_password` is
+         *     `400 validation_failed` naming `/body/current_password` (code `wrong_password`) and counts as a
+         *     failed sign-in; the same password again is `400` naming `/body/new_password` (code `unchanged`).
+         *     On success `must_change_password` becomes `false`, this session goes on and the user's other
+         *     sessions end. Only with the station session cookie (and its `X-CSRF-Token`).
+         */
+        post: operations["changeStationPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1491,7 +1802,7 @@ export interface components {
              * @description Machine-readable reason. Branch on this, not on `message`.
              * @enum {string}
              */
-            code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "unknown" | "not_implemented" | "unavailable";
+            code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "ambiguous_reference" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "unknown" | "not_implemented" | "unavailable";
             /** @description A sentence for humans; may change wording. */
             message: string;
             /**
@@ -1520,11 +1831,27 @@ export interface components {
             name: string;
             gtin: components["schemas"]["Gtin"];
         };
+        /**
+         * @description Who recorded an arrival: a warehouse user signed in at a station (`warehouse_user`, with the id and
+         *     name of that person) or a warehouse system with the shared `W-...` credentials (`warehouse`, its
+         *     operator id as both `id` and `name`).
+         */
+        RecordedBy: {
+            /** @enum {string} */
+            type: "warehouse_user" | "warehouse";
+            id: string;
+            name: string;
+        };
         /** @description One arrival event of one product. */
         Arrival: {
             ts: components["schemas"]["Timestamp"];
             /** @description Items that arrived in this entry (negative for a correction). */
             change: number;
+            /**
+             * @description Who recorded the entry: a warehouse user at a station, or a warehouse system. Added in release 0.2.0
+             *     (additive: read it when present).
+             */
+            recorded_by?: components["schemas"]["RecordedBy"];
         };
         InboundShipmentLine: {
             product: components["schemas"]["Product"];
@@ -1645,6 +1972,151 @@ export interface components {
             status: "en_route" | "arrived_at_warehouse" | "processing" | "processed" | "problem" | "cancelled";
             /** @description Required (at least one) when moving to `problem`; not allowed otherwise. */
             problems?: components["schemas"]["ProblemInput"][];
+        };
+        /**
+         * @description A merchant account's id (it looks like a domain name), compared without regard to case.
+         * @example shop.example.com
+         */
+        PortalMerchantId: string;
+        /** @description One product line as the warehouse receives it (no prices). */
+        WarehouseLine: {
+            product_id: components["schemas"]["Id"];
+            merchants_id: components["schemas"]["MerchantProductId"];
+            name: string;
+            gtin: components["schemas"]["Gtin"];
+            /** @description Quantity announced (0 for a product that arrived without being announced). */
+            qty: number;
+            /** @description Items arrived in total. */
+            arrivedQty: number;
+        };
+        /**
+         * @description An inbound shipment as the warehouse sees it: whose it is, what is expected and what has arrived so far.
+         *     Prices and the merchant's own actions are left out.
+         */
+        WarehouseInboundShipment: {
+            id: components["schemas"]["Id"];
+            /** @description The merchant's account id, which names the merchant (it looks like the shop's domain name). */
+            merchant_id: components["schemas"]["PortalMerchantId"];
+            merchants_ref: string;
+            sender_name: string;
+            status: components["schemas"]["InboundShipmentStatus"];
+            /** @description The date the goods are expected at the warehouse, if the merchant gave one. */
+            expected_at_wh: components["schemas"]["Date"] | null;
+            /** @description In the merchant's order. */
+            lines: components["schemas"]["WarehouseLine"][];
+            /** @description Problems recorded on the shipment, oldest first. */
+            problems: components["schemas"]["InboundProblem"][];
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        WarehouseInboundShipmentList: {
+            items: components["schemas"]["WarehouseInboundShipment"][];
+            /** @description Pass as `cursor` for the next page; `null` on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description One shipment that a scanned reference could mean. */
+        LookupCandidate: {
+            id: components["schemas"]["Id"];
+            merchant_id: components["schemas"]["PortalMerchantId"];
+            merchants_ref: string;
+            sender_name: string;
+            status: components["schemas"]["InboundShipmentStatus"];
+            expected_at_wh: components["schemas"]["Date"] | null;
+        };
+        /**
+         * @description The scanned code is a merchant reference that several shipments still receiving goods share (of several
+         *     merchants, or twice at one): nothing was chosen. `candidates` lists them; scan the label's code (the
+         *     shipment's id) instead, or pick one and look it up by its `id`.
+         */
+        AmbiguousReference: {
+            /** @constant */
+            success: false;
+            /** @constant */
+            code: "ambiguous_reference";
+            /** @description A sentence for humans; may change wording. */
+            message: string;
+            details: unknown[];
+            request_id?: string;
+            /** @description Expected date first (no date last), then id; at most 20. */
+            candidates: components["schemas"]["LookupCandidate"][];
+        };
+        /**
+         * Format: email
+         * @description Compared without regard to case.
+         */
+        PortalEmail: string;
+        /** @description The person's name as merchants see it on the arrivals they recorded (`recorded_by.name`). */
+        WarehouseUserName: string;
+        /** @description A portal user's password, 10 to 256 characters; stored hashed, never shown again. */
+        PortalPassword: string;
+        /**
+         * @description `receiver`: scan, record arrivals, mark a shipment arrived (`arrived_at_warehouse`), start receiving
+         *     (`processing`) and finish a shipment whose lines all match (`processed` from `processing`).
+         *     `supervisor`: also finish with differences (a shipment whose lines differ, or `processed` from
+         *     `problem`), report problems and reopen a processed shipment (`problem`), cancel, move a shipment
+         *     `en_route`, and manage warehouse users. Anything else a receiver tries is `403 access_denied` and
+         *     changes nothing.
+         * @enum {string}
+         */
+        WarehouseUserRole: "receiver" | "supervisor";
+        WarehouseUserCreate: {
+            email: components["schemas"]["PortalEmail"];
+            name: components["schemas"]["WarehouseUserName"];
+            password: components["schemas"]["PortalPassword"];
+            role: components["schemas"]["WarehouseUserRole"];
+        };
+        WarehouseUser: {
+            id: components["schemas"]["Id"];
+            email: components["schemas"]["PortalEmail"];
+            name: components["schemas"]["WarehouseUserName"];
+            role: components["schemas"]["WarehouseUserRole"];
+            created_at: components["schemas"]["Timestamp"];
+        };
+        WarehouseUserList: {
+            /** @description Oldest first. */
+            items: components["schemas"]["WarehouseUser"][];
+        };
+        /** @description What changes of a warehouse user; at least one. Its sessions end when the role changes. */
+        WarehouseUserUpdate: {
+            name?: components["schemas"]["WarehouseUserName"];
+            role?: components["schemas"]["WarehouseUserRole"];
+        };
+        DeletedResult: {
+            /** @constant */
+            success: true;
+            id: components["schemas"]["Id"];
+        };
+        /**
+         * @description A temporary password that an admin gives the user by some other way (there is no mail). The
+         *     user must change it at the next sign-in.
+         */
+        PortalPasswordReset: {
+            password: components["schemas"]["PortalPassword"];
+        };
+        StationSignIn: {
+            email: components["schemas"]["PortalEmail"];
+            password: string;
+        };
+        StationSession: {
+            user: components["schemas"]["WarehouseUser"];
+            /**
+             * @description `true` after a supervisor reset the user's password: until the user changes it
+             *     (`POST /station_sessions/current/_change_password`), every other operation but reading the
+             *     session and signing out answers `403 access_denied` with a detail of code `must_change_password`.
+             */
+            must_change_password: boolean;
+            /** @description Send it in `X-CSRF-Token` with every write made with the station session cookie. */
+            csrf_token: string;
+            expires_at: components["schemas"]["Timestamp"];
+        };
+        SignedOut: {
+            /** @constant */
+            success: true;
+        };
+        /** @description The signed-in user's own password, changed. `new_password` must differ from `current_password`. */
+        PortalPasswordChange: {
+            current_password: string;
+            new_password: components["schemas"]["PortalPassword"];
         };
         /**
          * @description Postal code (letters, digits, spaces, hyphens). Sent in any spelling of the country's form
@@ -2266,11 +2738,6 @@ export interface components {
         PriceListList: {
             items: components["schemas"]["PriceList"][];
         };
-        DeletedResult: {
-            /** @constant */
-            success: true;
-            id: components["schemas"]["Id"];
-        };
         /**
          * Format: uri
          * @description An `http` or `https` URL without credentials, reachable from the internet.
@@ -2465,6 +2932,11 @@ export interface components {
             arrivals: components["schemas"]["InboundItemsArrivedArrival"][];
             /** @description Each product in `arrivals` with its updated `arrivedQty`. */
             products: components["schemas"]["InboundItemsArrivedProduct"][];
+            /**
+             * @description Who recorded these arrivals: a warehouse user at a station, or a warehouse system. Added in release
+             *     0.2.0; events recorded before it lack it.
+             */
+            recorded_by?: components["schemas"]["RecordedBy"];
         };
         /** @description Items of an inbound shipment arrived. */
         ItemsArrivedFeedEvent: {
@@ -2644,16 +3116,6 @@ export interface components {
              */
             payload: components["schemas"]["WebhookEvent"];
         };
-        /**
-         * Format: email
-         * @description Compared without regard to case.
-         */
-        PortalEmail: string;
-        /**
-         * @description A merchant account's id (it looks like a domain name), compared without regard to case.
-         * @example shop.example.com
-         */
-        PortalMerchantId: string;
         PortalSignIn: {
             email: components["schemas"]["PortalEmail"];
             password: string;
@@ -2709,17 +3171,6 @@ export interface components {
                 merchant_id: components["schemas"]["PortalMerchantId"];
             }[];
         };
-        SignedOut: {
-            /** @constant */
-            success: true;
-        };
-        /** @description A portal user's password, 10 to 256 characters; stored hashed, never shown again. */
-        PortalPassword: string;
-        /** @description The signed-in user's own password, changed. `new_password` must differ from `current_password`. */
-        PortalPasswordChange: {
-            current_password: string;
-            new_password: components["schemas"]["PortalPassword"];
-        };
         PortalUserCreate: {
             email: components["schemas"]["PortalEmail"];
             password: components["schemas"]["PortalPassword"];
@@ -2731,13 +3182,6 @@ export interface components {
         /** @description What changes of a portal user. Its sessions end when the role changes. */
         PortalUserUpdate: {
             role: components["schemas"]["PortalUserRole"];
-        };
-        /**
-         * @description A temporary password that an admin gives the user by some other way (there is no mail). The
-         *     user must change it at the next sign-in.
-         */
-        PortalPasswordReset: {
-            password: components["schemas"]["PortalPassword"];
         };
         /**
          * @description A web origin as a browser sends it in the `Origin` header: `https://` (or `http://`), the host
@@ -3074,6 +3518,13 @@ export interface components {
         /** @description The `shipment_id` returned when the shipment was created. */
         ShipmentId: components["schemas"]["Id"];
         /**
+         * @description What was scanned or typed (a label's shipment id, or a merchant's reference); spaces around it are ignored.
+         * @example 569c9d3ab7e4f1a2c3d4e5f6
+         */
+        ScannedCode: string;
+        /** @description The `id` of a warehouse user (`GET /warehouse_users`). */
+        WarehouseUserId: components["schemas"]["Id"];
+        /**
          * @description The customer's postal code. A space may be sent as `%20` or, as forms encode it, `+` (`111+22`).
          * @example 20780
          */
@@ -3204,6 +3655,7 @@ export type ErrorDetail = components['schemas']['ErrorDetail'];
 export type Error = components['schemas']['Error'];
 export type Timestamp = components['schemas']['Timestamp'];
 export type Product = components['schemas']['Product'];
+export type RecordedBy = components['schemas']['RecordedBy'];
 export type Arrival = components['schemas']['Arrival'];
 export type InboundShipmentLine = components['schemas']['InboundShipmentLine'];
 export type ProblemType = components['schemas']['ProblemType'];
@@ -3217,6 +3669,26 @@ export type ArrivalLineInput = components['schemas']['ArrivalLineInput'];
 export type ArrivalsRecord = components['schemas']['ArrivalsRecord'];
 export type ProblemInput = components['schemas']['ProblemInput'];
 export type InboundStatusChange = components['schemas']['InboundStatusChange'];
+export type PortalMerchantId = components['schemas']['PortalMerchantId'];
+export type WarehouseLine = components['schemas']['WarehouseLine'];
+export type WarehouseInboundShipment = components['schemas']['WarehouseInboundShipment'];
+export type WarehouseInboundShipmentList = components['schemas']['WarehouseInboundShipmentList'];
+export type LookupCandidate = components['schemas']['LookupCandidate'];
+export type AmbiguousReference = components['schemas']['AmbiguousReference'];
+export type PortalEmail = components['schemas']['PortalEmail'];
+export type WarehouseUserName = components['schemas']['WarehouseUserName'];
+export type PortalPassword = components['schemas']['PortalPassword'];
+export type WarehouseUserRole = components['schemas']['WarehouseUserRole'];
+export type WarehouseUserCreate = components['schemas']['WarehouseUserCreate'];
+export type WarehouseUser = components['schemas']['WarehouseUser'];
+export type WarehouseUserList = components['schemas']['WarehouseUserList'];
+export type WarehouseUserUpdate = components['schemas']['WarehouseUserUpdate'];
+export type DeletedResult = components['schemas']['DeletedResult'];
+export type PortalPasswordReset = components['schemas']['PortalPasswordReset'];
+export type StationSignIn = components['schemas']['StationSignIn'];
+export type StationSession = components['schemas']['StationSession'];
+export type SignedOut = components['schemas']['SignedOut'];
+export type PortalPasswordChange = components['schemas']['PortalPasswordChange'];
 export type PostalCode = components['schemas']['PostalCode'];
 export type PickupPointBranch = components['schemas']['PickupPointBranch'];
 export type CountryCode = components['schemas']['CountryCode'];
@@ -3275,7 +3747,6 @@ export type OrderModify = components['schemas']['OrderModify'];
 export type ShippingSettings = components['schemas']['ShippingSettings'];
 export type PriceList = components['schemas']['PriceList'];
 export type PriceListList = components['schemas']['PriceListList'];
-export type DeletedResult = components['schemas']['DeletedResult'];
 export type WebhookUrl = components['schemas']['WebhookUrl'];
 export type WebhookEventType = components['schemas']['WebhookEventType'];
 export type WebhookEventTypes = components['schemas']['WebhookEventTypes'];
@@ -3318,20 +3789,14 @@ export type WebhookTestPayload = components['schemas']['WebhookTestPayload'];
 export type WebhookTestEvent = components['schemas']['WebhookTestEvent'];
 export type WebhookEvent = components['schemas']['WebhookEvent'];
 export type WebhookDeliveryDetail = components['schemas']['WebhookDeliveryDetail'];
-export type PortalEmail = components['schemas']['PortalEmail'];
-export type PortalMerchantId = components['schemas']['PortalMerchantId'];
 export type PortalSignIn = components['schemas']['PortalSignIn'];
 export type PortalUserRole = components['schemas']['PortalUserRole'];
 export type PortalUser = components['schemas']['PortalUser'];
 export type PortalSession = components['schemas']['PortalSession'];
 export type PortalMerchantChoice = components['schemas']['PortalMerchantChoice'];
-export type SignedOut = components['schemas']['SignedOut'];
-export type PortalPassword = components['schemas']['PortalPassword'];
-export type PortalPasswordChange = components['schemas']['PortalPasswordChange'];
 export type PortalUserCreate = components['schemas']['PortalUserCreate'];
 export type PortalUserList = components['schemas']['PortalUserList'];
 export type PortalUserUpdate = components['schemas']['PortalUserUpdate'];
-export type PortalPasswordReset = components['schemas']['PortalPasswordReset'];
 export type Origin = components['schemas']['Origin'];
 export type PublishableKeyCreate = components['schemas']['PublishableKeyCreate'];
 export type PublishableKeyToken = components['schemas']['PublishableKeyToken'];
@@ -3358,6 +3823,8 @@ export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey']
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterCursor = components['parameters']['Cursor'];
 export type ParameterShipmentId = components['parameters']['ShipmentId'];
+export type ParameterScannedCode = components['parameters']['ScannedCode'];
+export type ParameterWarehouseUserId = components['parameters']['WarehouseUserId'];
 export type ParameterPostalCodeQuery = components['parameters']['PostalCodeQuery'];
 export type ParameterCountryQuery = components['parameters']['CountryQuery'];
 export type ParameterWeightQuery = components['parameters']['WeightQuery'];
@@ -3821,7 +4288,12 @@ export interface operations {
                      *           "arrivals": [
                      *             {
                      *               "ts": "2016-01-20T09:12:01+00:00",
-                     *               "change": 6
+                     *               "change": 6,
+                     *               "recorded_by": {
+                     *                 "type": "warehouse_user",
+                     *                 "id": "5a44b5c6d7e8f9a0b1c2d3e4",
+                     *                 "name": "Maija Virtanen"
+                     *               }
                      *             }
                      *           ]
                      *         }
@@ -3910,6 +4382,619 @@ export interface operations {
             403: components["responses"]["AccessDenied"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getInboundShipmentLabel: {
+        parameters: {
+            query?: {
+                /** @description The paper, `a6` (105 x 148 mm, the default) or `a4`. */
+                size?: "a6" | "a4";
+                /** @description The language of the label's words, `en` (the default), `fi` or `sv`. */
+                lang?: "en" | "fi" | "sv";
+            };
+            header?: never;
+            path: {
+                /** @description The `shipment_id` returned when the shipment was created. */
+                shipment_id: components["parameters"]["ShipmentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The label. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Receiving label PO-2016-0042</title></head><body><main><h1>Receiving label</h1><svg role="img" aria-label="Barcode 569c9d3ab7e4f1a2c3d4e5f6" viewBox="0 0 10 10"></svg><p>569c9d3ab7e4f1a2c3d4e5f6</p></main></body></html> */
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWarehouseInboundShipments: {
+        parameters: {
+            query?: {
+                /** @description Only shipments expected on or after this date. */
+                expected_from?: components["schemas"]["Date"];
+                /** @description Only shipments expected on or before this date (not before `expected_from`). */
+                expected_to?: components["schemas"]["Date"];
+                /** @description Only shipments in one of these statuses; repeat the parameter for several. */
+                status?: components["schemas"]["InboundShipmentStatus"][];
+                /** @description Only this merchant's shipments (compared without regard to case). */
+                merchant_id?: string;
+                /**
+                 * @description Only shipments whose `merchants_ref` or `sender_name` contains this text, ignoring case. Every
+                 *     character means itself (`%`, `_` and `\` are no wildcards).
+                 */
+                q?: string;
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `next_cursor` of the previous page, as returned. Opaque. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of shipments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *           "merchant_id": "shop.example.com",
+                     *           "merchants_ref": "PO-2016-0042",
+                     *           "sender_name": "Acme Supplies Oy",
+                     *           "status": "confirmed",
+                     *           "expected_at_wh": "2016-01-20",
+                     *           "lines": [
+                     *             {
+                     *               "product_id": "569c9d3ab7e4f1a2c3d4e5f7",
+                     *               "merchants_id": "SKU-1001",
+                     *               "name": "Blue T-shirt M",
+                     *               "gtin": "6410405082657",
+                     *               "qty": 10,
+                     *               "arrivedQty": 0
+                     *             }
+                     *           ],
+                     *           "problems": [],
+                     *           "created_at": "2016-01-18T08:17:55+00:00",
+                     *           "updated_at": "2016-01-18T09:02:10+00:00"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WarehouseInboundShipmentList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    lookupWarehouseInboundShipment: {
+        parameters: {
+            query: {
+                /**
+                 * @description What was scanned or typed (a label's shipment id, or a merchant's reference); spaces around it are ignored.
+                 * @example 569c9d3ab7e4f1a2c3d4e5f6
+                 */
+                code: components["parameters"]["ScannedCode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The shipment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *       "merchant_id": "shop.example.com",
+                     *       "merchants_ref": "PO-2016-0042",
+                     *       "sender_name": "Acme Supplies Oy",
+                     *       "status": "confirmed",
+                     *       "expected_at_wh": "2016-01-20",
+                     *       "lines": [
+                     *         {
+                     *           "product_id": "569c9d3ab7e4f1a2c3d4e5f7",
+                     *           "merchants_id": "SKU-1001",
+                     *           "name": "Blue T-shirt M",
+                     *           "gtin": "6410405082657",
+                     *           "qty": 10,
+                     *           "arrivedQty": 0
+                     *         }
+                     *       ],
+                     *       "problems": [],
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "updated_at": "2016-01-18T09:02:10+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WarehouseInboundShipment"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            /** @description The code is a reference that several shipments still receiving goods share. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "ambiguous_reference",
+                     *       "message": "Several shipments that can still receive goods have the reference PO-2016-0042: scan the shipment's label, or choose one of the candidates.",
+                     *       "details": [],
+                     *       "candidates": [
+                     *         {
+                     *           "id": "569c9d3ab7e4f1a2c3d4e5f6",
+                     *           "merchant_id": "shop.example.com",
+                     *           "merchants_ref": "PO-2016-0042",
+                     *           "sender_name": "Acme Supplies Oy",
+                     *           "status": "confirmed",
+                     *           "expected_at_wh": "2016-01-20"
+                     *         },
+                     *         {
+                     *           "id": "569c9e01b7e4f1a2c3d4e5a1",
+                     *           "merchant_id": "outlet.example.com",
+                     *           "merchants_ref": "PO-2016-0042",
+                     *           "sender_name": "Nordic Textiles Ab",
+                     *           "status": "initial",
+                     *           "expected_at_wh": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AmbiguousReference"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWarehouseUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "maija@warehouse.example.com",
+                 *       "name": "Maija Virtanen",
+                 *       "password": "correct horse battery staple",
+                 *       "role": "receiver"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WarehouseUserCreate"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a44b5c6d7e8f9a0b1c2d3e4",
+                     *       "email": "maija@warehouse.example.com",
+                     *       "name": "Maija Virtanen",
+                     *       "role": "receiver",
+                     *       "created_at": "2016-01-19T07:02:11+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WarehouseUser"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listWarehouseUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "5a44b5c6d7e8f9a0b1c2d3e4",
+                     *           "email": "maija@warehouse.example.com",
+                     *           "name": "Maija Virtanen",
+                     *           "role": "receiver",
+                     *           "created_at": "2016-01-19T07:02:11+00:00"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WarehouseUserList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateWarehouseUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a warehouse user (`GET /warehouse_users`). */
+                warehouse_user_id: components["parameters"]["WarehouseUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "supervisor"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WarehouseUserUpdate"];
+            };
+        };
+        responses: {
+            /** @description The user as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a44b5c6d7e8f9a0b1c2d3e4",
+                     *       "email": "maija@warehouse.example.com",
+                     *       "name": "Maija Virtanen",
+                     *       "role": "supervisor",
+                     *       "created_at": "2016-01-19T07:02:11+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WarehouseUser"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWarehouseUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a warehouse user (`GET /warehouse_users`). */
+                warehouse_user_id: components["parameters"]["WarehouseUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "id": "5a44b5c6d7e8f9a0b1c2d3e4"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resetWarehouseUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of a warehouse user (`GET /warehouse_users`). */
+                warehouse_user_id: components["parameters"]["WarehouseUserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "temporary-password-4821"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PortalPasswordReset"];
+            };
+        };
+        responses: {
+            /** @description The user. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a44b5c6d7e8f9a0b1c2d3e4",
+                     *       "email": "maija@warehouse.example.com",
+                     *       "name": "Maija Virtanen",
+                     *       "role": "receiver",
+                     *       "created_at": "2016-01-19T07:02:11+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WarehouseUser"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createStationSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "maija@warehouse.example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StationSignIn"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            201: {
+                headers: {
+                    /** @description `station_session=<token>; Path=/2015-01-01; HttpOnly; SameSite=Strict; Max-Age=43200` (and `Secure` over HTTPS). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "5a44b5c6d7e8f9a0b1c2d3e4",
+                     *         "email": "maija@warehouse.example.com",
+                     *         "name": "Maija Virtanen",
+                     *         "role": "receiver",
+                     *         "created_at": "2016-01-19T07:02:11+00:00"
+                     *       },
+                     *       "csrf_token": "wH4nZ2v1yQ3qGk8Jx6Lb0wRt5Hc9Nd7B",
+                     *       "expires_at": "2016-01-20T19:02:11+00:00",
+                     *       "must_change_password": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StationSession"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getStationSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "5a44b5c6d7e8f9a0b1c2d3e4",
+                     *         "email": "maija@warehouse.example.com",
+                     *         "name": "Maija Virtanen",
+                     *         "role": "receiver",
+                     *         "created_at": "2016-01-19T07:02:11+00:00"
+                     *       },
+                     *       "csrf_token": "wH4nZ2v1yQ3qGk8Jx6Lb0wRt5Hc9Nd7B",
+                     *       "expires_at": "2016-01-20T19:02:11+00:00",
+                     *       "must_change_password": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StationSession"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteStationSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    /** @description The cookie, cleared (`Max-Age=0`). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignedOut"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    changeStationPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "temporary-password-4821",
+                 *       "new_password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PortalPasswordChange"];
+            };
+        };
+        responses: {
+            /** @description The session, with `must_change_password` false. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "5a44b5c6d7e8f9a0b1c2d3e4",
+                     *         "email": "maija@warehouse.example.com",
+                     *         "name": "Maija Virtanen",
+                     *         "role": "receiver",
+                     *         "created_at": "2016-01-19T07:02:11+00:00"
+                     *       },
+                     *       "csrf_token": "wH4nZ2v1yQ3qGk8Jx6Lb0wRt5Hc9Nd7B",
+                     *       "expires_at": "2016-01-20T19:02:11+00:00",
+                     *       "must_change_password": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["StationSession"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -6393,7 +7478,12 @@ export interface operations {
                  *             "qty": 10,
                  *             "arrivedQty": 6
                  *           }
-                 *         ]
+                 *         ],
+                 *         "recorded_by": {
+                 *           "type": "warehouse_user",
+                 *           "id": "5a44b5c6d7e8f9a0b1c2d3e4",
+                 *           "name": "Maija Virtanen"
+                 *         }
                  *       }
                  *     }
                  */

@@ -4,6 +4,7 @@ import path from "node:path";
 import { Command, Option } from "commander";
 import { provisionAccount } from "./accounts/domain.ts";
 import { provisionPortalUser } from "./portal/users.ts";
+import { provisionWarehouseUser } from "./warehouse/users.ts";
 import { loadConfig } from "./config.ts";
 import { backupStopped, requestBackup, restoreEmbedded } from "./db/backup.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.ts";
@@ -97,6 +98,30 @@ program
       console.log(
         `${r.created ? "Created" : "Updated"} portal user ${r.email} (${r.role}) of merchant ${merchantId.toLowerCase()}.`,
       );
+    }),
+  );
+program
+  .command("warehouse-user")
+  .description("manage the warehouse's staff, who sign in at a receiving station")
+  .command("create <email>")
+  .description(
+    "create a warehouse user (or give an existing one a new password, ending its sessions; its name and role change only with --name and --role)",
+  )
+  .requiredOption("--password <password>", "the password, 10-256 characters")
+  .addOption(
+    new Option(
+      "--role <role>",
+      "supervisor may also finish with differences, cancel and manage warehouse users (a new user: receiver when left out)",
+    ).choices(["receiver", "supervisor"]),
+  )
+  .option(
+    "--name <name>",
+    "the name merchants see on the arrivals the person records (a new user: the email's local part when left out)",
+  )
+  .action(async (email: string, opts: { password: string; role?: "receiver" | "supervisor"; name?: string }) =>
+    withDb(async ({ db }) => {
+      const r = await provisionWarehouseUser(db, email, opts.password, { role: opts.role, name: opts.name });
+      console.log(`${r.created ? "Created" : "Updated"} warehouse user ${r.email} (${r.name}, ${r.role}).`);
     }),
   );
 program

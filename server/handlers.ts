@@ -12,6 +12,7 @@ import { shippingHandlers } from "./shipping/http.ts";
 import { webhookHandlers } from "./webhooks/http.ts";
 import { publishableKeyHandlers } from "./publishable-keys/http.ts";
 import { quoteHandlers } from "./quotes/http.ts";
+import { warehouseHandlers } from "./warehouse/http.ts";
 import type { Quoter } from "./quotes/quotes.ts";
 import type { WebhookSettings } from "./webhooks/settings.ts";
 
@@ -36,6 +37,7 @@ const registry = {
   ...portalHandlers,
   ...publishableKeyHandlers,
   ...quoteHandlers,
+  ...warehouseHandlers,
 } satisfies HandlersWith<HandlerSettings>;
 
 /** The operationIds this server implements: the registry's keys, the same whatever the settings. */

@@ -7,6 +7,7 @@ import type { Db } from "./db/database.ts";
 import { forgetExpiredKeys } from "./idempotency/index.ts";
 import { pruneOlderThan } from "./webhooks/db.ts";
 import { forgetExpiredSessions } from "./auth/sessions.ts";
+import { forgetExpiredStationSessions } from "./warehouse/sessions.ts";
 import { analyzeGrownTables, vacuumTables } from "./db/upkeep.ts";
 
 export interface HousekeepingOptions {
@@ -107,7 +108,9 @@ export class Housekeeping {
       ),
       idempotencyKeys: await part("expired idempotency keys", () => forgetExpiredKeys(db)),
       counters: await part("ended rate-limit windows", () => deleteExpiredCounters(db)),
-      sessions: await part("expired portal sessions", () => forgetExpiredSessions(db)),
+      sessions:
+        (await part("expired portal sessions", () => forgetExpiredSessions(db))) +
+        (await part("expired station sessions", () => forgetExpiredStationSessions(db))),
     };
     if (this.opts.embedded) {
       const started = performance.now();

@@ -14,11 +14,24 @@ type Op<Id extends OperationId> = operations[Id];
 // 300: a handler may answer "choose one of these" (portal sign-in for a person of several merchants).
 type SuccessStatus<Id extends OperationId> = Extract<keyof Op<Id>["responses"], 200 | 201 | 202 | 300>;
 
+// The success statuses whose answer is a page (text/html: a receiving label), not JSON.
+type HtmlStatus<Id extends OperationId> = {
+  [S in SuccessStatus<Id>]: Op<Id>["responses"][S] extends { content: { "text/html": unknown } } ? S : never;
+}[SuccessStatus<Id>];
+
 /** What a handler answers: a status the spec declares for the operation, with that status's body type. */
 export type Reply<Id extends OperationId> =
   | {
-      [S in SuccessStatus<Id>]: { status: S; body: JsonOf<Op<Id>["responses"][S]>; headers?: Record<string, string> };
-    }[SuccessStatus<Id>]
+      [S in Exclude<SuccessStatus<Id>, HtmlStatus<Id>>]: {
+        status: S;
+        body: JsonOf<Op<Id>["responses"][S]>;
+        headers?: Record<string, string>;
+      };
+    }[Exclude<SuccessStatus<Id>, HtmlStatus<Id>>]
+  /** A page the spec declares as text/html, sent as it is (with its own headers, e.g. its Content-Security-Policy). */
+  | ([HtmlStatus<Id>] extends [never]
+      ? never
+      : { status: HtmlStatus<Id>; html: string; headers?: Record<string, string> })
   /** A replayed idempotent answer: the first response's JSON text, byte for byte. */
   | { status: number; replayJson: string };
 

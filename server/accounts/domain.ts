@@ -23,22 +23,43 @@ export interface Principal {
   id: string;
   /** Scope for idempotency keys, limits and logs: "M-shop.example.com". */
   name: string;
-  /** Set when a portal session cookie authenticated the request (auth/sessions.ts). */
-  session?: PortalSessionOf;
+  /** Set when a session cookie authenticated the request (auth/sessions.ts): a portal or a station session. */
+  session?: SessionOf;
   /** Set when a publishable key (`Bearer pk_...`, a checkout page) authenticated the request: role `merchant`. */
   publishable?: PublishableOf;
 }
 
-/** What a request knows of the portal session that authenticated it. */
-export interface PortalSessionOf {
+/** What a request knows of the session that authenticated it, whichever cookie it came in. */
+interface SessionBase {
   tokenHash: string;
   csrfToken: string;
   expiresAt: Date;
-  user: components["schemas"]["PortalUser"];
-  userRole: components["schemas"]["PortalUserRole"];
-  /** The user's password was reset by an admin: the session may only read itself, sign out and change it. */
+  /** The user's password was reset (by an admin, a supervisor): the session may only read itself, sign out and change it. */
   mustChangePassword: boolean;
 }
+
+/** A merchant portal user's session (`portal_session`). */
+export interface PortalSessionOf extends SessionBase {
+  cookie: "portal_session";
+  user: components["schemas"]["PortalUser"];
+  userRole: components["schemas"]["PortalUserRole"];
+}
+
+/** A warehouse user's session at a receiving station (`station_session`): a principal of role `operator`. */
+export interface StationSessionOf extends SessionBase {
+  cookie: "station_session";
+  user: components["schemas"]["WarehouseUser"];
+  userRole: components["schemas"]["WarehouseUserRole"];
+}
+
+export type SessionOf = PortalSessionOf | StationSessionOf;
+
+/** The portal session of a principal, if a portal cookie authenticated it. */
+export const portalSessionOf = (p: Principal): PortalSessionOf | undefined =>
+  p.session?.cookie === "portal_session" ? p.session : undefined;
+/** The station session of a principal, if a station cookie authenticated it. */
+export const stationSessionOf = (p: Principal): StationSessionOf | undefined =>
+  p.session?.cookie === "station_session" ? p.session : undefined;
 
 /** The refusal of an address the login throttle holds back for `wait` seconds. */
 const throttled = (wait: number) =>

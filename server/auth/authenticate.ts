@@ -5,11 +5,18 @@ import type { Authenticator, Principal } from "../accounts/domain.ts";
 import { AppError, invalid } from "../shared/errors.ts";
 import { matchedOperation } from "../http/express.ts";
 import { parseBasic } from "./basic.ts";
-import { checkCsrf, checkPasswordChanged, cookieValue, SESSION_COOKIE } from "./sessions.ts";
+import { checkCsrf, checkPasswordChanged, cookieValue, type SessionCookie } from "./session-kit.ts";
 
+const securityOf = (req: Request) =>
+  (matchedOperation(req) as { security?: Record<string, unknown>[] } | undefined)?.security;
 // What a visitor may call: an operation whose security is `[]` (signing in to the portal, the quote keys).
-const isPublic = (req: Request) =>
-  (matchedOperation(req) as { security?: unknown[] } | undefined)?.security?.length === 0;
+const isPublic = (req: Request) => securityOf(req)?.length === 0;
+// Which session cookie is read first: the one of the sessions the operation accepts (a browser signed in to the
+// portal and to a station sends both), else the other, whose principal authorize() then refuses with 403.
+const PORTAL_FIRST: SessionCookie[] = ["portal_session", "station_session"];
+const STATION_FIRST: SessionCookie[] = ["station_session", "portal_session"];
+const cookiesOf = (req: Request) =>
+  securityOf(req)?.some((r) => "stationCookieAuth" in r) ? STATION_FIRST : PORTAL_FIRST;
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 const BEARER = /^Bearer (\S{1,200})$/i;
 
@@ -23,13 +30,15 @@ function authorizationHeaders(raw: string[]): number {
 }
 
 /**
- * HTTP Basic, a publishable key (`Bearer pk_...`), or (without an Authorization header) a portal session cookie, whose writes also need the CSRF
- * header, and which may do little else than change its password while it must (sessions.ts). Sets `res.locals.principal`. `sessions` finds a live session's principal (sessions.ts; the mock's own
- * in tools/mock), `auth` verifies Basic credentials.
+ * HTTP Basic, a publishable key (`Bearer pk_...`), or (without an Authorization header) a session cookie (the
+ * portal's or a station's), whose writes also need the CSRF header, and which may do little else than change its
+ * password while it must (session-kit.ts). Sets `res.locals.principal`. `sessions` finds a live session's principal
+ * by cookie (auth/sessions.ts, warehouse/sessions.ts; the mock's own in tools/mock), `auth` verifies Basic
+ * credentials.
  */
 export function authenticate(
   auth: Pick<Authenticator, "verify" | "verifyPublishable">,
-  sessions: (token: string) => Promise<Principal | undefined>,
+  sessions: Record<SessionCookie, (token: string) => Promise<Principal | undefined>>,
 ) {
   return async (req: Request, res: Res, next: NextFunction) => {
     // Node keeps only the first of repeated Authorization headers: refuse the ambiguity instead.
@@ -43,10 +52,10 @@ export function authenticate(
         res.locals.principal = { role: "visitor", id: address, name: `V-${address}` };
         return next();
       }
-      const token = cookieValue(req.headers.cookie, SESSION_COOKIE);
-      if (token !== undefined) {
-        const principal = await sessions(token);
-        if (!principal) throw new AppError("unauthorized", "Your portal session has ended: sign in again.");
+      const cookie = cookiesOf(req).find((name) => cookieValue(req.headers.cookie, name) !== undefined);
+      if (cookie !== undefined) {
+        const principal = await sessions[cookie](cookieValue(req.headers.cookie, cookie)!);
+        if (!principal) throw new AppError("unauthorized", "Your session has ended: sign in again.");
         if (!SAFE_METHODS.has(req.method)) checkCsrf(principal, req.header("x-csrf-token"));
         // After an admin reset the password: only the session itself, signing out and a new password (403).
         checkPasswordChanged(principal, matchedOperation(req)?.operationId);

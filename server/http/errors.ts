@@ -16,6 +16,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   conflict: 409,
   invalid_state: 409,
+  ambiguous_reference: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -127,6 +128,8 @@ export function sendError(res: Res, err: AppError): void {
     })),
     ...(err.details.length > MAX_DETAILS && { details_total: err.details.length }),
     request_id: res.locals.requestId,
+    // What an error of its own schema adds to the shared shape (AmbiguousReference's candidates).
+    ...err.extra,
   };
   for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
   const status = STATUS_OF[err.code];

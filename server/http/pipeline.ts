@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { Authenticator } from "../accounts/domain.ts";
 import { authenticate } from "../auth/authenticate.ts";
 import { sessionPrincipal } from "../auth/sessions.ts";
+import { stationPrincipal } from "../warehouse/sessions.ts";
 import type { Db } from "../db/database.ts";
 import type { Handlers } from "../operations.ts";
 import { admitJsonBody, checkQuery, readJsonBody } from "./body-checks.ts";
@@ -95,7 +96,13 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
     // Who is calling (401), before anything else costs: the limits count per caller, and no stranger's body is
     // read. (The login throttle is checked before any derivation; the limits below count verified callers only,
     // or a stranger could use up a merchant's allowance by naming it.)
-    ["authenticate", authenticate(o.authenticator, (token) => sessionPrincipal(o.db, token))],
+    [
+      "authenticate",
+      authenticate(o.authenticator, {
+        portal_session: (token) => sessionPrincipal(o.db, token),
+        station_session: (token) => stationPrincipal(o.db, token),
+      }),
+    ],
     // A publishable key's page: only from an origin the key lists (403), with CORS headers on its answers.
     ["key origins", keyOrigins],
     // A publishable key's own allowances, per key and per client address (429).

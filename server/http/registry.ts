@@ -42,10 +42,13 @@ export function dispatch(db: Db, handlers: Handlers) {
       status: number;
       body?: unknown;
       replayJson?: string;
+      html?: string;
       headers?: Record<string, string>;
     };
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-    if (reply.replayJson !== undefined) {
+    if (reply.html !== undefined) {
+      res.status(reply.status).type("html").send(reply.html);
+    } else if (reply.replayJson !== undefined) {
       res.setHeader("Idempotent-Replayed", "true");
       res.status(reply.status).type("application/json").send(reply.replayJson);
     } else {

@@ -5,6 +5,7 @@ import { formatTimestamp } from "../shared/time.ts";
 import { recordEvent, type EventType, type PayloadOf } from "../webhooks/outbox.ts";
 import { arrivedByProduct, type ShipmentChange, type ShipmentEvent } from "./shipment.ts";
 import type { Shipment } from "./shipment.repository.ts";
+import type { RecordedBy } from "./tables.ts";
 import { toWire } from "./wire.ts";
 
 type OutboxRecord = { [E in EventType]: { type: E; payload: PayloadOf<E> } }[EventType];
@@ -27,7 +28,7 @@ function outboxRecord(s: Shipment, e: ShipmentEvent): OutboxRecord {
     case "inbound_shipment.processed":
       return { type: e.type, payload: { shipment: toWire(s) } };
     case "inbound_shipment.items_arrived":
-      return { type: e.type, payload: itemsArrivedPayload(s, e.entries) };
+      return { type: e.type, payload: itemsArrivedPayload(s, e.entries, e.recordedBy) };
   }
 }
 
@@ -35,6 +36,7 @@ function outboxRecord(s: Shipment, e: ShipmentEvent): OutboxRecord {
 function itemsArrivedPayload(
   after: Shipment,
   entries: { product_id: string; ts: Date; change: number }[],
+  recordedBy: RecordedBy,
 ): PayloadOf<"inbound_shipment.items_arrived"> {
   const touched = new Set(entries.map((e) => e.product_id));
   const totals = arrivedByProduct(after);
@@ -57,5 +59,6 @@ function itemsArrivedPayload(
         qty: l.qty,
         arrivedQty: totals.get(l.product_id) ?? 0,
       })),
+    recorded_by: recordedBy,
   };
 }

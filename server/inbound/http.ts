@@ -5,6 +5,8 @@ import * as announcements from "./announcements.ts";
 import * as checks from "./input-checks.ts";
 import * as queries from "./queries.ts";
 import * as warehouse from "./warehouse.ts";
+import * as warehouseView from "./warehouse-view.ts";
+import { renderLabel } from "./label.ts";
 
 export const inboundHandlers = {
   createInboundShipment: (c) =>
@@ -42,6 +44,18 @@ export const inboundHandlers = {
       status: 200,
       body: await warehouse.recordArrivals(trx, c.principal, c.path.shipment_id, c.body),
     })),
+  listWarehouseInboundShipments: async (c) => ({
+    status: 200,
+    body: await warehouseView.listForWarehouse(c.db, c.query),
+  }),
+  lookupWarehouseInboundShipment: async (c) => ({
+    status: 200,
+    body: await warehouseView.lookUp(c.db, c.principal, c.query.code),
+  }),
+  getInboundShipmentLabel: async (c) => ({
+    status: 200,
+    ...(await renderLabel(await queries.getShipment(c.db, c.principal, c.path.shipment_id), c.principal.id, c.query)),
+  }),
   changeInboundShipmentStatus: async (c) => ({
     status: 200,
     body: await c.transaction((trx) => warehouse.changeStatus(trx, c.principal, c.path.shipment_id, c.body)),
@@ -54,4 +68,5 @@ export const inboundValueRules = {
   modifyInboundShipment: ({ body }) => checks.modifyProblems(body),
   recordInboundArrivals: ({ body }) => checks.arrivalsProblems(body),
   changeInboundShipmentStatus: ({ body }) => checks.statusChangeProblems(body),
+  listWarehouseInboundShipments: ({ query }) => checks.warehouseListProblems(query),
 } satisfies ValueRules;

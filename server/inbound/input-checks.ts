@@ -113,3 +113,12 @@ export function statusChangeProblems(body: unknown): ErrorDetail[] {
   }
   return [];
 }
+
+/** listWarehouseInboundShipments: real dates, and a range that does not end before it starts. */
+export function warehouseListProblems(query: Record<string, unknown>): ErrorDetail[] {
+  const { expected_from: from, expected_to: to } = query;
+  const details = [...dateProblems(from, "/query/expected_from"), ...dateProblems(to, "/query/expected_to")];
+  if (details.length === 0 && typeof from === "string" && typeof to === "string" && to < from)
+    details.push({ path: "/query/expected_to", message: "before expected_from", code: "range" });
+  return details;
+}

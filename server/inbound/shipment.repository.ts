@@ -13,6 +13,7 @@ import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Principal } from "../accounts/domain.ts";
 import { catalogueCtes, catalogueValues, type CatalogueLine } from "../catalogue/db.ts";
 import type { Database } from "../db/schema.ts";
+import type { RecordedBy } from "./tables.ts";
 import { precompiled } from "../db/precompiled.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import { notFound } from "../shared/errors.ts";
@@ -38,6 +39,8 @@ export interface ArrivalRow {
   product_id: string;
   ts: Date;
   change: number;
+  operator_id: string;
+  recorded_by: RecordedBy | null;
 }
 
 export type ProblemRow = Selectable<Database["inbound_problems"]>;
@@ -93,7 +96,7 @@ const detailColumns = (eb: ExpressionBuilder<Database & { s: Database["inbound_s
   jsonArrayFrom(
     eb
       .selectFrom("inbound_arrivals as a")
-      .select(["a.shipment_id", "a.product_id", "a.ts", "a.change"])
+      .select(["a.shipment_id", "a.product_id", "a.ts", "a.change", "a.operator_id", "a.recorded_by"])
       .whereRef("a.shipment_id", "=", "s.id")
       .orderBy("a.ts")
       .orderBy("a.id"),
@@ -176,7 +179,7 @@ async function loadShipmentForUpdate(trx: Tx, actor: Principal, id: string): Pro
   return { row, ...parseDetails(r) };
 }
 
-export type NewArrival = Omit<ArrivalRow, "shipment_id"> & { operator_id: string };
+export type NewArrival = Omit<ArrivalRow, "shipment_id" | "recorded_by"> & { recorded_by: RecordedBy };
 export type NewProblem = Omit<ProblemRow, "resolved" | "resolved_at">;
 
 /** The rows one change of a stored shipment writes (a new one is insertNewShipment's). */
@@ -378,4 +381,58 @@ export async function listShipments(db: Executor, f: ListFilter): Promise<Shipme
   }
   const rows = await q.limit(f.limit).execute();
   return rows.map((r) => splitRow(r as unknown as ShipmentRow & JsonDetails));
+}
+
+/** The warehouse's order: expected date first, a shipment without one last (the expression inbound_shipments_expected indexes). */
+const EXPECTED_ORDER = sql<string>`coalesce(expected_at_wh, date '9999-12-31')`;
+/** The date a shipment without an expected date sorts under. */
+export const NO_EXPECTED_DATE = "9999-12-31";
+
+export interface WarehouseListFilter {
+  expectedFrom?: string;
+  expectedTo?: string;
+  statuses?: Status[];
+  merchantId?: string;
+  /** Text that `merchants_ref` or `sender_name` contains, ignoring case; every character means itself. */
+  search?: string;
+  /** The last row of the previous page: its expected date (NO_EXPECTED_DATE for none) and id. */
+  after?: { date: string; id: string };
+  limit: number;
+}
+
+/**
+ * One page of every merchant's shipments for the warehouse, read in the order of inbound_shipments_expected
+ * (expected date, id): a date range is a range of that index; the other filters narrow what it reads.
+ */
+export async function listForWarehouse(db: Executor, f: WarehouseListFilter): Promise<Shipment[]> {
+  let q = db.selectFrom("inbound_shipments as s").selectAll("s").select(detailColumns);
+  if (f.expectedFrom !== undefined) q = q.where(sql<boolean>`${EXPECTED_ORDER} >= ${f.expectedFrom}::date`);
+  if (f.expectedTo !== undefined) q = q.where(sql<boolean>`${EXPECTED_ORDER} <= ${f.expectedTo}::date`);
+  if (f.statuses?.length) q = q.where("status", "in", f.statuses);
+  if (f.merchantId !== undefined) q = q.where("merchant_id", "=", f.merchantId);
+  if (f.search !== undefined) {
+    const pattern = containsPattern(f.search);
+    q = q.where((eb) => eb.or([eb("merchants_ref", "ilike", pattern), eb("sender_name", "ilike", pattern)]));
+  }
+  if (f.after) q = q.where(sql<boolean>`(${EXPECTED_ORDER}, id) > (${f.after.date}::date, ${f.after.id})`);
+  const rows = await q.orderBy(EXPECTED_ORDER).orderBy("id").limit(f.limit).execute();
+  return rows.map((r) => splitRow(r as unknown as ShipmentRow & JsonDetails));
+}
+
+/** The shipments of any merchant with this exact reference in one of `statuses`, in the warehouse's order. */
+export async function findByReference(
+  db: Executor,
+  merchantsRef: string,
+  statuses: readonly Status[],
+  limit: number,
+): Promise<ShipmentRow[]> {
+  return db
+    .selectFrom("inbound_shipments")
+    .selectAll()
+    .where("merchants_ref", "=", merchantsRef)
+    .where("status", "in", statuses)
+    .orderBy(EXPECTED_ORDER)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
 }

@@ -3,11 +3,12 @@
 import type { Principal } from "../accounts/domain.ts";
 import type { LineRow, NewArrival, Shipment, ShipmentRow, ShipmentWrites } from "./shipment.repository.ts";
 import type { ActionState, Status } from "./states.ts";
+import type { RecordedBy } from "./tables.ts";
 
 export type ShipmentEvent =
   | { type: "inbound_shipment.status_changed"; from: Status; to: Status }
   | { type: "inbound_shipment.arrived_at_warehouse" | "inbound_shipment.processed" }
-  | { type: "inbound_shipment.items_arrived"; entries: ShipmentWrites["arrivals"] };
+  | { type: "inbound_shipment.items_arrived"; entries: ShipmentWrites["arrivals"]; recordedBy: RecordedBy };
 
 export interface ShipmentChange {
   /** The shipment as it is after the change (updated in place). */
@@ -100,7 +101,7 @@ export function removeLines(c: ShipmentChange, productIds: string[]): void {
 
 /** Appends arrival entries; the shipment keeps its arrivals in `ts` order, as they are read back. */
 export function addArrivals(c: ShipmentChange, entries: NewArrival[]): void {
-  const added = entries.map(({ operator_id: _operator, ...a }) => ({ shipment_id: c.s.row.id, ...a }));
+  const added = entries.map((a) => ({ shipment_id: c.s.row.id, ...a }));
   // Stable: entries of one instant keep the order of their ids, which are given in insertion order.
   c.s.arrivals = [...c.s.arrivals, ...added].sort((a, b) => a.ts.getTime() - b.ts.getTime());
   c.writes.arrivals.push(...entries);

@@ -3,6 +3,7 @@ import type { components } from "../../generated/api.ts";
 import type { CreatedAt, UpdatedAt } from "../db/columns.ts";
 
 type Status = components["schemas"]["InboundShipmentStatus"];
+export type RecordedBy = components["schemas"]["RecordedBy"];
 
 export interface InboundTables {
   inbound_shipments: {
@@ -30,7 +31,10 @@ export interface InboundTables {
     product_id: string;
     ts: ColumnType<Date, Date | string, never>;
     change: number;
+    /** The operator's id, or the warehouse user's (recorded_by says which). */
     operator_id: string;
+    /** Who recorded it, as it was then; null on rows of the release before 0017, all by W-... operators. */
+    recorded_by: ColumnType<RecordedBy | null, RecordedBy | undefined, never>;
     created_at: CreatedAt;
   };
   inbound_status_history: {

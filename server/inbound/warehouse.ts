@@ -1,6 +1,6 @@
 // The warehouse's side: record arrivals and move shipments through the warehouse states.
 import type { ArrivalsRecord, InboundShipment, InboundStatusChange } from "../../generated/api.ts";
-import type { Principal } from "../accounts/domain.ts";
+import { stationSessionOf, type Principal } from "../accounts/domain.ts";
 import { upsertProductsDetailed, type CatalogueProduct } from "../catalogue/db.ts";
 import type { Tx } from "../db/transaction.ts";
 import { AppError, type ErrorDetail } from "../shared/errors.ts";
@@ -18,8 +18,17 @@ import {
   type ShipmentChange,
 } from "./shipment.ts";
 import { updateShipment, type Shipment } from "./shipment.repository.ts";
-import { BEFORE_PROCESSING, RECEIVING, assertIn, assertWarehouseMove } from "./states.ts";
+import { BEFORE_PROCESSING, RECEIVING, assertIn, assertWarehouseMove, type WarehouseTarget } from "./states.ts";
+import type { RecordedBy } from "./tables.ts";
 import { toWire } from "./wire.ts";
+
+/** Who records, as arrivals and their events name it: the warehouse user at a station, or the W-... system. */
+export function recorderOf(actor: Principal): RecordedBy {
+  const station = stationSessionOf(actor);
+  return station
+    ? { type: "warehouse_user", id: station.user.id, name: station.user.name }
+    : { type: "warehouse", id: actor.id, name: actor.id };
+}
 
 /** Like `qty`, a line's arrived total stays within what a line can announce, so that it can be reconciled. */
 const MAX_ARRIVED = 1_000_000;
@@ -69,6 +78,7 @@ function receive(
   );
   const productOf = new Map(s.lines.map((l) => [l.merchants_id, l.product_id]));
 
+  const recordedBy = recorderOf(operator);
   const conflicts: ErrorDetail[] = [];
   const entries = arrivals.map((a, i) => {
     const productId = productOf.get(a.merchants_id)!;
@@ -85,7 +95,7 @@ function receive(
         message: `${a.merchants_id} would have more than ${MAX_ARRIVED} arrived items`,
         code: "above_maximum",
       });
-    return { product_id: productId, ts, change: a.change, operator_id: operator.id };
+    return { product_id: productId, ts, change: a.change, operator_id: operator.id, recorded_by: recordedBy };
   });
   if (conflicts.length)
     throw new AppError("conflict", "An arrived total would go below zero or above 1000000.", conflicts);
@@ -93,7 +103,7 @@ function receive(
   addArrivals(c, entries);
   if (BEFORE_PROCESSING.includes(before)) moveTo(c, "processing", operator);
   reconcileClosing(c, operator);
-  c.events.push({ type: "inbound_shipment.items_arrived", entries });
+  c.events.push({ type: "inbound_shipment.items_arrived", entries, recordedBy });
   return c;
 }
 
@@ -113,6 +123,7 @@ export async function changeStatus(
 function warehouseMove(s: Shipment, input: InboundStatusChange, operator: Principal, now: Date): ShipmentChange {
   const current = s.row.status;
   assertWarehouseMove(current, input.status);
+  assertRoleMay(operator, s, input.status);
   const c = beginChange(s, now);
   if (input.status === "problem") {
     addProblems(
@@ -145,4 +156,28 @@ function warehouseMove(s: Shipment, input: InboundStatusChange, operator: Princi
     moveTo(c, input.status, operator, { closing: false });
   }
   return c;
+}
+
+/** The moves a receiver may make: "Arrived", start receiving, and finish a shipment whose lines all match. */
+const RECEIVER_MOVES: ReadonlySet<WarehouseTarget> = new Set<WarehouseTarget>([
+  "arrived_at_warehouse",
+  "processing",
+  "processed",
+]);
+
+/**
+ * The role table of warehouse users (the spec's WarehouseUserRole): a receiver's moves are the few above, and a
+ * finish only from `processing` with no line short or over; a supervisor, like the W-... systems, may make every
+ * legal move. 403, nothing changed, otherwise.
+ */
+function assertRoleMay(actor: Principal, s: Shipment, target: WarehouseTarget): void {
+  if (stationSessionOf(actor)?.userRole !== "receiver") return;
+  if (!RECEIVER_MOVES.has(target))
+    throw new AppError("access_denied", `Only a supervisor may move a shipment to ${target}.`);
+  if (target === "processed" && (s.row.status !== "processing" || mismatchProblems(s, new Date()).length > 0))
+    throw new AppError(
+      "access_denied",
+      "Only a supervisor may finish a shipment with differences: some lines did not get what was announced.",
+      [{ path: "/body/status", message: "the lines differ from the announcement", code: "differences" }],
+    );
 }

@@ -1,5 +1,6 @@
 // Portal users and sessions: every query of these two tables.
 import { sql, type Insertable, type Selectable } from "kysely";
+import * as rows from "../accounts/session-rows.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import type { PortalTables, PortalUserRole } from "./tables.ts";
 
@@ -195,10 +196,6 @@ export async function updateUserPassword(
   return r.numUpdatedRows > 0n;
 }
 
-export async function insertSession(db: Executor, row: Insertable<PortalTables["portal_sessions"]>): Promise<void> {
-  await db.insertInto("portal_sessions").values(row).execute();
-}
-
 /** A live session with its user, in one round trip. */
 export async function findLiveSession(db: Executor, tokenHash: string) {
   return db
@@ -220,28 +217,11 @@ export async function findLiveSession(db: Executor, tokenHash: string) {
     .executeTakeFirst();
 }
 
-export async function deleteSession(db: Executor, tokenHash: string): Promise<void> {
-  await db.deleteFrom("portal_sessions").where("token_hash", "=", tokenHash).execute();
-}
-
-/** Sessions of a user whose password or role changed end with it; `except`: the session that changed it. */
-export async function deleteSessionsOf(db: Executor, userId: string, except?: string): Promise<void> {
-  let del = db.deleteFrom("portal_sessions").where("user_id", "=", userId);
-  if (except !== undefined) del = del.where("token_hash", "<>", except);
-  await del.execute();
-}
-
-/** Housekeeping: expired sessions, a batch at a time. */
-export async function deleteExpiredSessions(db: Executor, batch: number): Promise<number> {
-  const r = await db
-    .deleteFrom("portal_sessions")
-    .where("token_hash", "in", (eb) =>
-      eb
-        .selectFrom("portal_sessions")
-        .select("token_hash")
-        .where("expires_at", "<=", sql<Date>`now()`)
-        .limit(batch),
-    )
-    .executeTakeFirst();
-  return Number(r.numDeletedRows);
-}
+// The sessions' rows are written and removed as every session table's (accounts/session-rows.ts).
+const TABLE = "portal_sessions";
+export const insertSession = (db: Executor, row: Insertable<PortalTables["portal_sessions"]>) =>
+  rows.insertSession(db, TABLE, row);
+export const deleteSession = (db: Executor, tokenHash: string) => rows.deleteSession(db, TABLE, tokenHash);
+export const deleteSessionsOf = (db: Executor, userId: string, except?: string) =>
+  rows.deleteSessionsOf(db, TABLE, userId, except);
+export const deleteExpiredSessions = (db: Executor, batch: number) => rows.deleteExpiredSessions(db, TABLE, batch);

@@ -11,6 +11,8 @@ export class AppError extends Error {
     message: string,
     readonly details: ErrorDetail[] = [],
     readonly headers: Record<string, string> = {},
+    /** Properties an error answer of its own schema adds to the shared shape (the spec names them). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }

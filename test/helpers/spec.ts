@@ -8,8 +8,10 @@ export interface SpecOp {
   path: string;
   /** Roles allowed by the operation's basicAuth requirement (`merchant`, `warehouse`). */
   roles: string[];
-  /** The security schemes that may authenticate it (`basicAuth`, `cookieAuth`); none: open to everyone. */
+  /** The security schemes that may authenticate it (`basicAuth`, `cookieAuth`, `stationCookieAuth`); none: open to everyone. */
   schemes: string[];
+  /** Warehouse users' roles allowed with a station session (`receiver`, `supervisor`). */
+  stationRoles: string[];
   hasBody: boolean;
   /** The request body example of the spec, if it has one. */
   bodyExample?: unknown;
@@ -51,6 +53,9 @@ export const specOps: SpecOp[] = Object.entries(spec.paths as Record<string, Rec
         method: m.toUpperCase(),
         path,
         roles: (op.security ?? spec.security).flatMap((r: { basicAuth?: string[] }) => r.basicAuth ?? []),
+        stationRoles: (op.security ?? spec.security).flatMap(
+          (r: { stationCookieAuth?: string[] }) => r.stationCookieAuth ?? [],
+        ),
         schemes: [
           ...new Set((op.security ?? spec.security).flatMap((r: Record<string, string[]>) => Object.keys(r))),
         ] as string[],

@@ -7,6 +7,8 @@ import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { LoginThrottle } from "../../server/accounts/throttle.ts";
 import { signIn } from "../../server/auth/sessions.ts";
 import { provisionPortalUser } from "../../server/portal/users.ts";
+import { signInStation } from "../../server/warehouse/sessions.ts";
+import { provisionWarehouseUser } from "../../server/warehouse/users.ts";
 
 let srv: TestServer;
 let bare: TestServer; // the same app with an empty registry: every operation is "not implemented"
@@ -82,6 +84,28 @@ function sessionCookie(s: TestServer): Promise<{ cookie: string; csrf: string }>
   return cookie;
 }
 
+/** A station session of a warehouse user of `role` on a server, for operations a station session may call. */
+const stations = new Map<string, Promise<{ cookie: string; csrf: string }>>();
+function stationCookie(s: TestServer, role: "receiver" | "supervisor" = "supervisor") {
+  const key = `${s.baseUrl} ${role}`;
+  let cookie = stations.get(key);
+  if (!cookie) {
+    const email = `every-op-${role}@warehouse.example.com`;
+    cookie = (async () => {
+      await provisionWarehouseUser(s.handle.db, email, "every-op-password", { role });
+      const signed = await signInStation(
+        s.handle.db,
+        new LoginThrottle(s.handle.db),
+        { email, password: "every-op-password" },
+        "127.0.0.1",
+      );
+      return { cookie: `station_session=${signed.token}`, csrf: signed.session.csrf_token };
+    })();
+    stations.set(key, cookie);
+  }
+  return cookie;
+}
+
 const openToAll = cases.filter(([, op]) => op.schemes.length === 0);
 describe.each(openToAll)("%s (open to everyone)", (_name, op) => {
   it("without credentials is answered: a bad body is 400, not 401", async () => {
@@ -130,7 +154,11 @@ describe.each(cases.filter(([, op]) => op.schemes.length > 0))("%s", (_name, op)
     const body = op.hasBody ? op.bodyExample : undefined;
     expect(!op.hasBody || body !== undefined, "the spec has a request body example").toBe(true);
     const auth = async (s: TestServer) =>
-      op.roles.length > 0 ? { authorization: authOf(op.roles[0]!) } : await sessionCookie(s);
+      op.roles.length > 0
+        ? { authorization: authOf(op.roles[0]!) }
+        : op.stationRoles.length > 0
+          ? await stationCookie(s)
+          : await sessionCookie(s);
     const r = await call(bare, op, { ...(await auth(bare)), body, query: query && `?${query}` });
     expectError(r, 501, "not_implemented");
     if (!implemented.has(op.operationId)) {
@@ -140,6 +168,57 @@ describe.each(cases.filter(([, op]) => op.schemes.length > 0))("%s", (_name, op)
         "not_implemented",
       );
     }
+  });
+});
+
+// People's sessions, walked over the spec: a warehouse user's station session on an operation that takes none
+// (every merchant operation), a merchant's portal session on one that takes none (the warehouse's), and a receiver
+// on a supervisor's operation are valid principals outside their role: 403, decided before the body is read (a
+// bad one is sent), and nothing changes.
+describe("people's sessions outside their role", () => {
+  const withCredentials = cases.filter(([, op]) => op.schemes.length > 0);
+  const refusing = (scheme: string) => withCredentials.filter(([, op]) => !op.schemes.includes(scheme));
+  const badBody = (op: SpecOp) => (op.hasBody ? { not: "valid" } : undefined);
+
+  it("covers both kinds: merchants' operations refuse stations, the warehouse's refuse the portal", () => {
+    expect(refusing("stationCookieAuth").map(([, op]) => op.operationId)).toContain("listInboundShipments");
+    expect(refusing("cookieAuth").map(([, op]) => op.operationId)).toEqual(
+      expect.arrayContaining([
+        "listWarehouseInboundShipments",
+        "lookupWarehouseInboundShipment",
+        "createWarehouseUser",
+      ]),
+    );
+  });
+
+  it.each(refusing("stationCookieAuth"))("%s refuses a warehouse user's station session", async (_name, op) => {
+    const session = await stationCookie(srv);
+    const r = await expectUnchanged(srv, () => call(srv, op, { ...session, body: badBody(op) }));
+    expectError(r, 403, "access_denied");
+  });
+
+  it.each(refusing("cookieAuth"))("%s refuses a merchant's portal session", async (_name, op) => {
+    const session = await sessionCookie(srv);
+    const r = await expectUnchanged(srv, () => call(srv, op, { ...session, body: badBody(op) }));
+    expectError(r, 403, "access_denied");
+  });
+
+  const supervisors = withCredentials.filter(
+    ([, op]) => op.stationRoles.length > 0 && !op.stationRoles.includes("receiver"),
+  );
+  it("a receiver is refused the supervisors' operations: managing warehouse users", () => {
+    expect(supervisors.map(([, op]) => op.operationId).sort()).toEqual([
+      "createWarehouseUser",
+      "deleteWarehouseUser",
+      "listWarehouseUsers",
+      "resetWarehouseUserPassword",
+      "updateWarehouseUser",
+    ]);
+  });
+  it.each(supervisors)("%s refuses a receiver's station session", async (_name, op) => {
+    const session = await stationCookie(srv, "receiver");
+    const r = await expectUnchanged(srv, () => call(srv, op, { ...session, body: badBody(op) }));
+    expectError(r, 403, "access_denied");
   });
 });
 

@@ -129,7 +129,7 @@ describe("the session cookie", () => {
     expect(ok.response.status).toBe(201);
   });
 
-  it("does not open warehouse operations, nor the Basic-only answer of the session to Basic callers", async () => {
+  it("does not open warehouse operations (a merchant there: 403), nor the session's answer to Basic callers", async () => {
     const { cookie, csrf } = await signIn();
     const id = await createShipment(m);
     const r = await expectUnchanged(srv, () =>
@@ -138,7 +138,7 @@ describe("the session cookie", () => {
         body: { arrivals: [{ merchants_id: "SKU-1", qty: 1 }] } as never,
       }),
     );
-    expectError(r, 401, "unauthorized");
+    expectError(r, 403, "access_denied");
     expectError(await m.GET("/portal_sessions/current"), 401, "unauthorized");
   });
 

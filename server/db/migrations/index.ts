@@ -21,6 +21,7 @@ import * as m0013 from "./0013_checkout.ts";
 import * as m0014 from "./0014_portal_password_reset.ts";
 import * as m0015 from "./0015_inbound_newest_first.ts";
 import * as m0016 from "./0016_rule_postal_codes.ts";
+import * as m0017 from "./0017_warehouse.ts";
 import * as c0011 from "./contract/0011_drop_global_portal_email.ts";
 import * as c0016 from "./contract/0016_rule_postal_codes.ts";
 
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0014_portal_password_reset": m0014,
   "0015_inbound_newest_first": m0015,
   "0016_rule_postal_codes": m0016,
+  "0017_warehouse": m0017,
 };
 
 /** Kept in their own migration table, so that MIGRATIONS stay in order whenever these run. */

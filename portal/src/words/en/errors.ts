@@ -24,6 +24,8 @@ export const errors: Errors = {
     method_not_allowed: `The service does not allow this here: ${reload}.`,
     conflict: "This clashes with how things are now: reload the page to see the latest, then try again.",
     invalid_state: "This cannot be done while the shipment is in its current status.",
+    ambiguous_reference:
+      "Several shipments have this reference. Scan the code on the shipment's label, or choose the shipment from the list.",
     precondition_failed:
       "Someone else saved changes in the meantime: reload the page to see them, then make your changes again.",
     payload_too_large: "This is too much to send at once: split it into smaller parts.",

@@ -24,6 +24,8 @@ export const errors: Errors = {
     method_not_allowed: `Palvelu ei salli tätä tässä: ${reload}.`,
     conflict: "Muutos ei sovi yhteen nykytilanteen kanssa: lataa sivu nähdäksesi uusimmat tiedot ja yritä uudelleen.",
     invalid_state: "Tätä ei voi tehdä lähetyksen nykyisessä tilassa.",
+    ambiguous_reference:
+      "Usealla lähetyksellä on tämä viite. Lue lähetyksen tarran viivakoodi tai valitse lähetys luettelosta.",
     precondition_failed:
       "Joku muu tallensi muutoksia sillä välin: lataa sivu nähdäksesi ne ja tee sitten omat muutoksesi uudelleen.",
     payload_too_large: "Tätä on liikaa lähetettäväksi kerralla: jaa se pienempiin osiin.",

@@ -24,6 +24,8 @@ export const errors: Errors = {
     method_not_allowed: `Tjänsten tillåter inte det här här: ${reload}.`,
     conflict: "Ändringen krockar med hur det ser ut nu: ladda om sidan för att se det senaste och försök sedan igen.",
     invalid_state: "Det här går inte att göra i försändelsens nuvarande status.",
+    ambiguous_reference:
+      "Flera försändelser har den här referensen. Läs streckkoden på försändelsens etikett eller välj försändelsen i listan.",
     precondition_failed:
       "Någon annan har sparat ändringar under tiden: ladda om sidan för att se dem och gör sedan dina ändringar igen.",
     payload_too_large: "Det är för mycket att skicka på en gång: dela upp det i mindre delar.",
