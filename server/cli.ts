@@ -19,6 +19,7 @@ import {
 import type { Role } from "./accounts/db.ts";
 import { addSigningKey } from "./quotes/signing-keys.ts";
 import { announceCacheChange } from "./db/cache-signal.ts";
+import { AppError } from "./shared/errors.ts";
 
 async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true): Promise<void> {
   const config = loadConfig();
@@ -247,5 +248,7 @@ program
 
 program.parseAsync().catch((err) => {
   console.error(err instanceof Error ? err.message : err);
+  // What is wrong with each value, as the API's details would say it.
+  for (const d of err instanceof AppError ? err.details : []) console.error(`  ${d.path}: ${d.message}`);
   process.exit(1);
 });
