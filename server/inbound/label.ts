@@ -84,9 +84,10 @@ main{width:${p.width};max-width:100%;margin:0 auto;padding:2mm 0}
 h1{font-size:1.3em;margin:0 0 2mm}
 .bars{display:block;width:100%;height:${p.bars}}
 .code{font:1.15em/1.2 ui-monospace,monospace;letter-spacing:.08em;text-align:center;margin:1mm 0 3mm;word-break:break-all}
-dl{display:grid;grid-template-columns:auto 1fr;gap:1mm 4mm;margin:0 0 3mm}
-dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
-p{margin:0}`;
+dl{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:1mm 4mm;margin:0 0 3mm}
+dt{font-weight:600}dd{margin:0;overflow-wrap:break-word}
+p{margin:0}
+@media screen{main{padding:3mm}}`;
 };
 
 /** Each size's style sheet and its digest, which the page's Content-Security-Policy allows (and nothing else). */
@@ -113,7 +114,7 @@ async function code128(text: string, label: string): Promise<string> {
   const svg = bwip.toSVG({ bcid: "code128", text, height: 10, paddingwidth: 10, includetext: false });
   return svg.replace(
     "<svg ",
-    `<svg class="bars" preserveAspectRatio="none" role="img" aria-label="${escapeHtml(label)}" `,
+    `<svg class="bars" preserveAspectRatio="none" shape-rendering="crispEdges" role="img" aria-label="${escapeHtml(label)}" `,
   );
 }
 

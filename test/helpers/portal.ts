@@ -49,11 +49,12 @@ export interface PortalPage {
 export async function openPortal(
   rig: PortalRig,
   width: number,
-  opts: { expected?: number[]; locale?: string; hash?: string } = {},
+  opts: { expected?: number[]; locale?: string; hash?: string; deviceScaleFactor?: number } = {},
 ): Promise<PortalPage> {
   const context = await rig.browser.newContext({
     viewport: { width, height: 900 },
     locale: opts.locale ?? "en-GB",
+    deviceScaleFactor: opts.deviceScaleFactor,
   });
   const page = await context.newPage();
   page.once("close", () => void context.close().catch(() => undefined));

@@ -151,4 +151,7 @@ export interface Catalogue {
   yesNo: { yes: string; no: string };
   /** Shown for a date or value that is absent. */
   none: string;
+
+  /** The receiving label's links on a shipment's page (the label itself is the API's page, in the same language). */
+  label: { title: string; about: string; a6: string; a4: string };
 }

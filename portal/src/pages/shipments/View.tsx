@@ -6,6 +6,7 @@ import { useWords } from "../../words/index.ts";
 import { ShipmentActions } from "./Actions.tsx";
 import { ShipmentArrivals } from "./Arrivals.tsx";
 import { useShipment, type Shipment } from "./data.ts";
+import { ShipmentLabel } from "./Label.tsx";
 import { ShipmentLines } from "./Lines.tsx";
 import { ProblemList } from "./ProblemList.tsx";
 import { problemWords } from "./problems.ts";
@@ -55,6 +56,7 @@ function Loaded({ shipment }: { shipment: Shipment }) {
         <dd>{w.date(shipment.updated_at)}</dd>
       </dl>
       <ShipmentActions shipment={shipment} />
+      <ShipmentLabel shipment={shipment} />
       <h2>Products</h2>
       <ShipmentLines shipment={shipment} />
       <h2>Arrivals</h2>

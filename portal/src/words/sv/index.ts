@@ -2,7 +2,8 @@
 import type { Catalogue } from "../catalogue.ts";
 import { errors } from "./errors.ts";
 import { fields } from "./fields.ts";
+import { label } from "./label.ts";
 import { pricing } from "./pricing.ts";
 import { statuses } from "./statuses.ts";
 
-export const sv: Catalogue = { ...errors, ...fields, ...pricing, ...statuses };
+export const sv: Catalogue = { ...errors, ...fields, ...label, ...pricing, ...statuses };
