@@ -58,15 +58,16 @@ function request(op: Operation, headers: Record<string, string> = {}) {
   const body = op.bodyExamples[0];
   return fetch(`${origin}${BASE}${path}${query.size ? `?${query}` : ""}`, {
     method: op.method.toUpperCase(),
-    // The cookie: for the operations only a portal session may call; its writes carry the sign-in example's
-    // csrf_token, as the server wants the session's.
+    // The cookies: for the operations only a portal or a station session may call; their writes carry the
+    // sign-in example's csrf_token of that session, as the server wants the session's.
     headers: {
-      // As the server wants them: the role the operation allows, and no Basic credentials where only a portal
-      // session may call.
+      // As the server wants them: the role the operation allows, and no Basic credentials where only a session
+      // may call.
       ...(op.roles.includes("merchant") ? AUTH : op.roles.includes("warehouse") ? OPERATOR : {}),
-      Cookie: "portal_session=mock",
+      Cookie: "portal_session=mock; station_session=mock",
       "x-csrf-token":
-        doc.paths["/portal_sessions/_create"].post.responses["201"].content["application/json"].example.csrf_token,
+        doc.paths[op.schemes.includes("stationCookieAuth") ? "/station_sessions/_create" : "/portal_sessions/_create"]
+          .post.responses["201"].content["application/json"].example.csrf_token,
       ...(body !== undefined && { "content-type": "application/json" }),
       ...headers,
     },
@@ -91,6 +92,9 @@ describe("npm run mock", () => {
       expect(res.headers.get("idempotent-replayed") ?? "false").toBe("false");
       const text = await res.text();
       if (!text) return;
+      // A page (the receiving label): the spec's example page, as HTML.
+      if (res.headers.get("content-type")?.startsWith("text/html"))
+        return void expect(text).toMatch(/^<!doctype html>/);
       const body = JSON.parse(text);
       expect(fillers(body)).toEqual([]);
       for (const [name, value] of res.headers) expect(value, name).not.toBe("string");

@@ -25,6 +25,8 @@ export interface Operation {
   bodyExamples: unknown[];
   /** Roles of the spec's security requirements: merchant, warehouse. */
   roles: string[];
+  /** The security schemes that may authenticate it (basicAuth, cookieAuth, stationCookieAuth, publishableKey). */
+  schemes: string[];
   /** Declared statuses, with the JSON schema of each (absent when the response has no JSON body). */
   responses: Map<number, Schema | undefined>;
   implemented: boolean;
@@ -85,6 +87,7 @@ export function loadSpec(file = "generated/openapi.json") {
         body: json?.schema,
         bodyExamples: examples,
         roles: ((op.security ?? doc.security) as { basicAuth?: string[] }[]).flatMap((s) => s.basicAuth ?? []),
+        schemes: [...new Set(((op.security ?? doc.security) as Record<string, string[]>[]).flatMap(Object.keys))],
         responses,
         implemented: implemented.has(op.operationId),
       });

@@ -18,6 +18,7 @@ const targets: Record<"mock" | "server", Target> = {} as never;
 beforeAll(async () => {
   srv = await startTestServer();
   await srv.merchant("parity.example.com");
+  await srv.operator("parity-wh");
   const app = await createMockApp({ logger: pino({ level: "silent" }) });
   mock = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));

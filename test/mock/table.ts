@@ -43,6 +43,9 @@ export interface ParityRow extends Row {
 }
 
 const MERCHANT = `Basic ${Buffer.from("M-parity.example.com:secret-parity.example.com").toString("base64")}`;
+/** The warehouse's W-... credentials (parity.test.ts makes the operator on the server). */
+export const OPERATOR = `Basic ${Buffer.from("W-parity-wh:secret-parity-wh").toString("base64")}`;
+const asOperator = { authorization: OPERATOR };
 const SHIPMENT = {
   merchants_ref: "PO-PARITY-1",
   sender_name: "Acme Supplies Oy",
@@ -283,6 +286,99 @@ export const PARITY_TABLE: ParityRow[] = [
     path: "/portal_sessions/current/_change_password",
     body: { current_password: "a-password", new_password: "another-password" },
     expect: { status: 401, code: "unauthorized" },
+  },
+  // The warehouse's operations: merchants refused, bad queries and bodies refused alike.
+  {
+    name: "a merchant listing what is coming to the warehouse (the warehouse's only)",
+    method: "GET",
+    path: "/warehouse/inbound_shipments",
+    expect: { status: 403, code: "access_denied" },
+  },
+  {
+    name: "a merchant looking up a scanned code",
+    method: "GET",
+    path: "/warehouse/inbound_shipments/_lookup?code=PO-1",
+    expect: { status: 403, code: "access_denied" },
+  },
+  {
+    name: "the warehouse's list with a date that is no calendar date",
+    method: "GET",
+    path: "/warehouse/inbound_shipments?expected_from=2026-02-30",
+    headers: asOperator,
+    expect: invalid([detail("/query/expected_from", "format", 'must match format "date"')]),
+  },
+  {
+    name: "the warehouse's list with a range that ends before it starts",
+    method: "GET",
+    path: "/warehouse/inbound_shipments?expected_from=2026-12-02&expected_to=2026-12-01",
+    headers: asOperator,
+    expect: invalid([detail("/query/expected_to", "range", "before expected_from")]),
+  },
+  {
+    name: "a lookup without a code",
+    method: "GET",
+    path: "/warehouse/inbound_shipments/_lookup",
+    headers: asOperator,
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) => expect(JSON.stringify(b.details)).toContain("code"),
+    },
+  },
+  {
+    name: "a warehouse user with a short password and an unknown role",
+    method: "POST",
+    path: "/warehouse_users/_create",
+    headers: asOperator,
+    body: { email: "kim@warehouse.example.com", name: "Kim", password: "short", role: "boss" },
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) =>
+        expect((b.details as { path: string }[]).map((d) => d.path).sort()).toEqual(["/body/password", "/body/role"]),
+    },
+  },
+  {
+    name: "a merchant creating a warehouse user",
+    method: "POST",
+    path: "/warehouse_users/_create",
+    body: { email: "kim@warehouse.example.com", name: "Kim", password: "long-enough-password", role: "receiver" },
+    expect: { status: 403, code: "access_denied" },
+  },
+  {
+    name: "signing in at a station without a password",
+    method: "POST",
+    path: "/station_sessions/_create",
+    anonymous: true,
+    body: { email: "kim@warehouse.example.com" },
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      details: [detail("/body/password", "required", "must have required property 'password'")],
+    },
+  },
+  {
+    name: "the station session with Basic credentials (a station session's operation)",
+    method: "GET",
+    path: "/station_sessions/current",
+    headers: asOperator,
+    expect: { status: 401, code: "unauthorized" },
+  },
+  {
+    name: "a label on paper the service does not print",
+    method: "GET",
+    path: "/inbound_shipments/{shipment}/label?size=a5",
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) => expect(JSON.stringify(b.details)).toContain("/query/size"),
+    },
+  },
+  {
+    name: "the label of an unknown shipment (the mock: Prefer: code=404)",
+    method: "GET",
+    path: "/inbound_shipments/{unknown}/label",
+    expect: { status: 404, code: "not_found" },
   },
   // Credentials and addresses.
   {

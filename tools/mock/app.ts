@@ -86,8 +86,13 @@ function answer(mocker: Mocker) {
     for (const [name, value] of Object.entries(reply.headers)) {
       if (name.toLowerCase() !== "content-type") res.setHeader(name, value);
     }
-    // res.json passes the response validator of requestStages(): an answer that breaks the spec is a 500.
-    if (body === undefined) res.status(reply.status).end();
+    // res.json passes the response validator of requestStages(): an answer that breaks the spec is a 500. A page
+    // the spec declares as HTML (a receiving label) is sent as the server sends it, as text.
+    const html = Object.entries(reply.headers).some(
+      ([name, value]) => name.toLowerCase() === "content-type" && String(value).startsWith("text/html"),
+    );
+    if (html && typeof body === "string") res.status(reply.status).type("html").send(body);
+    else if (body === undefined) res.status(reply.status).end();
     else res.status(reply.status).json(body);
   };
 }
