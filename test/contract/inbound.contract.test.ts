@@ -29,6 +29,7 @@ const REQUIRED: Record<string, number[]> = {
   confirmInboundShipment: [200, 409],
   recordInboundArrivals: [200, 403, 409],
   changeInboundShipmentStatus: [200, 409],
+  getInboundShipmentLabel: [200, 400, 403, 404],
 };
 
 // The implemented operations under this prefix, from the registry: a new one fails the coverage check below.
@@ -363,6 +364,26 @@ describe("inbound shipments conform to spec/openapi.yaml through Prism", () => {
     ]);
     conforms(await w.strict.GET("/inbound_shipments/{shipment_id}/status_history", path(id)), 200);
     fails(await other.strict.GET("/inbound_shipments/{shipment_id}/status_history", path(id)), 404, "not_found");
+  });
+
+  it("getInboundShipmentLabel: 200 an HTML page, 400 a paper it does not print, 403 the warehouse, 404 another merchant's", async () => {
+    const m = await account("merchant");
+    const other = await account("merchant");
+    const w = await account("operator");
+    const id = await create(m.strict);
+    const label = (c: LogisticsClient, query: Record<string, string> = {}) =>
+      c.GET("/inbound_shipments/{shipment_id}/label", {
+        params: { path: { shipment_id: id }, query },
+        parseAs: "text",
+      });
+    const page = conforms(await label(m.strict, { size: "a4", lang: "sv" }), { status: 200, mediaType: "text/html" });
+    expect(page.data).toContain("Mottagningsetikett");
+    refusedByPrism(await label(m.strict, { size: "a5" }), 422, "size");
+    fails(await label(m.lenient, { size: "a5" }), { status: 400, requestViolations: ["enum"] }, "validation_failed", [
+      "/query/size",
+    ]);
+    fails(await label(w.strict), 403, "access_denied");
+    fails(await label(other.strict), 404, "not_found");
   });
 
   it("exercised every inbound operation of the spec, with every required status, and checked every response", () => {

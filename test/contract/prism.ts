@@ -228,6 +228,8 @@ export interface ContractExpectation {
    * list request violations whose codes include these, and nothing about the response.
    */
   requestViolations?: (string | number)[];
+  /** The answer's media type when it is not JSON (a receiving label's page: text/html). */
+  mediaType?: string;
 }
 
 /** Every way the response breaks the expectation; empty when it conforms. */
@@ -242,8 +244,8 @@ export function contractProblems(res: Response, expected: ContractExpectation): 
         : "Prism answered by itself (application/problem+json), the request was not forwarded",
     );
   }
-  if (mediaType(res) !== "application/json")
-    problems.push(`content-type ${res.headers.get("content-type")}, expected application/json`);
+  const media = expected.mediaType ?? "application/json";
+  if (mediaType(res) !== media) problems.push(`content-type ${res.headers.get("content-type")}, expected ${media}`);
   if (expected.requestViolations) {
     const list = violations ?? [];
     const response = list.filter((v) => v.location[0] !== "request");
