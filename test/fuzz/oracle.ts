@@ -213,7 +213,9 @@ export class Oracle {
       throw new Error(`${why}\n--- request\n${this.describe(r)}\n--- response\n${res.status} ${text.slice(0, 1500)}`);
     };
     let json: unknown;
-    if (method !== "HEAD") {
+    // A page the spec declares (a receiving label): HTML, judged below by its status; everything else is JSON.
+    const page = res.headers.get("content-type")?.startsWith("text/html") === true;
+    if (method !== "HEAD" && !page) {
       try {
         json = JSON.parse(text);
       } catch {
@@ -232,7 +234,11 @@ export class Oracle {
     } else if (res.status === 501 && target.implemented) {
       fail("501 from an implemented operation");
     }
-    if (method !== "HEAD") {
+    if (page) {
+      if (!target?.pages.has(res.status))
+        fail(`an HTML answer that ${target?.operationId ?? "no operation"} does not declare`);
+      if (method !== "HEAD" && !text.startsWith("<!doctype html>")) fail("the page is not an HTML document");
+    } else if (method !== "HEAD") {
       if (res.status >= 400) {
         this.validate(this.model.errorSchema, json, fail, "the error shape");
         if ((json as { request_id?: string }).request_id !== res.headers.get("x-request-id"))

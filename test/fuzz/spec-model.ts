@@ -29,6 +29,8 @@ export interface Operation {
   schemes: string[];
   /** Declared statuses, with the JSON schema of each (absent when the response has no JSON body). */
   responses: Map<number, Schema | undefined>;
+  /** Declared statuses whose answer is a page (text/html: the receiving label), not JSON. */
+  pages: Set<number>;
   implemented: boolean;
 }
 
@@ -72,8 +74,10 @@ export function loadSpec(file = "generated/openapi.json") {
       const params: Param[] = [...(item.parameters ?? []), ...(op.parameters ?? [])];
       const json = op.requestBody?.content?.["application/json"];
       const responses = new Map<number, Schema | undefined>();
+      const pages = new Set<number>();
       for (const [status, r] of Object.entries(op.responses as Record<string, Schema>)) {
         responses.set(Number(status), r.content?.["application/json"]?.schema);
+        if (r.content?.["text/html"]) pages.add(Number(status));
       }
       const examples = [
         json?.example,
@@ -89,6 +93,7 @@ export function loadSpec(file = "generated/openapi.json") {
         roles: ((op.security ?? doc.security) as { basicAuth?: string[] }[]).flatMap((s) => s.basicAuth ?? []),
         schemes: [...new Set(((op.security ?? doc.security) as Record<string, string[]>[]).flatMap(Object.keys))],
         responses,
+        pages,
         implemented: implemented.has(op.operationId),
       });
     }
