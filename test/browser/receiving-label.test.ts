@@ -34,7 +34,7 @@ let id: string;
 // The decoder's WebAssembly from the package's own files (no download).
 const require = createRequire(import.meta.url);
 prepareZXingModule({
-  overrides: { wasmBinary: readFileSync(require.resolve("zxing-wasm/reader/zxing_reader.wasm")).buffer as ArrayBuffer },
+  overrides: { wasmBinary: readFileSync(require.resolve("zxing-wasm/reader/zxing_reader.wasm")).buffer },
 });
 
 beforeAll(async () => {

@@ -42,7 +42,7 @@ async function databaseWithSupervisor(): Promise<void> {
   if (process.env.TEST_DB === "postgres") {
     const pg = await createTestDatabase();
     const r = await cli([...args, "--password", SUPERVISOR.password], { DATABASE_URL: pg.url! });
-    [db, closeDb, cliOutput] = [pg, pg.close, `${r.code}\n${r.output}`];
+    [db, closeDb, cliOutput] = [pg, () => pg.close(), `${r.code}\n${r.output}`];
     return;
   }
   const dir = mkdtempSync(path.join(tmpdir(), "logistics-warehouse-"));
