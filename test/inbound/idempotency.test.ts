@@ -258,7 +258,9 @@ describe("arrivals with an Idempotency-Key", () => {
       s.products.find((p) => p.product.merchants_id === "SKU-1001"),
     );
     expect(l.arrivedQty).toBe(4);
-    expect(l.arrivals).toEqual([{ ts: "2016-01-20T09:12:01+00:00", change: 4 }]);
+    expect(l.arrivals).toEqual([
+      { ts: "2016-01-20T09:12:01+00:00", change: 4, recorded_by: expect.objectContaining({ type: "warehouse" }) },
+    ]);
   });
 
   it("the replayed arrivals response is the first response exactly, key order included", async () => {

@@ -70,9 +70,11 @@ describe("inbound shipment worked flow", () => {
     expect(Object.keys(l1!.product).sort()).toEqual(["gtin", "id", "merchants_id", "name"]);
     expect(l1!.product).toMatchObject({ merchants_id: "SKU-1001", name: "Blue T-shirt M", gtin: "6410405082657" });
     expect(l1!.product.id).toMatch(/^[0-9a-f]{24}$/);
+    // SEED.md's arrival entry (ts, change), and who recorded it (additive): here the W-... warehouse system.
+    const warehouse = { type: "warehouse", id: expect.any(String), name: expect.any(String) };
     expect(l1!.arrivals).toEqual([
-      { ts: "2016-01-20T09:12:01+00:00", change: 6 },
-      { ts: "2016-01-20T10:40:33+00:00", change: 4 },
+      { ts: "2016-01-20T09:12:01+00:00", change: 6, recorded_by: warehouse },
+      { ts: "2016-01-20T10:40:33+00:00", change: 4, recorded_by: warehouse },
     ]);
     expect(l1!.arrivedQty).toBe(10);
     expect(l2).toMatchObject({ qty: 5, arrivedQty: 2, arrivals: [{ ts: "2016-01-20T10:40:33+00:00", change: 2 }] });

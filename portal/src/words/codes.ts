@@ -93,6 +93,9 @@ export const RULE_CODES = [
   "unchanged",
   "last_admin",
   "must_change_password",
+  // The warehouse
+  "range",
+  "differences",
 ] as const;
 export type RuleCode = (typeof RULE_CODES)[number];
 

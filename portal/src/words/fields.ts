@@ -98,6 +98,11 @@ export const FIELD_NAMES = [
   "q",
   "sort",
   "event_type",
+  "expected_from",
+  "expected_to",
+  "code",
+  "size",
+  "lang",
   // Headers and the ids in the address
   "if-match",
   "if-none-match",
@@ -110,6 +115,7 @@ export const FIELD_NAMES = [
   "webhook_id",
   "delivery_id",
   "user_id",
+  "warehouse_user_id",
   "key_id",
 ] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
@@ -186,6 +192,8 @@ const SHAPE_OF: Record<string, Shape> = {
   expected_at_wh: "date",
   ts: "datetime",
   updated_since: "datetime",
+  expected_from: "date",
+  expected_to: "date",
   postalcode: "postalcode",
   phone: "phone",
   merchants_id: "trimmed",
@@ -204,6 +212,7 @@ const SHAPE_OF: Record<string, Shape> = {
   webhook_id: "id",
   delivery_id: "id",
   user_id: "id",
+  warehouse_user_id: "id",
   key_id: "id",
   "idempotency-key": "request_key",
   value: "rule_value",

@@ -30,6 +30,10 @@ export const LIMITS: Partial<Record<Form, Record<string, Limits>>> = {
     "/body/current_password": { minLength: 1, maxLength: 256 },
     "/body/new_password": { minLength: 10, maxLength: 256 },
   },
+  changeStationPassword: {
+    "/body/current_password": { minLength: 1, maxLength: 256 },
+    "/body/new_password": { minLength: 10, maxLength: 256 },
+  },
   confirmInboundShipment: { "/path/shipment_id": { minLength: 24, maxLength: 24 } },
   createInboundShipment: {
     "/body/merchants_ref": { minLength: 1, maxLength: 100 },
@@ -98,6 +102,15 @@ export const LIMITS: Partial<Record<Form, Record<string, Limits>>> = {
     "/body/origins/#": { minLength: 8, maxLength: 200 },
     "/headers/idempotency-key": { minLength: 1, maxLength: 255 },
   },
+  createStationSession: {
+    "/body/email": { minLength: 3, maxLength: 254 },
+    "/body/password": { minLength: 1, maxLength: 256 },
+  },
+  createWarehouseUser: {
+    "/body/email": { minLength: 3, maxLength: 254 },
+    "/body/name": { minLength: 1, maxLength: 100 },
+    "/body/password": { minLength: 10, maxLength: 256 },
+  },
   createWebhookEndpoint: {
     "/body/basic_auth/password": { minLength: 1, maxLength: 200 },
     "/body/basic_auth/username": { minLength: 1, maxLength: 200 },
@@ -112,8 +125,10 @@ export const LIMITS: Partial<Record<Form, Record<string, Limits>>> = {
   deleteInboundShipmentByPost: { "/path/shipment_id": { minLength: 24, maxLength: 24 } },
   deletePortalUser: { "/path/user_id": { minLength: 24, maxLength: 24 } },
   deletePriceList: { "/path/price_list_id": { minLength: 24, maxLength: 24 } },
+  deleteWarehouseUser: { "/path/warehouse_user_id": { minLength: 24, maxLength: 24 } },
   deleteWebhookEndpoint: { "/path/webhook_id": { minLength: 24, maxLength: 24 } },
   getInboundShipment: { "/path/shipment_id": { minLength: 24, maxLength: 24 } },
+  getInboundShipmentLabel: { "/path/shipment_id": { minLength: 24, maxLength: 24 } },
   getInboundStatusHistory: { "/path/shipment_id": { minLength: 24, maxLength: 24 } },
   getOrder: { "/path/order_id": { minLength: 24, maxLength: 24 } },
   getOrderShippingOptions: {
@@ -154,6 +169,13 @@ export const LIMITS: Partial<Record<Form, Record<string, Limits>>> = {
     "/query/limit": { type: "integer", minimum: 1, maximum: 50 },
     "/query/postalcode": { minLength: 2, maxLength: 12 },
   },
+  listWarehouseInboundShipments: {
+    "/query/cursor": { minLength: 1, maxLength: 200 },
+    "/query/limit": { type: "integer", minimum: 1, maximum: 100 },
+    "/query/merchant_id": { maxLength: 100 },
+    "/query/q": { minLength: 1, maxLength: 100 },
+    "/query/status": { type: "array", maxItems: 9 },
+  },
   listWebhookDeliveries: {
     "/path/webhook_id": { minLength: 24, maxLength: 24 },
     "/query/cursor": { minLength: 1, maxLength: 200 },
@@ -167,6 +189,7 @@ export const LIMITS: Partial<Record<Form, Record<string, Limits>>> = {
     "/query/limit": { type: "integer", minimum: 1, maximum: 50 },
     "/query/postalcode": { minLength: 2, maxLength: 12 },
   },
+  lookupWarehouseInboundShipment: { "/query/code": { minLength: 1, maxLength: 100 } },
   modifyInboundShipment: {
     "/body/merchants_ref": { minLength: 1, maxLength: 100 },
     "/body/products": { type: "array", minItems: 1, maxItems: 500 },
@@ -281,10 +304,18 @@ export const LIMITS: Partial<Record<Form, Record<string, Limits>>> = {
     "/body/password": { minLength: 10, maxLength: 256 },
     "/path/user_id": { minLength: 24, maxLength: 24 },
   },
+  resetWarehouseUserPassword: {
+    "/body/password": { minLength: 10, maxLength: 256 },
+    "/path/warehouse_user_id": { minLength: 24, maxLength: 24 },
+  },
   revokePublishableKey: { "/path/key_id": { minLength: 24, maxLength: 24 } },
   rotateWebhookSecret: { "/path/webhook_id": { minLength: 24, maxLength: 24 } },
   sendTestWebhook: { "/path/webhook_id": { minLength: 24, maxLength: 24 } },
   updatePortalUser: { "/path/user_id": { minLength: 24, maxLength: 24 } },
+  updateWarehouseUser: {
+    "/body/name": { minLength: 1, maxLength: 100 },
+    "/path/warehouse_user_id": { minLength: 24, maxLength: 24 },
+  },
   updateWebhookEndpoint: {
     "/body/basic_auth/password": { minLength: 1, maxLength: 200 },
     "/body/basic_auth/username": { minLength: 1, maxLength: 200 },

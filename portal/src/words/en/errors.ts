@@ -158,6 +158,9 @@ export const errors: Errors = {
     unchanged: () => "The new password must be different from the current one.",
     last_admin: () => "This is the shop's only administrator: make someone else an administrator first.",
     must_change_password: () => "Change your password before you continue.",
+    range: () => "The last date comes before the first one: choose a last date on or after the first.",
+    differences: () =>
+      "Some products did not arrive as announced: only a supervisor may finish this shipment with differences.",
   },
 
   shapes: {

@@ -162,6 +162,8 @@ export const errors: Errors = {
     unchanged: () => "Uuden salasanan pitää olla eri kuin nykyisen.",
     last_admin: () => "Tämä on kaupan ainoa pääkäyttäjä: tee ensin joku muu pääkäyttäjäksi.",
     must_change_password: () => "Vaihda salasanasi ennen kuin jatkat.",
+    range: () => "Viimeinen päivä ei voi olla ennen ensimmäistä.",
+    differences: () => "Kaikki tuotteet eivät saapuneet ilmoitetusti: vain esimies voi päättää vastaanoton eroineen.",
   },
 
   shapes: {

@@ -160,6 +160,9 @@ export const errors: Errors = {
     unchanged: () => "Det nya lösenordet måste skilja sig från det nuvarande.",
     last_admin: () => "Det här är butikens enda administratör: gör först någon annan till administratör.",
     must_change_password: () => "Byt ditt lösenord innan du fortsätter.",
+    range: () => "Det sista datumet får inte vara före det första.",
+    differences: () =>
+      "Alla produkter kom inte som aviserat: bara en arbetsledare får avsluta mottagningen med avvikelser.",
   },
 
   shapes: {
