@@ -13,7 +13,7 @@ import { createTestDatabase } from "../helpers/database.ts";
 import { announcement, createShipment, expectError, expectUnchanged, getShipment } from "../helpers/fixtures.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
-import { stationSignIn, today, type StationUser } from "../helpers/station.ts";
+import { cookieClient, stationSignIn, today, type StationUser } from "../helpers/station.ts";
 import { webhookBodyProblems } from "../helpers/webhook-schemas.ts";
 import { cli } from "../process/helpers.ts";
 
@@ -255,8 +255,7 @@ describe("receiving", () => {
   });
 
   it("refuses a write without the CSRF token, and changes nothing", async () => {
-    const { createLogisticsClient } = await import("../../client/index.ts");
-    const noCsrf = createLogisticsClient({ baseUrl: srv.baseUrl, headers: { Cookie: receiver.cookie } });
+    const noCsrf = cookieClient(srv, receiver.cookie);
     const r = await expectUnchanged(srv, () =>
       noCsrf.POST("/inbound_shipments/{shipment_id}/arrivals", {
         params: { path: { shipment_id: ids.a1! } },
