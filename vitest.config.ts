@@ -64,6 +64,7 @@ export default defineConfig({
                 exclude: [
                   "test/unit/**",
                   "test/contract/**",
+                  "test/mock/prefer.test.ts",
                   "test/process/start-and-cli.test.ts",
                   "test/process/graceful-stop.test.ts",
                   "test/process/backup-embedded.test.ts",

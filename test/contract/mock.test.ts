@@ -3,12 +3,12 @@
 // are reachable with Prism's `Prefer: code=...` header. How it answers like the server: test/mock/parity.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSpec, type Operation } from "../fuzz/spec-model.ts";
+import { MERCHANT_AUTH, MOCK_BASE, mockRequest } from "../mock/requests.ts";
 import { freePort, run, type Proc } from "../process/helpers.ts";
 
 const { operations, doc } = loadSpec();
-const BASE = "/2015-01-01";
-const AUTH = { authorization: `Basic ${Buffer.from("M-shop.example.com:any-secret").toString("base64")}` };
-const OPERATOR = { authorization: `Basic ${Buffer.from("W-warehouse-1:any-secret").toString("base64")}` };
+const BASE = MOCK_BASE;
+const AUTH = MERCHANT_AUTH;
 let mock: Proc;
 let origin: string;
 
@@ -35,44 +35,8 @@ afterAll(async () => {
   await mock?.exited;
 });
 
-/** A value Prism accepts for a parameter: the schema's example, enum or an id of the spec's story. */
-function sample(name: string, schema: Record<string, any>): string {
-  if (schema.examples?.[0] !== undefined) return String(schema.examples[0]);
-  if (schema.example !== undefined) return String(schema.example);
-  if (schema.enum) return String(schema.enum[0]);
-  if (schema.pattern === "^[0-9a-f]{24}$") return "569c9d3ab7e4f1a2c3d4e5f6";
-  if (name === "postalcode") return "20780";
-  if (name === "country") return "FI";
-  if (schema.type === "number" || schema.type === "integer") return String(schema.minimum ?? 1);
-  return "x";
-}
-
 function request(op: Operation, headers: Record<string, string> = {}) {
-  let path = op.path;
-  const query = new URLSearchParams();
-  for (const p of op.params) {
-    if (p.in === "path") path = path.replace(`{${p.name}}`, sample(p.name, p.schema));
-    else if (p.in === "query" && p.required)
-      query.set(p.name, sample(p.name, p.schema.type === "array" ? p.schema.items : p.schema));
-  }
-  const body = op.bodyExamples[0];
-  return fetch(`${origin}${BASE}${path}${query.size ? `?${query}` : ""}`, {
-    method: op.method.toUpperCase(),
-    // The cookies: for the operations only a portal or a station session may call; their writes carry the
-    // sign-in example's csrf_token of that session, as the server wants the session's.
-    headers: {
-      // As the server wants them: the role the operation allows, and no Basic credentials where only a session
-      // may call.
-      ...(op.roles.includes("merchant") ? AUTH : op.roles.includes("warehouse") ? OPERATOR : {}),
-      Cookie: "portal_session=mock; station_session=mock",
-      "x-csrf-token":
-        doc.paths[op.schemes.includes("stationCookieAuth") ? "/station_sessions/_create" : "/portal_sessions/_create"]
-          .post.responses["201"].content["application/json"].example.csrf_token,
-      ...(body !== undefined && { "content-type": "application/json" }),
-      ...headers,
-    },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
+  return mockRequest(origin, doc, op, headers);
 }
 
 function fillers(value: unknown, at = ""): string[] {

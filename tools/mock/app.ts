@@ -80,7 +80,7 @@ function answer(mocker: Mocker) {
       path: req.path,
       body: req.body,
       code: prefer.code,
-      example: prefer.example ?? exampleFor(operationId, req.query),
+      example: prefer.example ?? exampleFor(operationId, req.query, prefer.code),
     });
     const body = follow(operationId, req, reply.body, res.locals.requestId);
     for (const [name, value] of Object.entries(reply.headers)) {

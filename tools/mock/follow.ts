@@ -43,8 +43,13 @@ function placesByOperation(): Map<string, Place[]> {
 
 const places = placesByOperation();
 
-/** The example written for the request's postal code and country, if the spec has one. */
-export function exampleFor(operationId: string, query: Request["query"]): string | undefined {
+/**
+ * The example written for the request's postal code and country, if the spec has one. The places' examples are
+ * success answers: a `Prefer: code=` of another status asks for that status's own example, which must win (Prism
+ * would otherwise answer 200 with the place's example, and a partner's error handling would never run).
+ */
+export function exampleFor(operationId: string, query: Request["query"], code?: number): string | undefined {
+  if (code !== undefined && code !== 200) return undefined;
   const { postalcode, country } = query;
   return places.get(operationId)?.find((p) => p.postalcode === postalcode && (p.country ?? "FI") === (country ?? "FI"))
     ?.example;
