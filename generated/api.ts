@@ -589,7 +589,8 @@ export interface paths {
          *     and every pickup point also carries a signed `quote` of its price, and every pickup point its
          *     `distance_m`. Never trust a price or a pickup point that a browser sends back: check the quote
          *     on your backend against your own cart (`verifyQuote` of the client package), or send it with
-         *     the order (`POST /orders/_create`), which refuses one that does not match the order.
+         *     the order (`POST /orders/_create`), which refuses one that does not match the order. A
+         *     publishable key may not ask for `explain=true` (`403 access_denied`).
          */
         get: operations["getShippingOptions"];
         put?: never;
@@ -3557,7 +3558,8 @@ export interface components {
          *     first criterion of each rule that did not match; every option and pickup point refers to its trace
          *     there, and an unavailable method says in words why. Each rule is said once, and one answer lists at
          *     most 1000 rule checks (see `ShippingExplanation`). For your checkout's debugging and the merchant
-         *     portal's "why this price"; leave it off in production checkouts (the answer is larger).
+         *     portal's "why this price"; leave it off in production checkouts (the answer is larger). A
+         *     publishable key may not ask for it (`403 access_denied`): the explanation shows your price lists.
          */
         ExplainQuery: boolean;
         /** @description The `order_id` returned when the order was created. */
@@ -5040,7 +5042,8 @@ export interface operations {
                  *     first criterion of each rule that did not match; every option and pickup point refers to its trace
                  *     there, and an unavailable method says in words why. Each rule is said once, and one answer lists at
                  *     most 1000 rule checks (see `ShippingExplanation`). For your checkout's debugging and the merchant
-                 *     portal's "why this price"; leave it off in production checkouts (the answer is larger).
+                 *     portal's "why this price"; leave it off in production checkouts (the answer is larger). A
+                 *     publishable key may not ask for it (`403 access_denied`): the explanation shows your price lists.
                  */
                 explain?: components["parameters"]["ExplainQuery"];
             };
@@ -5223,7 +5226,8 @@ export interface operations {
                  *     first criterion of each rule that did not match; every option and pickup point refers to its trace
                  *     there, and an unavailable method says in words why. Each rule is said once, and one answer lists at
                  *     most 1000 rule checks (see `ShippingExplanation`). For your checkout's debugging and the merchant
-                 *     portal's "why this price"; leave it off in production checkouts (the answer is larger).
+                 *     portal's "why this price"; leave it off in production checkouts (the answer is larger). A
+                 *     publishable key may not ask for it (`403 access_denied`): the explanation shows your price lists.
                  */
                 explain?: components["parameters"]["ExplainQuery"];
             };

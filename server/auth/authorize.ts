@@ -80,3 +80,21 @@ function unmet(requirement: SecurityRequirement, principal: Principal): AppError
   }
   return undefined;
 }
+
+/**
+ * What a publishable key may not ask for on the operations it may call: `explain=true` traces every rule of the
+ * merchant's price lists, which are the merchant's business, not a shopper's (and a key is public). After the
+ * validator, which has made `explain` a boolean.
+ */
+export function publishableQueryLimits(req: Request, res: Res, next: NextFunction) {
+  const principal: Principal | undefined = res.locals.principal;
+  if (principal?.publishable && req.query.explain === (true as unknown))
+    return next(
+      new AppError(
+        "access_denied",
+        "A publishable key may not ask for explain: the explanation shows the merchant's price lists; ask with your API secret from your backend.",
+      ),
+    );
+  next();
+}
+

@@ -4,6 +4,7 @@ import type { NextFunction, Request, RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { Authenticator } from "../accounts/domain.ts";
 import { authenticate } from "../auth/authenticate.ts";
+import { publishableQueryLimits } from "../auth/authorize.ts";
 import { sessionPrincipal } from "../auth/sessions.ts";
 import { stationPrincipal } from "../warehouse/sessions.ts";
 import type { Db } from "../db/database.ts";
@@ -177,6 +178,8 @@ export function requestStages(responses?: ResponseChecks): { route: RequestHandl
       // The spec's checks of parameters and body (400 naming every problem; query defaults filled in), and of
       // the response on its way out (every one, or a sample: RESPONSE_VALIDATION_PERCENT).
       ...validate,
+      // What a publishable key may not ask for among its operations' parameters (403), once they are coerced.
+      publishableQueryLimits,
     ],
   };
 }

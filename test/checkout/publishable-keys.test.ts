@@ -174,6 +174,33 @@ describe("a request made with a publishable key", () => {
     expect(plain.status).toBe(405);
   });
 
+  it("asking for explain=true is 403 access_denied (the price lists stay the merchant's), nothing stored; false is 200", async () => {
+    const { key } = await createKey(m, { origins: [SHOP] });
+    const ask = (explain: string) =>
+      fetch(`${srv.baseUrl}/shipping_options?postalcode=20780&country=FI&explain=${explain}`, {
+        headers: { Authorization: `Bearer ${key}`, Origin: SHOP },
+      });
+    const before = await srv.snapshot();
+    const refused = await ask("true");
+    expect(refused.status).toBe(403);
+    const body = (await refused.json()) as S["Error"];
+    expect(body.code).toBe("access_denied");
+    expect(body.message).toMatch(/explain/);
+    expect(body.details).toEqual([]);
+    // Refused to the page in words it can read (CORS), as the key's other refusals.
+    expect(refused.headers.get("access-control-allow-origin")).toBe(SHOP);
+    expect(await srv.snapshot()).toEqual(before);
+    const plain = await ask("false");
+    expect(plain.status).toBe(200);
+    expect(await plain.json()).not.toHaveProperty("explanation");
+    // The merchant's own secret still gets its explanation.
+    const own = await m.GET("/shipping_options", {
+      params: { query: { postalcode: "20780", country: "FI", explain: true } },
+    });
+    expect(own.response.status).toBe(200);
+    expect(own.data).toHaveProperty("explanation");
+  });
+
   it("with a revoked key is 401 within a second; an unknown or malformed key is 401", async () => {
     const created = await createKey(m);
     expect((await options(created.key)).status).toBe(200);

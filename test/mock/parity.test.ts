@@ -91,6 +91,8 @@ describe("the mock answers as the server does", () => {
     const rows: (Row & { status: number; cors?: boolean })[] = [
       { method: "GET", path: "/shipping_options?postalcode=20780&country=FI", status: 200, cors: true },
       { method: "GET", path: "/pickup_points/lookup?postalcode=20780&country=FI", status: 200, cors: true },
+      // The explanation shows the merchant's price lists: not for a key.
+      { method: "GET", path: "/shipping_options?postalcode=20780&country=FI&explain=true", status: 403, cors: true },
       { method: "POST", path: "/inbound_shipments/_create", body: "valid", status: 403, cors: true },
       { method: "GET", path: "/inbound_shipments", status: 403, cors: true },
       { method: "GET", path: "/publishable_keys", status: 403, cors: true },
