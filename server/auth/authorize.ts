@@ -97,4 +97,3 @@ export function publishableQueryLimits(req: Request, res: Res, next: NextFunctio
     );
   next();
 }
-
