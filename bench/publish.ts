@@ -64,7 +64,7 @@ export function publish(
     "",
     `Measured ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC by \`npm run bench\` (all suites, one run, ${Math.round((Date.now() - startedAt.getTime()) / 60000)} min) on ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGb} GiB, Linux ${machine.kernel}, Node.js ${machine.node}, PostgreSQL ${machine.postgres}; 1-minute load at the end ${machine.loadAtEnd[0]}.`,
     "",
-    "The machine is shared and noisy, so a figure is read against an anchor measured in the same run: **x baseline** is req/s over a bare Express app serving the same bytes (same round), **x Prism** over Prism's mock of the spec, and in the scale curves the ratio to the smallest size (1.00x is flat). p50/p99 are latencies in milliseconds at the stated connections. This file is rewritten by every full run; a figure quoted elsewhere comes from here.",
+    "The machine is shared and noisy, so a figure is read against an anchor measured in the same run: **x baseline** is req/s over a bare Express app serving the same bytes (same round), **x node** over node's own `http` serving the same bytes (the ceiling), **x Fastify** over a Fastify 5 + pg route doing the same read (params schema, Authorization compared, one named statement: `bench/anchors/fastify-pg.ts`), **x Prism** over Prism's mock of the spec, and in the scale curves the ratio to the smallest size (1.00x is flat). p50/p99 are latencies in milliseconds at the stated connections. This file is rewritten by every full run; a figure quoted elsewhere comes from here.",
     "",
   ];
   if (missing.length)
@@ -74,6 +74,7 @@ export function publish(
     const measured = [
       figure(g),
       g.ratio !== undefined && g.ratio !== null && g.value === undefined ? ratio(g.ratio) : "",
+      g.ratioToFastify ? `${ratio(g.ratioToFastify)} Fastify` : "",
       g.ratioToPrism ? `${ratio(g.ratioToPrism)} Prism` : "",
       g.cpuRatio?.server ? `CPU ${ratio(g.cpuRatio.server)}` : "",
       g.cpuRatio?.database && g.cpuRatio.database >= 0.1 ? `CPU in PostgreSQL ${ratio(g.cpuRatio.database)}` : "",
@@ -92,12 +93,12 @@ export function publish(
       "",
       `Suite \`${s.suite}\`, ${s.seconds} s.`,
       "",
-      "| case | on | figure | p50 ms | p99 ms | errors | x baseline | x Prism |",
-      "|---|---|---|---|---|---|---|---|",
+      "| case | on | figure | p50 ms | p99 ms | errors | x baseline | x node | x Fastify | x Prism |",
+      "|---|---|---|---|---|---|---|---|---|---|",
     );
     for (const r of s.rows) {
       out.push(
-        `| ${cell(r.case)} | ${r.target} | ${figure(r)} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${r.errors} | ${ratio(r.ratio)} | ${ratio(r.ratioToPrism)} |`,
+        `| ${cell(r.case)} | ${r.target} | ${figure(r)} | ${num(r.p50, 1)} | ${num(r.p99, 1)} | ${r.errors} | ${ratio(r.ratio)} | ${ratio(r.ratioToNode)} | ${ratio(r.ratioToFastify)} | ${ratio(r.ratioToPrism)} |`,
       );
     }
     const measured = s.rows.filter((r) => r.cpu);

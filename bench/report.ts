@@ -87,6 +87,28 @@ export function formatSummary(summary: SummaryRow[]): string {
   return out.join("\n");
 }
 
+/**
+ * Median over rounds of req/s (or server CPU per request) of `target` over `anchor`'s for the same case in the same
+ * round: a ratio to any anchor, each round's noise hitting both.
+ */
+export function ratioToAnchor(
+  rows: Row[],
+  caseName: string,
+  target: string,
+  anchor: string,
+  of: "rps" | "cpu" = "rps",
+): number | null {
+  const perRound = rows
+    .filter((r) => r.case === caseName && r.target === target)
+    .flatMap((r) => {
+      const a = rows.find((p) => p.case === caseName && p.target === anchor && p.round === r.round);
+      if (!a) return [];
+      if (of === "rps") return a.rps > 0 ? [r.rps / a.rps] : [];
+      return r.cpu && a.cpu && a.cpu.server > 0 ? [r.cpu.server / a.cpu.server] : [];
+    });
+  return perRound.length ? median(perRound) : null;
+}
+
 /** Each run that got anything but 2xx answers, with its status codes. */
 export function failures(rows: Row[]): string[] {
   return rows

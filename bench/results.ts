@@ -21,6 +21,10 @@ export interface ResultRow {
   ratio?: number | null;
   /** req/s over Prism's mock in the same round. */
   ratioToPrism?: number | null;
+  /** req/s over node's own http serving the same bytes in the same round. */
+  ratioToNode?: number | null;
+  /** req/s over the Fastify + pg route doing the same read in the same round. */
+  ratioToFastify?: number | null;
   /** A figure that is not a request rate: start-up time, RSS, deliveries a second. */
   value?: number;
   unit?: string;

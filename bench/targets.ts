@@ -1,11 +1,12 @@
-// The four things measured side by side: the real server on PostgreSQL and on PGlite (started as `npm start`
-// starts it), the bare Express baseline and Prism's mock. Each runs in its own process.
+// What is measured side by side: the real server on PostgreSQL and on PGlite (started as `npm start` starts it),
+// and the anchors (bench/anchors/): the same bytes from bare Express and from node's own http, a Fastify + pg route
+// doing the same read, and Prism's mock. Each runs in its own process.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BASE_PATH } from "../server/app.ts";
-import type { CapturedResponse } from "./baseline-server.ts";
+import type { CapturedResponse } from "./anchors/express-bytes.ts";
 import type { ServerTarget, TargetName } from "./cases.ts";
 import { freePort, startChild, waitForHttp, type Child } from "../tools/processes.ts";
 
@@ -113,17 +114,53 @@ export async function startServer<N extends ServerTarget | "before">(name: N, op
 }
 
 export async function startBaseline(responses: CapturedResponse[], scratchDir: string): Promise<Target> {
-  const file = path.join(scratchDir, "baseline-responses.json");
-  writeFileSync(file, JSON.stringify(responses));
+  return startBytes("baseline", "express-bytes.ts", responses, scratchDir);
+}
+
+/** node's own http serving the same bytes: the ceiling. */
+export async function startNodeBytes(responses: CapturedResponse[], scratchDir: string): Promise<Target> {
+  return startBytes("node", "node-bytes.ts", responses, scratchDir);
+}
+
+async function startBytes(
+  name: "baseline" | "node",
+  file: string,
+  responses: CapturedResponse[],
+  scratchDir: string,
+): Promise<Target> {
+  const answers = path.join(scratchDir, `${name}-responses.json`);
+  writeFileSync(answers, JSON.stringify(responses));
+  const port = await freePort();
+  const child = startChild(name, ["--import", "tsx", path.join(ROOT, "bench/anchors", file), answers, String(port)], {
+    stdout: "ignore",
+    cwd: ROOT,
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHttp(child, `${origin}/`);
+  return { name, origin, pathFor: (p) => p, child };
+}
+
+/**
+ * The Fastify + pg peer (bench/anchors/fastify-pg.ts) on `databaseUrl`, reading with the server's own statement
+ * for GET shipment (`statement`, compiled by bench/micro/get-shipment.ts).
+ */
+export async function startFastify(
+  databaseUrl: string,
+  authorization: string,
+  statement: { sql: string; parameters: readonly unknown[]; idAt: number },
+  scratchDir: string,
+): Promise<Target> {
+  const file = path.join(scratchDir, "fastify-statement.json");
+  writeFileSync(file, JSON.stringify(statement));
   const port = await freePort();
   const child = startChild(
-    "baseline",
-    ["--import", "tsx", path.join(ROOT, "bench/baseline-server.ts"), file, String(port)],
+    "fastify",
+    ["--import", "tsx", path.join(ROOT, "bench/anchors/fastify-pg.ts"), databaseUrl, String(port), authorization, file],
     { stdout: "ignore", cwd: ROOT },
   );
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(child, `${origin}/`);
-  return { name: "baseline", origin, pathFor: (p) => p, child };
+  return { name: "fastify", origin, pathFor: (p) => p, child };
 }
 
 export async function startPrism(): Promise<Target> {

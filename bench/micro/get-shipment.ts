@@ -6,7 +6,7 @@ import { BASE_PATH } from "../../server/app.ts";
 import type { Database } from "../../server/db/schema.ts";
 import { DEMO } from "../../server/demo.ts";
 import { shipmentOfMerchant } from "../../server/inbound/shipment.repository.ts";
-import type { CapturedResponse } from "../baseline-server.ts";
+import type { CapturedResponse } from "../anchors/express-bytes.ts";
 import { createShipment, MERCHANT_AUTH } from "../cases.ts";
 
 /** Creates the shipment on a started server and captures its GET answer. */

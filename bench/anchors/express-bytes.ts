@@ -1,6 +1,6 @@
 // The baseline: a bare Express app that answers each measured request with the bytes, status and
 // content-type the real server gave, so a ratio to it shows what the server's own work costs.
-// Run as its own process: `node --import tsx bench/baseline-server.ts <responses.json> <port>`.
+// Run as its own process: `node --import tsx bench/anchors/express-bytes.ts <responses.json> <port>`.
 import { readFileSync } from "node:fs";
 import express from "express";
 
@@ -15,7 +15,7 @@ export interface CapturedResponse {
 }
 
 const [file, port] = process.argv.slice(2);
-if (!file || !port) throw new Error("usage: baseline-server.ts <responses.json> <port>");
+if (!file || !port) throw new Error("usage: express-bytes.ts <responses.json> <port>");
 const responses = JSON.parse(readFileSync(file, "utf8")) as CapturedResponse[];
 
 const app = express();
