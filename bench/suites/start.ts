@@ -124,7 +124,7 @@ try {
         ratio: bareMs / readyMs,
         errors: 0,
         note: `phases of the first start (ms): ${phases}`,
-        ...(target === "pglite" && goal(["<=", 1000, " ms", readyMs])),
+        ...(target === "pglite" && goal(["<=", 500, " ms", readyMs])),
       });
       if (target === "pglite") {
         // `npm start` itself: npm, the build's check that nothing changed (tools/build.mjs --if-changed), the server.
@@ -137,7 +137,7 @@ try {
           unit: "ms",
           ratio: bareMs / npmMs,
           errors: 0,
-          ...goal(["<=", 1500, " ms", npmMs]),
+          ...goal(["<=", 700, " ms", npmMs]),
         });
       }
       rows.push({
