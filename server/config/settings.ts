@@ -95,7 +95,8 @@ export const SETTINGS = {
     name: "LOG_LEVEL",
     values: LOG_LEVELS,
     default: "info",
-    meaning: "Least severe level logged: JSON logs on stdout with the request id.",
+    meaning:
+      "Least severe level logged: JSON logs on stdout with the request id. Request lines show query values that could identify a shopper (postal code, tags, searches) as `***`, except at `debug` and `trace`.",
   }),
   seedDemo: flag({
     name: "SEED_DEMO",

@@ -3,7 +3,8 @@
 import { randomUUID } from "node:crypto";
 import type { NextFunction, Request } from "express";
 import type { Logger } from "pino";
-import type { Res } from "./express.ts";
+import { matchedOperation, type Res } from "./express.ts";
+import { loggableUrl } from "./loggable-url.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -17,10 +18,13 @@ export function requestLog(logger: Logger) {
     res.setHeader("X-Request-Id", id);
     res.once("finish", () => {
       if (!logger.isLevelEnabled("info")) return;
-      // Never credentials: only what identifies the request.
+      // Never credentials: only what identifies the request. Nor, above debug level (a developer's own machine),
+      // query values that could identify a shopper (loggable-url.ts).
+      const url = logger.isLevelEnabled("debug") ? req.originalUrl : loggableUrl(req.originalUrl);
       logger.info(
         {
-          req: { id, method: req.method, url: req.originalUrl },
+          req: { id, method: req.method, url },
+          operation: matchedOperation(req)?.operationId,
           res: { statusCode: res.statusCode },
           responseTime: Math.round(performance.now() - started),
           principal: res.locals.principal?.name,

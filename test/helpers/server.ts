@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sql } from "kysely";
 import { afterAll, beforeAll } from "vitest";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import { createLogisticsClient, type LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import type { LoginThrottleLimits } from "../../server/accounts/throttle.ts";
@@ -69,13 +69,15 @@ export interface TestServerOptions {
   pickerDir?: string;
   demoPages?: boolean;
   trustProxy?: TrustProxy;
+  /** The app's logger (default: silent, or TEST_LOG_LEVEL's level on stdout). */
+  logger?: Logger;
   /** Start a webhook dispatcher with the server (stopped by close()). */
   dispatcher?: boolean | Omit<DispatcherOptions, "handle" | "settings" | "logger">;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const handle = opts.database ?? (await createTestDatabase());
-  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
+  const logger = opts.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });
   const webhooks = { ...readWebhookSettings({}).settings, ...opts.webhooks };
   const metrics = createMetrics(handle);
   // The same composition root as `npm start`; the housekeeping's first sweep is seconds away, past most tests.
