@@ -531,11 +531,34 @@ describe("an error answer", () => {
       message:
         "Some details need fixing: see the marked fields. Only the first 50 of 60 problems are shown: fix them and save again to see the rest.",
       fields: {
-        "/body/products/0/gtin":
-          "Product 1: A GTIN has 8, 12, 13 or 14 digits: check the number. Product 1: The GTIN's last digit does not match the others: check the number.",
+        // The check digit of a GTIN of the wrong form is not a second problem of it.
+        "/body/products/0/gtin": "Product 1: A GTIN has 8, 12, 13 or 14 digits: check the number.",
         "/body/sender_name": "Enter the sender's name.",
       },
       reference: "r-1",
+    });
+  });
+
+  it("gives a field one message: each of its problems once, the most basic first, none that follows from another", () => {
+    const answer = (details: { path: string; message: string; code: string }[], lang: Lang = "en") =>
+      problemsIn(lang, { success: false, code: "validation_failed", details }, "createInboundShipment")!.fields;
+    const code = "/body/products/0/merchants_id";
+    // What the server answers for an empty product code: its minLength and its pattern (no spaces at the ends).
+    const empty = [
+      { path: code, message: "must NOT have fewer than 1 characters", code: "minLength" },
+      { path: code, message: 'must match pattern "^\\S(.*\\S)?$"', code: "pattern" },
+    ];
+    expect(answer(empty)).toEqual({ [code]: "Product 1: Enter the product code." });
+    expect(answer([...empty].reverse())).toEqual({ [code]: "Product 1: Enter the product code." });
+    expect(answer(empty, "fi")[code]!.split(":")).toHaveLength(2);
+    // Two problems of a value that is there: both, its size before its form, after one "Product 1:".
+    const long = [
+      { path: code, message: 'must match pattern "^\\S(.*\\S)?$"', code: "pattern" },
+      { path: code, message: "must NOT have more than 100 characters", code: "maxLength" },
+    ];
+    expect(answer(long)).toEqual({
+      [code]:
+        "Product 1: The product code is too long: use at most 100 characters. Remove the spaces at the start and end of the product code.",
     });
   });
 

@@ -3,7 +3,7 @@
 import type { components } from "../../../generated/api.ts";
 import type { Say } from "./catalogue.ts";
 import { CATALOGUES } from "./catalogues.ts";
-import { isDetailCode, type AnswerCode } from "./codes.ts";
+import { isDetailCode, SCHEMA_KEYWORDS, type AnswerCode } from "./codes.ts";
 import { placeOf, shapeAnswers, type Form, type Unit } from "./fields.ts";
 import { formatNumber, formatUnit, lowerFirst, upperFirst } from "./format.ts";
 import { speakerOf, type Lang, type Speaker } from "./lang.ts";
@@ -44,12 +44,18 @@ const withUnit = (who: Who, n: number, unit: Unit | undefined) =>
 
 /** What one detail says: its field by name, the problem and what to do. */
 export function fieldMessage(who: Who, detail: ErrorDetail, form?: Form): string {
+  const { where, sentence } = fieldSentence(who, detail, form);
+  return where.length ? CATALOGUES[speakerOf(who).lang].where(where, sentence) : sentence;
+}
+
+/** A detail's sentence, and the place it is said at ("Product 2"), for several sentences of one field to share. */
+function fieldSentence(who: Who, detail: ErrorDetail, form?: Form): { where: string[]; sentence: string } {
   const t = CATALOGUES[speakerOf(who).lang];
   const place = placeOf(detail.path, form);
   const code = detail.code;
   // invalid_state names the shipment's status as the detail's code.
   if (place.root === "status" && code && Object.hasOwn(t.statuses, code)) {
-    return t.statusNow(t.statuses[code as keyof typeof t.statuses]);
+    return { where: [], sentence: t.statusNow(t.statuses[code as keyof typeof t.statuses]) };
   }
   const itemWords = place.item && t.items[place.item.name];
   const l =
@@ -81,11 +87,42 @@ export function fieldMessage(who: Who, detail: ErrorDetail, form?: Form): string
         : isDetailCode(code)
           ? t.details[code](say)
           : t.details.const(say);
-  const parts = place.prefix.map((p, i) => {
+  const where = place.prefix.map((p, i) => {
     const words = "group" in p ? t.groups[p.group] : `${t.items[p.item].title} ${p.n}`;
     return i === 0 ? words : lowerFirst(words);
   });
-  return parts.length ? t.where(parts, sentence) : sentence;
+  return { where, sentence };
+}
+
+/**
+ * How basic a field's problem is: nothing there (or not the kind of value asked for), then its size, then its
+ * form, then the service's own checks, which presume a value of the right form (a GTIN's check digit).
+ */
+const MISSING = 0;
+const SIZE = 1;
+const FORM = 2;
+const RULE = 3;
+const SIZES = new Set([...Object.keys(LIMIT_OF), "above_maximum", "below_zero"]);
+function basicness(detail: ErrorDetail): number {
+  const code = detail.code ?? "";
+  if (code === "required" || code === "type" || code === "json") return MISSING;
+  // "Fewer than 1 character" is an empty field, not a short one.
+  if ((code === "minLength" || code === "minItems") && (limitIn(detail.message) ?? 1) <= 1) return MISSING;
+  if (SIZES.has(code)) return SIZE;
+  return (SCHEMA_KEYWORDS as readonly string[]).includes(code) ? FORM : RULE;
+}
+
+/**
+ * The problems of one field worth saying, most basic first: an empty field is only empty (its pattern fails too,
+ * but "remove the spaces" beside "enter the code" contradicts it), and a value the spec's checks refused is not
+ * also judged by the service's own (a check digit of a GTIN that is too short).
+ */
+function worthSaying(details: ErrorDetail[]): ErrorDetail[] {
+  const ranked = details.map((d) => ({ d, rank: basicness(d) })).sort((a, b) => a.rank - b.rank);
+  const first = ranked[0]?.rank;
+  return ranked
+    .filter(({ rank }) => (first === MISSING ? rank === MISSING : first! < RULE ? rank < RULE : true))
+    .map(({ d }) => d);
 }
 
 /** The sentence for an answer's code; a sign-in's refusal is a wrong password, not an ended session. */
@@ -140,13 +177,18 @@ export function problemsIn(who: Who, error: unknown, form?: Form): Problems | un
   if (error === undefined || error === null || error === false) return undefined;
   const t = CATALOGUES[speakerOf(who).lang];
   const failure = failureOf(error);
-  const fields: Record<string, string> = {};
   const said: string[] = [answerMessage(who, failure.code, form)];
+  const byField = new Map<string, ErrorDetail[]>();
   for (const detail of failure.details) {
-    const text = fieldMessage(who, detail, form);
-    if (placeOf(detail.path, form).root === "status") said.push(text);
-    else if (!fields[detail.path]) fields[detail.path] = text;
-    else if (!fields[detail.path]!.includes(text)) fields[detail.path] += ` ${text}`;
+    if (placeOf(detail.path, form).root === "status") said.push(fieldMessage(who, detail, form));
+    else byField.set(detail.path, [...(byField.get(detail.path) ?? []), detail]);
+  }
+  // One message a field: each of its problems said once, after the place they share ("Product 1: ...").
+  const fields: Record<string, string> = {};
+  for (const [path, details] of byField) {
+    const parts = worthSaying(details).map((d) => fieldSentence(who, d, form));
+    const sentences = [...new Set(parts.map((p) => p.sentence))].join(" ");
+    fields[path] = parts[0]!.where.length ? t.where(parts[0]!.where, sentences) : sentences;
   }
   if (failure.total !== undefined && failure.total > failure.details.length) said.push(t.cut(failure.total));
   return { message: said.join(" "), fields, ...(failure.reference && { reference: failure.reference }) };
