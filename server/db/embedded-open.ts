@@ -5,6 +5,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync, writeSync } from "node:fs";
 import path from "node:path";
 import { startEmbeddedThread, type EmbeddedThread } from "./embedded-thread.ts";
+import { isRunning, parseStamp, thisProcessStamp } from "./lock-owner.ts";
 
 export interface StartedEmbedded {
   thread: EmbeddedThread;
@@ -110,35 +111,27 @@ function explainStartFailure(dir: string, err: unknown): Error {
 
 /**
  * PGlite is one process's database: a second process opening the same directory corrupts it.
- * A pid file beside the directory refuses that with a clear message; a dead owner's file is taken over.
+ * A lock file beside the directory (the owner's pid and start time, lock-owner.ts) refuses that with a clear
+ * message; the file of an owner that is gone (exited, a zombie, or its pid now another process's) is taken over.
  */
 export function lockDirectory(dir: string): () => void {
   const lockPath = `${dir}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, "wx");
-      writeSync(fd, String(process.pid));
+      writeSync(fd, thisProcessStamp());
       closeSync(fd);
       return () => rmSync(lockPath, { force: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const owner = Number(readFileSync(lockPath, "utf8"));
-      if (owner && owner !== process.pid && isAlive(owner)) {
+      const owner = parseStamp(readFileSync(lockPath, "utf8"));
+      if (owner && owner.pid !== process.pid && isRunning(owner)) {
         throw new Error(
-          `The embedded database ${dir} is in use by process ${owner}. Stop it first, or set DATABASE_URL to use PostgreSQL.`,
+          `The embedded database ${dir} is in use by process ${owner.pid}. Stop it first, or set DATABASE_URL to use PostgreSQL.`,
         );
       }
       rmSync(lockPath, { force: true });
     }
   }
   throw new Error(`Could not lock ${lockPath}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
