@@ -14,6 +14,7 @@ import { publishableKeyHandlers } from "./publishable-keys/http.ts";
 import { quoteHandlers } from "./quotes/http.ts";
 import { warehouseHandlers } from "./warehouse/http.ts";
 import type { Quoter } from "./quotes/quotes.ts";
+import type { Clock } from "./shared/clock.ts";
 import type { WebhookSettings } from "./webhooks/settings.ts";
 
 export type { Caches };
@@ -25,6 +26,8 @@ export interface HandlerSettings {
   loginThrottle: LoginThrottle;
   /** Signs the quotes of checkout pages' answers and checks those sent with orders. */
   quoter: Quoter;
+  /** "Now" for answers that depend on it (services.ts: the system clock, a test clock in tests). */
+  clock: Clock;
 }
 
 const registry = {

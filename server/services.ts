@@ -15,6 +15,7 @@ import type { Nearest } from "./pickup-points/lookup.ts";
 import { TtlCache } from "./shared/ttl-cache.ts";
 import type { Quoter } from "./quotes/quotes.ts";
 import { SigningKeys } from "./quotes/signing-keys.ts";
+import { systemClock, type Clock } from "./shared/clock.ts";
 import type { ShippingConfig } from "./shipping/merchant-config.ts";
 import { Dispatcher, type DispatcherOptions } from "./webhooks/dispatcher.ts";
 import type { WebhookSettings } from "./webhooks/settings.ts";
@@ -30,6 +31,8 @@ export interface ServicesOptions {
   /** How long a signed quote is valid (QUOTE_TTL_SECONDS; default an hour). */
   quoteTtlSeconds?: number;
   loginLimits?: LoginThrottleLimits;
+  /** Where answers read "now" (delivery estimates, quotes); default the system clock, a test clock in tests. */
+  clock?: Clock;
   /** Run the worker: the webhook dispatcher and the housekeeping. */
   worker?:
     false | { deliveryRetentionDays: number; dispatcher?: Omit<DispatcherOptions, "handle" | "settings" | "logger"> };
@@ -41,6 +44,7 @@ export interface Services {
   handlers: Handlers;
   authenticator: Authenticator;
   quoter: Quoter;
+  clock: Clock;
   dispatcher?: Dispatcher;
   housekeeping?: Housekeeping;
   /** The limits' minute windows, shared by the instances; flushed by a stopping instance before the database closes. */
@@ -74,14 +78,16 @@ export function createServices(opts: ServicesOptions): Services {
   let unlisten: (() => Promise<void>) | undefined;
   const loginThrottle = new LoginThrottle(db, opts.loginLimits ?? DEFAULT_LOGIN_LIMITS);
   const quoteTtlMs = (opts.quoteTtlSeconds ?? 3600) * 1000;
-  const quoter: Quoter = { keys: new SigningKeys(db, quoteTtlMs), ttlMs: quoteTtlMs };
+  const clock = opts.clock ?? systemClock;
+  const quoter: Quoter = { keys: new SigningKeys(db, quoteTtlMs), ttlMs: quoteTtlMs, clock };
   const authenticator = new Authenticator(db, loginThrottle);
   return {
     db,
     caches,
-    handlers: createHandlers({ webhooks: opts.webhooks, caches, loginThrottle, quoter }),
+    handlers: createHandlers({ webhooks: opts.webhooks, caches, loginThrottle, quoter, clock }),
     authenticator,
     quoter,
+    clock,
     dispatcher,
     housekeeping,
     windows: sharedWindows(db, opts.logger),

@@ -6,18 +6,18 @@ import * as orders from "./orders.ts";
 
 export const orderHandlers = {
   createOrder: async (c, { quoter }) => {
-    const keys = await quoteKeysFor(c.body.quote, quoter);
+    const quoteCheck = await quoteKeysFor(c.body.quote, quoter);
     return c.idempotent(async (trx) => ({
       status: 201,
-      body: await orders.createOrder(trx, c.principal, c.body, keys),
+      body: await orders.createOrder(trx, c.principal, c.body, quoteCheck),
     }));
   },
   getOrder: async (c) => ({ status: 200, body: await orders.getOrder(c.db, c.principal, c.path.order_id) }),
   modifyOrder: async (c, { quoter }) => {
-    const keys = await quoteKeysFor(c.body.quote, quoter);
+    const quoteCheck = await quoteKeysFor(c.body.quote, quoter);
     return {
       status: 200,
-      body: await c.transaction((trx) => orders.modifyOrder(trx, c.principal, c.path.order_id, c.body, keys)),
+      body: await c.transaction((trx) => orders.modifyOrder(trx, c.principal, c.path.order_id, c.body, quoteCheck)),
     };
   },
 } satisfies HandlersWith<{ quoter: Quoter }>;

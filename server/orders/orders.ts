@@ -11,8 +11,7 @@ import { fromCents, hasAtMostTwoDecimals, toCents } from "../shared/money.ts";
 import { normalisePostalCode, postalCodeProblem } from "../shared/postal-codes.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
-import type { QuoteKey } from "../quotes/format.ts";
-import { checkOrderQuote, checkQuotedAnswer } from "../quotes/quotes.ts";
+import { checkOrderQuote, checkQuotedAnswer, type QuoteCheckInput } from "../quotes/quotes.ts";
 import { orderOwnAnswer } from "../shipping/order-answer.ts";
 import { orderFacts, type OrderFactsInput } from "../shipping/facts.ts";
 
@@ -112,14 +111,14 @@ export async function createOrder(
   trx: Tx,
   merchant: Principal,
   sent: OrderCreate,
-  quoteKeys: readonly QuoteKey[],
+  quoteCheck: QuoteCheckInput,
 ): Promise<OrderWriteResult> {
   await check(trx, sent);
   const input = normalised(sent);
   const quoted =
     input.quote === undefined
       ? undefined
-      : checkOrderQuote(input.quote, merchant.id, quoteFactsOf(input), input.destination, quoteKeys);
+      : checkOrderQuote(input.quote, merchant.id, quoteFactsOf(input), input.destination, quoteCheck);
   if (quoted) checkQuotedAnswer(quoted.stored, await orderOwnAnswer(trx, merchant.id, input, quoted.destination));
   const now = new Date();
   const id = newId(now.getTime());
@@ -143,7 +142,7 @@ export async function modifyOrder(
   merchant: Principal,
   id: string,
   sent: OrderModify,
-  quoteKeys: readonly QuoteKey[],
+  quoteCheck: QuoteCheckInput,
 ): Promise<OrderWriteResult> {
   await check(trx, sent);
   const input = normalised(sent);
@@ -158,7 +157,7 @@ export async function modifyOrder(
       products: input.products ?? stored.products,
       tags: input.tags ?? stored.tags,
     };
-    const quoted = checkOrderQuote(input.quote, merchant.id, quoteFactsOf(next), input.destination, quoteKeys);
+    const quoted = checkOrderQuote(input.quote, merchant.id, quoteFactsOf(next), input.destination, quoteCheck);
     checkQuotedAnswer(quoted.stored, await orderOwnAnswer(trx, merchant.id, next, quoted.destination));
     quote = { shipping_quote: JSON.stringify(quoted.stored), destination: quoted.destination };
   } else if (

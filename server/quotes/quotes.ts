@@ -4,12 +4,15 @@ import type { ShippingFacts, ShippingOptionsResult } from "../../generated/api.t
 import { invalid } from "../shared/errors.ts";
 import { encodeQuote, quoteKeyId, verifyQuote, type QuoteFacts, type QuoteKey, type QuotePayload } from "./format.ts";
 import type { SigningKeys } from "./signing-keys.ts";
+import type { Clock } from "../shared/clock.ts";
 import type { OwnAnswer } from "../shipping/order-answer.ts";
 
 export interface Quoter {
   keys: SigningKeys;
   /** How long a quote is valid (QUOTE_TTL_SECONDS). */
   ttlMs: number;
+  /** Quotes are signed at and checked against its "now". */
+  clock: Clock;
 }
 
 /** `result` with a quote on every available letter and home option and on every priced pickup point. */
@@ -20,7 +23,7 @@ export async function withQuotes(
   quoter: Quoter,
 ): Promise<ShippingOptionsResult> {
   const key = await quoter.keys.current();
-  const iat = Math.floor(Date.now() / 1000);
+  const iat = Math.floor(quoter.clock.now().getTime() / 1000);
   const exp = iat + Math.floor(quoter.ttlMs / 1000);
   const quote = (method: QuotePayload["method"], pickupPointId: string | null, price: QuotePayload["price"]) =>
     encodeQuote(
@@ -55,6 +58,12 @@ const refuse = (code: string, message: string) =>
 /** The destination a quote stands for: `home`, `letter` or its pickup point's id. */
 const destinationOf = (q: QuotePayload) => (q.method === "pickup" ? q.pickup_point_id! : q.method);
 
+/** What a sent quote is checked with: the published keys (quoteKeysFor) and the clock's "now" for its expiry. */
+export interface QuoteCheckInput {
+  keys: readonly QuoteKey[];
+  now: Date;
+}
+
 /**
  * Checks the quote an order is placed or modified with against the order as it will be stored: signed by a
  * published key, unexpired, the merchant's, for the order's destination (or, when the order names none, naming
@@ -67,10 +76,11 @@ export function checkOrderQuote(
   merchantId: string,
   facts: ShippingFacts,
   destination: string | null | undefined,
-  keys: readonly QuoteKey[],
+  { keys, now }: QuoteCheckInput,
 ): { stored: QuotePayload; destination: string } {
   const checked = verifyQuote(quote, {
     keys,
+    now,
     merchantId,
     cart: {
       weight: facts["order.total_weight"],
@@ -106,9 +116,10 @@ export function checkQuotedAnswer(quote: QuotePayload, own: OwnAnswer): void {
 }
 
 /**
- * The published keys when a request carries a quote to check (read again when it names a key this instance does
- * not know yet); none otherwise (no read).
+ * What a request's quote is checked with: the published keys when it carries one (read again when it names a key
+ * this instance does not know yet; none otherwise, no read), and the clock's "now".
  */
-export async function quoteKeysFor(quote: string | undefined, quoter: Quoter): Promise<readonly QuoteKey[]> {
-  return quote === undefined ? [] : quoter.keys.publishedFor(quoteKeyId(quote));
+export async function quoteKeysFor(quote: string | undefined, quoter: Quoter): Promise<QuoteCheckInput> {
+  const keys = quote === undefined ? [] : await quoter.keys.publishedFor(quoteKeyId(quote));
+  return { keys, now: quoter.clock.now() };
 }

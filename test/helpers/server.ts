@@ -15,6 +15,7 @@ import type { DatabaseHandle } from "../../server/db/database.ts";
 import { createMetrics } from "../../server/metrics/metrics.ts";
 import { createServices, type Caches } from "../../server/services.ts";
 import type { Quoter } from "../../server/quotes/quotes.ts";
+import { clockOf } from "../../server/shared/clock.ts";
 import type { Dispatcher, DispatcherOptions } from "../../server/webhooks/dispatcher.ts";
 import { readWebhookSettings, type WebhookSettings } from "../../server/webhooks/settings.ts";
 import { createTestDatabase } from "./database.ts";
@@ -49,6 +50,8 @@ export interface TestServerOptions {
   publishableKeyRequestsPerMinute?: number;
   publishableAddressRequestsPerMinute?: number;
   quoteTtlSeconds?: number;
+  /** Where the server reads "now" (test/helpers/clock.ts); default the system clock. */
+  now?: () => Date;
   /** RESPONSE_VALIDATION_PERCENT (default 100, as in every test). */
   responseValidationPercent?: number;
   /** The implemented operations (default: the registry). */
@@ -87,6 +90,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     webhooks,
     loginLimits: opts.loginLimits,
     quoteTtlSeconds: opts.quoteTtlSeconds,
+    clock: opts.now && clockOf(opts.now),
     worker: opts.dispatcher
       ? {
           deliveryRetentionDays: 30,
