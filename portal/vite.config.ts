@@ -1,4 +1,6 @@
-// The merchant portal's build: served by the API server at /portal from dist/portal (same origin).
+// The merchant portal's build: served by the API server at /portal from dist/portal (same origin). Two pages: the
+// portal (index.html) and the receiving station for warehouse staff (station.html, served at /station), sharing
+// the client, the words and their chunks.
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
@@ -19,5 +21,11 @@ export default defineConfig({
     // One bundle (React, Pico, the client, the words in three languages): ~430 KB; the portal has no routes worth
     // splitting.
     chunkSizeWarningLimit: 500,
+    rollupOptions: {
+      input: {
+        portal: fileURLToPath(new URL("index.html", import.meta.url)),
+        station: fileURLToPath(new URL("station.html", import.meta.url)),
+      },
+    },
   },
 });

@@ -163,6 +163,7 @@ export function createApp({
         docs: "/docs",
         spec: `${BASE_PATH}/openapi.yaml`,
         portal: "/portal/",
+        station: "/station",
         picker: "/picker.js",
         client,
         health: "/healthz",

@@ -1,6 +1,8 @@
 // The merchant portal's files (built by `npm run build` into dist/portal), served at /portal on the API's own
-// origin with a strict Content-Security-Policy: no inline script, nothing from another origin, no framing.
+// origin with a strict Content-Security-Policy: no inline script, nothing from another origin, no framing. The
+// receiving station for warehouse staff is a second page of the same build (station.html), at /station.
 import { existsSync } from "node:fs";
+import path from "node:path";
 import express, { Router } from "express";
 import { fromRoot } from "../shared/paths.ts";
 
@@ -29,6 +31,20 @@ export function portalSite(dir = fromRoot("dist/portal")): Router {
     }
     next();
   });
+  // The station's page, under the same headers; its scripts and styles are the portal's files under /portal/assets.
+  r.get("/station", (_req, res) => {
+    res.set(SECURITY_HEADERS);
+    const page = path.join(dir, "station.html");
+    if (!existsSync(page)) {
+      return void res
+        .status(503)
+        .type("text/plain")
+        .send("The station is not built: run `npm run build` (npm start does).");
+    }
+    res.setHeader("Cache-Control", "no-cache");
+    // Relative to its folder: the dotfile rule then reads only "station.html" (the tests' build is under .tmp/).
+    res.sendFile("station.html", { root: dir });
+  });
   r.use(
     "/portal",
     express.static(dir, {
@@ -36,10 +52,7 @@ export function portalSite(dir = fromRoot("dist/portal")): Router {
       redirect: false,
       setHeaders: (res, file) => {
         // Bundles carry their content hash in the name; the page itself must be asked for again.
-        res.setHeader(
-          "Cache-Control",
-          file.endsWith("index.html") ? "no-cache" : "public, max-age=31536000, immutable",
-        );
+        res.setHeader("Cache-Control", file.endsWith(".html") ? "no-cache" : "public, max-age=31536000, immutable");
       },
     }),
   );

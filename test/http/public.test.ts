@@ -29,6 +29,7 @@ describe("When a newcomer starts at the server's address", () => {
       docs: "/docs",
       spec: "/2015-01-01/openapi.yaml",
       portal: "/portal/",
+      station: "/station",
       picker: "/picker.js",
       client: expect.stringMatching(/^\/client\/logistics-api-client-\d+\.\d+\.\d+\.tgz$/),
       health: "/healthz",

@@ -19,6 +19,7 @@ import type {
 } from "./codes.ts";
 import type { FieldName, GroupName, ItemName, Shape } from "./fields.ts";
 import type { Limits } from "./limits.ts";
+import type { StationWords } from "./station-words.ts";
 
 /** How one language names the items of a list. */
 export interface ItemWords {
@@ -154,4 +155,7 @@ export interface Catalogue {
 
   /** The receiving label's links on a shipment's page (the label itself is the API's page, in the same language). */
   label: { title: string; about: string; a6: string; a4: string };
+
+  /** The receiving station's words (portal/src/station), for warehouse staff. */
+  station: StationWords;
 }

@@ -4,6 +4,7 @@ import { errors } from "./errors.ts";
 import { fields } from "./fields.ts";
 import { label } from "./label.ts";
 import { pricing } from "./pricing.ts";
+import { station } from "./station.ts";
 import { statuses } from "./statuses.ts";
 
-export const sv: Catalogue = { ...errors, ...fields, ...label, ...pricing, ...statuses };
+export const sv: Catalogue = { ...errors, ...fields, ...label, ...pricing, ...station, ...statuses };
