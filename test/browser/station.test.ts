@@ -310,5 +310,5 @@ describe("the receiving station", () => {
     const after = await getShipment(m, id);
     expect(after.products.find((l) => l.product.merchants_id === "SKU-TEE")!.arrivedQty).toBe(10);
     expect(errors).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
