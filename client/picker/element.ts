@@ -78,7 +78,10 @@ export class ShippingPicker extends HTMLElement {
     this.load();
   }
 
-  attributeChangedCallback(): void {
+  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+    // The field shows the postal code asked about, whoever set it: a page's change (the customer's address) must
+    // not leave the old one there for Search to ask for again.
+    if (name === "postalcode" && this.built) this.built.input.value = value ?? "";
     if (this.isConnected) this.load();
   }
 

@@ -201,6 +201,25 @@ describe("the checkout picker on a shop's page", () => {
     await page.getByRole("radio", { name: /Pickup point/ }).check();
     await expect.poll(() => picks(page).then((p) => p.at(-1))).toBeNull();
     expect(await valueOf(page)).toBeNull();
+
+    // The page sets the postal code (the customer's address changed): the field shows it, and Search asks for it,
+    // not for the one typed before; each change, and its removal, too.
+    const field = page.getByRole("textbox", { name: "Postal code" });
+    const setCode = (code: string | null) =>
+      page
+        .locator("logistics-shipping-picker")
+        .evaluate((el, c) => (c === null ? el.removeAttribute("postalcode") : el.setAttribute("postalcode", c)), code);
+    expect(await field.inputValue()).toBe("00100");
+    for (const code of ["20780", "00100", "20780"]) {
+      await setCode(code);
+      expect(await field.inputValue()).toBe(code);
+      await expect.poll(() => page.getByRole("status").textContent()).toMatch(new RegExp(`near ${code}`));
+    }
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/near 20780/);
+    expect(await page.locator("logistics-shipping-picker").getAttribute("postalcode")).toBe("20780");
+    await setCode(null);
+    expect(await field.inputValue()).toBe("");
     expect(errors).toEqual([]);
   });
 
