@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./test/file-times.ts";
 
 // The same suite runs on the embedded PGlite always, and on PostgreSQL when a URL is given.
 // Under CI=true PostgreSQL is required: its absence fails the run instead of skipping it.
@@ -21,6 +22,8 @@ export default defineConfig({
     // Most tests wait on databases and child processes, not the CPU: three files at a time on two cores
     // (vitest's default is cores - 1, one file at a time here) cut the suite from ~460 s to ~390 s.
     maxWorkers: 3,
+    // The longest files first (test/file-times.ts), so that no long file runs alone at the end of a project.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {

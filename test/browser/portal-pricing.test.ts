@@ -14,7 +14,6 @@ import {
   expectPlainWords,
   openPortal,
   portalUser,
-  signIn,
   startPortalRig,
   WIDTHS,
   type PortalRig,
@@ -25,7 +24,8 @@ import { loadDemo, pickupPoints, shippingOptions } from "../helpers/shipping.ts"
 const LEAVE_QUESTION = "You have unsaved changes. Leave this page and lose them?";
 
 let rig: PortalRig;
-let shops = 0;
+/** The shop of each width: its staff member signs in once (openPortal's `as`), its price lists are reset per journey. */
+const shops = new Map<number, LogisticsClient>();
 
 beforeAll(async () => {
   rig = await startPortalRig();
@@ -35,18 +35,18 @@ afterAll(async () => {
   await rig?.close();
 });
 
-/** A shop of the journey's own with the demo settings and price lists, and its staff member signed in on Pricing. */
+/** The width's shop with the demo settings and price lists as they ship, and its staff member on Pricing. */
 async function pricingPage(width: number, expected: number[] = []) {
-  const merchant = `pricing-${++shops}-${width}.example.com`;
+  const merchant = `pricing-${width}.example.com`;
   const user = { email: `staff@${merchant}`, password: "pricing-page-password" };
-  const m = await portalUser(rig, merchant, user.email, user.password);
+  let m = shops.get(width);
+  if (!m) shops.set(width, (m = await portalUser(rig, merchant, user.email, user.password)));
   await inTransaction(rig.srv.handle.db, (trx) =>
     seedDemoShipping(trx, { role: "merchant", id: merchant, name: `M-${merchant}` }),
   );
   rig.srv.caches.shippingConfig.clear();
-  const portal = await openPortal(rig, width, { expected });
+  const portal = await openPortal(rig, width, { expected, as: user });
   const { page } = portal;
-  await signIn(page, user.email, user.password);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Pricing" }).click();
   await page.getByRole("article", { name: "Pricing rule 2", exact: true }).waitFor();
   return { ...portal, m };

@@ -18,7 +18,6 @@ import {
   expectPlainWords,
   openPortal,
   portalUser,
-  signIn,
   startPortalRig,
   WIDTHS,
   type PortalRig,
@@ -64,8 +63,7 @@ afterAll(async () => {
 
 /** Signed in at `width`, on the shipments list (the portal's first view). */
 async function signedIn(width: number, expected: number[] = []) {
-  const portal = await openPortal(rig, width, { expected });
-  await signIn(portal.page, USER.email, USER.password);
+  const portal = await openPortal(rig, width, { expected, as: USER });
   await table(portal.page).waitFor();
   return portal;
 }

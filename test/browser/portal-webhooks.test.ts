@@ -16,7 +16,6 @@ import {
   expectPlainWords,
   openPortal,
   portalUser,
-  signIn,
   startPortalRig,
   WIDTHS,
   type PortalRig,
@@ -63,8 +62,7 @@ async function createEndpoint(url: string, event_types: ("webhook.test" | "inbou
 
 /** Signed in at `width`, on the endpoint's page, reached as a person does: Webhooks, then its address. */
 async function openEndpoint(width: number, url: string, expected: number[] = []) {
-  const portal = await openPortal(rig, width, { expected });
-  await signIn(portal.page, USER.email, USER.password);
+  const portal = await openPortal(rig, width, { expected, as: USER });
   await portal.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
   await portal.page.getByRole("table", { name: "Endpoints" }).getByRole("link", { name: url, exact: true }).click();
   await portal.page.getByRole("heading", { level: 1, name: url }).waitFor();
@@ -274,8 +272,7 @@ describe.each(WIDTHS)("the portal's webhooks at %i px", (width) => {
         .poll(async () => (await m.GET("/webhook_endpoints/{webhook_id}", at)).data?.enabled, { timeout: 15_000 })
         .toBe(false);
 
-      const { page, errors } = await openPortal(rig, width);
-      await signIn(page, USER.email, USER.password);
+      const { page, errors } = await openPortal(rig, width, { as: USER });
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
       const alert = page.getByRole("alert", { name: `Events are not being sent to ${url}` });
       await alert.waitFor();

@@ -2,7 +2,7 @@
 // server, Debian's Chromium, a page per width that fails on any console error, page error, CSP violation or
 // request to another origin, and one check per screen (axe-core, no sideways scroll, a screenshot to look at).
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect, inject } from "vitest";
 import { provisionPortalUser } from "../../server/portal/users.ts";
 import { expectAccessible, launchChromium } from "./browser.ts";
@@ -18,6 +18,9 @@ export interface PortalRig {
   browser: Browser;
   close: () => Promise<void>;
 }
+
+/** Browser contexts signed in once per file (openPortal's `as`), by width, locale and person. */
+const signedInContexts = new WeakMap<PortalRig, Map<string, Promise<BrowserContext>>>();
 
 /** A server with the portal built as `npm start` builds it (by the test set-up, global-setup.ts). */
 export async function startPortalRig(opts: TestServerOptions = {}): Promise<PortalRig> {
@@ -45,21 +48,62 @@ export interface PortalPage {
  * A page at `width` on the portal. Every console error counts, the browser's own "Failed to load resource"
  * of a 4xx included (a favicon 404 or a signed-out 401 is a defect), except an answer the journey provoked
  * on purpose: pass `expected` statuses (e.g. [400] for a form sent with bad input).
+ *
+ * With `as`, the page opens already signed in as that person: the file's browser signs in through the form once
+ * per width and locale, and every later page of that person shares the signed-in context (its cookie and the
+ * portal's signed-in hint), as a second tab of one browser would. A journey about signing in itself leaves it out.
  */
 export async function openPortal(
   rig: PortalRig,
   width: number,
-  opts: { expected?: number[]; locale?: string; hash?: string; deviceScaleFactor?: number } = {},
+  opts: {
+    expected?: number[];
+    locale?: string;
+    hash?: string;
+    deviceScaleFactor?: number;
+    as?: { email: string; password: string };
+  } = {},
 ): Promise<PortalPage> {
-  const context = await rig.browser.newContext({
+  const settings = {
     viewport: { width, height: 900 },
     locale: opts.locale ?? "en-GB",
     deviceScaleFactor: opts.deviceScaleFactor,
-  });
+  };
+  let context: BrowserContext;
+  if (opts.as) {
+    const contexts = signedInContexts.get(rig) ?? new Map<string, Promise<BrowserContext>>();
+    signedInContexts.set(rig, contexts);
+    const key = JSON.stringify([settings, opts.as.email]);
+    let made = contexts.get(key);
+    if (!made) {
+      const { email, password } = opts.as;
+      made = rig.browser.newContext(settings).then(async (c) => {
+        const first = await watchedPage(rig, c, []);
+        await first.page.goto(`${rig.srv.origin}/portal/`);
+        await signIn(first.page, email, password);
+        expect(first.errors).toEqual([]);
+        await first.page.close();
+        return c;
+      });
+      contexts.set(key, made);
+    }
+    context = await made;
+  } else {
+    context = await rig.browser.newContext(settings);
+  }
+  const portal = await watchedPage(rig, context, opts.expected ?? []);
+  // A page of its own context takes the context with it; a signed-in context stays for the file's next page.
+  if (!opts.as) portal.page.once("close", () => void context.close().catch(() => undefined));
+  await portal.page.goto(`${rig.srv.origin}/portal/${opts.hash ? `#${opts.hash}` : ""}`);
+  if (opts.as) await portal.page.getByRole("navigation", { name: "Main" }).waitFor();
+  return portal;
+}
+
+/** A new page of `context` that records console errors, page errors and requests to another origin. */
+async function watchedPage(rig: PortalRig, context: BrowserContext, expected: number[]): Promise<PortalPage> {
   const page = await context.newPage();
-  page.once("close", () => void context.close().catch(() => undefined));
   const errors: string[] = [];
-  const allowed = new RegExp(`status of (${(opts.expected ?? []).join("|") || "none"})\\b`);
+  const allowed = new RegExp(`status of (${expected.join("|") || "none"})\\b`);
   page.on("console", (msg) => {
     if (msg.type() === "error" && !allowed.test(msg.text())) errors.push(msg.text());
   });
@@ -69,7 +113,6 @@ export async function openPortal(
       ? route.continue()
       : (errors.push(`foreign request ${route.request().url()}`), route.abort()),
   );
-  await page.goto(`${rig.srv.origin}/portal/${opts.hash ? `#${opts.hash}` : ""}`);
   return { page, errors, close: () => page.close() };
 }
 
@@ -120,12 +163,92 @@ export async function expectNoSideScroll(page: Page): Promise<void> {
   expect(scroll, `the page scrolls sideways: ${past.join("; ")}`).toBeLessThanOrEqual(view);
 }
 
-/** The checks every screen gets: axe-core, no sideways scroll, a full-page screenshot `<name>-<width>.png`. */
+/**
+ * The checks every screen gets at the first (widest) width: axe-core, no sideways scroll, a full-page screenshot
+ * `<name>-<width>.png`. At a narrower width the page is the same document with other style rules: no sideways
+ * scroll always, and axe and the screenshot when a rule that applies at this width and not at the widest (or the
+ * other way round) reaches an element no earlier narrow screen of the file's browser showed. The first narrow
+ * screen of a file is checked whole (the narrow base styles: font scale, containers, the top bar); after it,
+ * a screen whose narrow styles were all checked before is the wide screen reflowed, whose axe run said the
+ * same (axe took ~1 s a screen, most of a journey's time).
+ */
 export async function checkScreen(page: Page, name: string): Promise<void> {
-  await expectAccessible(page);
-  await expectNoSideScroll(page);
   const width = page.viewportSize()?.width ?? 0;
+  await expectNoSideScroll(page);
+  if (width < WIDTHS[0]) {
+    const browser = page.context().browser();
+    const seen = (browser && narrowStylesChecked.get(browser)) || new Set<string>();
+    if (browser) narrowStylesChecked.set(browser, seen);
+    const first = seen.size === 0;
+    const fresh = (await narrowStyles(page, WIDTHS[0])).filter((rule) => !seen.has(rule));
+    for (const rule of ["(a narrow screen)", ...fresh]) seen.add(rule);
+    if (!first && fresh.length === 0) return;
+  }
+  await expectAccessible(page);
   await page.screenshot({ path: `${SHOTS}/portal-${name}-${width}.png`, fullPage: true });
+}
+
+/** Per browser (one a file): the width-dependent style rules already checked at a narrow width. */
+const narrowStylesChecked = new WeakMap<Browser, Set<string>>();
+
+/**
+ * The style rules whose media query holds at this width and not at `wide`, or at `wide` and not here, that match an
+ * element shown on the page (as `<media> <selector>`). A query with anything but min-/max-width in px counts as
+ * width-dependent whenever it names a width at all.
+ */
+function narrowStyles(page: Page, wide: number): Promise<string[]> {
+  return page.evaluate((wide) => {
+    const here = window.innerWidth;
+    const holdsAt = (media: string, w: number): boolean | undefined => {
+      const parts = media.split(/\s+and\s+/);
+      let holds = true;
+      for (const part of parts) {
+        const m = /^\(\s*(min|max)-width\s*:\s*(\d+(?:\.\d+)?)px\s*\)$/.exec(part.trim());
+        if (!m) return undefined;
+        holds &&= m[1] === "min" ? w >= Number(m[2]) : w <= Number(m[2]);
+      }
+      return holds;
+    };
+    const found = new Set<string>();
+    const visit = (rules: CSSRuleList, media: string | undefined) => {
+      for (const rule of Array.from(rules)) {
+        if (rule instanceof CSSMediaRule) {
+          const text = rule.media.mediaText;
+          if (!/width/.test(text)) {
+            if (window.matchMedia(text).matches) visit(rule.cssRules, media);
+            continue;
+          }
+          const now = holdsAt(text, here);
+          const then = holdsAt(text, wide);
+          if (now === undefined || then === undefined || now !== then) visit(rule.cssRules, text);
+          else if (now) visit(rule.cssRules, media);
+        } else if (media && rule instanceof CSSStyleRule) {
+          // A pseudo-element is styled on its element: match the element.
+          const selector = rule.selectorText.replace(/::?(before|after|marker|placeholder|backdrop)\b/g, "");
+          try {
+            // Only what shows: a rule for the inside of a closed <details> is checked once it is open.
+            const shown = Array.from(document.querySelectorAll(selector || "*")).some(
+              (e) => e.getClientRects().length > 0,
+            );
+            if (shown) found.add(`${media} ${rule.selectorText}`);
+          } catch {
+            found.add(`${media} ${rule.selectorText}`); // a selector this browser cannot match: counted, to be safe
+          }
+        }
+      }
+    };
+    for (const sheet of Array.from(document.styleSheets)) {
+      let rules: CSSRuleList;
+      try {
+        rules = sheet.cssRules;
+      } catch {
+        found.add(`${sheet.href} unreadable`); // another origin's sheet (none today): counted, to be safe
+        continue;
+      }
+      visit(rules, undefined);
+    }
+    return [...found];
+  }, wide);
 }
 
 /** The text a person reads on the page has no schema keyword, pattern, JSON pointer or code in it. */
