@@ -71,6 +71,7 @@ export default defineConfig({
                   "test/process/start-and-cli.test.ts",
                   "test/process/graceful-stop.test.ts",
                   "test/process/backup-embedded.test.ts",
+                  "test/process/owner-only-files.test.ts",
                   "test/process/embedded-listen.test.ts",
                   "test/process/embedded-upkeep.test.ts",
                   "test/process/embedded-exchanges.test.ts",

@@ -8,6 +8,7 @@ import { provisionWarehouseUser } from "./warehouse/users.ts";
 import { loadConfig } from "./config.ts";
 import { backupStopped, requestBackup, restoreEmbedded } from "./db/backup.ts";
 import { openDatabase, type DatabaseHandle } from "./db/database.ts";
+import { ownerOnlyFromNowOn } from "./db/owner-only.ts";
 import { migrateToLatest, pendingContractNotice } from "./db/migrate.ts";
 import { DEMO, seedDemo } from "./demo.ts";
 import {
@@ -21,6 +22,9 @@ import { addSigningKey } from "./quotes/signing-keys.ts";
 import { announceCacheChange } from "./db/cache-signal.ts";
 import { AppError } from "./shared/errors.ts";
 
+// Backups, restored directories and the embedded database the CLI opens are the service user's alone.
+ownerOnlyFromNowOn();
+
 async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true): Promise<void> {
   const config = loadConfig();
   const handle = await openDatabase({
@@ -31,6 +35,7 @@ async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true):
     statementTimeoutMs: config.dbStatementTimeoutMs,
     poolMode: config.dbPoolMode,
     listenUrl: config.dbListenUrl,
+    onNotice: (message) => console.log(message),
   });
   try {
     if (migrate) await migrateToLatest(handle.db);
@@ -227,7 +232,8 @@ program
     if (existsSync(file)) throw new Error(`${file} exists: a backup is written to a new file.`);
     const fromServer = await requestBackup(path.resolve(config.pgliteDir));
     const bytes = fromServer ?? (await backupStopped(path.resolve(config.pgliteDir)));
-    writeFileSync(file, bytes, { flag: "wx" });
+    // 0600 whatever the umask: a backup holds what the database holds.
+    writeFileSync(file, bytes, { flag: "wx", mode: 0o600 });
     console.log(
       `Backed up ${config.pgliteDir} to ${file} (${sizeOf(bytes.length)}, ${fromServer ? "taken by the running server" : "no server was running"}).`,
     );
@@ -240,10 +246,14 @@ program
   .action(async (file: string) => {
     const config = loadConfig();
     if (config.databaseUrl) throw new Error(POSTGRES_BACKUPS);
-    const { setAside } = await restoreEmbedded(path.resolve(config.pgliteDir), readFileSync(file));
+    const { setAside, tightened } = await restoreEmbedded(path.resolve(config.pgliteDir), readFileSync(file));
     console.log(
       `Restored ${config.pgliteDir} from ${file}.${setAside ? ` What was there is in ${setAside}.` : ""} Start the server to use it.`,
     );
+    if (tightened > 0)
+      console.log(
+        `${tightened} files and directories in ${setAside} were readable or writable by other users; they are now this user's alone.`,
+      );
   });
 
 program.parseAsync().catch((err) => {

@@ -4,7 +4,10 @@
 // configures, migrates and listens, and takes the opening database over.
 import { loadConfig } from "./config.ts";
 import { prestartEmbedded } from "./db/embedded-open.ts";
+import { ownerOnlyFromNowOn } from "./db/owner-only.ts";
 
+// Before any file is made: the embedded database, its lock and control socket are the service user's alone.
+ownerOnlyFromNowOn();
 try {
   const config = loadConfig();
   if (config.databaseUrl === undefined) prestartEmbedded(config.pgliteDir);

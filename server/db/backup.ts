@@ -8,6 +8,7 @@ import net from "node:net";
 import type { Logger } from "pino";
 import { openEmbedded } from "./database.ts";
 import { lockDirectory } from "./embedded-open.ts";
+import { tightenTree } from "./owner-only.ts";
 
 const MAX_SOCKET_PATH = 107;
 
@@ -100,9 +101,13 @@ export async function backupStopped(dir: string): Promise<Uint8Array> {
 
 /**
  * Replaces `dir` with the database in `tarball`. Refused while a process has the directory open; what was
- * there is kept beside it (`<dir>.before-restore-<time>`), and put back if the backup cannot be opened.
+ * there is kept beside it (`<dir>.before-restore-<time>`, the service user's alone like the directory: `tightened`
+ * counts its entries others could read before), and put back if the backup cannot be opened.
  */
-export async function restoreEmbedded(dir: string, tarball: Uint8Array): Promise<{ setAside?: string }> {
+export async function restoreEmbedded(
+  dir: string,
+  tarball: Uint8Array,
+): Promise<{ setAside?: string; tightened: number }> {
   const unlock = lockDirectory(dir);
   let setAside: string | undefined;
   try {
@@ -110,6 +115,7 @@ export async function restoreEmbedded(dir: string, tarball: Uint8Array): Promise
       setAside = `${dir}.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
       renameSync(dir, setAside);
     }
+    const tightened = setAside ? await tightenTree(setAside) : 0;
     try {
       const handle = await openEmbedded(dir, { loadDataDir: new Blob([Buffer.from(tarball)]), locked: true });
       await handle.close();
@@ -120,7 +126,7 @@ export async function restoreEmbedded(dir: string, tarball: Uint8Array): Promise
         cause: err,
       });
     }
-    return { setAside };
+    return { setAside, tightened };
   } finally {
     unlock();
   }

@@ -1,3 +1,4 @@
+import path from "node:path";
 import pg from "pg";
 import { Kysely, PostgresDialect } from "kysely";
 import { embeddedSession } from "./embedded-connection.ts";
@@ -61,7 +62,10 @@ export interface DatabaseOptions {
   poolMode?: "session" | "transaction";
   /** A direct connection for LISTEN; default `databaseUrl` in session mode, polling in transaction mode. */
   listenUrl?: string;
-  /** What works differently from a direct connection, said once at open (the server logs it). */
+  /**
+   * What works differently from a direct connection, or what the embedded database's opening tightened, said
+   * once at open (the server logs it).
+   */
   onNotice?: (message: string) => void;
 }
 
@@ -128,11 +132,13 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
       close: () => db.destroy(),
     };
   }
-  return openEmbedded(opts.pgliteDir, { onConnectionError: opts.onConnectionError });
+  return openEmbedded(opts.pgliteDir, { onConnectionError: opts.onConnectionError, onNotice: opts.onNotice });
 }
 
 export interface EmbeddedOptions extends StartOptions {
   onConnectionError?: (err: Error) => void;
+  /** What the opening changed that an operator should know (files others could read, made the user's alone). */
+  onNotice?: (message: string) => void;
 }
 
 /** The embedded database in `pgliteDir`, locked to this process until closed. */
@@ -140,7 +146,11 @@ export async function openEmbedded(pgliteDir: string, opts: EmbeddedOptions = {}
   // Not kysely-pglite: its driver lets one request's statements run inside another's open transaction. Here
   // node-postgres speaks to the one PGlite session as to a server (a pool of one: a transaction at a time), and
   // the session runs on a thread of its own (embedded-open.ts).
-  const { thread, unlock } = await startEmbedded(pgliteDir, opts);
+  const { thread, unlock, tightened } = await startEmbedded(pgliteDir, opts);
+  if (tightened > 0)
+    opts.onNotice?.(
+      `${tightened} files and directories of the embedded database ${path.resolve(pgliteDir)} were readable or writable by other users; they are now this user's alone (directories 0700, files 0600)`,
+    );
   const { pool, listen } = embeddedSession(thread.exchange);
   handleConnectionErrors(pool, opts.onConnectionError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool, { session: true }) }) });

@@ -2,15 +2,32 @@
 // space, PGlite opened on a thread of its own. Apart from database.ts (node-postgres, Kysely), so that main.ts can
 // start it before the server's other modules load: PGlite then opens on one core while the request thread loads
 // the rest of the server on the other (issue 27: start to ready).
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statfsSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  writeSync,
+} from "node:fs";
 import path from "node:path";
 import { startEmbeddedThread, type EmbeddedThread } from "./embedded-thread.ts";
 import { isRunning, parseStamp, thisProcessStamp } from "./lock-owner.ts";
+import { tightenTree } from "./owner-only.ts";
 
 export interface StartedEmbedded {
   thread: EmbeddedThread;
   /** Gives the directory's lock up (after the thread is closed). */
   unlock: () => void;
+  /**
+   * Entries of a directory that was there before (an older release's, a copy) that others could read or write
+   * until this start made them the service user's alone; 0 for a new or restored one (its files are PGlite's
+   * fresh ones, tightened as always).
+   */
+  tightened: number;
 }
 
 export interface StartOptions {
@@ -47,9 +64,11 @@ export function startEmbedded(pgliteDir: string, opts: StartOptions = {}): Promi
 
 async function open(dir: string, opts: StartOptions): Promise<StartedEmbedded> {
   let unlock: () => void = () => {};
+  let existed = false;
   try {
     mkdirSync(path.dirname(dir), { recursive: true });
     if (!opts.locked) unlock = lockDirectory(dir);
+    existed = !opts.loadDataDir && existsSync(dir) && readdirSync(dir).length > 0;
   } catch (err) {
     throw explainStartFailure(dir, err);
   }
@@ -69,7 +88,17 @@ async function open(dir: string, opts: StartOptions): Promise<StartedEmbedded> {
     unlock();
     throw explainStartFailure(dir, err);
   });
-  return { thread, unlock };
+  // After PGlite's opening, which writes a new directory's files as 0666; the directory itself was made under the
+  // process's owner-only umask (owner-only.ts), so nobody else could enter it meanwhile.
+  let tightened: number;
+  try {
+    tightened = await tightenTree(dir);
+  } catch (err) {
+    await thread.close().catch(() => {});
+    unlock();
+    throw explainStartFailure(dir, err);
+  }
+  return { thread, unlock, tightened: existed ? tightened : 0 };
 }
 
 /** Below this, PGlite cannot create its files, or a start's migrations and first writes fail mid-way. */
@@ -118,7 +147,7 @@ export function lockDirectory(dir: string): () => void {
   const lockPath = `${dir}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = openSync(lockPath, "wx");
+      const fd = openSync(lockPath, "wx", 0o600);
       writeSync(fd, thisProcessStamp());
       closeSync(fd);
       return () => rmSync(lockPath, { force: true });

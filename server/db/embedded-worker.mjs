@@ -6,16 +6,56 @@
 import { Blob } from "node:buffer";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
+import { NodeFS } from "@electric-sql/pglite/nodefs";
 // Extensions the migrations create; PostgreSQL has them in contrib.
 import { cube } from "@electric-sql/pglite/contrib/cube";
 
 /** An error as plain data (an Error's own fields do not survive postMessage); errno names the file system's fault. */
 const plain = (err) => ({ message: err?.message ?? String(err), code: err?.code, errno: err?.errno });
 
+/** Bits of group and others, which no file of the database may have (issue 48; owner-only.ts tightens older ones). */
+const OTHERS = 0o077;
+
+/**
+ * PGlite's file system on the data directory, where nothing is made or changed to be readable by others: Emscripten
+ * creates a file with 0777 and then sets the mode PostgreSQL asked for, less Emscripten's own umask of 0022, not the
+ * process's (fopen's files, pg_internal.init, came out 0644 under umask 0077), and writes a new directory's files
+ * 0666. Both go through NODEFS's mknod and doSetAttr, which PGlite's Emscripten module exposes.
+ */
+class OwnerOnlyNodeFS extends NodeFS {
+  async init(pg, opts) {
+    const result = await super.init(pg, opts);
+    const preRun = result.emscriptenOpts.preRun ?? [];
+    result.emscriptenOpts = {
+      ...result.emscriptenOpts,
+      preRun: [
+        ...preRun,
+        (mod) => {
+          const nodefs = mod.NODEFS;
+          if (typeof nodefs?.doSetAttr !== "function" || typeof nodefs.node_ops?.mknod !== "function")
+            // A PGlite whose Emscripten module changed: embedded-open.ts still tightens the directory once open.
+            return;
+          const { doSetAttr } = nodefs;
+          nodefs.doSetAttr = function (path, node, attr, ...rest) {
+            const owned = attr.mode === undefined ? attr : { ...attr, mode: attr.mode & ~OTHERS };
+            return doSetAttr.call(this, path, node, owned, ...rest);
+          };
+          const { mknod } = nodefs.node_ops;
+          nodefs.node_ops.mknod = function (parent, name, mode, dev) {
+            return mknod.call(this, parent, name, mode & ~OTHERS, dev);
+          };
+        },
+      ],
+    };
+    return result;
+  }
+}
+
 const { dir, startParams, loadDataDir } = workerData;
 let db;
 try {
-  db = await PGlite.create(dir, {
+  db = await PGlite.create({
+    fs: new OwnerOnlyNodeFS(dir),
     extensions: { cube },
     startParams: [...PGlite.defaultStartParams, ...startParams],
     ...(loadDataDir && { loadDataDir: new Blob([loadDataDir]) }),

@@ -12,10 +12,20 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
+export interface RunOptions {
+  /** Started from a shell with this umask (e.g. 0o000: every file the process makes would be everyone's). */
+  umask?: number;
+}
+
 /** Runs `script` with node: a .ts source through tsx, a compiled .js (a server bundle) as it is. */
-export function run(script: string, args: string[], env: Record<string, string>): Proc {
+export function run(script: string, args: string[], env: Record<string, string>, opts: RunOptions = {}): Proc {
   const loader = script.endsWith(".ts") ? ["--import", "tsx"] : [];
-  const child = spawn(process.execPath, [...loader, script, ...args], {
+  const command = [process.execPath, ...loader, script, ...args];
+  const [file, ...argv] =
+    opts.umask === undefined
+      ? command
+      : ["/bin/sh", "-c", `umask ${opts.umask.toString(8).padStart(4, "0")} && exec "$0" "$@"`, ...command];
+  const child = spawn(file!, argv, {
     env: { ...process.env, LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -36,8 +46,9 @@ export const SERVER_MAIN = inject("serverMain");
 export async function cli(
   args: string[],
   env: Record<string, string>,
+  opts: RunOptions = {},
 ): Promise<{ code: number | null; output: string }> {
-  const p = run(path.join(path.dirname(SERVER_MAIN), "cli.js"), args, env);
+  const p = run(path.join(path.dirname(SERVER_MAIN), "cli.js"), args, env, opts);
   const code = await p.exited;
   return { code, output: p.output() };
 }
@@ -72,11 +83,12 @@ export async function startServerProcess(
   env: Record<string, string>,
   port?: number,
   main: string = SERVER_MAIN,
+  opts: RunOptions & { readyTimeoutMs?: number } = {},
 ): Promise<ServerProcess> {
   port ??= await freePort();
-  const proc = run(main, [], { SEED_DEMO: "false", LOG_LEVEL: "warn", ...env, PORT: String(port) });
+  const proc = run(main, [], { SEED_DEMO: "false", LOG_LEVEL: "warn", ...env, PORT: String(port) }, opts);
   const origin = `http://127.0.0.1:${port}`;
-  await waitReady(origin, proc);
+  await waitReady(origin, proc, opts.readyTimeoutMs);
   return {
     proc,
     origin,
