@@ -64,7 +64,10 @@ export function Receive({
 
   // A refusal says the shipment changed (closed, removed): show it as it is now.
   useEffect(() => {
-    if (refused > 0) void refresh();
+    if (refused === 0) return;
+    // The last scan's figure may be one that was refused: the list below says what counts.
+    setLast(undefined);
+    void refresh();
   }, [refused, refresh]);
 
   const count = (line: CountLine, n: number, extra: { name?: string; gtin?: string } = {}) => {
@@ -112,7 +115,7 @@ export function Receive({
       </p>
       {closed && (
         <p role="alert" className="notice">
-          {s.closedNow}
+          {shipment.status === "deleted" ? s.deletedNow : s.closedNow}
         </p>
       )}
       <form onSubmit={submit} aria-label={s.scanForm} className="scan">

@@ -11,10 +11,13 @@ import type { S } from "./session.ts";
 
 export type ArrivalsRecord = S["ArrivalsRecord"];
 
-/** Why the service refused a batch: the shipment removed (404), closed (409), a reused key (422), or bad input (400). */
+/** Why the service refused a batch: the shipment gone (404), closed or deleted (409, with the status it has now), a
+ * reused key (422), or input it would not take (400). */
 export interface Refusal {
   status: number;
   code: string;
+  /** A 409's status of the shipment now (the detail at /status). */
+  now?: string;
 }
 
 export interface Batch {
@@ -189,8 +192,10 @@ export class Outbox {
         return;
       }
       if (status === 404 || status === 409 || status === 422 || status === 400 || status === 403) {
-        const code = (r.error as { code?: string } | undefined)?.code ?? "unknown";
-        await (await db()).put("batches", { ...b, refused: { status, code } });
+        const error = r.error as { code?: string; details?: { path: string; code?: string }[] } | undefined;
+        const now = error?.details?.find((d) => d.path === "/status")?.code;
+        const refused: Refusal = { status, code: error?.code ?? "unknown", ...(now && { now }) };
+        await (await db()).put("batches", { ...b, refused });
         await this.reload({ offline: false });
         continue;
       }

@@ -3,6 +3,9 @@
 import type { components } from "../../../generated/api.ts";
 
 type WarehouseRole = components["schemas"]["WarehouseUserRole"];
+/** A refused batch of scans: the shipment removed by the merchant, closed meanwhile, a reused key, not allowed, or
+ * input the service would not take. */
+export type RefusalKind = "removed" | "closed" | "reused" | "forbidden" | "rejected";
 
 export interface StationWords {
   title: string;
@@ -43,6 +46,7 @@ export interface StationWords {
   cameraView: string;
 
   closedNow: string;
+  deletedNow: string;
   scanForm: string;
   quantity: string;
   scanField: string;
@@ -79,7 +83,7 @@ export interface StationWords {
 
   refusedTitle: string;
   /** Why the service refused a batch of scans, and what to do. */
-  refusal: (status: number, code: string) => string;
+  refusal: Record<RefusalKind, string>;
   stale: string;
   sendAgain: string;
   discard: string;

@@ -45,6 +45,8 @@ export const station: Pick<Catalogue, "station"> = {
     cameraView: "Camera view",
 
     closedNow: "This delivery is finished or cancelled. New scans will not be counted: ask a supervisor to reopen it.",
+    deletedNow:
+      "The shop removed this delivery. New scans will not be counted: put the goods aside and tell a supervisor.",
     scanForm: "Scan",
     quantity: "Items in this scan (a carton: type how many)",
     scanField: "Scan a barcode, or type a product's name or code",
@@ -79,16 +81,15 @@ export const station: Pick<Catalogue, "station"> = {
     orPick: "Or choose the product",
 
     refusedTitle: "Scans that were not counted",
-    refusal: (status, code) =>
-      status === 404
-        ? "The shop removed this delivery, so these scans cannot be counted. Put the goods aside and tell a supervisor."
-        : status === 409
-          ? "This delivery was finished or cancelled meanwhile, on another device or by a supervisor. Ask a supervisor to reopen it, then send these scans again."
-          : status === 422 || code === "idempotency_key_reused"
-            ? "These scans clash with scans sent before from this device. Discard them and scan the items again."
-            : status === 403
-              ? "You may not count this delivery. Ask a supervisor."
-              : "The service did not accept these scans. Discard them and scan the items again.",
+    refusal: {
+      removed:
+        "The shop removed this delivery, so these scans cannot be counted. Put the goods aside and tell a supervisor.",
+      closed:
+        "This delivery was finished or cancelled meanwhile, on another device or by a supervisor. Ask a supervisor to reopen it, then send these scans again.",
+      reused: "These scans clash with scans sent before from this device. Discard them and scan the items again.",
+      forbidden: "You may not count this delivery. Ask a supervisor.",
+      rejected: "The service did not accept these scans. Discard them and scan the items again.",
+    },
     stale:
       "These scans are more than a day old and may have been counted already. Check the counts: send them only if they are missing.",
     sendAgain: "Send again",

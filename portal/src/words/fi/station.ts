@@ -47,6 +47,8 @@ export const station: Pick<Catalogue, "station"> = {
 
     closedNow:
       "Tämä toimitus on valmis tai peruttu. Uusia skannauksia ei lasketa: pyydä esimiestä avaamaan se uudelleen.",
+    deletedNow:
+      "Kauppa poisti tämän toimituksen. Uusia skannauksia ei lasketa: laita tavarat sivuun ja kerro esimiehelle.",
     scanForm: "Skannaus",
     quantity: "Kappaletta tässä skannauksessa (laatikko: kirjoita määrä)",
     scanField: "Skannaa viivakoodi tai kirjoita tuotteen nimi tai koodi",
@@ -82,16 +84,16 @@ export const station: Pick<Catalogue, "station"> = {
     orPick: "Tai valitse tuote",
 
     refusedTitle: "Skannaukset, joita ei laskettu",
-    refusal: (status, code) =>
-      status === 404
-        ? "Kauppa poisti tämän toimituksen, joten näitä skannauksia ei voi laskea. Laita tavarat sivuun ja kerro esimiehelle."
-        : status === 409
-          ? "Tämä toimitus päätettiin tai peruttiin sillä välin toisella laitteella tai esimiehen toimesta. Pyydä esimiestä avaamaan se uudelleen ja lähetä sitten nämä skannaukset uudelleen."
-          : status === 422 || code === "idempotency_key_reused"
-            ? "Nämä skannaukset ovat ristiriidassa tältä laitteelta aiemmin lähetettyjen kanssa. Hylkää ne ja skannaa tuotteet uudelleen."
-            : status === 403
-              ? "Sinulla ei ole oikeutta laskea tätä toimitusta. Kysy esimieheltä."
-              : "Palvelu ei hyväksynyt näitä skannauksia. Hylkää ne ja skannaa tuotteet uudelleen.",
+    refusal: {
+      removed:
+        "Kauppa poisti tämän toimituksen, joten näitä skannauksia ei voi laskea. Laita tavarat sivuun ja kerro esimiehelle.",
+      closed:
+        "Tämä toimitus päätettiin tai peruttiin sillä välin toisella laitteella tai esimiehen toimesta. Pyydä esimiestä avaamaan se uudelleen ja lähetä sitten nämä skannaukset uudelleen.",
+      reused:
+        "Nämä skannaukset ovat ristiriidassa tältä laitteelta aiemmin lähetettyjen kanssa. Hylkää ne ja skannaa tuotteet uudelleen.",
+      forbidden: "Sinulla ei ole oikeutta laskea tätä toimitusta. Kysy esimieheltä.",
+      rejected: "Palvelu ei hyväksynyt näitä skannauksia. Hylkää ne ja skannaa tuotteet uudelleen.",
+    },
     stale:
       "Nämä skannaukset ovat yli vuorokauden vanhoja, ja ne on ehkä jo laskettu. Tarkista määrät: lähetä ne vain, jos ne puuttuvat.",
     sendAgain: "Lähetä uudelleen",

@@ -47,6 +47,8 @@ export const station: Pick<Catalogue, "station"> = {
 
     closedNow:
       "Leveransen är avslutad eller avbruten. Nya skanningar räknas inte: be en arbetsledare att öppna den igen.",
+    deletedNow:
+      "Butiken tog bort leveransen. Nya skanningar räknas inte: ställ varorna åt sidan och säg till en arbetsledare.",
     scanForm: "Skanning",
     quantity: "Antal i den här skanningen (en kartong: skriv antalet)",
     scanField: "Skanna en streckkod, eller skriv produktens namn eller kod",
@@ -82,16 +84,16 @@ export const station: Pick<Catalogue, "station"> = {
     orPick: "Eller välj produkten",
 
     refusedTitle: "Skanningar som inte räknades",
-    refusal: (status, code) =>
-      status === 404
-        ? "Butiken tog bort leveransen, så skanningarna kan inte räknas. Ställ varorna åt sidan och säg till en arbetsledare."
-        : status === 409
-          ? "Leveransen avslutades eller avbröts under tiden, på en annan enhet eller av en arbetsledare. Be en arbetsledare att öppna den igen och skicka sedan skanningarna igen."
-          : status === 422 || code === "idempotency_key_reused"
-            ? "Skanningarna krockar med skanningar som skickats tidigare från den här enheten. Kasta dem och skanna varorna igen."
-            : status === 403
-              ? "Du får inte räkna den här leveransen. Fråga en arbetsledare."
-              : "Tjänsten tog inte emot skanningarna. Kasta dem och skanna varorna igen.",
+    refusal: {
+      removed:
+        "Butiken tog bort leveransen, så skanningarna kan inte räknas. Ställ varorna åt sidan och säg till en arbetsledare.",
+      closed:
+        "Leveransen avslutades eller avbröts under tiden, på en annan enhet eller av en arbetsledare. Be en arbetsledare att öppna den igen och skicka sedan skanningarna igen.",
+      reused:
+        "Skanningarna krockar med skanningar som skickats tidigare från den här enheten. Kasta dem och skanna varorna igen.",
+      forbidden: "Du får inte räkna den här leveransen. Fråga en arbetsledare.",
+      rejected: "Tjänsten tog inte emot skanningarna. Kasta dem och skanna varorna igen.",
+    },
     stale:
       "Skanningarna är över ett dygn gamla och kan redan ha räknats. Kontrollera antalen: skicka dem bara om de saknas.",
     sendAgain: "Skicka igen",
