@@ -40,6 +40,10 @@ export interface AppOptions {
   /** Requests a minute per publishable key, and per client address over every key; 0 or absent: no limit. */
   publishableKeyRequestsPerMinute?: number;
   publishableAddressRequestsPerMinute?: number;
+  /** Requests a minute per client address with one publishable key (its share of the key's); 0 or absent: none. */
+  publishableKeySharePerAddress?: number;
+  /** Requests a minute per client address that no verified caller answers for (404, 405, 401, preflights); 0 or absent: no limit. */
+  anonymousRequestsPerAddress?: number;
   /** Response body bytes a minute per caller; 0 or absent: no limit. */
   responseBytesPerMinute?: number;
   /** Answers checked against the spec, in percent (default 100: every one). */
@@ -73,6 +77,8 @@ export function createApp({
   bodyBytesPerMinute = 0,
   publishableKeyRequestsPerMinute = 0,
   publishableAddressRequestsPerMinute = 0,
+  publishableKeySharePerAddress = 0,
+  anonymousRequestsPerAddress = 0,
   responseBytesPerMinute = 0,
   responseValidationPercent = 100,
   handlers = services.handlers,
@@ -128,6 +134,8 @@ export function createApp({
         responseBytesPerMinute,
         publishableKeyRequestsPerMinute,
         publishableAddressRequestsPerMinute,
+        publishableKeySharePerAddress,
+        anonymousRequestsPerAddress,
         responseValidationPercent,
         countViolation: metrics?.responseViolation,
         windows: services.windows,

@@ -108,6 +108,8 @@ async function main() {
     responseBytesPerMinute: config.responseBytesPerMinute,
     publishableKeyRequestsPerMinute: config.publishableKeyRequestsPerMinute,
     publishableAddressRequestsPerMinute: config.publishableAddressRequestsPerMinute,
+    publishableKeySharePerAddress: config.publishableKeySharePerAddress,
+    anonymousRequestsPerAddress: config.anonymousRequestsPerAddress,
     responseValidationPercent: config.responseValidationPercent,
     trustProxy: config.trustProxy,
     demoPages: config.seedDemo,

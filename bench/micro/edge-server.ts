@@ -75,6 +75,8 @@ const steps = pipelineSteps({
   responseBytesPerMinute: config.responseBytesPerMinute,
   publishableKeyRequestsPerMinute: config.publishableKeyRequestsPerMinute,
   publishableAddressRequestsPerMinute: config.publishableAddressRequestsPerMinute,
+  publishableKeySharePerAddress: config.publishableKeySharePerAddress,
+  anonymousRequestsPerAddress: config.anonymousRequestsPerAddress,
   responseValidationPercent: config.responseValidationPercent,
   countViolation: metrics.responseViolation,
 });

@@ -173,6 +173,24 @@ export const SETTINGS = {
     meaning:
       "Requests a minute with publishable keys from one client address (as `TRUST_PROXY` tells it), over every key: one shopper's checkout needs a few, a scraper is stopped.",
   }),
+  publishableKeySharePerAddress: wholeNumber({
+    name: "PUBLISHABLE_KEY_SHARE_PER_ADDRESS",
+    default: 30,
+    min: 0,
+    max: INT32_MAX,
+    zero: "no share",
+    meaning:
+      "Requests a minute one client address may make with one publishable key: its share of the key's `PUBLISHABLE_KEY_REQUESTS_PER_MINUTE`, so that strangers at a few addresses cannot spend a shop's allowance and shut its checkout. Once a key's minute is spent anyway, an address that has made fewer than 5 requests with it that minute is still served (up to the key's allowance again), so a new shopper gets an answer.",
+  }),
+  anonymousRequestsPerAddress: wholeNumber({
+    name: "ANONYMOUS_REQUESTS_PER_ADDRESS",
+    default: 600,
+    min: 0,
+    max: INT32_MAX,
+    zero: "no limit",
+    meaning:
+      "Requests a minute from one client address (as `TRUST_PROXY` tells it) under the API's base path that no verified caller answers for: a path or method that matches no operation (`404`, `405`), no or wrong credentials (`401`), CORS preflights. Counted for all instances together, apart from the merchants at the same address; beyond it `429 rate_limited`, paced like other refusals.",
+  }),
   quoteTtlSeconds: wholeNumber({
     name: "QUOTE_TTL_SECONDS",
     unit: "seconds",

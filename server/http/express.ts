@@ -12,6 +12,8 @@ declare global {
       requestId: string;
       /** Charges bytes of a body of undeclared length as they arrive; throws the refusal when over budget. */
       meterBody?: (bytes: number) => Promise<void>;
+      /** This request was counted against its client address's limit (address-limits.ts). */
+      addressCharged?: boolean;
       /** The app's logger, for failures worth an operator's attention. */
       log?: Logger;
     }

@@ -17,11 +17,13 @@ import {
   perCallerConcurrency,
   perCallerRateLimit,
   perCallerResponseBytes,
+  NEWCOMER_REQUESTS,
   publishableKeyLimits,
   sharedWindows,
   type SharedWindows,
 } from "./rate-limit.ts";
 import { fairShare } from "./fair-share.ts";
+import { addressLimits } from "./address-limits.ts";
 import { keyOrigins, preflight } from "./cors.ts";
 import { isListedOrigin } from "../publishable-keys/keys.ts";
 import { TtlCache } from "../shared/ttl-cache.ts";
@@ -52,6 +54,10 @@ export interface PipelineOptions {
   /** Requests a minute per publishable key, and per client address over every key; 0: no limit. */
   publishableKeyRequestsPerMinute?: number;
   publishableAddressRequestsPerMinute?: number;
+  /** Requests a minute per client address with one key (its share of the key's); 0: none. */
+  publishableKeySharePerAddress?: number;
+  /** Requests a minute per client address that no verified caller answers for (404, 405, 401, preflights); 0: no limit. */
+  anonymousRequestsPerAddress?: number;
   /** Answers checked against the spec, in percent (RESPONSE_VALIDATION_PERCENT); default 100. */
   responseValidationPercent?: number;
   /** Counts an answer that broke the contract (metrics/metrics.ts). */
@@ -77,6 +83,10 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
   });
   const shared = o.windows ?? sharedWindows(o.db, o.logger);
   const turns = fairShare();
+  const addresses =
+    (o.anonymousRequestsPerAddress ?? 0) > 0
+      ? addressLimits(shared("anonymous-address", o.anonymousRequestsPerAddress ?? 0))
+      : undefined;
   o.gauge?.(
     "http_requests_waiting_turn",
     "API requests read and checked, waiting for their caller's turn while other callers are active.",
@@ -88,6 +98,9 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
     ["metrics", o.observeRequests],
     // The request's span, when tracing is on (tracing/tracer.ts).
     ["trace", traceRequests()],
+    // Requests no verified caller answers for are counted per client address (address-limits.ts): here, one without
+    // credentials from an address whose minute is spent is refused before anything else costs.
+    ["address limit", addresses?.early],
     // A browser's preflight (CORS): answered here for the operations a publishable key may call, from an origin a
     // key lists; no operation is matched for it.
     ["preflight", preflight(listedOrigin(o.db))],
@@ -109,11 +122,16 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
     // A publishable key's own allowances, per key and per client address (429).
     [
       "key limits",
-      ((o.publishableKeyRequestsPerMinute ?? 0) > 0 || (o.publishableAddressRequestsPerMinute ?? 0) > 0) &&
-        publishableKeyLimits(
-          shared("publishable-key", o.publishableKeyRequestsPerMinute ?? 0),
-          shared("publishable-address", o.publishableAddressRequestsPerMinute ?? 0),
-        ),
+      ((o.publishableKeyRequestsPerMinute ?? 0) > 0 ||
+        (o.publishableAddressRequestsPerMinute ?? 0) > 0 ||
+        (o.publishableKeySharePerAddress ?? 0) > 0) &&
+        publishableKeyLimits({
+          perKey: shared("publishable-key", o.publishableKeyRequestsPerMinute ?? 0),
+          perAddress: shared("publishable-address", o.publishableAddressRequestsPerMinute ?? 0),
+          share: shared("publishable-key-address", o.publishableKeySharePerAddress ?? 0),
+          newcomer: shared("publishable-key-newcomer", NEWCOMER_REQUESTS),
+          overflow: shared("publishable-key-overflow", o.publishableKeyRequestsPerMinute ?? 0),
+        }),
     ],
     // The caller's limits (429), from the headers and what it spent, before the body is read (a chunked body is
     // charged as it arrives, in readJsonBody).
@@ -131,6 +149,8 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
     ["checks span", checked.open],
     ["checks", checks],
     ["checks span end", checked.close],
+    // A 404, 405 or 401 is charged to the client's address, and past its minute is a 429.
+    ["address refusals", addresses?.refusals],
     // A caller refused more than a few times a second waits for its further refusals (refusal-pace.ts): here,
     // after the checks, so that it sees the refusals of a chunked body's bytes too.
     ["refusal pace", paceRefusals()],

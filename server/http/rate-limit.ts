@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { Db } from "../db/database.ts";
 import { SharedWindowLimit, WindowCounter } from "../db/counters.ts";
 import { AppError } from "../shared/errors.ts";
+import { clientAddress } from "./address-limits.ts";
 import type { Res } from "./express.ts";
 
 /** Makes the minute windows the limits count in; `flush` sends what they counted and have not sent yet. */
@@ -167,32 +168,55 @@ export function perCallerResponseBytes(limit: SharedWindowLimit) {
   };
 }
 
+/** Once a key's minute is spent, requests an address that has hardly used the key may still make with it. */
+export const NEWCOMER_REQUESTS = 5;
+
+export interface PublishableKeyWindows {
+  /** Per key. */
+  perKey: SharedWindowLimit;
+  /** Per client address, over every key. */
+  perAddress: SharedWindowLimit;
+  /** Per key and client address: the address's share of the key's minute (limit 0: no share). */
+  share: SharedWindowLimit;
+  /**
+   * Per key and address, NEWCOMER_REQUESTS: whether the address has hardly used the key this minute; and per key (as
+   * many as the key's), what newcomers may take once the key's minute is spent.
+   */
+  newcomer: SharedWindowLimit;
+  overflow: SharedWindowLimit;
+}
+
 /**
  * Requests made with publishable keys (checkout pages): at most `perKey.limit` a minute per key, and at most
  * `perAddress.limit` a minute per client address over every key, counted for all instances together. A key is
  * public, so this, not its origins, is what keeps one scraper from spending a merchant's allowance or reaching
- * many merchants' keys from one address.
+ * many merchants' keys from one address. Within a key's minute an address has a share of it (`share.limit`),
+ * counted first, so that strangers at a few addresses cannot spend it all (six addresses took a key's 600 in
+ * 8.7 s, and every shopper then got 429); and once the key's minute is spent all the same (by many addresses), an
+ * address new to the key still gets its first few answers, up to the key's allowance again.
  */
-export function publishableKeyLimits(perKey: SharedWindowLimit, perAddress: SharedWindowLimit) {
+export function publishableKeyLimits(w: PublishableKeyWindows) {
+  const take = (limit: SharedWindowLimit, key: string) =>
+    limit.limit > 0 ? (limit.takeNow(key) ?? limit.take(key)) : 0;
+  const refused = (what: string, limit: SharedWindowLimit, wait: number) =>
+    tooMany(`Too many requests ${what}: at most ${limit.limit} a minute. Retry in ${wait} s.`, wait);
+  const check = async (keyId: string, address: string): Promise<AppError | undefined> => {
+    const addressWait = await take(w.perAddress, address);
+    if (addressWait > 0) return refused("with publishable keys from this address", w.perAddress, addressWait);
+    const mine = `${keyId} ${address}`;
+    const shareWait = await take(w.share, mine);
+    if (shareWait > 0) return refused("with this key from this address", w.share, shareWait);
+    // Whether this is among the address's first few requests with the key this minute.
+    const newcomer = (await take(w.newcomer, mine)) === 0;
+    const keyWait = await take(w.perKey, keyId);
+    if (keyWait === 0) return undefined;
+    // The key's minute is spent: a newcomer's first few still pass, within a second allowance of the key's size.
+    if (newcomer && (await take(w.overflow, keyId)) === 0) return undefined;
+    return refused("with this key", w.perKey, keyWait);
+  };
   return (req: Request, res: Res, next: NextFunction) => {
     const key = res.locals.principal.publishable;
     if (!key) return next();
-    Promise.all([
-      perKey.limit > 0 ? perKey.take(key.keyId) : 0,
-      perAddress.limit > 0 ? perAddress.take(req.ip ?? "unknown") : 0,
-    ]).then(([keyWait, addressWait]) => {
-      if (keyWait > 0)
-        return next(
-          tooMany(`Too many requests with this key: at most ${perKey.limit} a minute. Retry in ${keyWait} s.`, keyWait),
-        );
-      if (addressWait > 0)
-        return next(
-          tooMany(
-            `Too many requests with publishable keys from this address: at most ${perAddress.limit} a minute. Retry in ${addressWait} s.`,
-            addressWait,
-          ),
-        );
-      next();
-    }, next);
+    check(key.keyId, clientAddress(req)).then(next, next);
   };
 }

@@ -4,6 +4,8 @@
 // burst, a caller's refusals are answered after a pause: its loop then asks at most once a second per connection.
 import type { NextFunction, Request } from "express";
 import { AppError } from "../shared/errors.ts";
+import type { Principal } from "../accounts/domain.ts";
+import { clientAddress } from "./address-limits.ts";
 import type { Res } from "./express.ts";
 
 export interface RefusalPace {
@@ -26,10 +28,16 @@ interface Caller {
 /** An error step for the caller limits' 429s; every other error passes on unchanged and at once. */
 export function paceRefusals(pace: RefusalPace = REFUSAL_PACE) {
   const callers = new Map<string, Caller>();
-  return (err: unknown, _req: Request, res: Res, next: NextFunction) => {
-    const key = (res.locals.principal as { name?: string } | undefined)?.name;
-    if (!(err instanceof AppError) || err.code !== "rate_limited" || key === undefined) return next(err);
+  let swept = 0;
+  return (err: unknown, req: Request, res: Res, next: NextFunction) => {
+    if (!(err instanceof AppError) || err.code !== "rate_limited") return next(err);
+    const key = refusedCaller(req, res);
     const second = Math.floor(Date.now() / 1000);
+    // Refused addresses come and go: forget those of past seconds with nothing held, now and then.
+    if (second !== swept && callers.size > 1000) {
+      swept = second;
+      for (const [k, c] of callers) if (c.held === 0 && c.second !== second) callers.delete(k);
+    }
     let c = callers.get(key);
     if (!c) callers.set(key, (c = { second, count: 0, held: 0 }));
     // The same record each second: held refusals of the last one still count against maxHeld.
@@ -60,4 +68,14 @@ export function paceRefusals(pace: RefusalPace = REFUSAL_PACE) {
     // A client that gives up meanwhile frees its place.
     res.on("close", release);
   };
+}
+
+/**
+ * Whose refusals these are: a verified caller's own; a publishable key's at one address (a key is public: strangers
+ * refused with it must not pace a shopper's refusals); else the client address's (address-limits.ts).
+ */
+function refusedCaller(req: Request, res: Res): string {
+  const principal = res.locals.principal as Principal | undefined;
+  if (principal?.publishable) return `${principal.name} ${clientAddress(req)}`;
+  return principal?.name ?? `A-${clientAddress(req)}`;
 }

@@ -4,6 +4,7 @@
 import http from "node:http";
 import type { Socket } from "node:net";
 import type { Express } from "express";
+import { connectionTurns } from "./connection-turns.ts";
 
 export function createHttpServer(app: Express): http.Server {
   // node's own constructors, called on objects whose prototype is the app's (Express's request and response,
@@ -21,6 +22,7 @@ export function createHttpServer(app: Express): http.Server {
       IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage,
       ServerResponse: AppResponse as unknown as typeof http.ServerResponse,
     },
-    app,
+    // A pipelining connection's requests take their turns (connection-turns.ts).
+    connectionTurns<http.IncomingMessage, http.ServerResponse>(app as unknown as http.RequestListener),
   );
 }

@@ -49,6 +49,8 @@ export interface TestServerOptions {
   responseBytesPerMinute?: number;
   publishableKeyRequestsPerMinute?: number;
   publishableAddressRequestsPerMinute?: number;
+  publishableKeySharePerAddress?: number;
+  anonymousRequestsPerAddress?: number;
   quoteTtlSeconds?: number;
   /** Where the server reads "now" (test/helpers/clock.ts); default the system clock. */
   now?: () => Date;
@@ -113,6 +115,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     responseBytesPerMinute: opts.responseBytesPerMinute,
     publishableKeyRequestsPerMinute: opts.publishableKeyRequestsPerMinute,
     publishableAddressRequestsPerMinute: opts.publishableAddressRequestsPerMinute,
+    publishableKeySharePerAddress: opts.publishableKeySharePerAddress,
+    anonymousRequestsPerAddress: opts.anonymousRequestsPerAddress,
     responseValidationPercent: opts.responseValidationPercent,
     handlers: opts.handlers,
     metrics,

@@ -30,6 +30,8 @@ describe("configuration", () => {
       rateLimitPerMinute: 6000,
       publishableKeyRequestsPerMinute: 600,
       publishableAddressRequestsPerMinute: 120,
+      publishableKeySharePerAddress: 30,
+      anonymousRequestsPerAddress: 600,
       quoteTtlSeconds: 3600,
       concurrentRequestsPerCaller: 64,
       heavyRequestsPerCaller: 4,
