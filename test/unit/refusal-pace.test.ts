@@ -22,10 +22,15 @@ class FakeRes extends EventEmitter {
 
 const limited = () => new AppError("rate_limited", "Too many requests.", [], { "Retry-After": "1" });
 
-function refuse(step: ReturnType<typeof paceRefusals>, caller: string | undefined, err: unknown = limited()) {
+function refuse(
+  step: ReturnType<typeof paceRefusals>,
+  caller: string | undefined,
+  err: unknown = limited(),
+  ip = "192.0.2.1",
+) {
   const res = new FakeRes(caller);
   const r = { res, answered: false, passed: undefined as unknown };
-  step(err, {} as Request, res as unknown as Res, (e?: unknown) => {
+  step(err, { ip } as Request, res as unknown as Res, (e?: unknown) => {
     r.answered = true;
     r.passed = e;
   });
@@ -103,12 +108,23 @@ describe("the pace of refusals", () => {
     expect(next.answered).toBe(true);
   });
 
-  it("passes other errors, and refusals of a caller not yet known (the sign-in throttle's), at once", () => {
+  it("passes other errors at once", () => {
     const step = paceRefusals({ burst: 0, holdMs: 1000, maxHeld: 64 });
     const conflict = new AppError("conflict", "Taken.");
     const r = refuse(step, "M-a", conflict);
     expect([r.answered, r.passed]).toEqual([true, conflict]);
-    expect(refuse(step, undefined).answered).toBe(true);
     expect(refuse(step, "M-a", new Error("boom")).answered).toBe(true);
+  });
+
+  it("paces the refusals of a caller not yet known (the sign-in throttle's, an address's 404s) per client address", () => {
+    const step = paceRefusals({ burst: 1, holdMs: 1000, maxHeld: 64 });
+    expect(refuse(step, undefined, limited(), "192.0.2.7").answered).toBe(true);
+    const held = refuse(step, undefined, limited(), "192.0.2.7");
+    expect(held.answered).toBe(false);
+    // Another address, and a merchant at the same one, are not held by it.
+    expect(refuse(step, undefined, limited(), "192.0.2.8").answered).toBe(true);
+    expect(refuse(step, "M-same-address", limited(), "192.0.2.7").answered).toBe(true);
+    vi.advanceTimersByTime(1000);
+    expect(held.answered).toBe(true);
   });
 });
