@@ -57,7 +57,12 @@ async function send(address: string, path: string, init: RequestInit = {}): Prom
   const text = await r.text();
   const body = text ? (JSON.parse(text) as { code?: string }) : {};
   const retry = r.headers.get("retry-after");
-  return { status: r.status, code: body.code, retryAfter: retry === null ? null : Number(retry), ms: performance.now() - started };
+  return {
+    status: r.status,
+    code: body.code,
+    retryAfter: retry === null ? null : Number(retry),
+    ms: performance.now() - started,
+  };
 }
 
 const statuses = (answers: Answer[]) => answers.map((a) => a.status);
@@ -189,9 +194,7 @@ function pipelined(address: string, paths: string[]): Promise<{ status: number; 
       }
     });
     socket.on("error", reject);
-    socket.write(
-      paths.map((p) => `GET ${p} HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${address}\r\n\r\n`).join(""),
-    );
+    socket.write(paths.map((p) => `GET ${p} HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: ${address}\r\n\r\n`).join(""));
   });
 }
 
@@ -200,7 +203,10 @@ describe("When one connection pipelines many requests", () => {
     const a = newAddress();
     const started = performance.now();
     const answers = await pipelined(a, Array(24).fill("/2015-01-01/no_such_thing"));
-    expect(answers.map((x) => x.status)).toEqual([...Array(PER_ADDRESS).fill(404), ...Array(24 - PER_ADDRESS).fill(429)]);
+    expect(answers.map((x) => x.status)).toEqual([
+      ...Array(PER_ADDRESS).fill(404),
+      ...Array(24 - PER_ADDRESS).fill(429),
+    ]);
     expect(answers.at(-1)!.code).toBe("rate_limited");
     // 18 refusals: ten at once, the rest held for a second (a connection's requests run a few at a time).
     expect(performance.now() - started).toBeGreaterThanOrEqual(900);
