@@ -133,6 +133,23 @@ export const PARITY_TABLE: ParityRow[] = [
     ]),
   })),
   {
+    // The service's own value rules run with the schema check, on the mock too (docs/mock.md says so).
+    name: "create with one merchants_id twice and a GTIN whose check digit is wrong",
+    method: "POST",
+    path: "/inbound_shipments/_create",
+    body: {
+      ...SHIPMENT,
+      products: [
+        { merchants_id: "SKU-1", name: "x", gtin: "6410405082658", qty: 1 },
+        { merchants_id: "SKU-1", name: "y", qty: 2 },
+      ],
+    },
+    expect: invalid([
+      detail("/body/products/0/gtin", "gtin", "GTIN check digit is wrong"),
+      detail("/body/products/1/merchants_id", "duplicate", "merchants_id SKU-1 appears more than once"),
+    ]),
+  },
+  {
     name: "create with malformed JSON",
     method: "POST",
     path: "/inbound_shipments/_create",

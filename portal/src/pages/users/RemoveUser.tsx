@@ -1,5 +1,6 @@
 // Removing a person (someone who left), after a confirmation that says what happens: signed out at once, no
-// more sign-ins. The merchant's only administrator cannot be removed (the API refuses, said in words).
+// more sign-ins. The merchant's only administrator cannot be removed: the list refuses before this asks (index.tsx),
+// and the API refuses too, said in words, should the list be out of date.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { S } from "../../api.ts";
 import { unwrap } from "../../app/data.ts";

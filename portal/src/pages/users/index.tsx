@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { S } from "../../api.ts";
 import { useCurrentSession } from "../../app/session.ts";
+import { useWords } from "../../words/index.ts";
 import { AddUser } from "./AddUser.tsx";
 import { problemsOfError, useUsers } from "./data.ts";
 import { RemoveUser } from "./RemoveUser.tsx";
@@ -15,6 +16,7 @@ type Pending = { kind: "reset" | "remove"; user: User };
 export function Users(_: { rest: string[] }) {
   const session = useCurrentSession();
   const users = useUsers();
+  const w = useWords();
   // What the last action on a user said, shown under that user's row; a removal's outcome above the list.
   const [said, setSaid] = useState<Said & { id: string }>();
   const [removed, setRemoved] = useState<string>();
@@ -26,6 +28,13 @@ export function Users(_: { rest: string[] }) {
   const ask = (kind: Pending["kind"], user: User) => () => {
     setSaid(undefined);
     setRemoved(undefined);
+    // The shop's only administrator: refused at once, in the API's own words, rather than after a confirmation
+    // that could only end in the same refusal. (The API still refuses it, should the list be out of date.)
+    const admins = users.data?.items.filter((u) => u.role === "admin") ?? [];
+    if (kind === "remove" && admins.length === 1 && admins[0]!.id === user.id) {
+      const why = w.field({ path: "/params/user_id", code: "last_admin", message: "" }, "deletePortalUser");
+      return sayOf(user.id)({ text: why, problem: true });
+    }
     setPending({ kind, user });
   };
   const failed = problemsOfError(users.error, "listPortalUsers");
