@@ -1132,6 +1132,9 @@ export interface paths {
          *     committed, after every event already shown, whatever else runs on the service. A cursor is
          *     opaque and belongs to your account. The feed shows what webhooks deliver, so test events
          *     (`webhook.test`) are not part of it.
+         *     After the service's database is restored from a backup, a cursor handed out after that backup is
+         *     refused with `409 cursor_from_other_history` and a `restart_cursor` to continue from (never a page
+         *     that skips events); cursors handed out before this check existed are still accepted.
          *     Events are kept for 30 days (the operator's setting may differ); deduplicate by `event_id`
          *     if you also receive webhooks.
          */
@@ -1803,7 +1806,7 @@ export interface components {
              * @description Machine-readable reason. Branch on this, not on `message`.
              * @enum {string}
              */
-            code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "ambiguous_reference" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "unknown" | "not_implemented" | "unavailable";
+            code: "validation_failed" | "unauthorized" | "access_denied" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state" | "ambiguous_reference" | "cursor_from_other_history" | "precondition_failed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "unknown" | "not_implemented" | "unavailable";
             /** @description A sentence for humans; may change wording. */
             message: string;
             /**
@@ -3018,6 +3021,25 @@ export interface components {
             /** @description `true` when the next page is ready to be fetched now. */
             has_more: boolean;
         };
+        /**
+         * @description The cursor belongs to a history of events the service no longer has: its database was restored from a
+         *     backup (or otherwise taken back in time) after the cursor was handed out, and the positions after it now
+         *     hold other events. Going on from it would skip them, so nothing is answered from it: continue from
+         *     `restart_cursor`, the last point this history shares with the cursor's (the start of the feed when none is
+         *     known). Events already processed may come again from there; deduplicate by `event_id`.
+         */
+        CursorFromOtherHistory: {
+            /** @constant */
+            success: false;
+            /** @constant */
+            code: "cursor_from_other_history";
+            /** @description A sentence for humans; may change wording. */
+            message: string;
+            details: unknown[];
+            request_id?: string;
+            /** @description Pass as `cursor` to go on in the service's present history. */
+            restart_cursor: string;
+        };
         /** @description What every webhook delivery carries around its event's payload; each event type narrows `event_type` and `payload`. */
         WebhookEnvelope: {
             /** @description Unique per event; the same on every retry. Use it to ignore duplicates. */
@@ -3781,6 +3803,7 @@ export type WebhookEndpointDisabledPayload = components['schemas']['WebhookEndpo
 export type EndpointDisabledFeedEvent = components['schemas']['EndpointDisabledFeedEvent'];
 export type FeedEvent = components['schemas']['FeedEvent'];
 export type EventFeedPage = components['schemas']['EventFeedPage'];
+export type CursorFromOtherHistory = components['schemas']['CursorFromOtherHistory'];
 export type WebhookEnvelope = components['schemas']['WebhookEnvelope'];
 export type InboundItemsArrivedEvent = components['schemas']['InboundItemsArrivedEvent'];
 export type InboundArrivedAtWarehouseEvent = components['schemas']['InboundArrivedAtWarehouseEvent'];
@@ -6594,7 +6617,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "next_cursor": "ZTQy",
+                     *       "next_cursor": "ZTQyLjVhNDFlMmYzYTRiNWM2ZDdlOGY5YTBjNA",
                      *       "has_more": false
                      *     }
                      */
@@ -6604,6 +6627,24 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
+            /** @description The cursor is from a history of events the service no longer has (a restore). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "code": "cursor_from_other_history",
+                     *       "message": "This cursor belongs to a history of events this service no longer has (its database was restored from a backup): continue from restart_cursor, and expect events you already processed again (deduplicate by event_id).",
+                     *       "details": [],
+                     *       "restart_cursor": "ZTQwLjVhNDFlMmYzYTRiNWM2ZDdlOGY5YTBjMg"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CursorFromOtherHistory"];
+                };
+            };
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];

@@ -17,6 +17,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   conflict: 409,
   invalid_state: 409,
   ambiguous_reference: 409,
+  cursor_from_other_history: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -49,18 +49,21 @@ export function toPage<R, T>(
 /**
  * Where a feed reader stands: after the merchant's event at `position` (its own counter, so a cursor says nothing
  * of other merchants), or, from a cursor issued before positions existed, after every event of transaction `txid`.
+ * `mark` is the id of the event at `position` when the cursor was handed out: the history the cursor belongs to.
+ * A restore rewinds positions, and the position's event is then another one or none (webhooks/feed-history.ts).
  */
-export type FeedPosition = { position: string } | { txid: string };
+export type FeedPosition = { position: string; mark?: string } | { txid: string };
 
 // "e" tells a feed cursor from a list cursor, so that one is never accepted for the other.
-export function encodeFeedCursor(position: string): string {
-  return Buffer.from(`e${position}`).toString("base64url");
+export function encodeFeedCursor(position: string, mark?: string): string {
+  return Buffer.from(`e${position}${mark === undefined ? "" : `.${mark}`}`).toString("base64url");
 }
 
 export function decodeFeedCursor(cursor: string): FeedPosition {
   const text = Buffer.from(cursor, "base64url").toString();
-  const current = /^e(\d{1,18})$/.exec(text);
-  if (current) return { position: current[1]! };
+  const current = /^e(\d{1,18})(?:\.([0-9a-f]{24}))?$/.exec(text);
+  // Cursors handed out before they carried their history's mark ("e<position>") keep working, unchecked.
+  if (current) return current[2] ? { position: current[1]!, mark: current[2] } : { position: current[1]! };
   // The release before feed positions paged by transaction id ("f<txid>.<id>"); its cursors keep working.
   const legacy = /^f(\d{1,20})\.[0-9a-f]{24}$/.exec(text);
   if (legacy && BigInt(legacy[1]!) <= 0xffffffffffffffffn) return { txid: legacy[1]! };

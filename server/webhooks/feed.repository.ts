@@ -87,3 +87,65 @@ export async function feedEvents(
     .limit(limit)
     .execute();
 }
+
+/** The id of the merchant's event at `position`, if it is kept. */
+export async function eventAtPosition(db: Executor, merchantId: string, position: string): Promise<string | undefined> {
+  const r = await db
+    .selectFrom("webhook_events")
+    .select("id")
+    .where("merchant_id", "=", merchantId)
+    .where(sql<boolean>`feed_position = ${position}::bigint`)
+    .executeTakeFirst();
+  return r?.id;
+}
+
+/** The last position handed out to the merchant's events ("0" before the first). */
+export async function lastFeedPosition(db: Executor, merchantId: string): Promise<string> {
+  const r = await db
+    .selectFrom("webhook_feed_positions")
+    .select(sql<string>`last_position::text`.as("p"))
+    .where("merchant_id", "=", merchantId)
+    .executeTakeFirst();
+  return r?.p ?? "0";
+}
+
+/** Whether the merchant has a kept event before `position` (retention removes the oldest first). */
+export async function hasEventBefore(db: Executor, merchantId: string, position: string): Promise<boolean> {
+  const r = await db
+    .selectFrom("webhook_events")
+    .select("id")
+    .where("merchant_id", "=", merchantId)
+    .where(sql<boolean>`feed_position < ${position}::bigint`)
+    .limit(1)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+/**
+ * The merchant's newest event before `position` such that no event at or before it was created after the second
+ * `createdBySecond` (an id's time prefix): the newest point of this history every event up to which existed
+ * before then.
+ */
+export async function lastEventCreatedBy(
+  db: Executor,
+  merchantId: string,
+  position: string,
+  createdBySecond: string,
+): Promise<{ id: string; position: string } | undefined> {
+  // Ids begin with their creation second in 8 hex digits: every id greater than this one was created later.
+  const newestThen = `${createdBySecond}${"f".repeat(16)}`;
+  const r = await db
+    .selectFrom("webhook_events")
+    .select(["id", sql<string>`feed_position::text`.as("position")])
+    .where("merchant_id", "=", merchantId)
+    .where(
+      sql<boolean>`feed_position < least(${position}::bigint, coalesce((
+        select min(feed_position) from webhook_events
+        where merchant_id = ${merchantId} and feed_position is not null and id > ${newestThen}
+      ), ${position}::bigint))`,
+    )
+    .orderBy("feed_position", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return r;
+}

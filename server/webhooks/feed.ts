@@ -6,7 +6,8 @@ import type { Db } from "../db/database.ts";
 import type { ValidatedQuery } from "../shared/contract.ts";
 import { decodeFeedCursor, encodeFeedCursor } from "../shared/pagination.ts";
 import { formatTimestamp } from "../shared/time.ts";
-import { feedEvents, feedPositionAtTxid, sequenceFeed } from "./feed.repository.ts";
+import { checkHistory } from "./feed-history.ts";
+import { eventAtPosition, feedEvents, feedPositionAtTxid, sequenceFeed } from "./feed.repository.ts";
 
 /** Every type but webhook.test, which is addressed to one endpoint, not an event of the merchant's. */
 const FEED_TYPES = Object.keys({
@@ -29,6 +30,7 @@ export async function listEvents(
   const { limit } = query;
   const from = query.cursor === undefined ? { position: "0" } : decodeFeedCursor(query.cursor);
   await sequenceFeed(db, merchant.id);
+  if ("mark" in from) await checkHistory(db, merchant.id, from.position, from.mark!);
   const after = "position" in from ? from.position : await feedPositionAtTxid(db, merchant.id, from.txid);
   const types = query.event_type?.length ? FEED_TYPES.filter((t) => query.event_type!.includes(t)) : FEED_TYPES;
   const rows = await feedEvents(db, merchant.id, types, after, limit + 1);
@@ -45,12 +47,13 @@ export async function listEvents(
           payload: JSON.parse(r.payload_json) as FeedEvent["payload"],
         }) as FeedEvent,
     ),
-    // At the end of the feed the position stays where the caller is, so that it can poll from there.
+    // At the end of the feed the position stays where the caller is, so that it can poll from there; every
+    // cursor names the event at its position (feed-history.ts), a cursor without one gets it here.
     next_cursor: last
-      ? encodeFeedCursor(last.feed_position)
+      ? encodeFeedCursor(last.feed_position, last.id)
       : query.cursor === undefined
         ? null
-        : encodeFeedCursor(after),
+        : encodeFeedCursor(after, "mark" in from ? from.mark : await eventAtPosition(db, merchant.id, after)),
     has_more: rows.length > limit,
   };
 }

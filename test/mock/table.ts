@@ -111,6 +111,17 @@ export const PARITY_TABLE: ParityRow[] = [
   },
   { name: "the events feed", method: "GET", path: "/events", expect: { status: 200 } },
   {
+    // A cursor naming an event the target's history does not have at its position: after a restore on the server.
+    name: "an events cursor from another history",
+    method: "GET",
+    path: `/events?cursor=${Buffer.from("e900000.5a41e2f3a4b5c6d7e8f9a0ff").toString("base64url")}`,
+    expect: {
+      status: 409,
+      code: "cursor_from_other_history",
+      check: (b) => expect(b.restart_cursor).toEqual(expect.any(String)),
+    },
+  },
+  {
     name: "the pickup point branches (matched as itself, not as a pickup point id)",
     method: "GET",
     path: "/pickup_points/branches",

@@ -69,9 +69,10 @@ describe("spec/openapi.yaml", () => {
       else expect(statuses, `${op.operationId} 501`).toContain("501");
       for (const s of statuses.filter((x) => Number(x) >= 400)) {
         const ref = op.responses[s]!.$ref ?? op.responses[s]!.content?.["application/json"]?.schema?.$ref;
-        // The shared error, or an error of its own schema that extends its shape (a lookup's candidates).
+        // The shared error, or an error of its own schema that extends its shape (a lookup's candidates, a feed
+        // cursor's restart_cursor).
         expect(ref, `${op.operationId} ${s} uses the shared error`).toMatch(
-          /^#\/components\/(responses\/\w+|schemas\/(Error|AmbiguousReference))$/,
+          /^#\/components\/(responses\/\w+|schemas\/(Error|AmbiguousReference|CursorFromOtherHistory))$/,
         );
       }
     },

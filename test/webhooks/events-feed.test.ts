@@ -52,6 +52,15 @@ async function walk(cursor?: string, limit = 2, atLeast = 0) {
   }
 }
 
+/** The merchant's feed as stored, to show that a refused request changed nothing. */
+const snapshotFeed = () =>
+  srv.handle.db
+    .selectFrom("webhook_events")
+    .select(["id", sql<string>`feed_position::text`.as("p")])
+    .where("merchant_id", "=", merchantId)
+    .orderBy("id")
+    .execute();
+
 const shipmentOf = (e: S["FeedEvent"]) =>
   "shipment" in e.payload ? e.payload.shipment.id : "shipment_id" in e.payload ? e.payload.shipment_id : undefined;
 
@@ -166,8 +175,14 @@ describe("GET /events", () => {
 
     const other = await srv.merchant(`other-${seq}.example.com`);
     expect(await events({}, other)).toEqual({ items: [], next_cursor: null, has_more: false });
-    // Another merchant's cursor does not reveal anything either: positions are per merchant.
-    expect((await events({ cursor: all.cursor }, other)).items).toEqual([]);
+    // Another merchant's cursor does not reveal anything either: positions are per merchant, and the event it
+    // names is not this merchant's, so it is of another history, to restart from this feed's start.
+    const foreign = await other.GET("/events", { params: { query: { cursor: all.cursor! } } });
+    expectError(foreign, 409, "cursor_from_other_history");
+    expect(foreign.error).toMatchObject({ restart_cursor: Buffer.from("e0").toString("base64url") });
+    expect(
+      (await events({ cursor: (foreign.error as unknown as { restart_cursor: string }).restart_cursor }, other)).items,
+    ).toEqual([]);
   });
 
   it("refuses bad input with the exact error and changes nothing", async () => {
@@ -211,6 +226,42 @@ describe("GET /events", () => {
     expect(later).toEqual(expect.arrayContaining(rest.items.map((e) => e.event_id)));
     expect(rest.items.map((e) => e.event_id)).toEqual(later.slice(later.length - rest.items.length));
     expect(rest.cursor).toBe(all.cursor);
+  });
+
+  it("after a rewind of the feed (a restore), a cursor from the lost future is refused with where to restart", async () => {
+    await history();
+    const kept = await walk(undefined, 100, 6);
+    const ids = kept.items.map((e) => e.event_id);
+    await history();
+    const future = await walk(kept.cursor, 100, 6);
+    // What a restore of a backup taken after the first six events does to the feed: the rest is gone, and the
+    // positions after the sixth are handed out again.
+    const db = srv.handle.db;
+    const lost = future.items.map((e) => e.event_id);
+    await db.deleteFrom("webhook_deliveries").where("event_id", "in", lost).execute();
+    await db.deleteFrom("webhook_events").where("id", "in", lost).execute();
+    await db
+      .updateTable("webhook_feed_positions")
+      .set({ last_position: "6" })
+      .where("merchant_id", "=", merchantId)
+      .execute();
+    // Ids begin with their second: the new history's events are created after every event the cursor saw.
+    await new Promise((r) => setTimeout(r, 1100));
+    await history();
+    await events({ limit: 1 }); // the new events take their positions
+    const before = await snapshotFeed();
+    const r = await m.GET("/events", { params: { query: { cursor: future.cursor! } } });
+    expectError(r, 409, "cursor_from_other_history");
+    const restart = (r.error as unknown as { restart_cursor: string }).restart_cursor;
+    expect(restart).toBe(kept.cursor);
+    expect(await snapshotFeed()).toEqual(before);
+    const resumed = await walk(restart, 100, 6);
+    expect(resumed.items).toHaveLength(6);
+    expect(resumed.items.map((e) => e.event_id)).not.toEqual(expect.arrayContaining([ids[5], lost[0]]));
+    // Cursors of the history both share, and unmarked ones, are accepted.
+    expect((await walk(kept.cursor, 100, 6)).items).toEqual(resumed.items);
+    const unmarked = Buffer.from("e6").toString("base64url");
+    expect((await walk(unmarked, 100, 6)).items).toEqual(resumed.items);
   });
 
   it("a cursor held across the pruning of every old event still sees what happens next", async () => {

@@ -26,6 +26,8 @@ export const errors: Errors = {
     invalid_state: "This cannot be done while the shipment is in its current status.",
     ambiguous_reference:
       "Several shipments have this reference. Scan the code on the shipment's label, or choose the shipment from the list.",
+    cursor_from_other_history:
+      "The list of events was taken back to an earlier point when the service was restored from a backup: start reading it again from the beginning.",
     precondition_failed:
       "Someone else saved changes in the meantime: reload the page to see them, then make your changes again.",
     payload_too_large: "This is too much to send at once: split it into smaller parts.",

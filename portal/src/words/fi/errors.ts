@@ -26,6 +26,8 @@ export const errors: Errors = {
     invalid_state: "Tätä ei voi tehdä lähetyksen nykyisessä tilassa.",
     ambiguous_reference:
       "Usealla lähetyksellä on tämä viite. Lue lähetyksen tarran viivakoodi tai valitse lähetys luettelosta.",
+    cursor_from_other_history:
+      "Tapahtumaluettelo palautettiin aiempaan kohtaan, kun palvelu palautettiin varmuuskopiosta: aloita sen lukeminen alusta.",
     precondition_failed:
       "Joku muu tallensi muutoksia sillä välin: lataa sivu nähdäksesi ne ja tee sitten omat muutoksesi uudelleen.",
     payload_too_large: "Tätä on liikaa lähetettäväksi kerralla: jaa se pienempiin osiin.",

@@ -26,6 +26,8 @@ export const errors: Errors = {
     invalid_state: "Det här går inte att göra i försändelsens nuvarande status.",
     ambiguous_reference:
       "Flera försändelser har den här referensen. Läs streckkoden på försändelsens etikett eller välj försändelsen i listan.",
+    cursor_from_other_history:
+      "Händelselistan återställdes till en tidigare punkt när tjänsten återställdes från en säkerhetskopia: börja läsa den från början igen.",
     precondition_failed:
       "Någon annan har sparat ändringar under tiden: ladda om sidan för att se dem och gör sedan dina ändringar igen.",
     payload_too_large: "Det är för mycket att skicka på en gång: dela upp det i mindre delar.",
