@@ -4,9 +4,10 @@
 import http from "node:http";
 import type { Socket } from "node:net";
 import type { Express } from "express";
+import { CHECK_INTERVAL_MS, CONNECTION_LIMITS, limitConnections, type ConnectionLimits } from "./connection-limits.ts";
 import { connectionTurns } from "./connection-turns.ts";
 
-export function createHttpServer(app: Express): http.Server {
+export function createHttpServer(app: Express, limits: ConnectionLimits = CONNECTION_LIMITS): http.Server {
   // node's own constructors, called on objects whose prototype is the app's (Express's request and response,
   // whose prototypes are node's): what Express's setPrototypeOf makes of them, but once per object's making.
   function AppRequest(this: http.IncomingMessage, socket: Socket) {
@@ -17,12 +18,17 @@ export function createHttpServer(app: Express): http.Server {
     Reflect.apply(http.ServerResponse, this, [req, options]);
   }
   AppResponse.prototype = app.response;
-  return http.createServer(
+  const server = http.createServer(
     {
       IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage,
       ServerResponse: AppResponse as unknown as typeof http.ServerResponse,
+      connectionsCheckingInterval: CHECK_INTERVAL_MS,
     },
     // A pipelining connection's requests take their turns (connection-turns.ts).
     connectionTurns<http.IncomingMessage, http.ServerResponse>(app as unknown as http.RequestListener),
   );
+  // Connection caps and time limits (connection-limits.ts); a proxy TRUST_PROXY names is not capped per address.
+  const trusts = app.get("trust proxy fn") as ((address: string, hop: number) => boolean) | undefined;
+  limitConnections(server, limits, (address) => trusts?.(address, 0) ?? false);
+  return server;
 }
