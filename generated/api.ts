@@ -825,8 +825,12 @@ export interface paths {
          *     `countries` gets `country_not_served`.
          *
          *     Until you replace them, the defaults apply (`updated_at: null`): every method on, letters up
-         *     to 2000 g, no weight limit for `home` and `pickup`, `countries: [FI]`, 10 pickup points. A
-         *     method is still `merchant_disabled` until it has a price list.
+         *     to 2000 g, no weight limit for `home` and `pickup`, `countries: [FI]`, 10 pickup points, no
+         *     time zone and no delivery times. A method is still `merchant_disabled` until it has a price list.
+         *
+         *     With a `time_zone` and a method's `delivery_times`, every available option of that method (and
+         *     every priced pickup point) in shipping options carries a `delivery_estimate`: the earliest and
+         *     latest delivery dates of an order placed now.
          */
         get: operations["getShippingSettings"];
         /**
@@ -2213,6 +2217,16 @@ export interface components {
          */
         Quote: string;
         /**
+         * @description When a parcel sent now would be delivered, at the earliest and at the latest, from your
+         *     shipping settings' `time_zone` and `delivery_times` (see `DeliveryTimes`) and the public
+         *     holidays of the customer's country. Absent when your settings have no time zone or no delivery
+         *     times for the method (or the pickup point's branch).
+         */
+        DeliveryEstimate: {
+            earliest: components["schemas"]["Date"];
+            latest: components["schemas"]["Date"];
+        };
+        /**
          * @description How this price was computed: its trace, by position in the answer's `explanation.traces` (options and
          *     pickup points priced alike share one). The rules are those of `explanation.price_lists`, under this
          *     option's method.
@@ -2248,6 +2262,7 @@ export interface components {
             available: true;
             price: components["schemas"]["Price"];
             quote?: components["schemas"]["Quote"];
+            delivery_estimate?: components["schemas"]["DeliveryEstimate"];
             explanation?: components["schemas"]["PriceTraceRef"];
         } | {
             /** @constant */
@@ -2297,6 +2312,7 @@ export interface components {
             /** @description Great-circle distance from the customer's location, in metres. */
             distance_m?: number;
             quote?: components["schemas"]["Quote"];
+            delivery_estimate?: components["schemas"]["DeliveryEstimate"];
             explanation?: components["schemas"]["PriceTraceRef"];
         };
         /**
@@ -2471,6 +2487,50 @@ export interface components {
         };
         /** @description How many pickup points shipping options offer at most, nearest first. */
         PickupPointsLimit: number;
+        /**
+         * @description Your warehouse's time zone, an IANA name (`Europe/Helsinki`, `Europe/Stockholm`): the cut-off
+         *     times of `delivery_times` are in it, and "now" is read in it. An unknown name is
+         *     `400 validation_failed`. Absent (`null`): shipping options carry no delivery estimate.
+         * @example Europe/Helsinki
+         */
+        TimeZone: string;
+        /** @enum {string} */
+        Weekday: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+        /**
+         * @description How long a parcel of one method takes. An order placed on a moving day before `cutoff` (in
+         *     your `time_zone`) counts that day as its first; later, the next moving day. It leaves your
+         *     warehouse `handling_days` moving days after that (0: the same day) and arrives `transit_days_min`
+         *     to `transit_days_max` moving days after it leaves. Moving days are `moving_days` less the
+         *     public holidays of the customer's country.
+         */
+        DeliveryTimes: {
+            /** @description Moving days your warehouse needs to send a parcel (0 sends it the day the order counts from). */
+            handling_days: number;
+            /** @description The carrier's least number of moving days from sending to delivery. */
+            transit_days_min: number;
+            /** @description The carrier's most number of moving days from sending to delivery; at least `transit_days_min`. */
+            transit_days_max: number;
+            /**
+             * @description The time of day (`HH:MM`, 24-hour, in your `time_zone`) until which an order counts from that day.
+             * @example 14:00
+             */
+            cutoff: string;
+            /** @description The weekdays parcels move (are sent and carried). Absent, Monday to Friday. */
+            moving_days?: components["schemas"]["Weekday"][];
+        };
+        /**
+         * @description Each method's delivery times (a method without them gets no estimate), and optionally a
+         *     pickup branch's own (`pickup_branches`, keyed by branch: its points use them instead of
+         *     `pickup`'s). They count only with a `time_zone`.
+         */
+        DeliveryTimesByMethod: {
+            letter?: components["schemas"]["DeliveryTimes"];
+            home?: components["schemas"]["DeliveryTimes"];
+            pickup?: components["schemas"]["DeliveryTimes"];
+            pickup_branches?: {
+                [key: string]: components["schemas"]["DeliveryTimes"];
+            };
+        };
         ShippingSettingsInput: {
             letter: components["schemas"]["LetterMethodSettings"];
             home: components["schemas"]["ShippingMethodSettings"];
@@ -2479,6 +2539,10 @@ export interface components {
             countries: components["schemas"]["CountryCode"][];
             /** @description How many pickup points shipping options offer at most (1-50). Omitted, 10. */
             pickup_points_limit?: components["schemas"]["PickupPointsLimit"];
+            /** @description Omitted or `null`, no delivery estimates. */
+            time_zone?: components["schemas"]["TimeZone"] | null;
+            /** @description Omitted, none (no estimates). */
+            delivery_times?: components["schemas"]["DeliveryTimesByMethod"];
         };
         /**
          * @description A price list is evaluated on every shipping-options call, so its size is bounded as a whole
@@ -2693,6 +2757,8 @@ export interface components {
             iat: number;
             /** @description Expires at, in seconds since 1970 (UTC). */
             exp: number;
+            /** @description The option's delivery estimate when the answer gave one (added after `v` 1 first shipped). */
+            delivery_estimate?: components["schemas"]["DeliveryEstimate"];
         };
         Order: {
             id: components["schemas"]["Id"];
@@ -2723,6 +2789,9 @@ export interface components {
             /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
             countries: components["schemas"]["CountryCode"][];
             pickup_points_limit: components["schemas"]["PickupPointsLimit"];
+            /** @description `null`: no delivery estimates. */
+            time_zone: components["schemas"]["TimeZone"] | null;
+            delivery_times: components["schemas"]["DeliveryTimesByMethod"];
             /** @description When you last replaced the settings; `null` while the defaults apply. */
             updated_at: components["schemas"]["Timestamp"] | null;
         };
@@ -3721,6 +3790,7 @@ export type ShippingFacts = components['schemas']['ShippingFacts'];
 export type CurrencyCode = components['schemas']['CurrencyCode'];
 export type Price = components['schemas']['Price'];
 export type Quote = components['schemas']['Quote'];
+export type DeliveryEstimate = components['schemas']['DeliveryEstimate'];
 export type PriceTraceRef = components['schemas']['PriceTraceRef'];
 export type ShippingUnavailableReason = components['schemas']['ShippingUnavailableReason'];
 export type UnavailableTrace = components['schemas']['UnavailableTrace'];
@@ -3746,6 +3816,10 @@ export type ShippingOptionsResult = components['schemas']['ShippingOptionsResult
 export type LetterMethodSettings = components['schemas']['LetterMethodSettings'];
 export type ShippingMethodSettings = components['schemas']['ShippingMethodSettings'];
 export type PickupPointsLimit = components['schemas']['PickupPointsLimit'];
+export type TimeZone = components['schemas']['TimeZone'];
+export type Weekday = components['schemas']['Weekday'];
+export type DeliveryTimes = components['schemas']['DeliveryTimes'];
+export type DeliveryTimesByMethod = components['schemas']['DeliveryTimesByMethod'];
 export type ShippingSettingsInput = components['schemas']['ShippingSettingsInput'];
 export type PriceListInput = components['schemas']['PriceListInput'];
 export type ShippingOptionsPreview = components['schemas']['ShippingOptionsPreview'];
@@ -5653,6 +5727,29 @@ export interface operations {
                      *         "EE"
                      *       ],
                      *       "pickup_points_limit": 10,
+                     *       "time_zone": "Europe/Helsinki",
+                     *       "delivery_times": {
+                     *         "home": {
+                     *           "handling_days": 1,
+                     *           "transit_days_min": 1,
+                     *           "transit_days_max": 2,
+                     *           "cutoff": "14:00"
+                     *         },
+                     *         "pickup": {
+                     *           "handling_days": 0,
+                     *           "transit_days_min": 1,
+                     *           "transit_days_max": 3,
+                     *           "cutoff": "12:00"
+                     *         },
+                     *         "pickup_branches": {
+                     *           "fi.matkahuolto": {
+                     *             "handling_days": 0,
+                     *             "transit_days_min": 2,
+                     *             "transit_days_max": 4,
+                     *             "cutoff": "12:00"
+                     *           }
+                     *         }
+                     *       },
                      *       "updated_at": "2016-01-18T08:17:55+00:00"
                      *     }
                      */
@@ -5703,7 +5800,24 @@ export interface operations {
                  *       "countries": [
                  *         "FI"
                  *       ],
-                 *       "pickup_points_limit": 5
+                 *       "pickup_points_limit": 5,
+                 *       "time_zone": "Europe/Helsinki",
+                 *       "delivery_times": {
+                 *         "home": {
+                 *           "handling_days": 1,
+                 *           "transit_days_min": 1,
+                 *           "transit_days_max": 2,
+                 *           "cutoff": "14:00",
+                 *           "moving_days": [
+                 *             "mon",
+                 *             "tue",
+                 *             "wed",
+                 *             "thu",
+                 *             "fri",
+                 *             "sat"
+                 *           ]
+                 *         }
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["ShippingSettingsInput"];
@@ -5735,6 +5849,23 @@ export interface operations {
                      *         "FI"
                      *       ],
                      *       "pickup_points_limit": 5,
+                     *       "time_zone": "Europe/Helsinki",
+                     *       "delivery_times": {
+                     *         "home": {
+                     *           "handling_days": 1,
+                     *           "transit_days_min": 1,
+                     *           "transit_days_max": 2,
+                     *           "cutoff": "14:00",
+                     *           "moving_days": [
+                     *             "mon",
+                     *             "tue",
+                     *             "wed",
+                     *             "thu",
+                     *             "fri",
+                     *             "sat"
+                     *           ]
+                     *         }
+                     *       },
                      *       "updated_at": "2016-01-19T10:00:00+00:00"
                      *     }
                      */

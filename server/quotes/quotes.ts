@@ -15,19 +15,38 @@ export interface Quoter {
   clock: Clock;
 }
 
-/** `result` with a quote on every available letter and home option and on every priced pickup point. */
+/**
+ * `result` with a quote on every available letter and home option and on every priced pickup point, signed at
+ * `now` (the answer's own instant, so its estimates and its quotes' iat agree).
+ */
 export async function withQuotes(
   result: ShippingOptionsResult,
   merchantId: string,
   facts: QuoteFacts,
   quoter: Quoter,
+  now: Date,
 ): Promise<ShippingOptionsResult> {
   const key = await quoter.keys.current();
-  const iat = Math.floor(quoter.clock.now().getTime() / 1000);
+  const iat = Math.floor(now.getTime() / 1000);
   const exp = iat + Math.floor(quoter.ttlMs / 1000);
-  const quote = (method: QuotePayload["method"], pickupPointId: string | null, price: QuotePayload["price"]) =>
+  // The delivery estimate is added only when the answer has one: a quote without it reads as before.
+  const quote = (
+    method: QuotePayload["method"],
+    pickupPointId: string | null,
+    { price, delivery_estimate }: Pick<QuotePayload, "price" | "delivery_estimate">,
+  ) =>
     encodeQuote(
-      { v: 1, merchant_id: merchantId, method, pickup_point_id: pickupPointId, price, facts, iat, exp },
+      {
+        v: 1,
+        merchant_id: merchantId,
+        method,
+        pickup_point_id: pickupPointId,
+        price,
+        facts,
+        iat,
+        exp,
+        ...(delivery_estimate && { delivery_estimate }),
+      },
       key.kid,
       key.sign,
     );
@@ -35,16 +54,13 @@ export async function withQuotes(
   return {
     ...result,
     options: {
-      letter: letter.available ? { ...letter, quote: quote("letter", null, letter.price) } : letter,
-      home: home.available ? { ...home, quote: quote("home", null, home.price) } : home,
+      letter: letter.available ? { ...letter, quote: quote("letter", null, letter) } : letter,
+      home: home.available ? { ...home, quote: quote("home", null, home) } : home,
       pickup: pickup.available
         ? {
             ...pickup,
             pickup_points: Object.fromEntries(
-              Object.entries(pickup.pickup_points).map(([id, p]) => [
-                id,
-                { ...p, quote: quote("pickup", id, p.price) },
-              ]),
+              Object.entries(pickup.pickup_points).map(([id, p]) => [id, { ...p, quote: quote("pickup", id, p) }]),
             ),
           }
         : pickup,

@@ -19,7 +19,10 @@ export async function lockSettings(trx: Tx, merchantId: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext('shipping_settings'), hashtext(${merchantId}))`.execute(trx);
 }
 
-export async function upsertSettings(db: Executor, row: SettingsRow): Promise<void> {
+/** A settings row as written: jsonb as its JSON text. */
+export type SettingsValues = Omit<SettingsRow, "delivery_times"> & { delivery_times: string | null };
+
+export async function upsertSettings(db: Executor, row: SettingsValues): Promise<void> {
   const { merchant_id: _, ...changes } = row;
   await db
     .insertInto("shipping_settings")

@@ -7,6 +7,8 @@ import { normalisePostalCode } from "../shared/postal-codes.ts";
 import { queryDefault } from "../shared/spec-schemas.ts";
 import { quoteFacts } from "../quotes/format.ts";
 import { withQuotes, type Quoter } from "../quotes/quotes.ts";
+import type { Clock } from "../shared/clock.ts";
+import { deliverySettingsProblems } from "./delivery-dates.ts";
 import * as lists from "./price-lists.ts";
 import * as settings from "./settings.ts";
 import { validatePriceList } from "./rules-validation.ts";
@@ -47,7 +49,7 @@ const changing = async <T>(caches: Caches, merchantId: string, commit: Promise<T
 };
 
 export const shippingHandlers = {
-  getShippingOptions: async (c, { caches, quoter }) => {
+  getShippingOptions: async (c, { caches, quoter, clock }) => {
     const query = {
       postalcode: normalisePostalCode(c.query.country, c.query.postalcode),
       country: c.query.country,
@@ -56,26 +58,35 @@ export const shippingHandlers = {
       item_count: c.query.item_count,
       tags: c.query.tags,
     };
-    const body = await genericShippingOptions(c.db, caches, c.principal, {
-      ...query,
-      explain: c.query.explain,
-      distances: c.principal.publishable !== undefined,
-    });
+    const now = clock.now();
+    const body = await genericShippingOptions(
+      c.db,
+      caches,
+      c.principal,
+      { ...query, explain: c.query.explain, distances: c.principal.publishable !== undefined },
+      now,
+    );
     // A checkout page's answer: every price signed, for the shop's backend to check what the browser sends back.
     if (!c.principal.publishable) return { status: 200, body };
-    return { status: 200, body: await withQuotes(body, c.principal.id, quoteFacts(query), quoter) };
+    return { status: 200, body: await withQuotes(body, c.principal.id, quoteFacts(query), quoter, now) };
   },
-  getOrderShippingOptions: async (c, { caches }) => ({
+  getOrderShippingOptions: async (c, { caches, clock }) => ({
     status: 200,
-    body: await orderShippingOptions(c.db, caches, c.principal, c.path.order_id, c.query.explain),
+    body: await orderShippingOptions(c.db, caches, c.principal, c.path.order_id, c.query.explain, clock.now()),
   }),
-  previewShippingOptions: async (c, { caches }) => ({
+  previewShippingOptions: async (c, { caches, clock }) => ({
     status: 200,
-    body: await previewShippingOptions(c.db, caches, c.principal, {
-      ...c.body,
-      country: c.body.country ?? DEFAULT_COUNTRY,
-      postalcode: normalisePostalCode(c.body.country ?? DEFAULT_COUNTRY, c.body.postalcode),
-    }),
+    body: await previewShippingOptions(
+      c.db,
+      caches,
+      c.principal,
+      {
+        ...c.body,
+        country: c.body.country ?? DEFAULT_COUNTRY,
+        postalcode: normalisePostalCode(c.body.country ?? DEFAULT_COUNTRY, c.body.postalcode),
+      },
+      clock.now(),
+    ),
   }),
 
   getShippingSettings: async (c) => tagged(await settings.getSettings(c.db, c.principal)),
@@ -116,12 +127,13 @@ export const shippingHandlers = {
       c.transaction(announcing((trx) => lists.deletePriceList(trx, c.principal, c.path.price_list_id))),
     ),
   }),
-} satisfies HandlersWith<{ caches: Caches; quoter: Quoter }>;
+} satisfies HandlersWith<{ caches: Caches; quoter: Quoter; clock: Clock }>;
 
 /** The value rules of shipping operations, keyed by operationId (run by the request validator). */
 export const shippingValueRules = {
   getShippingOptions: ({ query }) => shippingQueryProblems(query, DEFAULT_COUNTRY),
   previewShippingOptions: ({ body }) => previewProblems(body, DEFAULT_COUNTRY),
+  replaceShippingSettings: ({ body }) => deliverySettingsProblems(body, "/body"),
   createPriceList: ({ body }) => validatePriceList(body, "/body"),
   replacePriceList: ({ body }) => validatePriceList(body, "/body"),
 } satisfies ValueRules;

@@ -15,6 +15,8 @@ export const DEFAULT_SETTINGS: ShippingSettings = {
   pickup: { enabled: true },
   countries: ["FI"],
   pickup_points_limit: 10,
+  time_zone: null,
+  delivery_times: {},
   updated_at: null,
 };
 
@@ -28,6 +30,8 @@ export function settingsToWire(row: q.SettingsRow | null | undefined): ShippingS
     pickup: { enabled: row.pickup_enabled, ...weight(row.pickup_max_weight_g) },
     countries: row.countries,
     pickup_points_limit: row.pickup_points_limit,
+    time_zone: row.time_zone,
+    delivery_times: row.delivery_times ?? {},
     updated_at: formatTimestamp(row.updated_at),
   };
 }
@@ -47,7 +51,7 @@ export async function replaceSettings(
     await q.lockSettings(trx, merchant.id);
     checkIfMatch(ifMatch, entityTag(await getSettings(trx, merchant)), "shipping settings");
   }
-  const row: q.SettingsRow = {
+  const row = {
     merchant_id: merchant.id,
     letter_enabled: input.letter.enabled,
     letter_max_weight_g: input.letter.max_weight_g,
@@ -57,8 +61,10 @@ export async function replaceSettings(
     pickup_max_weight_g: input.pickup.max_weight_g ?? null,
     countries: input.countries,
     pickup_points_limit: input.pickup_points_limit ?? DEFAULT_SETTINGS.pickup_points_limit,
+    time_zone: input.time_zone ?? null,
+    delivery_times: input.delivery_times ?? {},
     updated_at: new Date(),
   };
-  await q.upsertSettings(trx, row);
+  await q.upsertSettings(trx, { ...row, delivery_times: JSON.stringify(row.delivery_times) });
   return settingsToWire(row);
 }

@@ -20,6 +20,7 @@ import { genericFacts, orderFacts, type ShippingFacts } from "./facts.ts";
 import { buildShippingOptions, unavailableReason, type MethodPriceList, type MethodSettings } from "./methods.ts";
 import { validatePriceList } from "./rules-validation.ts";
 import { DEFAULT_SETTINGS } from "./settings.ts";
+import { deliverySettingsProblems, withEstimates, type DeliveryTimesByMethod } from "./delivery-dates.ts";
 import type { ErrorDetail } from "../shared/errors.ts";
 import { fieldOf, isNumber, itemsOf } from "../shared/loose.ts";
 import { postalCodeProblem } from "../shared/postal-codes.ts";
@@ -50,16 +51,21 @@ export interface GenericQuery {
 
 /** What options are computed from: saved settings and lists, or a preview's drafts in their place. */
 interface OptionsConfig {
-  settings: MethodSettings & { pickup_points_limit: number };
+  settings: MethodSettings & {
+    pickup_points_limit: number;
+    time_zone?: string | null;
+    delivery_times?: DeliveryTimesByMethod;
+  };
   priceLists: readonly MethodPriceList[];
 }
 
-/** `options` of an answer, and its `explanation` when asked for. */
+/** `options` of an answer (with delivery estimates of an order placed at `now`), and its `explanation` when asked for. */
 async function options(
   db: Executor,
   directory: TtlCache<Nearest>,
   config: OptionsConfig,
   facts: ShippingFacts,
+  now: Date,
   explain: boolean,
   distances = false,
 ): Promise<{ options: ShippingOptionsByMethod; explanation?: ShippingExplanation }> {
@@ -76,10 +82,16 @@ async function options(
             limit: settings.pickup_points_limit,
           })
         ).points;
-  if (!explain) return { options: buildShippingOptions({ ...input, pickupPoints }) };
+  const estimates = {
+    time_zone: settings.time_zone ?? null,
+    delivery_times: settings.delivery_times ?? {},
+    country: facts["customer.country"],
+    now,
+  };
+  if (!explain) return { options: withEstimates(buildShippingOptions({ ...input, pickupPoints }), estimates) };
   const book = new TraceBook();
   const built = buildShippingOptions({ ...input, pickupPoints }, book);
-  return { options: built, explanation: book.explanation() };
+  return { options: withEstimates(built, estimates), explanation: book.explanation() };
 }
 
 /**
@@ -103,7 +115,10 @@ export function shippingQueryProblems(query: Record<string, unknown>, defaultCou
  */
 export function previewProblems(body: unknown, defaultCountry: string): ErrorDetail[] {
   const drafts = itemsOf(fieldOf(body, "price_lists"));
-  const problems: ErrorDetail[] = drafts.flatMap((list, i) => validatePriceList(list, `/body/price_lists/${i}`));
+  const problems: ErrorDetail[] = [
+    ...deliverySettingsProblems(fieldOf(body, "settings"), "/body/settings"),
+    ...drafts.flatMap((list, i) => validatePriceList(list, `/body/price_lists/${i}`)),
+  ];
   const postalcode = fieldOf(body, "postalcode");
   const country = fieldOf(body, "country") ?? defaultCountry;
   const postal =
@@ -123,11 +138,12 @@ export async function genericShippingOptions(
   caches: Caches,
   merchant: Principal,
   query: GenericQuery,
+  now: Date,
 ): Promise<ShippingOptionsResult> {
   // Its value rules (shippingQueryProblems) ran with the schema check.
   const config = await shippingConfig(db, caches.shippingConfig, merchant.id);
   const facts = genericFacts(query, config.settings.letter);
-  return { facts, ...(await options(db, caches.directory, config, facts, query.explain, query.distances)) };
+  return { facts, ...(await options(db, caches.directory, config, facts, now, query.explain, query.distances)) };
 }
 
 /**
@@ -139,6 +155,7 @@ export async function previewShippingOptions(
   caches: Caches,
   merchant: Principal,
   input: ShippingOptionsPreview & { country: CountryCode },
+  now: Date,
 ): Promise<ShippingOptionsResult> {
   const { country } = input;
   // Its value rules (previewProblems) ran with the schema check.
@@ -159,7 +176,7 @@ export async function previewShippingOptions(
     "order.total_eur": input.cart_value ?? 0,
     "order.tags": [...(input.tags ?? [])],
   };
-  return { facts, ...(await options(db, caches.directory, { settings, priceLists }, facts, true)) };
+  return { facts, ...(await options(db, caches.directory, { settings, priceLists }, facts, now, true)) };
 }
 
 export async function orderShippingOptions(
@@ -168,6 +185,7 @@ export async function orderShippingOptions(
   merchant: Principal,
   orderId: string,
   explain: boolean,
+  now: Date,
 ): Promise<OrderShippingOptionsResult> {
   const [order, config] = await Promise.all([
     orderForShipping(db, merchant, orderId),
@@ -179,5 +197,5 @@ export async function orderShippingOptions(
       ? ((await pickupPointBranch(db, destination)) ?? null)
       : null;
   const facts = orderFacts(order, config.settings.letter, branch);
-  return { order_id: order.id, facts, ...(await options(db, caches.directory, config, facts, explain)) };
+  return { order_id: order.id, facts, ...(await options(db, caches.directory, config, facts, now, explain)) };
 }

@@ -2,6 +2,7 @@ import type { ColumnType } from "kysely";
 import type {
   CountryCode,
   CurrencyCode,
+  DeliveryTimesByMethod,
   ModificationRule,
   PricingRule,
   ShippingMethodType,
@@ -23,6 +24,9 @@ export interface ShippingTables {
     pickup_max_weight_g: number | null;
     countries: CountryCode[];
     pickup_points_limit: number;
+    /** Null: no delivery estimates (the release before 0019 wrote none). */
+    time_zone: string | null;
+    delivery_times: ColumnType<DeliveryTimesByMethod | null, string | null, string | null>;
     updated_at: UpdatedAt;
   };
   price_lists: {

@@ -37,6 +37,14 @@ export const FIELD_NAMES = [
   "max_weight_g",
   "countries",
   "pickup_points_limit",
+  "time_zone",
+  "delivery_times",
+  "handling_days",
+  "transit_days_min",
+  "transit_days_max",
+  "cutoff",
+  "moving_days",
+  "pickup_branches",
   "method",
   "currency",
   "tax",
@@ -134,6 +142,7 @@ export const ITEM_NAMES = [
   "event",
   "origin",
   "status",
+  "weekday",
 ] as const;
 export type ItemName = (typeof ITEM_NAMES)[number];
 
@@ -154,10 +163,20 @@ const ITEM_OF: Record<string, ItemName> = {
   event_type: "event",
   origins: "origin",
   "query.status": "status",
+  moving_days: "weekday",
 };
 
 /** Objects whose fields are named under a heading: "Letter: ...", "Customer: ...". */
-export const GROUP_NAMES = ["letter", "home", "pickup", "settings", "customer", "basic_auth", "dimensions_mm"] as const;
+export const GROUP_NAMES = [
+  "letter",
+  "home",
+  "pickup",
+  "settings",
+  "customer",
+  "basic_auth",
+  "dimensions_mm",
+  "delivery_times",
+] as const;
 export type GroupName = (typeof GROUP_NAMES)[number];
 
 /** Values with a form of their own, said with an example instead of the spec's pattern. */

@@ -23,6 +23,7 @@ import * as m0015 from "./0015_inbound_newest_first.ts";
 import * as m0016 from "./0016_rule_postal_codes.ts";
 import * as m0017 from "./0017_warehouse.ts";
 import * as m0018 from "./0018_key_origins.ts";
+import * as m0019 from "./0019_delivery_dates.ts";
 import * as c0011 from "./contract/0011_drop_global_portal_email.ts";
 import * as c0016 from "./contract/0016_rule_postal_codes.ts";
 
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0016_rule_postal_codes": m0016,
   "0017_warehouse": m0017,
   "0018_key_origins": m0018,
+  "0019_delivery_dates": m0019,
 };
 
 /** Kept in their own migration table, so that MIGRATIONS stay in order whenever these run. */

@@ -11,6 +11,9 @@ export interface Draft {
   max: Record<Method, string>;
   countries: string[];
   limit: string;
+  /** Delivery dates' settings, kept as read so that a save of the other fields leaves them as they are. */
+  time_zone: string | null;
+  delivery_times: S["DeliveryTimesByMethod"];
 }
 
 const kg = (g: number | undefined) => (g === undefined ? "" : String(g / 1000));
@@ -24,6 +27,8 @@ export const draftOf = (s: S["ShippingSettings"]): Draft => ({
   max: { pickup: kg(s.pickup.max_weight_g), home: kg(s.home.max_weight_g), letter: kg(s.letter.max_weight_g) },
   countries: s.countries,
   limit: String(s.pickup_points_limit),
+  time_zone: s.time_zone,
+  delivery_times: s.delivery_times,
 });
 export const inputOf = (d: Draft): S["ShippingSettingsInput"] => {
   const method = (m: Method) => ({ enabled: d.enabled[m], ...(d.max[m].trim() && { max_weight_g: grams(d.max[m]) }) });
@@ -33,6 +38,8 @@ export const inputOf = (d: Draft): S["ShippingSettingsInput"] => {
     pickup: method("pickup"),
     countries: d.countries as S["CountryCode"][],
     pickup_points_limit: numberOrText(d.limit) as number,
+    time_zone: d.time_zone,
+    delivery_times: d.delivery_times,
   };
 };
 export const FIELDS = [
