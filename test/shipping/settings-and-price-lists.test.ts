@@ -25,6 +25,8 @@ describe("shipping settings", () => {
       pickup: { enabled: true },
       countries: ["FI"],
       pickup_points_limit: 10,
+      time_zone: null,
+      delivery_times: {},
       updated_at: null,
     });
     const put = await m.PUT("/merchant/shipping_settings", {
