@@ -1,7 +1,8 @@
 // Delivery estimates: the earliest and latest delivery dates of an order placed now, from the merchant's time zone
 // and each method's delivery times (shipping settings), counted in moving days: the weekdays parcels move less the
 // public holidays of the customer's country (date-holidays). Pure apart from the holiday tables it keeps.
-import Holidays from "date-holidays";
+import { createRequire } from "node:module";
+import type HolidaysType from "date-holidays";
 import { DateTime, IANAZone } from "luxon";
 import type { components } from "../../generated/api.ts";
 import type { ErrorDetail } from "../shared/errors.ts";
@@ -20,8 +21,17 @@ const DEFAULT_MOVING_DAYS: readonly Weekday[] = ["mon", "tue", "wed", "thu", "fr
 
 /** Each country's public holidays by year, as YYYY-MM-DD: a year's table is computed once per process. */
 const holidayTables = new Map<string, Set<string>>();
-const calendars = new Map<string, Holidays | null>();
-const knownCountries = new Set(Object.keys(new Holidays().getCountries()));
+const calendars = new Map<string, HolidaysType | null>();
+let library: { Holidays: typeof HolidaysType; countries: Set<string> } | undefined;
+
+/** The holiday library, loaded at the first estimate: its tables take a while to load, and most servers need none. */
+function holidays(): NonNullable<typeof library> {
+  if (!library) {
+    const Holidays = createRequire(import.meta.url)("date-holidays") as typeof HolidaysType;
+    library = { Holidays, countries: new Set(Object.keys(new Holidays().getCountries())) };
+  }
+  return library;
+}
 
 function publicHolidays(country: string, year: number): Set<string> {
   const key = `${country}:${year}`;
@@ -29,7 +39,8 @@ function publicHolidays(country: string, year: number): Set<string> {
   if (!table) {
     if (!calendars.has(country)) {
       // A country the library does not know has no holidays here: weekdays alone decide.
-      calendars.set(country, knownCountries.has(country) ? new Holidays(country) : null);
+      const { Holidays, countries } = holidays();
+      calendars.set(country, countries.has(country) ? new Holidays(country) : null);
     }
     const hd = calendars.get(country);
     table = new Set(
