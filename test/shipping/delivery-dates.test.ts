@@ -35,7 +35,6 @@ const DATED: S["ShippingSettingsInput"] = {
 let srv: TestServer;
 let m: LogisticsClient;
 let page: LogisticsClient;
-let undated: LogisticsClient;
 
 useTestServer(
   async (s) => {
@@ -45,9 +44,6 @@ useTestServer(
     await configure(m, DATED, [list("letter"), list("home"), list("pickup")]);
     const key = (await m.POST("/publishable_keys/_create", { body: { origins: [SHOP] } })).data!;
     page = createLogisticsClient({ baseUrl: srv.baseUrl, publishableKey: key.key, headers: { Origin: SHOP } });
-    // Delivery times without a time zone: no estimate, never a made-up one.
-    undated = await srv.merchant();
-    await configure(undated, { ...SETTINGS, delivery_times: TIMES }, [list("home"), list("pickup")]);
   },
   { now: clock.now },
 );
@@ -117,6 +113,9 @@ describe("delivery estimates of a merchant in Helsinki (home: 1 handling day, 1-
     const answer = await options(m, "2026-12-01T10:00:00+02:00");
     expect(answer.options.letter.available).toBe(true);
     expect(estimateOf(answer.options.letter)).toBeUndefined();
+    // Delivery times without a time zone: no estimate, never a made-up one.
+    const undated = await srv.merchant();
+    await configure(undated, { ...SETTINGS, delivery_times: TIMES }, [list("home"), list("pickup")]);
     const none = await options(undated, "2026-12-01T10:00:00+02:00");
     expect(JSON.stringify(none)).not.toContain("delivery_estimate");
   });
