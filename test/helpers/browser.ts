@@ -46,3 +46,44 @@ export async function expectAccessible(page: Page): Promise<void> {
   }, WCAG_21_AA);
   expect(violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(", ")}`)).toEqual([]);
 }
+
+/**
+ * Every touch target on the page smaller than `min` CSS px either way (WCAG 2.2's 2.5.8 minimum is 24): links,
+ * buttons, form controls and summaries that are shown, measured by their boxes. A link inside a sentence is exempt
+ * (2.5.8's inline exception): one whose parent has text of its own beside it. A radio or checkbox counts with its
+ * label when the label wraps it (the label is what a finger presses). Each as "<what> WxH".
+ */
+export function smallTargets(page: Page, min = 24): Promise<string[]> {
+  return page.evaluate((min) => {
+    const out: string[] = [];
+    const roots: (Document | ShadowRoot)[] = [document];
+    for (const el of document.querySelectorAll("*")) if (el.shadowRoot) roots.push(el.shadowRoot);
+    for (const root of roots) {
+      for (const el of root.querySelectorAll<HTMLElement>(
+        "a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [tabindex]:not([tabindex='-1'])",
+      )) {
+        const style = getComputedStyle(el);
+        if (style.visibility === "hidden" || style.display === "none") continue;
+        const parent = el.parentElement;
+        const inline =
+          el.tagName === "A" &&
+          parent !== null &&
+          [...parent.childNodes].some((n) => n !== el && n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== "");
+        if (inline) continue;
+        const box = (
+          el instanceof HTMLInputElement && (el.type === "radio" || el.type === "checkbox") && el.closest("label")
+            ? el.closest("label")!
+            : el
+        ).getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue;
+        if (box.width < min || box.height < min) {
+          const name = (el.getAttribute("aria-label") ?? el.textContent ?? "").trim().slice(0, 40);
+          out.push(
+            `${el.tagName.toLowerCase()}${name ? ` "${name}"` : ""} ${Math.round(box.width)}x${Math.round(box.height)}`,
+          );
+        }
+      }
+    }
+    return out;
+  }, min);
+}
