@@ -8,21 +8,19 @@ import { announcement, createShipment, expectError, expectUnchanged } from "../h
 
 type Query = NonNullable<operations["listInboundShipments"]["parameters"]["query"]>;
 
+type Named = Record<"percent" | "plain" | "underscore" | "backslash" | "upper" | "noUnderscore", string>;
+
 let srv: TestServer;
+/** The file's merchant and its shipments, which no test changes: a test that changes some makes its own. */
 let m: LogisticsClient;
 /** Created in this order, a few milliseconds apart: by name, what each tests. */
-const ids: Record<"percent" | "plain" | "underscore" | "backslash" | "upper" | "noUnderscore", string> = {} as never;
+let ids: Named;
 let created: string[];
 
-useTestServer(async (s) => {
-  srv = s;
-  // Another merchant's shipment that every search would match: never listed here.
-  await createShipment(
-    await srv.merchant("list-order-other.example.com"),
-    announcement({ sender_name: "Acme 100% Oy" }),
-  );
-  m = await srv.merchant("list-order.example.com");
-  const shipments: [keyof typeof ids, string, string][] = [
+/** A merchant of its own with the six shipments, created in the order of `created`. */
+async function shipments(): Promise<{ m: LogisticsClient; ids: Named; created: string[] }> {
+  const m = await srv.merchant();
+  const list: [keyof Named, string, string][] = [
     ["percent", "PO-100%", "Acme Supplies Oy"],
     ["plain", "PO-1000", "Nordic Goods Ab"],
     ["underscore", "PO-2", "Nordic_Goods Ab"],
@@ -30,18 +28,28 @@ useTestServer(async (s) => {
     ["upper", "po-lower", "ACME FINLAND OY"],
     ["noUnderscore", "PO-5", "NordicXGoods Ab"],
   ];
-  created = [];
-  for (const [name, merchants_ref, sender_name] of shipments) {
+  const ids = {} as Named;
+  const created: string[] = [];
+  for (const [name, merchants_ref, sender_name] of list) {
     ids[name] = await createShipment(m, announcement({ merchants_ref, sender_name }));
     created.push(ids[name]);
     await new Promise((r) => setTimeout(r, 5)); // distinct created_at and updated_at
   }
+  return { m, ids, created };
+}
+
+useTestServer(async (s) => {
+  srv = s;
+  // Another merchant's shipment that every search would match: never listed here.
+  await createShipment(await srv.merchant(), announcement({ sender_name: "Acme 100% Oy" }));
+  ({ m, ids, created } = await shipments());
 });
 
-const list = (query: Query) => m.GET("/inbound_shipments", { params: { query } });
+const lister = (m: LogisticsClient) => (query: Query) => m.GET("/inbound_shipments", { params: { query } });
+const list = (query: Query) => lister(m)(query);
 
 /** Every id the list gives for `query`, following next_cursor to the end. */
-async function all(query: Query): Promise<string[]> {
+async function all(query: Query, list = lister(m)): Promise<string[]> {
   const seen: string[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 20; page++) {
@@ -64,17 +72,18 @@ describe("sort", () => {
   });
 
   it("updated_at is the default order, oldest change first; a change moves a shipment there but not in -created_at", async () => {
-    expect(await all({ limit: 2 })).toEqual(created);
-    expect(await all({ sort: "updated_at", limit: 2 })).toEqual(created);
-    const oldest = created[0]!;
-    const r = await m.POST("/inbound_shipments/{shipment_id}", {
+    const own = await shipments();
+    const ownAll = (query: Query) => all(query, lister(own.m));
+    expect(await ownAll({ limit: 2 })).toEqual(own.created);
+    expect(await ownAll({ sort: "updated_at", limit: 2 })).toEqual(own.created);
+    const oldest = own.created[0]!;
+    const r = await own.m.POST("/inbound_shipments/{shipment_id}", {
       params: { path: { shipment_id: oldest } },
       body: { sender_name: "Acme Supplies Oy" },
     });
     expect(r.response.status).toBe(200);
-    expect(await all({ limit: 2 })).toEqual([...created.slice(1), oldest]);
-    expect(await all({ sort: "-created_at", limit: 2 })).toEqual([...created].reverse());
-    created = [...created.slice(1), oldest]; // the default order from here on
+    expect(await ownAll({ limit: 2 })).toEqual([...own.created.slice(1), oldest]);
+    expect(await ownAll({ sort: "-created_at", limit: 2 })).toEqual([...own.created].reverse());
   });
 
   it("a cursor of one order is 400 validation_failed on /query/cursor in the other, and nothing changes", async () => {
@@ -124,24 +133,32 @@ describe("q searches merchants_ref and sender_name", () => {
   });
 
   it("combines with status, merchants_ref, updated_since and both orders, paging included", async () => {
-    const confirm = await m.POST("/inbound_shipments/{shipment_id}/_confirm", {
+    const own = await shipments();
+    const ids = own.ids;
+    const listed = (query: Query) => all(query, lister(own.m));
+    // percent changed after upper was created, then upper confirmed: the oldest change first is percent's.
+    const changed = await own.m.POST("/inbound_shipments/{shipment_id}", {
+      params: { path: { shipment_id: ids.percent } },
+      body: { sender_name: "Acme Supplies Oy" },
+    });
+    expect(changed.response.status).toBe(200);
+    const confirm = await own.m.POST("/inbound_shipments/{shipment_id}/_confirm", {
       params: { path: { shipment_id: ids.upper } },
     });
     expect(confirm.response.status).toBe(200);
-    expect(await all({ q: "acme", status: ["confirmed"] })).toEqual([ids.upper]);
-    expect(await all({ q: "acme", status: ["initial"] })).toEqual([ids.percent]);
-    expect(await all({ q: "nordic", merchants_ref: "PO-2" })).toEqual([ids.underscore]);
-    expect(await all({ q: "acme", sort: "-created_at", limit: 1 })).toEqual([ids.upper, ids.percent]);
-    // The oldest change first: percent was modified after upper was created, upper confirmed since.
-    expect(await all({ q: "acme", limit: 1 })).toEqual([ids.percent, ids.upper]);
-    expect(await all({ q: "nordic", sort: "-created_at", limit: 1 })).toEqual([
+    expect(await listed({ q: "acme", status: ["confirmed"] })).toEqual([ids.upper]);
+    expect(await listed({ q: "acme", status: ["initial"] })).toEqual([ids.percent]);
+    expect(await listed({ q: "nordic", merchants_ref: "PO-2" })).toEqual([ids.underscore]);
+    expect(await listed({ q: "acme", sort: "-created_at", limit: 1 })).toEqual([ids.upper, ids.percent]);
+    expect(await listed({ q: "acme", limit: 1 })).toEqual([ids.percent, ids.upper]);
+    expect(await listed({ q: "nordic", sort: "-created_at", limit: 1 })).toEqual([
       ids.noUnderscore,
       ids.underscore,
       ids.plain,
     ]);
-    const confirmedAt = (await list({ q: "acme", status: ["confirmed"] })).data!.items[0]!.updated_at;
-    expect(await all({ q: "acme", updated_since: confirmedAt, sort: "-created_at" })).toContain(ids.upper);
-    expect(await all({ q: "acme", updated_since: "2999-01-01T00:00:00Z", sort: "-created_at" })).toEqual([]);
+    const confirmedAt = (await lister(own.m)({ q: "acme", status: ["confirmed"] })).data!.items[0]!.updated_at;
+    expect(await listed({ q: "acme", updated_since: confirmedAt, sort: "-created_at" })).toContain(ids.upper);
+    expect(await listed({ q: "acme", updated_since: "2999-01-01T00:00:00Z", sort: "-created_at" })).toEqual([]);
   });
 
   it.each([
