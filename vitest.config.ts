@@ -37,6 +37,7 @@ export default defineConfig({
             "test/inbound/query-plans.test.ts",
             "test/inbound/catalogue-race.test.ts",
             "test/process/instances.test.ts",
+            "test/process/credential-rotation.test.ts",
             "test/process/web-concurrency.test.ts",
             "test/process/webhook-instances.test.ts",
             "test/process/database-outage.test.ts",

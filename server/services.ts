@@ -99,6 +99,7 @@ export function createServices(opts: ServicesOptions): Services {
           caches.directory.clear();
           caches.shippingConfig.clear();
           authenticator.forgetPublishableKeys();
+          authenticator.forgetCredentials();
           quoter.keys.forget();
         },
         (err) =>

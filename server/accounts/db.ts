@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
+import type { Executor } from "../db/transaction.ts";
 
 export type Role = "merchant" | "operator";
 const table = (role: Role) => (role === "merchant" ? "merchants" : "operators") as "merchants";
@@ -10,7 +11,7 @@ export async function findSecretHash(db: Db, role: Role, id: string): Promise<st
 }
 
 /** Inserts, or replaces the secret of an existing account. Returns true when it was new. */
-export async function upsertAccount(db: Db, role: Role, id: string, secretHash: string): Promise<boolean> {
+export async function upsertAccount(db: Executor, role: Role, id: string, secretHash: string): Promise<boolean> {
   const row = await db
     .insertInto(table(role))
     .values({ id, secret_hash: secretHash })

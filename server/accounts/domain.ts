@@ -1,6 +1,8 @@
 import { hash } from "node:crypto";
 import type { components } from "../../generated/api.ts";
+import { announceCacheChange } from "../db/cache-signal.ts";
 import type { Db } from "../db/database.ts";
+import { inTransaction } from "../db/transaction.ts";
 import { AppError } from "../shared/errors.ts";
 import { findSecretHash, replaceSecretHash, upsertAccount, type Role } from "./db.ts";
 import { accountLane } from "./derivations.ts";
@@ -86,6 +88,8 @@ const nameOf = (p: { role: Role; id: string }) => `${p.role === "merchant" ? "M"
  */
 export class Authenticator {
   private cache = new Map<string, { principal: Principal; until: number }>();
+  /** Counts forgetCredentials calls: a check that began before one does not keep what it found. */
+  private generation = 0;
   private inFlight = new Map<string, Promise<Principal | undefined>>();
   private throttle: LoginThrottle;
   /** Working publishable keys by token (null: unknown or revoked), for a second: a revoke reaches every instance within it. */
@@ -136,6 +140,16 @@ export class Authenticator {
     return undefined;
   }
 
+  /**
+   * Forgets every verified credential kept: an account's secret changed somewhere (services.ts hears it), so the
+   * old secret is refused at once on every instance instead of until its entry expires.
+   */
+  forgetCredentials(): void {
+    this.generation++;
+    this.cache.clear();
+    this.inFlight.clear();
+  }
+
   /** Forgets the publishable keys kept: a key was revoked somewhere (services.ts hears it). */
   forgetPublishableKeys(): void {
     this.publishableKeys.clear();
@@ -147,6 +161,7 @@ export class Authenticator {
     name: string,
     secret: string,
   ): Promise<Principal | undefined> {
+    const generation = this.generation;
     // A burst of requests with the same new credentials shares one scrypt run.
     let pending = this.inFlight.get(key);
     if (!pending) {
@@ -154,7 +169,8 @@ export class Authenticator {
       this.inFlight.set(key, pending);
     }
     const principal = await pending;
-    if (principal) {
+    // A secret changed while this check ran: its answer may be the old secret's, so it is used once, not kept.
+    if (principal && generation === this.generation) {
       if (this.cache.size >= this.maxEntries) this.cache.clear();
       this.cache.set(key, { principal, until: Date.now() + this.ttlMs });
     }
@@ -194,6 +210,11 @@ export async function provisionAccount(db: Db, role: Role, id: string, secret?: 
   const finalSecret = secret ?? generateSecret();
   const stored = id.toLowerCase();
   const hash = secret === undefined ? await hashGeneratedSecret(finalSecret) : await hashSecret(finalSecret);
-  const created = await upsertAccount(db, role, stored, hash);
+  // A new secret reaches every instance's verified credentials at commit (services.ts): the old one stops working.
+  const created = await inTransaction(db, async (trx) => {
+    const created = await upsertAccount(trx, role, stored, hash);
+    await announceCacheChange(trx);
+    return created;
+  });
   return { created, secret: finalSecret, generated: secret === undefined, id: stored };
 }
