@@ -154,6 +154,39 @@ describe("the station's queue", () => {
     await waiting.waitFor({ state: "detached" });
   });
 
+  it("keeps the count right when a read of the delivery crosses a scan on its way (the read answered last)", async () => {
+    // The station reads the delivery every few seconds. This read is answered by the service before the scan is
+    // counted, and reaches the page after the scan's own answer: it must not take the scan back off the count.
+    let fetched!: () => void;
+    const read = new Promise<void>((r) => (fetched = r));
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route("**/warehouse/inbound_shipments/_lookup?*", async (route) => {
+      const response = await route.fetch();
+      fetched();
+      await held;
+      await route.fulfill({ response });
+    });
+    await read;
+    await scan(TEE);
+    await expect.poll(() => arrived(kept)).toBe(8);
+    await page
+      .locator(".last-scan")
+      .getByText(/, now 8 of \d+$/)
+      .waitFor();
+    const stale = page.waitForResponse((r) => r.url().includes("/_lookup?"));
+    release();
+    await stale;
+    await page.unroute("**/warehouse/inbound_shipments/_lookup?*");
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(r)));
+    await scan(TEE);
+    await page
+      .locator(".last-scan")
+      .getByText(/, now 9 of \d+$/)
+      .waitFor({ timeout: 5_000 });
+    await expect.poll(() => arrived(kept)).toBe(9);
+  });
+
   it("says a delivery the shop deleted meanwhile in words, with what to do", async () => {
     await page.getByRole("button", { name: "Back to today's deliveries" }).click();
     await open("PO-GONE-1", "PO-GONE-1");

@@ -50,13 +50,16 @@ export function Receive({
 
   const refresh = useCallback(async () => {
     try {
+      const mark = outbox.mark();
       const r = await api.GET("/warehouse/inbound_shipments/_lookup", { params: { query: { code: shipment.id } } });
-      if (r.data) onShipment(r.data);
-      else if (r.response.status === 401) onEnded();
+      // A read that crossed a batch's trip may be older than its answer: the next one will do.
+      if (r.data) {
+        if (mark !== undefined && outbox.mark() === mark) onShipment(r.data);
+      } else if (r.response.status === 401) onEnded();
     } catch {
       // Offline: the queue says so; the counts on screen stay as they were.
     }
-  }, [api, shipment.id, onShipment, onEnded]);
+  }, [api, outbox, shipment.id, onShipment, onEnded]);
   useEffect(() => {
     const t = setInterval(() => void refresh(), REFRESH_MS);
     return () => clearInterval(t);

@@ -68,6 +68,11 @@ export class Outbox {
   private listeners = new Set<(s: OutboxState) => void>();
   private running = false;
   private again = false;
+  /** Scans shown but not yet kept in the browser: every reload of the list keeps them. */
+  private pending: Batch[] = [];
+  /** Changes whenever a batch starts or ends its trip to the service (see `mark`). */
+  private epoch = 0;
+  private sending = false;
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly retry = () => void this.flush();
 
@@ -106,6 +111,15 @@ export class Outbox {
     return this.state;
   }
 
+  /**
+   * For a read of the shipment: a mark taken before the read, compared after it. A read begun while a batch was on
+   * its way, or answered after one came back, may count that batch twice (listed and read) or miss it (answered
+   * before it arrived, shown after its answer): such a read is dropped. Undefined while a batch is on its way.
+   */
+  mark(): number | undefined {
+    return this.sending ? undefined : this.epoch;
+  }
+
   /** Keeps a scan (its key made now) and sends it when it can. */
   async add(shipmentId: string, arrivals: ArrivalsRecord["arrivals"]): Promise<void> {
     const made = new Date();
@@ -117,8 +131,14 @@ export class Outbox {
       made_at: made.getTime(),
     };
     // On screen at once (counted as not sent yet); kept in the browser before it is sent.
-    this.set({ batches: [...this.state.batches, { ...batch, seq: Number.MAX_SAFE_INTEGER }] });
-    await (await db()).add("batches", batch as Batch);
+    const shown: Batch = { ...batch, seq: Number.MAX_SAFE_INTEGER };
+    this.pending.push(shown);
+    this.set({ batches: [...this.state.batches, shown] });
+    try {
+      await (await db()).add("batches", batch as Batch);
+    } finally {
+      this.pending = this.pending.filter((b) => b !== shown);
+    }
     await this.reload();
     void this.flush();
   }
@@ -169,6 +189,8 @@ export class Outbox {
     const waiting = (await this.load()).filter((b) => !b.refused && !isStale(b));
     for (const b of waiting) {
       let r;
+      this.sending = true;
+      this.epoch++;
       try {
         r = await this.api.POST("/inbound_shipments/{shipment_id}/arrivals", {
           params: { path: { shipment_id: b.shipment_id }, header: { "Idempotency-Key": b.key } },
@@ -177,14 +199,18 @@ export class Outbox {
       } catch {
         this.set({ offline: true });
         return;
+      } finally {
+        this.sending = false;
+        this.epoch++;
       }
       const status = r.response.status;
       if (r.data) {
-        // The batch leaves the list and the answer's counts arrive in one render: the count on screen never doubles.
-        this.set({ batches: this.state.batches.filter((x) => x.seq !== b.seq), offline: false });
-        this.accepted(b.shipment_id, r.data);
+        // Deleted first, so that no reload can list it again; then the list without it and the answer's counts
+        // arrive in one render: the count on screen never doubles, nor drops.
         await (await db()).delete("batches", b.seq);
-        await this.reload();
+        const left = await this.load();
+        this.set({ batches: left, offline: false });
+        this.accepted(b.shipment_id, r.data);
         continue;
       }
       if (status === 401) {
@@ -206,7 +232,8 @@ export class Outbox {
   }
 
   private async load(): Promise<Batch[]> {
-    return (await (await db()).getAllFromIndex("batches", "by_user", this.userId)).sort((a, b) => a.seq - b.seq);
+    const kept = (await (await db()).getAllFromIndex("batches", "by_user", this.userId)).sort((a, b) => a.seq - b.seq);
+    return [...kept, ...this.pending];
   }
 
   private async reload(extra: Partial<OutboxState> = {}): Promise<void> {
