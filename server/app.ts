@@ -9,6 +9,7 @@ import { docsRoutes } from "./docs/routes.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import type { Res } from "./http/express.ts";
 import { derivations } from "./accounts/secrets.ts";
+import { addressLimits } from "./http/address-limits.ts";
 import { apiPipeline } from "./http/pipeline.ts";
 import { sendJsonDirectly } from "./http/json-answer.ts";
 import { addSpecRoutes } from "./http/spec-routes.ts";
@@ -103,6 +104,12 @@ export function createApp({
   sendJsonDirectly(app);
 
   app.use(requestLog(logger));
+  // One bucket per client address for the requests no verified caller answers for, inside the API and outside it
+  // (a path that is no page, no file and no operation costs the site's routers a look each).
+  const addresses =
+    anonymousRequestsPerAddress > 0
+      ? addressLimits(services.windows("anonymous-address", anonymousRequestsPerAddress))
+      : undefined;
 
   // The API first: its requests pass the request log, the two spec files and then the API's own mount, no other
   // route test (the routes below do not start with the base path).
@@ -136,6 +143,7 @@ export function createApp({
         publishableAddressRequestsPerMinute,
         publishableKeySharePerAddress,
         anonymousRequestsPerAddress,
+        addresses,
         responseValidationPercent,
         countViolation: metrics?.responseViolation,
         windows: services.windows,
@@ -160,6 +168,8 @@ export function createApp({
     app.use(errorHandler);
     return app;
   }
+  // Outside the API too, an address whose minute of such requests is spent is refused before the site's routers look.
+  if (addresses) app.use(addresses.early);
   // Where a person who opens the server's address in a browser, or an integrator's first curl, should go next.
   const client = clientPackage().path;
   app.get(
@@ -184,6 +194,7 @@ export function createApp({
   app.use(pickerSite({ dir: pickerDir, demo: demoPages }));
 
   app.use(notFoundHandler(BASE_PATH));
+  if (addresses) app.use(addresses.refusals);
   app.use(errorHandler);
   return app;
 }

@@ -20,6 +20,8 @@ const isPreflight = (req: Request) =>
   req.headers.origin !== undefined &&
   req.headers["access-control-request-method"] !== undefined;
 
+export type AddressLimits = ReturnType<typeof addressLimits>;
+
 export function addressLimits(limit: SharedWindowLimit) {
   const refusal = (wait: number) =>
     new AppError(

@@ -23,7 +23,7 @@ import {
   type SharedWindows,
 } from "./rate-limit.ts";
 import { fairShare } from "./fair-share.ts";
-import { addressLimits } from "./address-limits.ts";
+import { addressLimits, type AddressLimits } from "./address-limits.ts";
 import { keyOrigins, preflight } from "./cors.ts";
 import { isListedOrigin } from "../publishable-keys/keys.ts";
 import { TtlCache } from "../shared/ttl-cache.ts";
@@ -58,6 +58,8 @@ export interface PipelineOptions {
   publishableKeySharePerAddress?: number;
   /** Requests a minute per client address that no verified caller answers for (404, 405, 401, preflights); 0: no limit. */
   anonymousRequestsPerAddress?: number;
+  /** The per-address limit itself, when the app shares it with the pages outside the API (app.ts); absent: made here. */
+  addresses?: AddressLimits;
   /** Answers checked against the spec, in percent (RESPONSE_VALIDATION_PERCENT); default 100. */
   responseValidationPercent?: number;
   /** Counts an answer that broke the contract (metrics/metrics.ts). */
@@ -84,9 +86,10 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
   const shared = o.windows ?? sharedWindows(o.db, o.logger);
   const turns = fairShare();
   const addresses =
-    (o.anonymousRequestsPerAddress ?? 0) > 0
+    o.addresses ??
+    ((o.anonymousRequestsPerAddress ?? 0) > 0
       ? addressLimits(shared("anonymous-address", o.anonymousRequestsPerAddress ?? 0))
-      : undefined;
+      : undefined);
   o.gauge?.(
     "http_requests_waiting_turn",
     "API requests read and checked, waiting for their caller's turn while other callers are active.",

@@ -90,6 +90,22 @@ describe("When one address sends requests no verified caller answers for", () =>
     expect((await send(newAddress(), "/2015-01-01/no_such_thing")).status).toBe(404);
   });
 
+  it("paths outside the API that are no page and no file count in the same bucket: 404, then 429, pages refused too", async () => {
+    const a = newAddress();
+    const answers = await inTurn(PER_ADDRESS + 1, (i) =>
+      send(a, i % 2 ? "/no_such_thing" : "/2015-01-01/no_such_thing"),
+    );
+    expect(statuses(answers)).toEqual([...Array(PER_ADDRESS).fill(404), 429]);
+    expect(answers[1]!.code).toBe("not_found");
+    expectRefused(answers[PER_ADDRESS]!);
+    // The address's minute is spent: the site's pages are refused to it before any router looks...
+    expectRefused(await send(a, "/"));
+    expectRefused(await send(a, "/no_such_thing"));
+    // ...and answered to every other address; health checks are never counted.
+    expect((await send(newAddress(), "/")).status).toBe(200);
+    expect((await send(a, "/healthz")).status).toBe(200);
+  });
+
   it("a merchant behind the same address is not throttled by them: its credentials count for it", async () => {
     const a = newAddress();
     await inTurn(PER_ADDRESS + 1, () => send(a, "/2015-01-01/no_such_thing"));
