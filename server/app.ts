@@ -11,6 +11,7 @@ import type { Res } from "./http/express.ts";
 import { derivations } from "./accounts/secrets.ts";
 import { addressLimits } from "./http/address-limits.ts";
 import { apiPipeline } from "./http/pipeline.ts";
+import { paceRefusals } from "./http/refusal-pace.ts";
 import { sendJsonDirectly } from "./http/json-answer.ts";
 import { addSpecRoutes } from "./http/spec-routes.ts";
 import { requestLog } from "./http/request-log.ts";
@@ -110,6 +111,8 @@ export function createApp({
     anonymousRequestsPerAddress > 0
       ? addressLimits(services.windows("anonymous-address", anonymousRequestsPerAddress))
       : undefined;
+  // And one pace for an address's refusals, wherever they are answered (a flood of 429s is a flood too).
+  const pace = paceRefusals();
 
   // The API first: its requests pass the request log, the two spec files and then the API's own mount, no other
   // route test (the routes below do not start with the base path).
@@ -144,6 +147,7 @@ export function createApp({
         publishableKeySharePerAddress,
         anonymousRequestsPerAddress,
         addresses,
+        pace,
         responseValidationPercent,
         countViolation: metrics?.responseViolation,
         windows: services.windows,
@@ -194,7 +198,7 @@ export function createApp({
   app.use(pickerSite({ dir: pickerDir, demo: demoPages }));
 
   app.use(notFoundHandler(BASE_PATH));
-  if (addresses) app.use(addresses.refusals);
+  if (addresses) app.use(addresses.refusals, pace);
   app.use(errorHandler);
   return app;
 }

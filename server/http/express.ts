@@ -14,6 +14,8 @@ declare global {
       meterBody?: (bytes: number) => Promise<void>;
       /** This request was counted against its client address's limit (address-limits.ts). */
       addressCharged?: boolean;
+      /** This refusal has been through the pace already (refusal-pace.ts), inside the API or outside it. */
+      refusalPaced?: boolean;
       /** The app's logger, for failures worth an operator's attention. */
       log?: Logger;
     }

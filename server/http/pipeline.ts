@@ -60,6 +60,8 @@ export interface PipelineOptions {
   anonymousRequestsPerAddress?: number;
   /** The per-address limit itself, when the app shares it with the pages outside the API (app.ts); absent: made here. */
   addresses?: AddressLimits;
+  /** The refusals' pace, likewise shared with the pages outside the API; absent: made here. */
+  pace?: ReturnType<typeof paceRefusals>;
   /** Answers checked against the spec, in percent (RESPONSE_VALIDATION_PERCENT); default 100. */
   responseValidationPercent?: number;
   /** Counts an answer that broke the contract (metrics/metrics.ts). */
@@ -156,7 +158,7 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
     ["address refusals", addresses?.refusals],
     // A caller refused more than a few times a second waits for its further refusals (refusal-pace.ts): here,
     // after the checks, so that it sees the refusals of a chunked body's bytes too.
-    ["refusal pace", paceRefusals()],
+    ["refusal pace", o.pace ?? paceRefusals()],
     // Once read and checked, a request waits its turn while other callers are active (fair-share.ts).
     ["fair share", turns],
     // The operation's handler (501 when it has none).

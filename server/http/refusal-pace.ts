@@ -30,7 +30,9 @@ export function paceRefusals(pace: RefusalPace = REFUSAL_PACE) {
   const callers = new Map<string, Caller>();
   let swept = 0;
   return (err: unknown, req: Request, res: Res, next: NextFunction) => {
-    if (!(err instanceof AppError) || err.code !== "rate_limited") return next(err);
+    if (!(err instanceof AppError) || err.code !== "rate_limited" || res.locals.refusalPaced) return next(err);
+    // Counted once: the API's refusals leave its pipeline for the app's error steps, which pace the site's.
+    res.locals.refusalPaced = true;
     const key = refusedCaller(req, res);
     const second = Math.floor(Date.now() / 1000);
     // Refused addresses come and go: forget those of past seconds with nothing held, now and then.

@@ -5,18 +5,31 @@ import { PASSWORD, type Context } from "./context.ts";
 import type { LoopOptions, Send } from "./load.ts";
 import type { ProbeName } from "./probes.ts";
 
-export const FLOOD_NAMES = ["heavy-orders", "explain", "chunked", "taken-email", "anonymous-key"] as const;
+export const FLOOD_NAMES = [
+  "heavy-orders",
+  "explain",
+  "chunked",
+  "taken-email",
+  "anonymous-key",
+  "pipelined-404",
+  "unauthenticated",
+  "wrong-path",
+  "preflight",
+] as const;
 export type FloodName = (typeof FLOOD_NAMES)[number];
 
 export interface Flood {
   /** What the noisy side does, in one sentence (the report and docs/benchmarks.md). */
   what: string;
   probes: ProbeName[];
-  load(ctx: Context): Pick<LoopOptions, "connections" | "next" | "localAddress">;
+  load(ctx: Context): Pick<LoopOptions, "connections" | "next" | "localAddress" | "pipeline">;
 }
 
 const json = { "content-type": "application/json" };
 const always = (s: Send) => () => s;
+/** Eight client addresses (TEST-NET-2) none of the quiet side's, told by X-Forwarded-For through the loopback proxy the
+ * server's TRUST_PROXY names (setup.ts), as behind a load balancer. */
+const forwarded = (conn: number) => ({ "x-forwarded-for": `198.51.100.${(conn % 8) + 1}` });
 
 export const FLOODS: Record<FloodName, Flood> = {
   "heavy-orders": {
@@ -94,6 +107,52 @@ export const FLOODS: Record<FloodName, Flood> = {
               },
       };
     },
+  },
+  "pipelined-404": {
+    what: "no credentials: `GET /no_such_thing` (outside the API's base path), 16 requests pipelined at a time on each of 32 connections, from 8 client addresses (X-Forwarded-For through a trusted proxy)",
+    probes: ["get-shipment"],
+    load: () => ({
+      connections: 32,
+      pipeline: 16,
+      next: (conn) => ({ method: "GET", path: "/no_such_thing", fromRoot: true, headers: forwarded(conn) }),
+    }),
+  },
+  unauthenticated: {
+    what: "no credentials: `GET /inbound_shipments` (`401`) on 32 connections from 8 client addresses (X-Forwarded-For through a trusted proxy)",
+    probes: ["get-shipment"],
+    load: () => ({
+      connections: 32,
+      next: (conn) => ({ method: "GET", path: "/inbound_shipments", headers: forwarded(conn) }),
+    }),
+  },
+  "wrong-path": {
+    what: "the noisy merchant's credentials on a path under the base path that matches no operation (`404`), 16 requests pipelined at a time on each of 32 connections, from 8 client addresses",
+    probes: ["get-shipment"],
+    load: (ctx) => ({
+      connections: 32,
+      pipeline: 16,
+      next: (conn) => ({
+        method: "GET",
+        path: "/no_such_thing",
+        headers: { authorization: ctx.noisy.auth, ...forwarded(conn) },
+      }),
+    }),
+  },
+  preflight: {
+    what: "CORS preflights for shipping options, each from a new `Origin` that no key lists (so each asks the database), on 20 connections from one client address",
+    probes: ["get-shipment"],
+    load: () => ({
+      connections: 20,
+      next: (conn, n) => ({
+        method: "OPTIONS",
+        path: "/shipping_options",
+        headers: {
+          origin: `https://shop-${conn}-${n}.preflight.example`,
+          "access-control-request-method": "GET",
+          "x-forwarded-for": "198.51.100.99",
+        },
+      }),
+    }),
   },
 };
 

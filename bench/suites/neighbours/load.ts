@@ -2,11 +2,13 @@
 // credentials on each request): a closed loop of connections, or an open loop of requests a second. Latencies
 // are kept whole (sub-millisecond) for percentiles.
 import http from "node:http";
+import { pipelinedLoop } from "./pipelined.ts";
 
 export interface Send {
-  method: "GET" | "POST";
-  /** After the loop's base path. */
+  method: "GET" | "POST" | "OPTIONS";
+  /** After the loop's base path, or from the origin's root when `fromRoot`. */
   path: string;
+  fromRoot?: boolean;
   headers: Record<string, string>;
   /** Sent with Content-Length. */
   body?: string;
@@ -25,6 +27,8 @@ export interface LoopOptions {
    */
   connections?: number;
   perSecond?: number;
+  /** Closed loop only: each connection writes this many requests at once before reading their answers. */
+  pipeline?: number;
   /** The next request of connection `conn` (its `n`th; conn 0 in an open loop); undefined: it is done. */
   next: (conn: number, n: number) => Send | undefined;
   /** The local address connection `conn` binds to (default: the kernel's choice). */
@@ -75,7 +79,8 @@ export async function loop(o: LoopOptions): Promise<LoopResult> {
   };
   const send = async (agent: http.Agent, s: Send, localAddress: string | undefined): Promise<Answer> => {
     const t0 = performance.now();
-    const answer = await once(agent, hostname, Number(port), base + s.path, s, end + GRACE_MS - t0, localAddress);
+    const p = s.fromRoot ? s.path : base + s.path;
+    const answer = await once(agent, hostname, Number(port), p, s, end + GRACE_MS - t0, localAddress);
     if (answer instanceof Error) r.errors++;
     else r.latencies.push(performance.now() - t0);
     if (answer === "cut off") r.cutOff++;
@@ -99,6 +104,9 @@ export async function loop(o: LoopOptions): Promise<LoopResult> {
       pending.push(send(agent, s, o.localAddress?.(0)));
     }
     await Promise.all(pending);
+  } else if (o.pipeline) {
+    const { connections = 1, pipeline: depth, next, localAddress } = o;
+    await pipelinedLoop({ host: hostname, port: Number(port), base, connections, depth, end, next, localAddress }, r);
   } else {
     const connection = async (conn: number) => {
       const localAddress = o.localAddress?.(conn);

@@ -88,6 +88,8 @@ export async function setUp(): Promise<Bench> {
         database,
         stdout: "ignore",
         defaultRateLimit: true,
+        // Behind a load balancer, as the floods from many addresses come (floods.ts `forwarded`).
+        env: { TRUST_PROXY: "loopback" },
         ...(profileDir && { profileDir }),
       });
       return { server, ctx: { ...ctx, api: `${server.origin}${BASE_PATH}` } };
