@@ -84,7 +84,8 @@ export default defineConfig({
                   "test/browser/**",
                   "test/readme/**",
                 ],
-                env: { TEST_DB: "postgres", TEST_PG_URL: pgUrl ?? "" },
+                // TEST_POOLER=pgbouncer (npm run test:pgbouncer): through a PgBouncer in transaction mode.
+                env: { TEST_DB: "postgres", TEST_PG_URL: pgUrl ?? "", TEST_POOLER: process.env.TEST_POOLER ?? "" },
                 globalSetup: ["test/helpers/global-setup.ts"],
               },
             },

@@ -6,6 +6,7 @@ import { openDatabase, type DatabaseHandle } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { inject } from "vitest";
 import { dropDatabase } from "../../tools/postgres.ts";
+import { releasePooled } from "./pgbouncer.ts";
 
 /**
  * A private database for one test file, on the engine this project runs on: migrated, or `empty` (as a new
@@ -21,13 +22,24 @@ export async function createTestDatabase({ empty = false } = {}): Promise<Databa
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    const handle = await openDatabase({ databaseUrl: url.toString(), pgliteDir: "" });
+    // npm run test:pgbouncer: the test's connections go through the suite's PgBouncer in transaction mode, as a
+    // server told DATABASE_POOL_MODE=transaction runs; LISTEN takes the direct URL (DATABASE_LISTEN_URL).
+    const bouncerPort = inject("pgbouncerPort");
+    const pooled = new URL(url);
+    if (bouncerPort) pooled.port = String(bouncerPort);
+    const handle = await openDatabase({
+      databaseUrl: pooled.toString(),
+      pgliteDir: "",
+      ...(bouncerPort && { poolMode: "transaction", listenUrl: url.toString() }),
+    });
     if (!empty) await migrateToLatest(handle.db);
     return {
       ...handle,
       url: url.toString(),
       close: async () => {
         await handle.close();
+        // The pooler keeps its server connections open after the clients left: close them, or DROP waits.
+        if (bouncerPort) await releasePooled(bouncerPort, adminUrl, name);
         await dropDatabase(adminUrl, name);
       },
     };

@@ -7,6 +7,7 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
+import { POOLER_SERVER_CONNECTIONS, startPgBouncer } from "./pgbouncer.ts";
 import { portalInputs, recordInputs, upToDate } from "../../tools/build-inputs.mjs";
 
 declare module "vitest" {
@@ -14,6 +15,8 @@ declare module "vitest" {
     pgliteTemplate: string;
     serverMain: string;
     portalDir: string;
+    /** `npm run test:pgbouncer`: the port of the suite's PgBouncer in transaction mode (0: none). */
+    pgbouncerPort: number;
   }
 }
 
@@ -55,7 +58,13 @@ export default async function setup(project: TestProject) {
     } finally {
       await client.end().catch(() => {});
     }
-    return;
+    project.provide("pgbouncerPort", 0);
+    if (project.config.env?.TEST_POOLER !== "pgbouncer") return;
+    // Every test database is reached through it (test/helpers/database.ts), as operators are told to run.
+    const bouncer = await startPgBouncer(url, POOLER_SERVER_CONNECTIONS);
+    project.provide("pgbouncerPort", bouncer.port);
+    console.log(`npm run test:pgbouncer: PostgreSQL through PgBouncer (transaction mode) on port ${bouncer.port}`);
+    return () => bouncer.stop();
   }
   // A fresh PGlite takes seconds to initialise; each test file copies this migrated one instead.
   // One template per run, so that two runs on one machine never share it.

@@ -4,9 +4,18 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { freePort } from "../../tools/processes.ts";
 
 const BINARY = "/usr/sbin/pgbouncer";
+
+/**
+ * Server connections per test database of the suite's pooler (npm run test:pgbouncer): as many as a test server's
+ * pool opens (database.ts's default of 10), as operators size it (default_pool_size at least the instances' pools
+ * together, docs/operating.md). Fewer, and a burst's transactions wait in the pooler for one another on top of
+ * their row locks, past their time limits on a loaded machine (the earlier attempt's 503s with 8).
+ */
+export const POOLER_SERVER_CONNECTIONS = 10;
 
 export interface PgBouncer {
   port: number;
@@ -18,27 +27,31 @@ export interface PgBouncer {
   start(): Promise<void>;
   /** Its log (connections refused, errors). */
   log(): string;
+  /** Closes its server connections to `database`, so that the database can be dropped (releasePooled). */
+  release(database: string): Promise<void>;
   stop(): Promise<void>;
 }
 
 export async function startPgBouncer(postgresUrl: string, poolSize = 4): Promise<PgBouncer> {
   if (!existsSync(BINARY))
     throw new Error(`${BINARY} is missing: apt-get install -y pgbouncer (.ci/run installs it when missing)`);
-  const pg = new URL(postgresUrl);
+  const server = new URL(postgresUrl);
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), "pgbouncer-"));
-  const user = decodeURIComponent(pg.username || "postgres");
+  const user = decodeURIComponent(server.username || "postgres");
   writeFileSync(path.join(dir, "users.txt"), `"${user}" ""\n`);
   writeFileSync(
     path.join(dir, "pgbouncer.ini"),
     [
       "[databases]",
-      `* = host=${pg.hostname} port=${pg.port || 5432}`,
+      `* = host=${server.hostname} port=${server.port || 5432}`,
       "[pgbouncer]",
       "listen_addr = 127.0.0.1",
       `listen_port = ${port}`,
       "unix_socket_dir =",
       "auth_type = trust",
+      // The admin console (database pgbouncer) for KILL: a test database is dropped at the end of its file.
+      `admin_users = ${user}`,
       `auth_file = ${path.join(dir, "users.txt")}`,
       "pool_mode = transaction",
       // Few server connections: a statement that relied on its session would meet another client's connection.
@@ -93,9 +106,30 @@ export async function startPgBouncer(postgresUrl: string, poolSize = 4): Promise
     kill,
     start,
     log: () => output,
+    release: (database) => releasePooled(port, postgresUrl, database),
     stop: async () => {
       await kill();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Closes the server connections that the PgBouncer on `port` (in front of `postgresUrl`'s server) keeps to
+ * `database` after its clients left: the admin console's KILL, then RESUME so that the name is usable again.
+ */
+export async function releasePooled(port: number, postgresUrl: string, database: string): Promise<void> {
+  const user = decodeURIComponent(new URL(postgresUrl).username || "postgres");
+  const admin = new pg.Client({ host: "127.0.0.1", port, user, database: "pgbouncer" });
+  await admin.connect();
+  try {
+    // The admin console speaks the simple protocol only (a query without parameters). A database it never saw
+    // has nothing to close.
+    await admin.query(`KILL ${database}`).catch((err: Error) => {
+      if (!/no such database/i.test(err.message)) throw err;
+    });
+    await admin.query(`RESUME ${database}`).catch(() => {});
+  } finally {
+    await admin.end().catch(() => {});
+  }
 }
