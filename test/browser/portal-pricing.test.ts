@@ -3,7 +3,8 @@
 // chain from the directory's list; give weights in kilograms (rules and shipping settings; stored as grams); see a
 // VAT of 25.555 and an empty name refused together, next to their fields, in plain words; be asked before unsaved
 // edits are lost (leaving the page, or opening another price list). Driven by role and label; every screen checked
-// (axe-core, no sideways scroll) and photographed to .tmp/screenshots/<db>/portal-pricing-*.png.
+// (axe-core, no sideways scroll) and photographed to .tmp/screenshots/<db>/portal-pricing-*.png. At 1280x900 and
+// at 320 px, the preview's answer for the price list being edited is in view without scrolling anything.
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
@@ -18,6 +19,7 @@ import {
   WIDTHS,
   type PortalRig,
 } from "../helpers/portal.ts";
+import { hiddenFromView } from "../helpers/browser.ts";
 import { loadDemo, pickupPoints, shippingOptions } from "../helpers/shipping.ts";
 
 // What portal/src/parts/useLeaveGuard.ts asks (the browser's own dialog shows it).
@@ -302,6 +304,60 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     await page.getByRole("heading", { name: "Shipments", level: 1 }).waitFor();
     expect(await page.evaluate(() => window.location.hash)).toBe("#/shipments");
     await expectPlainWords(page);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
+
+describe.each([1280, 320])("the Pricing page's preview at %i px", (width) => {
+  it("shows the answer for the price list being edited first, in view without scrolling, wherever the edit is", async () => {
+    const { page, errors } = await pricingPage(width);
+    const wide = width > 900;
+    // Beside the form (wide), the preview's first answer; on a phone, where the preview follows the whole form,
+    // the line in the bar at the form's foot.
+    const answers = preview(page).getByRole("list", { name: "Shipping options" });
+    const barLine = page.getByRole("status", { name: "Preview of this price list" });
+    const edited = async (method: string, price: string) => {
+      if (wide) {
+        await expect.poll(() => answers.getByRole("listitem").first().getAttribute("aria-label")).toBe(method);
+        const shown = answers
+          .getByRole("listitem", { name: method, exact: true })
+          .locator(".price", { hasText: price });
+        await expect.poll(() => shown.count(), { timeout: 10_000 }).toBeGreaterThan(0);
+        return shown.first();
+      }
+      await expect.poll(() => barLine.textContent(), { timeout: 10_000 }).toContain(`${method}: `);
+      await expect.poll(() => barLine.textContent(), { timeout: 10_000 }).toContain(price);
+      return barLine;
+    };
+
+    // A pickup point chain's price: the chain's nearest point shows it.
+    await rule(page, 2)
+      .getByLabel(/^Price/)
+      .fill("2.75");
+    let shown = await edited("Pickup point", "€2.75");
+    expect(await hiddenFromView(shown)).toBe("");
+    if (!wide)
+      expect(await barLine.textContent()).toBe("Pickup point: Posti €2.75, Matkahuolto €4.90, DB Schenker €4.50");
+    await page.getByRole("button", { name: "Save price list" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
+
+    // Home delivery, where five pickup points used to come first and push its price below the panel's edge.
+    await page.getByRole("group", { name: "Price list" }).getByRole("button", { name: "Home delivery" }).click();
+    const home = page.getByRole("form", { name: "Home delivery price list" });
+    await home.waitFor();
+    await rule(page, 2)
+      .getByLabel(/^Price/)
+      .fill("4.80");
+    shown = await edited("Home delivery", "€4.80");
+    expect(await hiddenFromView(shown)).toBe("");
+    await checkScreen(page, "pricing-preview-home");
+    // Still in view at the form's foot, the page scrolled to its last price change.
+    const last = page.getByRole("article", { name: "Price change 1", exact: true }).getByLabel(/^Description/);
+    await last.scrollIntoViewIfNeeded();
+    await last.fill("Free from 100 euros");
+    expect(await hiddenFromView(shown)).toBe("");
+    expect(await hiddenFromView(last)).toBe("");
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

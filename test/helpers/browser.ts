@@ -2,7 +2,7 @@
 // it from reaching for Google's services, which this machine's closed network refuses.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { expect } from "vitest";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -86,4 +86,30 @@ export function smallTargets(page: Page, min = 24): Promise<string[]> {
     }
     return out;
   }, min);
+}
+
+/**
+ * What keeps `target` from being seen where it is now, without scrolling the page or any box it is in: "" when
+ * its whole box is inside the screen and inside every ancestor that clips or scrolls (each as it is scrolled now),
+ * and the element on top at its centre is itself or inside it (not a sticky bar over it).
+ */
+export function hiddenFromView(target: Locator): Promise<string> {
+  return target.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    const name = (e: Element) =>
+      `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).split(" ")[0]}` : ""}`;
+    const outside = (r: { top: number; bottom: number; left: number; right: number }) =>
+      box.top < r.top - 0.5 || box.bottom > r.bottom + 0.5 || box.left < r.left - 0.5 || box.right > r.right + 0.5;
+    const at = (r: DOMRect) => `${Math.round(r.top)}..${Math.round(r.bottom)}`;
+    if (box.width === 0 || box.height === 0) return "it has no size";
+    if (outside({ top: 0, left: 0, bottom: window.innerHeight, right: window.innerWidth }))
+      return `its box (${at(box)}) is outside the screen (0..${window.innerHeight})`;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowY === "visible" && getComputedStyle(a).overflowX === "visible") continue;
+      const clip = a.getBoundingClientRect();
+      if (outside(clip)) return `its box (${at(box)}) is outside ${name(a)}'s visible part (${at(clip)})`;
+    }
+    const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return top && (top === el || el.contains(top)) ? "" : `${top ? name(top) : "nothing"} is on top of it`;
+  });
 }

@@ -1,5 +1,6 @@
 // What checkout would answer, per delivery method: its price with why, or why it is not offered; for pickup, the
-// nearest points with their chain and price.
+// nearest points with their chain and price. The method whose price list is being edited comes first, so that the
+// answer to an edit is the first thing the preview shows; Answer says it in one line, for a bar beside the form.
 import type { S } from "../../api.ts";
 import { useWords } from "../../words/index.ts";
 import { Trace } from "./Trace.tsx";
@@ -10,10 +11,13 @@ const METHODS: Method[] = ["pickup", "home", "letter"];
 /** Pickup points shown: the nearest, as checkout lists them. */
 const SHOWN = 5;
 
-export function Options({ answer }: { answer: Result }) {
+/** The delivery methods in the preview's order: `first` (the edited price list's), then the others as checkout lists them. */
+const ordered = (first: Method) => [first, ...METHODS.filter((m) => m !== first)];
+
+export function Options({ answer, first }: { answer: Result; first: Method }) {
   return (
     <ul className="options" aria-label="Shipping options">
-      {METHODS.map((m) => (
+      {ordered(first).map((m) => (
         <Option key={m} method={m} answer={answer} />
       ))}
     </ul>
@@ -69,5 +73,31 @@ function Option({ method, answer }: { method: Method; answer: Result }) {
         ))}
       </ul>
     </li>
+  );
+}
+
+/**
+ * One method's answer in a line: its price, why it is not offered, or for pickup the price at the nearest point of
+ * each chain (what a rule about a chain changes), nearest first.
+ */
+export function Answer({ answer, method }: { answer: Result; method: Method }) {
+  const w = useWords();
+  const option = answer.options[method];
+  const said = (() => {
+    if (!option.available) return <span lang={w.lang}>not offered. {w.t.unavailable[option.reason]}</span>;
+    if ("price" in option) return <span className="price">{w.money(option.price.gross, option.price.currency)}</span>;
+    const nearest = new Map<string, S["Price"]>();
+    for (const p of Object.values(option.pickup_points)) if (!nearest.has(p.branch)) nearest.set(p.branch, p.price);
+    return [...nearest].map(([branch, price], i) => (
+      <span key={branch}>
+        {i > 0 && ", "}
+        <span lang={w.lang}>{w.branch(branch)}</span> {w.money(price.gross, price.currency)}
+      </span>
+    ));
+  })();
+  return (
+    <>
+      <strong lang={w.lang}>{w.t.methods[method]}</strong>: {said}
+    </>
   );
 }

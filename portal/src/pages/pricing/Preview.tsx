@@ -1,6 +1,7 @@
 // The live preview: the draft price list priced for a customer exactly as checkout would
 // (POST /shipping_options/_preview), asked again a moment after each change of the draft or the customer, never
-// while nothing changes. Its check of the draft goes back to the editor, to stand next to the fields.
+// while nothing changes. Its check of the draft goes back to the editor, to stand next to the fields, and so does
+// its answer, for the editor to keep the edited method's price in view where the preview is off screen (a phone).
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { S } from "../../api.ts";
@@ -20,8 +21,8 @@ const CUSTOMER = ["/body/postalcode", "/body/country", "/body/weight", "/body/ca
 
 interface Props {
   draft: ListDraft;
-  /** The preview's error answer (or none), for the editor to show what it says of the draft. */
-  onChecked: (error: unknown) => void;
+  /** The preview's answer, or its error answer, once asked: for the editor to show what it says of the draft. */
+  onChecked: (checked: { answer?: S["ShippingOptionsResult"]; error?: unknown }) => void;
 }
 
 export function Preview({ draft, onChecked }: Props) {
@@ -62,8 +63,8 @@ export function Preview({ draft, onChecked }: Props) {
   const report = useRef(onChecked);
   report.current = onChecked;
   useEffect(() => {
-    if (!preview.isFetching) report.current(preview.error ?? undefined);
-  }, [preview.isFetching, preview.error]);
+    if (!preview.isFetching) report.current(preview.isError ? { error: preview.error } : { answer: preview.data });
+  }, [preview.isFetching, preview.isError, preview.error, preview.data]);
 
   const error = bodyOf(preview.error);
   const said = wordsFor(w, detailsOutside(error, ["/body/price_lists"]), "previewShippingOptions");
@@ -117,7 +118,7 @@ export function Preview({ draft, onChecked }: Props) {
           )}
         </div>
       )}
-      {answer && <Options answer={answer} />}
+      {answer && <Options answer={answer} first={draft.method} />}
     </section>
   );
 }

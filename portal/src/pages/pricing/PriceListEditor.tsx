@@ -1,6 +1,7 @@
 // One price list in a form, beside (wide) or before (narrow) the live preview of what checkout would answer with
 // it. Messages stand next to their fields, all at once: the save's answer once saved, else the preview's check of
-// the draft as you type. Save stays at hand in a bar at the foot of the form, above the preview.
+// the draft as you type. Save stays at hand in a bar at the foot of the form, above the preview; on a narrow screen,
+// where the preview comes after the whole form, the bar also says the preview's answer for this price list.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import type { S } from "../../api.ts";
@@ -8,6 +9,7 @@ import { unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { useWords } from "../../words/index.ts";
 import { ListFields } from "./ListFields.tsx";
+import { Answer } from "./Options.tsx";
 import { PREVIEW, Preview } from "./Preview.tsx";
 import { PriceChanges } from "./PriceChanges.tsx";
 import { fieldPaths, inputOf, type ListDraft } from "./pricing-draft.ts";
@@ -29,7 +31,7 @@ export function PriceListEditor({ initial, branches, onDirty }: Props) {
   const [draft, setDraft] = useState(initial);
   const [saved, setSaved] = useState(() => JSON.stringify(inputOf(initial)));
   const [notice, setNotice] = useState<string>();
-  const [checked, setChecked] = useState<unknown>();
+  const [checked, setChecked] = useState<{ answer?: S["ShippingOptionsResult"]; error?: unknown }>({});
   const body = useMemo(() => inputOf(draft), [draft]);
   const dirty = JSON.stringify(body) !== saved;
   useEffect(() => onDirty(dirty), [dirty, onDirty]);
@@ -67,7 +69,7 @@ export function PriceListEditor({ initial, branches, onDirty }: Props) {
   const form = draft.id ? "replacePriceList" : "createPriceList";
   const said = save.isError
     ? wordsFor(w, bodyOf(save.error), form)
-    : wordsFor(w, detailsUnder(bodyOf(checked), "/body/price_lists/0"), form);
+    : wordsFor(w, detailsUnder(bodyOf(checked.error), "/body/price_lists/0"), form);
   const { problems, rest } = place(said, fieldPaths(draft));
   const name = w.t.methods[draft.method];
 
@@ -95,6 +97,11 @@ export function PriceListEditor({ initial, branches, onDirty }: Props) {
           branches={branches}
         />
         <div className="savebar">
+          {checked.answer && (
+            <p role="status" aria-label="Preview of this price list" className="answer-now">
+              <Answer answer={checked.answer} method={draft.method} />
+            </p>
+          )}
           {(save.isError || rest.length > 0) && (
             <div role={save.isError ? "alert" : undefined} className="problem" lang={w.lang}>
               {save.isError && <p>{said?.message}</p>}
