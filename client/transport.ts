@@ -1,6 +1,7 @@
 // The fetch under the typed client: a timeout per attempt, and opt-in retries with exponential backoff
 // and full jitter on network errors, 429 and 503, honouring Retry-After. Only requests that are safe to
 // send twice are retried: GET and HEAD, and requests carrying an Idempotency-Key. Browser-safe.
+import { retryAfterMs } from "../server/shared/retry-after.ts";
 import { ApiConnectionError, ApiTimeoutError } from "./errors.ts";
 
 export interface RetryOptions {
@@ -28,15 +29,6 @@ export function retryable(request: Request): boolean {
   return request.method === "GET" || request.method === "HEAD" || request.headers.has("idempotency-key");
 }
 
-/** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */
-export function retryAfterMs(response: Response, now = Date.now()): number | undefined {
-  const value = response.headers.get("retry-after");
-  if (value === null) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
 export function backoffMs(retry: number, o: Required<RetryOptions>, random: () => number): number {
   const ceiling = Math.min(o.maxDelayMs, o.initialDelayMs * 2 ** retry);
   return Math.round(ceiling * (0.5 + random() / 2)); // never less than half: a herd still spreads out
@@ -61,7 +53,7 @@ export function createTransport(o: TransportOptions): (input: Request) => Promis
         continue;
       }
       if (last || !RETRIED_STATUSES.has(response.status)) return response;
-      const asked = retryAfterMs(response);
+      const asked = retryAfterMs(response.headers.get("retry-after"));
       await response.body?.cancel();
       await sleep(Math.min(o.retry.maxDelayMs, asked ?? backoffMs(attempt, o.retry, random)));
     }

@@ -7,6 +7,7 @@ import net from "node:net";
 import { performance } from "node:perf_hooks";
 import type { FailureClass } from "./tables.ts";
 import { BLOCKED_CODE, createGuardedLookup, refusedAddressReason } from "./url-safety.ts";
+import { retryAfterMs } from "../shared/retry-after.ts";
 
 export interface SendWebhookRequest {
   url: string;
@@ -198,17 +199,6 @@ function attempt(url: URL, host: string, req: SendWebhookRequest, deadline: numb
     request.on("error", (e) => finish(e));
     request.end(req.body);
   });
-}
-
-/** Retry-After as milliseconds from `now`; undefined when absent or not one of RFC 9110's two forms. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (/^\d{1,10}$/.test(v)) return Number(v) * 1000;
-  // An HTTP date names a weekday and GMT; Date.parse alone would also take "1" or "2026".
-  if (!/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(v)) return undefined;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 function excerptOf(body: Buffer): string {

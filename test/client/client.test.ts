@@ -97,6 +97,21 @@ describe("retries", () => {
     }
   });
 
+  it("reads Retry-After as the service's webhook sender does (server/shared/retry-after.ts): a date without a weekday is no wait", async () => {
+    // Date.parse would read "Nov 25 2030" as years ahead, and the client would wait its longest delay.
+    const s = await scripted([{ status: 429, headers: { "retry-after": "Nov 25 2030" } }, 200]);
+    try {
+      const r = await fast(s.base, { retries: { maxRetries: 1, initialDelayMs: 10, maxDelayMs: 5_000 } }).GET(
+        "/inbound_shipments",
+        {},
+      );
+      expect(r.response.status).toBe(200);
+      expect(s.seen[1]!.at - s.seen[0]!.at).toBeLessThan(1_000);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("gives up after maxRetries and returns the last answer as a typed error", async () => {
     const s = await scripted([503]);
     try {

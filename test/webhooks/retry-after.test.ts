@@ -2,7 +2,7 @@
 // asked, within the retry schedule's longest wait; other failures keep the schedule.
 import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
-import { retryAfterMs } from "../../server/webhooks/sender.ts";
+import { retryAfterMs } from "../../server/shared/retry-after.ts";
 import type { Receiver } from "../helpers/receiver.ts";
 import { useWebhookServer, type TestServer } from "../helpers/server.ts";
 
