@@ -35,6 +35,19 @@ export default tseslint.config(
     },
   },
   {
+    files: ["server/**/*.ts", "client/**/*.ts", "portal/src/**/*.{ts,tsx}"],
+    // The base path is the spec's (generated/base-path.ts, from its server URL), never written again by hand.
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "Literal[value=/\\u002F2015-01-01/], TemplateElement[value.raw=/\\u002F2015-01-01/]",
+          message: "Import BASE_PATH from generated/base-path.ts: the base path comes from the spec.",
+        },
+      ],
+    },
+  },
+  {
     files: ["server/db/migrations/**"],
     // A migration sees the database as it was then, not today's schema: Kysely<any>, as Kysely's guide says.
     rules: { "@typescript-eslint/no-explicit-any": "off" },

@@ -23,8 +23,9 @@ import { pickerSite } from "./picker/site.ts";
 import { AppError } from "./shared/errors.ts";
 import type { TrustProxy } from "./config/readers.ts";
 import type { Services } from "./services.ts";
+import { BASE_PATH } from "../generated/base-path.ts";
 
-export const BASE_PATH = "/2015-01-01";
+export { BASE_PATH };
 
 export interface AppOptions {
   /** What the instance owns (services.ts): the database, handlers, caches, authenticator. */

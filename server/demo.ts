@@ -7,6 +7,7 @@ import { loadDemoDirectory } from "./pickup-points/demo.ts";
 import { seedDemoShipping } from "./shipping/demo.ts";
 import { seedDemoShipment } from "./inbound/demo.ts";
 import { seedDemoPublishableKey } from "./publishable-keys/demo.ts";
+import { BASE_PATH } from "../generated/base-path.ts";
 
 // Public on purpose: the README's first request uses them. SEED_DEMO=false keeps them out.
 export const DEMO = {
@@ -40,6 +41,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
 }
 
 export function exampleRequest(baseUrl: string): string {
+  const site = baseUrl.endsWith(BASE_PATH) ? baseUrl.slice(0, -BASE_PATH.length) : baseUrl;
   return [
     `Try it (demo merchant M-${DEMO.merchantId}):`,
     `  curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}' -H 'Content-Type: application/json' \\`,
@@ -47,8 +49,8 @@ export function exampleRequest(baseUrl: string): string {
     `    ${baseUrl}/inbound_shipments/_create`,
     `Shipping options with fees and the nearest pickup points for a customer in Kaarina:`,
     `  curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}' '${baseUrl}/shipping_options?postalcode=20780&country=FI'`,
-    `Warehouse operator: W-${DEMO.operatorId} / ${DEMO.operatorSecret}. Docs: ${baseUrl.replace(/\/2015-01-01$/, "")}/docs`,
-    `Merchant portal: ${baseUrl.replace(/\/2015-01-01$/, "")}/portal (sign in as ${DEMO.portalEmail} / ${DEMO.portalPassword})`,
-    `Checkout picker in a demo shop page: ${baseUrl.replace(/\/2015-01-01$/, "")}/demo/checkout`,
+    `Warehouse operator: W-${DEMO.operatorId} / ${DEMO.operatorSecret}. Docs: ${site}/docs`,
+    `Merchant portal: ${site}/portal (sign in as ${DEMO.portalEmail} / ${DEMO.portalPassword})`,
+    `Checkout picker in a demo shop page: ${site}/demo/checkout`,
   ].join("\n");
 }

@@ -6,6 +6,7 @@
 // shadow root, following the page's font and colours through CSS custom properties.
 import type { components } from "../../generated/api.ts";
 import { languageOf, TEXTS, type Language, type Texts } from "./texts.ts";
+import { BASE_PATH } from "../../generated/base-path.ts";
 
 type S = components["schemas"];
 type Point = S["PickupPointWithPrice"];
@@ -44,7 +45,7 @@ legend { font-weight: bold; padding: 0 .25em; }
 /** Where the API is when the page does not say: the server that served this script. */
 const SCRIPT_API = (() => {
   const src = typeof document !== "undefined" ? (document.currentScript as HTMLScriptElement | null)?.src : undefined;
-  return src ? new URL("/2015-01-01", src).href : undefined;
+  return src ? new URL(BASE_PATH, src).href : undefined;
 })();
 
 const LOCALES: Record<Language, string> = { en: "en-GB", fi: "fi-FI", sv: "sv-FI" };

@@ -2,12 +2,13 @@
 // HttpOnly (the browser sends it; this code never sees it); the CSRF token lives in memory only.
 import { formatDate, pickLocale, problemsIn, type Form } from "./words/index.ts";
 import { createLogisticsClient, type components, type ErrorBody, type LogisticsClient } from "../../client/index.ts";
+import { BASE_PATH } from "../../generated/base-path.ts";
 
 export type S = components["schemas"];
 export type Api = LogisticsClient;
 export type { ErrorBody };
 
-const BASE_URL = `${window.location.origin}/2015-01-01`;
+const BASE_URL = `${window.location.origin}${BASE_PATH}`;
 
 /**
  * A client for the signed-in session. Before sign-in the header still goes out ("-"), so that a 401 carries

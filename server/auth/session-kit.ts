@@ -11,6 +11,7 @@ import type { Db } from "../db/database.ts";
 import { inTransaction, type Tx } from "../db/transaction.ts";
 import type { OperationId } from "../shared/contract.ts";
 import { AppError, invalid } from "../shared/errors.ts";
+import { BASE_PATH } from "../../generated/base-path.ts";
 
 export type SessionCookie = SessionOf["cookie"];
 export const SESSION_SECONDS = 12 * 60 * 60;
@@ -43,7 +44,7 @@ export function cookieValue(header: string | undefined, name: string): string | 
 
 /** The Set-Cookie value: HttpOnly, SameSite=Strict, only for the API's path; Secure when the request came over HTTPS. */
 export function sessionCookieHeader(name: SessionCookie, token: string, secure: boolean, maxAge = SESSION_SECONDS) {
-  return `${name}=${token}; Path=/2015-01-01; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
+  return `${name}=${token}; Path=${BASE_PATH}; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
 }
 
 /** A write made with a session cookie carries the session's CSRF token in X-CSRF-Token (a cross-site form cannot). */

@@ -1,11 +1,15 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { BUNDLE, bundleSpec } from "../../tools/spec-bundle.ts";
+import { BASE_PATH_MODULE, basePathModule, BUNDLE, bundleSpec } from "../../tools/spec-bundle.ts";
 
 it("generated/openapi.json is the bundle of the spec tree today (run `npm run generate`)", () => {
   expect(bundleSpec() === readFileSync(BUNDLE, "utf8"), "run npm run generate").toBe(true);
 }, 60_000);
+
+it("generated/base-path.ts is the spec's server path (run `npm run generate`)", () => {
+  expect(readFileSync(BASE_PATH_MODULE, "utf8")).toBe(basePathModule(readFileSync(BUNDLE, "utf8")));
+});
 
 it("generated/api.ts is exactly what the bundle produces today (run `npm run generate`)", () => {
   const run = spawnSync(

@@ -1,13 +1,14 @@
 // Who is signed in at this station: the station session (its own cookie, `station_session`, beside the portal's),
 // and the typed client for its CSRF token. The token lives in memory only; a reload asks the session for it again.
 import { createLogisticsClient, type components, type LogisticsClient } from "../../../client/index.ts";
+import { BASE_PATH } from "../../../generated/base-path.ts";
 
 export type S = components["schemas"];
 export type StationSession = S["StationSession"];
 export type Shipment = S["WarehouseInboundShipment"];
 export type Line = S["WarehouseLine"];
 
-const BASE_URL = `${window.location.origin}/2015-01-01`;
+const BASE_URL = `${window.location.origin}${BASE_PATH}`;
 
 /** A client for the session's CSRF token ("-" before sign-in, so a 401 never opens the browser's Basic dialog). */
 export function stationClient(csrfToken = "-"): LogisticsClient {

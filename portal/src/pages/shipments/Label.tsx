@@ -2,11 +2,12 @@
 // of its own in the person's language, on a parcel label's paper or a sheet. The session's cookie goes with it.
 import { useWords } from "../../words/index.ts";
 import type { Shipment } from "./data.ts";
+import { BASE_PATH } from "../../../../generated/base-path.ts";
 
 export function ShipmentLabel({ shipment }: { shipment: Shipment }) {
   const w = useWords();
   const href = (size: "a6" | "a4") =>
-    `/2015-01-01/inbound_shipments/${encodeURIComponent(shipment.id)}/label?size=${size}&lang=${w.lang}`;
+    `${BASE_PATH}/inbound_shipments/${encodeURIComponent(shipment.id)}/label?size=${size}&lang=${w.lang}`;
   return (
     <section aria-labelledby="label-title" className="shipment-label">
       <h2 id="label-title">{w.t.label.title}</h2>
