@@ -1,7 +1,6 @@
 // The app factory: builds the Express app for a database; never listens by itself. App-level routes live here;
 // everything under the base path but the spec's own files passes the API pipeline (http/pipeline.ts), which
 // comes before the docs', portal's and picker's Routers so that an API request enters none of them.
-import express from "express";
 import { sql } from "kysely";
 import type { Logger } from "pino";
 import { clientPackage, clientPackageRoutes } from "./docs/client-package.ts";
@@ -12,9 +11,8 @@ import { derivations } from "./accounts/secrets.ts";
 import { addressLimits } from "./http/address-limits.ts";
 import { apiPipeline } from "./http/pipeline.ts";
 import { paceRefusals } from "./http/refusal-pace.ts";
-import { sendJsonDirectly } from "./http/json-answer.ts";
+import { expressBase } from "./http/express-base.ts";
 import { addSpecRoutes } from "./http/spec-routes.ts";
-import { requestLog } from "./http/request-log.ts";
 import { metricsHandler } from "./metrics/http.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 import type { Handlers } from "./operations.ts";
@@ -95,17 +93,7 @@ export function createApp({
   trustProxy = false,
 }: AppOptions) {
   const { db } = services;
-  const app = express();
-  app.disable("x-powered-by");
-  app.set("trust proxy", trustProxy);
-  // No generated ETag: hashing every response body costs time. The resources replaced whole send their own (and a 304
-  // for a matching If-None-Match, as the spec says).
-  app.set("etag", false);
-  // node:querystring keeps every key, `__proto__` and `constructor` too, so the validator sees them.
-  app.set("query parser", "simple");
-  sendJsonDirectly(app);
-
-  app.use(requestLog(logger));
+  const app = expressBase(logger, trustProxy);
   // One bucket per client address for the requests no verified caller answers for, inside the API and outside it
   // (a path that is no page, no file and no operation costs the site's routers a look each).
   const addresses =

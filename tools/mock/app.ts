@@ -1,14 +1,14 @@
 // The mock partners build against (npm run mock): at the server's address, behind the server's own request
 // checks, so that whatever the server refuses for its shape the mock refuses with the same status, code and
 // details; what passes is answered by Prism from the spec's examples, shaped to follow the request (follow.ts).
-import express, { Router, type Request } from "express";
+import { Router, type Request } from "express";
 import type { Logger } from "pino";
 import { BASE_PATH } from "../../server/app.ts";
 import { keyOrigins, preflight } from "../../server/http/cors.ts";
 import { errorHandler, notFoundHandler } from "../../server/http/errors.ts";
 import { matchedOperation, type Res } from "../../server/http/express.ts";
 import { requestStages } from "../../server/http/pipeline.ts";
-import { requestLog } from "../../server/http/request-log.ts";
+import { expressBase } from "../../server/http/express-base.ts";
 import { addSpecRoutes } from "../../server/http/spec-routes.ts";
 import { checkPostalCode } from "../../server/pickup-points/lookup.ts";
 import { mockAuthenticate } from "./auth.ts";
@@ -23,13 +23,9 @@ export interface MockOptions {
 
 export async function createMockApp({ logger, print }: MockOptions) {
   const mocker = await prismMocker();
-  const app = express();
-  // As the server's app.ts: no X-Powered-By, no ETag of its own, every query key kept; and CORS headers only for a
-  // publishable key's page.
-  app.disable("x-powered-by");
-  app.set("etag", false);
-  app.set("query parser", "simple");
-  app.use(requestLog(logger));
+  // The server's own base (its settings, its JSON answers, its request log); CORS headers only for a publishable
+  // key's page, below.
+  const app = expressBase(logger);
   if (print) {
     app.use((req, res, next) => {
       res.once("finish", () => print(`${req.method} ${req.originalUrl} -> ${res.statusCode}`));
