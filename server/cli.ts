@@ -21,6 +21,9 @@ import type { Role } from "./accounts/db.ts";
 import { addSigningKey } from "./quotes/signing-keys.ts";
 import { announceCacheChange } from "./db/cache-signal.ts";
 import { AppError } from "./shared/errors.ts";
+import { prepareSecretsAtRest, resealAll, sealedByKey } from "./secrets/at-rest.ts";
+import { describeKeySource, loadMainKeys } from "./secrets/key-source.ts";
+import { newMainKeyText, type MainKeys } from "./secrets/main-keys.ts";
 
 // Backups, restored directories and the embedded database the CLI opens are the service user's alone.
 ownerOnlyFromNowOn();
@@ -43,6 +46,14 @@ async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true):
   } finally {
     await handle.close();
   }
+}
+
+/** The main keys as the server would load them; a key file made now is said, like at the server's start. */
+async function mainKeys(): Promise<MainKeys> {
+  const loaded = await loadMainKeys(loadConfig());
+  if (loaded.source.from === "file" && (loaded.source.generated || loaded.source.tightened))
+    console.log(describeKeySource(loaded));
+  return loaded.keys;
 }
 
 function accountCommand(program: Command, name: string, role: Role, prefix: string) {
@@ -74,7 +85,14 @@ program
   .option("--contract", "also apply the contract migrations: only once every instance runs this release")
   .action((opts: { contract?: boolean }) =>
     withDb(async ({ db, kind }) => {
-      const { applied, contracted, pendingContract } = await migrateToLatest(db, opts);
+      const expand = await migrateToLatest(db);
+      // What a release before stored plain is encrypted before a contract migration drops the plain columns.
+      const { sealed } = await prepareSecretsAtRest(db, await mainKeys());
+      if (sealed > 0) console.log(`Encrypted ${sealed} secrets stored plain by an earlier release.`);
+      const contract = opts.contract ? await migrateToLatest(db, opts) : undefined;
+      const applied = expand.applied;
+      const contracted = [...expand.contracted, ...(contract?.contracted ?? [])];
+      const pendingContract = contract ? contract.pendingContract : expand.pendingContract;
       const done = [...applied, ...contracted.map((name) => `contract/${name}`)];
       console.log(
         `Database (${kind}) is at the latest migration${done.length ? `: applied ${done.join(", ")}` : " (nothing to apply)"}.`,
@@ -150,13 +168,64 @@ program
   .option("--now", "sign with the new key at once (the old one may have leaked)")
   .action((opts: { now?: boolean }) =>
     withDb(async ({ db }) => {
+      const keys = await mainKeys();
       // Announced in its transaction: every running instance reads the keys again at its commit.
       const { id, activeFrom } = await db.transaction().execute(async (trx) => {
-        const added = await addSigningKey(trx, { now: opts.now === true });
+        const added = await addSigningKey(trx, keys, { now: opts.now === true });
         await announceCacheChange(trx);
         return added;
       });
       console.log(`Added quote signing key ${id}; it signs from ${activeFrom.toISOString()}.`);
+    }),
+  );
+
+const secrets = program
+  .command("secrets")
+  .description(
+    "the main key that encrypts stored secrets (webhook signing secrets and Basic passwords, quote signing keys)",
+  );
+secrets
+  .command("new-key")
+  .description("print a new main key (base64 of 32 random bytes) for SECRETS_MAIN_KEY; stores nothing")
+  .action(() => console.log(newMainKeyText()));
+secrets
+  .command("status")
+  .description("how many stored secrets each main key encrypted, and whether this configuration holds that key")
+  .action(() =>
+    withDb(async ({ db }) => {
+      const keys = await mainKeys();
+      const counts = await sealedByKey(db);
+      console.log(
+        `Main key: ${keys.currentId}${keys.ids.length > 1 ? `; also reads ${keys.ids.slice(1).join(", ")}` : ""}.`,
+      );
+      if (counts.size === 0) console.log("No encrypted secrets are stored yet.");
+      for (const [id, n] of counts)
+        console.log(
+          `${n} secrets under key ${id}${id === keys.currentId ? " (the main key)" : keys.has(id) ? " (read only: run `secrets rotate`)" : " (NOT HELD: they cannot be read)"}`,
+        );
+    }),
+  );
+secrets
+  .command("rotate")
+  .description(
+    "encrypt every stored secret again under SECRETS_MAIN_KEY, in batches, while servers run (each must already read both keys: docs/secrets.md)",
+  )
+  .option("--batch <rows>", "rows per transaction", "200")
+  .action((opts: { batch: string }) =>
+    withDb(async ({ db }) => {
+      const batch = Number(opts.batch);
+      if (!Number.isInteger(batch) || batch < 1 || batch > 10_000) throw new Error("--batch must be 1-10000 rows");
+      const keys = await mainKeys();
+      // Every stored secret must open first: a key missing here is said before anything is rewritten.
+      await prepareSecretsAtRest(db, keys);
+      const { resealed, remaining } = await resealAll(db, keys, { batch });
+      console.log(`Encrypted ${resealed} secrets again under main key ${keys.currentId}.`);
+      if (remaining > 0) {
+        console.error(
+          `${remaining} secrets are still under another key: an instance still encrypts with it. Give every instance SECRETS_MAIN_KEY=<the new key> and run this again.`,
+        );
+        process.exitCode = 1;
+      } else console.log("No stored secret is under another key: the old key may leave SECRETS_READ_KEYS.");
     }),
   );
 

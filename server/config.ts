@@ -16,7 +16,13 @@ export class ConfigError extends Error {
 }
 
 /** Rules over several settings, checked after each was read: each says what is wrong, or nothing. */
-const RULES: ((config: SettingValues<typeof SETTINGS>) => string | undefined)[] = [
+const RULES: ((config: SettingValues<typeof SETTINGS>, env: NodeJS.ProcessEnv) => string | undefined)[] = [
+  // A key generated into a file beside the data is fine for one machine; production on PostgreSQL has several
+  // instances and backups kept elsewhere, so its key must be one the operator keeps (docs/secrets.md).
+  (c, env) =>
+    c.databaseUrl !== undefined && env.NODE_ENV === "production" && c.secretsMainKey.length === 0
+      ? "SECRETS_MAIN_KEY is required with DATABASE_URL when NODE_ENV=production: the key that encrypts stored webhook and quote signing secrets, base64 of 32 bytes (make one with `npm run cli -- secrets new-key`; docs/secrets.md)"
+      : undefined,
   (c) =>
     c.role === "worker" && c.databaseUrl === undefined
       ? "SERVER_ROLE=worker needs DATABASE_URL: the embedded database belongs to one process, which runs both"
@@ -44,7 +50,7 @@ const RULES: ((config: SettingValues<typeof SETTINGS>) => string | undefined)[] 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { values, problems } = readSettings(SETTINGS, env);
   for (const rule of RULES) {
-    const problem = rule(values);
+    const problem = rule(values, env);
     if (problem !== undefined) problems.push(problem);
   }
   if (problems.length) throw new ConfigError(problems);

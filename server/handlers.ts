@@ -16,6 +16,7 @@ import { warehouseHandlers } from "./warehouse/http.ts";
 import type { Quoter } from "./quotes/quotes.ts";
 import type { Clock } from "./shared/clock.ts";
 import type { WebhookSettings } from "./webhooks/settings.ts";
+import type { MainKeys } from "./secrets/main-keys.ts";
 
 export type { Caches };
 
@@ -28,6 +29,8 @@ export interface HandlerSettings {
   quoter: Quoter;
   /** "Now" for answers that depend on it (services.ts: the system clock, a test clock in tests). */
   clock: Clock;
+  /** Seal the secrets stored (webhook endpoints' secrets and Basic passwords, answers that show a secret). */
+  keys: MainKeys;
 }
 
 const registry = {

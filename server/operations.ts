@@ -7,6 +7,7 @@ import type { Db } from "./db/database.ts";
 import type { Executor, Tx } from "./db/transaction.ts";
 import type { JsonOf, OperationId, ParamsOf as Params, RequestBody, ValidatedQuery } from "./shared/contract.ts";
 import type { ErrorDetail } from "./shared/errors.ts";
+import type { BodySealer } from "./idempotency/index.ts";
 export type { OperationId } from "./shared/contract.ts";
 
 type Op<Id extends OperationId> = operations[Id];
@@ -48,8 +49,11 @@ export interface Context<Id extends OperationId> {
   ifMatch: string | undefined;
   /** Runs `work` in one transaction (a domain call may span several resources). */
   transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T>;
-  /** Like transaction(), remembering the reply under the request's Idempotency-Key, if one was sent. */
-  idempotent(work: (trx: Tx) => Promise<Reply<Id>>): Promise<Reply<Id>>;
+  /**
+   * Like transaction(), remembering the reply under the request's Idempotency-Key, if one was sent; a reply that
+   * holds a secret is remembered sealed with `opts.sealWith` (the main keys).
+   */
+  idempotent(work: (trx: Tx) => Promise<Reply<Id>>, opts?: { sealWith?: BodySealer }): Promise<Reply<Id>>;
   /**
    * Like idempotent(), for work that is atomic by itself (one statement, or a transaction it opens when it needs
    * one): without an Idempotency-Key it runs outside any transaction, so its one statement commits by itself,

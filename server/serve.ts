@@ -22,6 +22,7 @@ import { metricsHandler } from "./metrics/http.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { createServices } from "./services.ts";
 import { closeWebhookAgents } from "./webhooks/sender.ts";
+import { describeKeySource, loadMainKeys } from "./secrets/key-source.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -78,9 +79,12 @@ async function main() {
   // SERVER_ROLE: the API and the worker (webhook deliveries, housekeeping) scale apart on PostgreSQL.
   const servesApi = config.role !== "worker";
   const runsWorker = config.role !== "api";
+  const mainKeys = await loadMainKeys(config);
+  logger.info({ main_key: mainKeys.keys.currentId }, describeKeySource(mainKeys));
   const services = createServices({
     handle,
     logger,
+    keys: mainKeys.keys,
     webhooks: config.webhooks,
     pickupPointsCacheSeconds: config.pickupPointsCacheSeconds,
     quoteTtlSeconds: config.quoteTtlSeconds,
@@ -125,7 +129,12 @@ async function main() {
   metricsServer?.on("listening", () =>
     logger.info({ port: (metricsServer.address() as AddressInfo).port, host: config.metricsHost }, "metrics listening"),
   );
-  await services.start();
+  const { sealed } = await services.start();
+  if (sealed > 0)
+    logger.info(
+      { sealed },
+      `${sealed} secrets stored plain by an earlier release are now also encrypted; the plain copies are dropped by \`npm run cli -- migrate --contract\` once every instance runs this release`,
+    );
   // The CLI's `backup` asks this process, which holds the embedded database (db/backup.ts).
   const stopBackups = handle.backup
     ? await serveBackups(path.resolve(config.pgliteDir), handle.backup, logger).catch((err: Error) => {

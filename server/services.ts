@@ -19,6 +19,8 @@ import { systemClock, type Clock } from "./shared/clock.ts";
 import type { ShippingConfig } from "./shipping/merchant-config.ts";
 import { Dispatcher, type DispatcherOptions } from "./webhooks/dispatcher.ts";
 import type { WebhookSettings } from "./webhooks/settings.ts";
+import { prepareSecretsAtRest } from "./secrets/at-rest.ts";
+import type { MainKeys } from "./secrets/main-keys.ts";
 
 export type { Caches };
 
@@ -26,6 +28,8 @@ export interface ServicesOptions {
   handle: Pick<DatabaseHandle, "db" | "kind" | "listen">;
   logger: Logger;
   webhooks: WebhookSettings;
+  /** The main keys the stored secrets are sealed under (secrets/key-source.ts). */
+  keys: MainKeys;
   /** How long nearest-pickup-point answers are kept; 0: never. */
   pickupPointsCacheSeconds?: number;
   /** How long a signed quote is valid (QUOTE_TTL_SECONDS; default an hour). */
@@ -35,7 +39,11 @@ export interface ServicesOptions {
   clock?: Clock;
   /** Run the worker: the webhook dispatcher and the housekeeping. */
   worker?:
-    false | { deliveryRetentionDays: number; dispatcher?: Omit<DispatcherOptions, "handle" | "settings" | "logger"> };
+    | false
+    | {
+        deliveryRetentionDays: number;
+        dispatcher?: Omit<DispatcherOptions, "handle" | "settings" | "keys" | "logger">;
+      };
 }
 
 export interface Services {
@@ -49,8 +57,12 @@ export interface Services {
   housekeeping?: Housekeeping;
   /** The limits' minute windows, shared by the instances; flushed by a stopping instance before the database closes. */
   windows: SharedWindows;
-  /** Listens for cache changes and starts the worker, if any. */
-  start(): Promise<void>;
+  /**
+   * Seals the secrets a release before stored plain and checks that every stored secret opens with the keys
+   * held (else throws, saying which key is missing), listens for cache changes and starts the worker, if any.
+   * Resolves to how many plain secrets it sealed.
+   */
+  start(): Promise<{ sealed: number }>;
   /** Stops the worker (finishing deliveries in flight) and the listening; the database stays open. */
   stop(): Promise<void>;
 }
@@ -65,7 +77,13 @@ export function createServices(opts: ServicesOptions): Services {
   };
   const worker = opts.worker || undefined;
   const dispatcher = worker
-    ? new Dispatcher({ handle: opts.handle, settings: opts.webhooks, logger: opts.logger, ...worker.dispatcher })
+    ? new Dispatcher({
+        handle: opts.handle,
+        settings: opts.webhooks,
+        keys: opts.keys,
+        logger: opts.logger,
+        ...worker.dispatcher,
+      })
     : undefined;
   const housekeeping = worker
     ? new Housekeeping({
@@ -79,12 +97,12 @@ export function createServices(opts: ServicesOptions): Services {
   const loginThrottle = new LoginThrottle(db, opts.loginLimits ?? DEFAULT_LOGIN_LIMITS);
   const quoteTtlMs = (opts.quoteTtlSeconds ?? 3600) * 1000;
   const clock = opts.clock ?? systemClock;
-  const quoter: Quoter = { keys: new SigningKeys(db, quoteTtlMs), ttlMs: quoteTtlMs, clock };
+  const quoter: Quoter = { keys: new SigningKeys(db, quoteTtlMs, opts.keys), ttlMs: quoteTtlMs, clock };
   const authenticator = new Authenticator(db, loginThrottle);
   return {
     db,
     caches,
-    handlers: createHandlers({ webhooks: opts.webhooks, caches, loginThrottle, quoter, clock }),
+    handlers: createHandlers({ webhooks: opts.webhooks, caches, loginThrottle, quoter, clock, keys: opts.keys }),
     authenticator,
     quoter,
     clock,
@@ -92,6 +110,8 @@ export function createServices(opts: ServicesOptions): Services {
     housekeeping,
     windows: sharedWindows(db, opts.logger),
     async start() {
+      // Before anything reads a secret: a wrong or missing main key stops the start here.
+      const { sealed } = await prepareSecretsAtRest(db, opts.keys);
       // Also called after the listener reconnects: anything may have changed meanwhile.
       unlisten = await opts.handle.listen(
         CACHES_CHANNEL,
@@ -111,6 +131,7 @@ export function createServices(opts: ServicesOptions): Services {
       await quoter.keys.ensure();
       await dispatcher?.start();
       housekeeping?.start();
+      return { sealed };
     },
     async stop() {
       await Promise.all([dispatcher?.stop(), housekeeping?.stop()]);

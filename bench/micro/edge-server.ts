@@ -21,6 +21,7 @@ import { runSteps, type Step } from "../../server/http/steps.ts";
 import { requestLog } from "../../server/http/request-log.ts";
 import { createMetrics } from "../../server/metrics/metrics.ts";
 import { createServices } from "../../server/services.ts";
+import { loadMainKeys } from "../../server/secrets/key-source.ts";
 
 const [port, cut, statementFile] = process.argv.slice(2);
 if (!port || !cut || !statementFile) throw new Error("usage: see the file's header");
@@ -45,6 +46,7 @@ const metrics = createMetrics(handle, { defaultMetrics: true });
 const services = createServices({
   handle,
   logger,
+  keys: (await loadMainKeys(config)).keys,
   webhooks: config.webhooks,
   pickupPointsCacheSeconds: config.pickupPointsCacheSeconds,
   quoteTtlSeconds: config.quoteTtlSeconds,

@@ -3,6 +3,7 @@
 // keep-alive connection, rounds interleaved so that machine noise hits both alike. Not a benchmark of
 // throughput: it tells whether per-request work was added.
 //   npm run bench -- get-path /tmp/other-tree [rounds] [requests-per-round]
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -16,6 +17,7 @@ import { createServices } from "../../server/services.ts";
 import { readWebhookSettings } from "../../server/webhooks/settings.ts";
 import { openDatabase } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
+import { MainKeys } from "../../server/secrets/main-keys.ts";
 
 const other = process.argv[2];
 const rounds = Number(process.argv[3] ?? 10);
@@ -31,7 +33,12 @@ const logger = pino({ level: "silent" });
 const otherApp = (await import(pathToFileURL(path.join(other, "server/app.ts")).href)) as {
   createApp: (opts: object) => ReturnType<typeof createApp>;
 };
-const services = createServices({ handle, logger, webhooks: readWebhookSettings({}).settings });
+const services = createServices({
+  handle,
+  logger,
+  webhooks: readWebhookSettings({}).settings,
+  keys: new MainKeys(randomBytes(32)),
+});
 const apps = { this: createApp({ services, logger }), other: otherApp.createApp({ db: handle.db, services, logger }) };
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

@@ -1,5 +1,6 @@
 // One reader per kind of setting. Each turns a variable's text into its value or into one sentence naming the
 import { isIP } from "node:net";
+import { parseMainKey } from "../secrets/main-keys.ts";
 // variable, what it accepts and what it got, and describes itself for the docs' table, so that a message, a
 // default and a documented range can never disagree.
 
@@ -130,6 +131,32 @@ export function url(o: Common & { schemes: readonly string[] }): Setting<string 
       const value = raw.trim();
       if (starts.some((s) => value.startsWith(s))) return { value };
       return { problem: `${o.name} must start with ${starts.join(" or ")}` };
+    },
+  };
+}
+
+/**
+ * Comma-separated AES-256 keys, each base64 of 32 bytes; unset is none. The message names the entry, never a
+ * key's text (it is a secret).
+ */
+export function mainKeys(o: Common & { maxEntries: number }): Setting<Buffer[]> {
+  const usage = `${o.name} must be ${o.maxEntries === 1 ? "a key" : "comma-separated keys"}, each base64 of 32 bytes (npm run cli -- secrets new-key)`;
+  return {
+    name: o.name,
+    meaning: o.meaning,
+    shownDefault: "unset",
+    allowed: o.maxEntries === 1 ? "base64 of 32 bytes" : "comma-separated, each base64 of 32 bytes",
+    read(raw) {
+      if (isBlank(raw)) return { value: [] };
+      const parts = raw.split(",").map((p) => p.trim());
+      if (parts.length > o.maxEntries) return { problem: `${usage}; got ${parts.length}` };
+      const keys: Buffer[] = [];
+      for (const [i, p] of parts.entries()) {
+        const key = parseMainKey(p);
+        if (!key) return { problem: parts.length === 1 ? usage : `${usage}; entry ${i + 1} is not` };
+        keys.push(key);
+      }
+      return { value: keys };
     },
   };
 }

@@ -3,7 +3,7 @@
 // by its property in Config, plus the code that uses it; rows nest under a group key such as `webhooks`.
 // The order is that of the docs and of the start-up messages.
 import { DEFAULT_TIMEOUTS } from "../db/timeouts.ts";
-import { flag, oneOf, secondsList, text, trustProxy, url, wholeNumber } from "./readers.ts";
+import { flag, mainKeys, oneOf, secondsList, text, trustProxy, url, wholeNumber } from "./readers.ts";
 
 export const ROLES = ["both", "api", "worker"] as const;
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -64,6 +64,18 @@ export const SETTINGS = {
     default: "./data/pglite",
     allowed: "a directory",
     meaning: "Where the embedded database lives; one process at a time, a second one is refused.",
+  }),
+  secretsMainKey: mainKeys({
+    name: "SECRETS_MAIN_KEY",
+    maxEntries: 1,
+    meaning:
+      "The key that encrypts the secrets the service reads back (webhook signing secrets and Basic passwords, quote signing keys; AES-256-GCM) before they are stored: keep it outside the database and its backups (docs/secrets.md). Required with `DATABASE_URL` when `NODE_ENV=production`; unset otherwise, the key in the file `<PGLITE_DIR>.main-key` is used, generated (owner-only) at the first start. `npm run cli -- secrets new-key` makes one.",
+  }),
+  secretsReadKeys: mainKeys({
+    name: "SECRETS_READ_KEYS",
+    maxEntries: 8,
+    meaning:
+      "Other main keys this process decrypts with but never encrypts with: the key before a rotation until `npm run cli -- secrets rotate` has re-encrypted every secret, or the next key while instances are given it (docs/secrets.md, Rotating the main key).",
   }),
   dbConnectTimeoutMs: wholeNumber({
     name: "DB_CONNECT_TIMEOUT_MS",

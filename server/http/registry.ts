@@ -35,7 +35,7 @@ export function dispatch(db: Db, handlers: Handlers) {
       client: { address: req.ip ?? "unknown", https: req.secure },
       ifMatch: req.header("if-match"),
       transaction: (work) => inTransaction(db, work),
-      idempotent: (work) => idempotent(db, scope(), work),
+      idempotent: (work, opts) => idempotent(db, { ...scope(), sealWith: opts?.sealWith }, work),
       idempotentAtomic: (work) => idempotentAtomic(db, scope(), work),
     };
     const reply = (await inSpan(startSpan(`handler ${id}`), () => handler(ctx))) as {

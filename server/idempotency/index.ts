@@ -5,6 +5,12 @@ import { inTransaction, type Executor, type Tx } from "../db/transaction.ts";
 import { AppError } from "../shared/errors.ts";
 import { claimKey, deleteExpiredKeys, storeResponse } from "./db.ts";
 
+/** Seals a remembered answer that holds a secret (the main keys, secrets/main-keys.ts), and opens it for a replay. */
+export interface BodySealer {
+  seal(plain: string, context: string): string;
+  open(sealed: string, context: string): string;
+}
+
 /** A retry: the first response's JSON text, to send back unchanged. */
 export interface Replay {
   status: number;
@@ -25,12 +31,13 @@ export function forgetExpiredKeys(db: Db): Promise<number> {
  */
 export async function idempotent<R extends { status: number; body: unknown } | Replay>(
   db: Db,
-  scope: { principal: string; key: string | undefined; operation: string; request: unknown },
+  scope: { principal: string; key: string | undefined; operation: string; request: unknown; sealWith?: BodySealer },
   work: (trx: Tx) => Promise<R>,
 ): Promise<R | Replay> {
   return inTransaction(db, async (trx) => {
     const { key } = scope;
     if (key === undefined) return work(trx);
+    const sealedFor = `idempotency_keys:${scope.principal}:${key}`;
     const hash = createHash("sha256")
       .update(scope.operation)
       .update("\0")
@@ -45,10 +52,17 @@ export async function idempotent<R extends { status: number; body: unknown } | R
           [{ path: "/headers/idempotency-key", message: "already used with another request body or operation" }],
         );
       }
-      return { status: earlier.response_status, replayJson: earlier.response_body };
+      // JSON never starts with `v1.`: an answer remembered before it was sealed (or unsealed) replays as it is.
+      const body = earlier.response_body;
+      const replayJson = scope.sealWith && body.startsWith("v1.") ? scope.sealWith.open(body, sealedFor) : body;
+      return { status: earlier.response_status, replayJson };
     }
     const result = await work(trx);
-    if ("body" in result) await storeResponse(trx, scope.principal, key, result.status, JSON.stringify(result.body));
+    if ("body" in result) {
+      const json = JSON.stringify(result.body);
+      const stored = scope.sealWith ? scope.sealWith.seal(json, sealedFor) : json;
+      await storeResponse(trx, scope.principal, key, result.status, stored);
+    }
     return result;
   });
 }

@@ -6,6 +6,8 @@ import { generateKeyPairSync, sign, createPrivateKey, type KeyObject } from "nod
 import type { QuoteKey } from "../../generated/api.ts";
 import type { Executor } from "../db/transaction.ts";
 import { newId } from "../shared/ids.ts";
+import { sealedFor } from "../secrets/at-rest.ts";
+import type { MainKeys } from "../secrets/main-keys.ts";
 
 /** How far ahead a rotation's new key is published before it signs. */
 export const ROTATION_NOTICE_MS = 24 * 3600_000;
@@ -21,7 +23,8 @@ const CLOCK_SKEW_MS = 60_000;
 
 interface Row {
   id: string;
-  private_key: string;
+  /** PKCS #8 PEM sealed under the main key for the row; opened only when the key signs. */
+  private_key_sealed: string;
   public_x: string;
   active_from: Date;
 }
@@ -31,10 +34,11 @@ export interface SigningKey {
   sign: (input: Buffer) => Buffer;
 }
 
-function newPair(): { private_key: string; public_x: string } {
+function newPair(keys: MainKeys, id: string): { private_key_sealed: string; public_x: string } {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  const pem = privateKey.export({ format: "pem", type: "pkcs8" }).toString();
   return {
-    private_key: privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+    private_key_sealed: keys.seal(pem, sealedFor("quote_signing_keys", id)),
     public_x: publicKey.export({ format: "jwk" }).x!,
   };
 }
@@ -42,7 +46,7 @@ function newPair(): { private_key: string; public_x: string } {
 async function readKeys(db: Executor): Promise<Row[]> {
   const rows = await db
     .selectFrom("quote_signing_keys")
-    .select(["id", "private_key", "public_x", "active_from"])
+    .select(["id", "private_key_sealed", "public_x", "active_from"])
     .orderBy("active_from")
     .orderBy("id")
     .execute();
@@ -52,6 +56,7 @@ async function readKeys(db: Executor): Promise<Row[]> {
 /** Adds a key: signing at once (`now`, the first key or an emergency) or after ROTATION_NOTICE_MS. Returns its id. */
 export async function addSigningKey(
   db: Executor,
+  keys: MainKeys,
   opts: { now?: boolean } = {},
 ): Promise<{ id: string; activeFrom: Date }> {
   const at = new Date();
@@ -59,7 +64,7 @@ export async function addSigningKey(
   const id = newId(at.getTime());
   await db
     .insertInto("quote_signing_keys")
-    .values({ id, ...newPair(), active_from: activeFrom })
+    .values({ id, ...newPair(keys, id), active_from: activeFrom })
     .execute();
   return { id, activeFrom };
 }
@@ -85,6 +90,8 @@ export class SigningKeys {
     private db: Executor,
     /** The longest a quote lives (QUOTE_TTL_SECONDS): how long a key stays published after it stops signing. */
     private quoteTtlMs: number,
+    /** Seal the private keys added here and open those that sign. */
+    private keys: MainKeys,
   ) {}
 
   private fresh(): boolean {
@@ -107,7 +114,7 @@ export class SigningKeys {
     // The first start of a database: a key to sign with at once. Two instances starting together may both add
     // one; both are published and the later signs, so either's quotes check.
     if (!rows.some((r) => r.active_from.getTime() <= Date.now())) {
-      await addSigningKey(this.db, { now: true });
+      await addSigningKey(this.db, this.keys, { now: true });
       rows = await readKeys(this.db);
     }
     this.rows = rows;
@@ -131,7 +138,7 @@ export class SigningKeys {
     const row = this.rows.filter((r) => r.active_from.getTime() <= now).at(-1)!;
     let key = this.privates.get(row.id);
     if (!key) {
-      key = createPrivateKey(row.private_key);
+      key = createPrivateKey(this.keys.open(row.private_key_sealed, sealedFor("quote_signing_keys", row.id)));
       this.privates.set(row.id, key);
     }
     const privateKey = key;

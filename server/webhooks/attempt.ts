@@ -8,11 +8,14 @@ import { batchJson, envelopeJson, signedHeaders, type EnvelopeParts } from "./en
 import type { ClaimedRow, Outcome } from "./queue.ts";
 import { sendWebhook, type SendWebhookRequest, type SendWebhookResult } from "./sender.ts";
 import type { WebhookSettings } from "./settings.ts";
+import type { MainKeys } from "../secrets/main-keys.ts";
+import { sealedFor } from "../secrets/at-rest.ts";
 
 export async function attemptDelivery(
   rows: ClaimedRow[],
   asBatch: boolean,
   settings: WebhookSettings,
+  keys: MainKeys,
   log: Logger,
 ): Promise<Outcome[]> {
   const started = new Date();
@@ -31,7 +34,7 @@ export async function attemptDelivery(
   });
   let result: SendWebhookResult;
   try {
-    result = await sendWebhook(prepare(rows, asBatch, settings, started));
+    result = await sendWebhook(prepare(rows, asBatch, settings, keys, started));
   } catch (err) {
     // Not the receiver's doing (sendWebhook itself never throws): log it, count it as a failed attempt.
     log.error({ err, delivery: rows[0]!.id }, "preparing a webhook request failed");
@@ -48,21 +51,30 @@ export async function attemptDelivery(
   return classify(rows, result, started, settings, log);
 }
 
-/** The request: the envelope (or a batch of them) and the headers signing exactly those bytes. */
+/**
+ * The request: the envelope (or a batch of them) and the headers signing exactly those bytes, with the endpoint's
+ * secrets opened (a secret that does not open throws: a failed attempt, never a wrong signature).
+ */
 export function prepare(
   rows: ClaimedRow[],
   asBatch: boolean,
   settings: WebhookSettings,
+  keys: MainKeys,
   started: Date,
 ): SendWebhookRequest {
   const first = rows[0]!;
+  const row = sealedFor("webhook_endpoints", first.endpoint_id);
+  const open = (sealed: string) => keys.open(sealed, row);
   const batchId = asBatch ? first.batch_id! : undefined;
   const parts = rows.map(partsOf);
   const body = batchId ? batchJson(parts) : envelopeJson(parts[0]!);
   return {
     url: first.url,
     headers: signedHeaders(
-      { secret: first.secret, previousSecret: first.previous_secret },
+      {
+        secret: open(first.secret_sealed),
+        previousSecret: first.previous_secret_sealed === null ? null : open(first.previous_secret_sealed),
+      },
       batchId ?? first.event_id,
       body,
       started,
@@ -71,7 +83,10 @@ export function prepare(
     timeoutMs: settings.timeoutMs,
     allowPrivateNetworks: settings.allowPrivateNetworks,
     ...(first.basic_username !== null && {
-      basicAuth: { username: first.basic_username, password: first.basic_password ?? "" },
+      basicAuth: {
+        username: first.basic_username,
+        password: first.basic_password_sealed === null ? "" : open(first.basic_password_sealed),
+      },
     }),
   };
 }

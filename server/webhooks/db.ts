@@ -11,7 +11,12 @@ export type EndpointRow = Selectable<Endpoints>;
 /** What list and get read: never the secrets or the Basic credentials themselves. */
 export type EndpointView = Omit<
   EndpointRow,
-  "secret" | "previous_secret" | "previous_secret_expires_at" | "basic_username" | "basic_password" | "failing_since"
+  | "secret_sealed"
+  | "previous_secret_sealed"
+  | "previous_secret_expires_at"
+  | "basic_username"
+  | "basic_password_sealed"
+  | "failing_since"
 > & {
   has_basic_auth: boolean;
 };
@@ -98,11 +103,11 @@ export async function updateEndpoint(
       | "disabled_reason"
       | "failing_since"
       | "batching"
-      | "secret"
-      | "previous_secret"
+      | "secret_sealed"
+      | "previous_secret_sealed"
       | "previous_secret_expires_at"
       | "basic_username"
-      | "basic_password"
+      | "basic_password_sealed"
     >
   > & { updated_at: Date },
 ): Promise<void> {
@@ -118,20 +123,23 @@ export async function deleteEndpoint(db: Executor, merchantId: string, id: strin
   return r.numDeletedRows > 0n;
 }
 
-/** The current secret becomes the previous one (signing until `overlapUntil`); `secret` becomes current. */
+/**
+ * The current secret becomes the previous one (signing until `overlapUntil`); `sealed` (the new secret, sealed for
+ * the row) becomes current. Sealed values are bound to the row, not the column: the copy opens as it did.
+ */
 export async function rotateSecret(
   db: Executor,
   id: string,
-  secret: string,
+  sealed: string,
   overlapUntil: Date,
   now: Date,
 ): Promise<void> {
   await db
     .updateTable("webhook_endpoints")
     .set((eb) => ({
-      previous_secret: eb.ref("secret"),
+      previous_secret_sealed: eb.ref("secret_sealed"),
       previous_secret_expires_at: overlapUntil,
-      secret,
+      secret_sealed: sealed,
       updated_at: now,
     }))
     .where("id", "=", id)

@@ -31,6 +31,7 @@ import {
   type Exclusions,
 } from "./queue.ts";
 import type { WebhookSettings } from "./settings.ts";
+import type { MainKeys } from "../secrets/main-keys.ts";
 
 export const WAKE_CHANNEL = "webhook_deliveries";
 export const MAX_BATCH = 100;
@@ -38,6 +39,8 @@ export const MAX_BATCH = 100;
 export interface DispatcherOptions {
   handle: Pick<DatabaseHandle, "db" | "kind" | "listen">;
   settings: WebhookSettings;
+  /** Open the endpoints' sealed secrets. */
+  keys: MainKeys;
   logger: Logger;
   /** Requests in flight at once (a batch is one). */
   concurrency?: number;
@@ -302,7 +305,7 @@ export class Dispatcher {
 
   /** One attempt, then its outcomes to the committer (attempt.ts: prepare, send, classify). */
   private async attempt(rows: ClaimedRow[], asBatch: boolean): Promise<void> {
-    const outcomes = await attemptDelivery(rows, asBatch, this.opts.settings, this.log);
+    const outcomes = await attemptDelivery(rows, asBatch, this.opts.settings, this.opts.keys, this.log);
     if (this.opts.onAttempt) {
       for (const status of ["succeeded", "pending", "failed"] as const) {
         const n = outcomes.filter((o) => o.status === status).length;

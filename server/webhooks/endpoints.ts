@@ -14,6 +14,8 @@ import type { ValidatedQuery } from "../shared/contract.ts";
 import { AppError, invalid, notFound } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { decodeCursor, toPage } from "../shared/pagination.ts";
+import type { MainKeys } from "../secrets/main-keys.ts";
+import { sealedFor } from "../secrets/at-rest.ts";
 import * as q from "./db.ts";
 import { checkWebhookUrl } from "./url-safety.ts";
 import { endpointToWire } from "./wire.ts";
@@ -24,7 +26,11 @@ export const ROTATION_OVERLAP_MS = 24 * 3600_000;
 
 export interface EndpointSettings {
   allowPrivateNetworks: boolean;
+  /** The secrets are stored sealed under the main key. */
+  keys: MainKeys;
 }
+
+const sealFor = (keys: MainKeys, id: string) => (plain: string) => keys.seal(plain, sealedFor("webhook_endpoints", id));
 
 function checkUrl(url: string, settings: EndpointSettings): void {
   const problems = checkWebhookUrl(url, settings);
@@ -45,6 +51,7 @@ export async function createEndpoint(
   const now = new Date();
   const id = newId(now.getTime());
   const secret = generateWebhookSecret();
+  const seal = sealFor(settings.keys, id);
   await q.insertEndpoint(trx, {
     id,
     merchant_id: merchant.id,
@@ -53,9 +60,9 @@ export async function createEndpoint(
     description: input.description ?? "",
     enabled: input.enabled ?? true,
     batching: input.batching ?? false,
-    secret,
+    secret_sealed: seal(secret),
     basic_username: input.basic_auth?.username ?? null,
-    basic_password: input.basic_auth?.password ?? null,
+    basic_password_sealed: input.basic_auth ? seal(input.basic_auth.password) : null,
     created_at: now,
     updated_at: now,
   });
@@ -96,7 +103,7 @@ export async function updateEndpoint(
     ...(input.enabled !== undefined && { disabled_reason: null, failing_since: null }),
     ...(basic_auth !== undefined && {
       basic_username: basic_auth?.username ?? null,
-      basic_password: basic_auth?.password ?? null,
+      basic_password_sealed: basic_auth ? sealFor(settings.keys, id)(basic_auth.password) : null,
     }),
     updated_at: new Date(),
   });
@@ -114,11 +121,16 @@ export async function deleteEndpoint(trx: Tx, merchant: Principal, id: string): 
  * A new secret; the current one keeps signing beside it for 24 hours. A second rotation within them
  * keeps only the secret current just before it: two signatures at most.
  */
-export async function rotateSecret(trx: Tx, merchant: Principal, id: string): Promise<WebhookEndpointWithSecret> {
+export async function rotateSecret(
+  trx: Tx,
+  merchant: Principal,
+  id: string,
+  keys: MainKeys,
+): Promise<WebhookEndpointWithSecret> {
   const current = await q.findEndpoint(trx, merchant.id, id, true);
   if (!current) throw notFound("Webhook endpoint");
   const now = new Date();
   const secret = generateWebhookSecret();
-  await q.rotateSecret(trx, id, secret, new Date(now.getTime() + ROTATION_OVERLAP_MS), now);
+  await q.rotateSecret(trx, id, sealFor(keys, id)(secret), new Date(now.getTime() + ROTATION_OVERLAP_MS), now);
   return { ...endpointToWire((await q.findEndpoint(trx, merchant.id, id))!), secret };
 }

@@ -19,11 +19,12 @@ export interface ClaimedRow {
   retry_base: number;
   batch_id: string | null;
   url: string;
-  secret: string;
+  /** Sealed under the main key for the endpoint's row (attempt.ts opens them), like the two below. */
+  secret_sealed: string;
   /** Only while it still signs (24 hours after a rotation). */
-  previous_secret: string | null;
+  previous_secret_sealed: string | null;
   basic_username: string | null;
-  basic_password: string | null;
+  basic_password_sealed: string | null;
   event_type: EventType;
   event_at: Date;
   payload: string;
@@ -42,9 +43,9 @@ const claimFrom = (picked: ReturnType<typeof sql>, leaseMs: number, batchId: str
         batch_id = coalesce(d.batch_id, ${batchId}::char(24))
     where d.id = any(array(select id from picked)) -- an index scan whatever the planner thinks of the table
     returning d.*)
-  select c.id, c.event_id, c.endpoint_id, c.merchant_id, c.attempts, c.retry_base, c.batch_id, e.url, e.secret,
-         case when e.previous_secret_expires_at > now() then e.previous_secret end as previous_secret,
-         e.basic_username, e.basic_password, ev.event_type, ev.created_at as event_at, ev.payload::text as payload,
+  select c.id, c.event_id, c.endpoint_id, c.merchant_id, c.attempts, c.retry_base, c.batch_id, e.url, e.secret_sealed,
+         case when e.previous_secret_expires_at > now() then e.previous_secret_sealed end as previous_secret_sealed,
+         e.basic_username, e.basic_password_sealed, ev.event_type, ev.created_at as event_at, ev.payload::text as payload,
          ev.trace_parent
   from claimed c
   join webhook_endpoints e on e.id = c.endpoint_id

@@ -9,6 +9,16 @@ export type DeliveryState = "pending" | "in_flight" | "succeeded" | "failed";
 
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
+/** The endpoints' sealed secrets, each with the plain column it replaced (0020; dropped by its contract step). */
+export const WEBHOOK_SEALED_COLUMNS = {
+  table: "webhook_endpoints",
+  columns: {
+    secret_sealed: "secret",
+    previous_secret_sealed: "previous_secret",
+    basic_password_sealed: "basic_password",
+  },
+} as const;
+
 export interface WebhooksTables {
   /** The transactional outbox: written in the transaction of the change that caused the event. */
   webhook_events: {
@@ -38,12 +48,13 @@ export interface WebhooksTables {
     description: ColumnType<string, string | undefined, string>;
     enabled: ColumnType<boolean, boolean | undefined, boolean>;
     batching: ColumnType<boolean, boolean | undefined, boolean>;
-    secret: string;
-    previous_secret: ColumnType<string | null, string | null | undefined, string | null>;
+    /** The signing secret sealed under the main key (secrets/main-keys.ts; 0020), like the two below. */
+    secret_sealed: string;
+    previous_secret_sealed: ColumnType<string | null, string | null | undefined, string | null>;
     previous_secret_expires_at: NullableTimestamp;
     /** Write-only on the wire: never selected for list or get. */
     basic_username: ColumnType<string | null, string | null | undefined, string | null>;
-    basic_password: ColumnType<string | null, string | null | undefined, string | null>;
+    basic_password_sealed: ColumnType<string | null, string | null | undefined, string | null>;
     /** Set when the service disabled the endpoint (a 410 answer, a failure streak); cleared when the merchant changes `enabled`. */
     disabled_reason: ColumnType<string | null, string | null | undefined, string | null>;
     /** The first failed attempt since the last success (or since the merchant last changed `enabled`). */

@@ -131,7 +131,7 @@ describe("postal codes in another spelling", () => {
     "%s: the cheaper quote a compact spelling got before is refused by the order and by verifyQuote",
     async (_name, country, written, form) => {
       // What the release before signed for the compact spelling: the fallback price, its facts as typed.
-      const signer = await new SigningKeys(srv.handle.db, 3600_000).current();
+      const signer = await new SigningKeys(srv.handle.db, 3600_000, srv.keys).current();
       const genuine = decode(quoteOf(await options(form, country), "home").quote);
       const cheap: QuotePayload = {
         ...genuine,

@@ -197,7 +197,7 @@ describe("verifyQuote (the client package, offline)", () => {
   it("refuses each part of a quote spelled another way (the same bytes), which would let one quote pass twice", async () => {
     const quote = homeQuote(await quoted());
     const [h, p, sig] = quote.split(".") as [string, string, string];
-    const signer = await new SigningKeys(srv.handle.db, 3600_000).current();
+    const signer = await new SigningKeys(srv.handle.db, 3600_000, srv.keys).current();
     // A respelled header or payload changes the signed text: signed here with the service's own key, so that only
     // the spelling is wrong. A respelled signature is the same 64 bytes: the quote's own signature still matches.
     const signed = (header: string, payload: string) =>
@@ -298,9 +298,9 @@ describe("the quote keys", () => {
     expect(r.headers.get("cache-control")).toBe("public, max-age=3600");
     const before = ((await r.json()) as S["QuoteKeySet"]).keys;
     expect(before.length).toBeGreaterThanOrEqual(1);
-    const next = await addSigningKey(srv.handle.db);
+    const next = await addSigningKey(srv.handle.db, srv.keys);
     expect(next.activeFrom.getTime() - Date.now()).toBeGreaterThan(23 * 3600_000);
-    const signingKeys = new SigningKeys(srv.handle.db, 3600_000);
+    const signingKeys = new SigningKeys(srv.handle.db, 3600_000, srv.keys);
     expect((await signingKeys.published()).map((k) => k.kid)).toEqual([...before.map((k) => k.kid), next.id]);
     expect((await signingKeys.current()).kid).toBe(before.at(-1)!.kid);
   });
@@ -321,8 +321,8 @@ describe("a quote signed by a key the server has not read yet", () => {
       const payload = decode(homeQuote(r.data!));
       // A rotation whose announcement this server missed (a pooler without LISTEN, say): written straight to the
       // database, and a quote signed with the new key as another instance would sign it.
-      await addSigningKey(other.handle.db, { now: true });
-      const signer = await new SigningKeys(other.handle.db, 3600_000).current();
+      await addSigningKey(other.handle.db, other.keys, { now: true });
+      const signer = await new SigningKeys(other.handle.db, 3600_000, other.keys).current();
       const place = (quote: string) => merchant.POST("/orders/_create", { body: { ...ORDER, quote } });
       const reads = () => other.quoter.keys.reads;
 
@@ -412,7 +412,7 @@ describe("an order placed with a quote", () => {
   });
 
   it("refuses an expired quote and another merchant's (signed by the service all the same)", async () => {
-    const signer = await new SigningKeys(srv.handle.db, 3600_000).current();
+    const signer = await new SigningKeys(srv.handle.db, 3600_000, srv.keys).current();
     const payload = decode(homeQuote(await quoted()));
     const sign = (p: QuotePayload) => encodeQuote(p, signer.kid, signer.sign);
     const now = Math.floor(Date.now() / 1000);

@@ -1,4 +1,5 @@
 // Starts the real app on a private database and hands out clients made from the generated contract.
+import { randomBytes } from "node:crypto";
 import type { TrustProxy } from "../../server/config/readers.ts";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +19,7 @@ import type { Quoter } from "../../server/quotes/quotes.ts";
 import { clockOf } from "../../server/shared/clock.ts";
 import type { Dispatcher, DispatcherOptions } from "../../server/webhooks/dispatcher.ts";
 import { readWebhookSettings, type WebhookSettings } from "../../server/webhooks/settings.ts";
+import { MainKeys } from "../../server/secrets/main-keys.ts";
 import { createTestDatabase } from "./database.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 
@@ -31,6 +33,8 @@ export interface TestServer {
   caches: Caches;
   /** The instance's quote signing keys and settings. */
   quoter: Quoter;
+  /** The main keys the instance seals stored secrets under. */
+  keys: MainKeys;
   merchant(id?: string): Promise<LogisticsClient>;
   operator(id?: string): Promise<LogisticsClient>;
   client(username?: string, secret?: string): LogisticsClient;
@@ -77,8 +81,13 @@ export interface TestServerOptions {
   /** The app's logger (default: silent, or TEST_LOG_LEVEL's level on stdout). */
   logger?: Logger;
   /** Start a webhook dispatcher with the server (stopped by close()). */
-  dispatcher?: boolean | Omit<DispatcherOptions, "handle" | "settings" | "logger">;
+  dispatcher?: boolean | Omit<DispatcherOptions, "handle" | "settings" | "keys" | "logger">;
+  /** The main keys (default: one key for every test server of the process, so instances share what they store). */
+  keys?: MainKeys;
 }
+
+/** A random main key per test process: no test depends on its bytes. */
+export const TEST_MAIN_KEYS = new MainKeys(randomBytes(32));
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const handle = opts.database ?? (await createTestDatabase());
@@ -86,9 +95,11 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const webhooks = { ...readWebhookSettings({}).settings, ...opts.webhooks };
   const metrics = createMetrics(handle);
   // The same composition root as `npm start`; the housekeeping's first sweep is seconds away, past most tests.
+  const keys = opts.keys ?? TEST_MAIN_KEYS;
   const services = createServices({
     handle,
     logger,
+    keys,
     webhooks,
     loginLimits: opts.loginLimits,
     quoteTtlSeconds: opts.quoteTtlSeconds,
@@ -103,7 +114,14 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         }
       : false,
   });
-  await services.start();
+  try {
+    await services.start();
+  } catch (err) {
+    // A start refused (a main key missing): nothing keeps running, the database stays as it was.
+    await services.stop();
+    if (!opts.database) await handle.close();
+    throw err;
+  }
   const dispatcher = services.dispatcher;
   const app = createApp({
     services,
@@ -143,6 +161,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   return {
     caches: services.caches,
     quoter: services.quoter,
+    keys,
     origin,
     baseUrl,
     handle,

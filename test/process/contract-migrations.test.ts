@@ -15,7 +15,7 @@ import { cli, startServerProcess } from "./helpers.ts";
 const A = "shop-a.example.com";
 const B = "shop-b.example.com";
 const NOTICE =
-  "contract migrations pending (0011_drop_global_portal_email, 0016_rule_postal_codes): once every instance runs this release, apply them with `npm run cli -- migrate --contract`";
+  "contract migrations pending (0011_drop_global_portal_email, 0016_rule_postal_codes, 0020_sealed_secrets): once every instance runs this release, apply them with `npm run cli -- migrate --contract`";
 
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
@@ -83,7 +83,7 @@ describe("contract migrations for the operator", () => {
       const contract = await cli(["migrate", "--contract"], env);
       expect(contract.code).toBe(0);
       expect(contract.output).toContain(
-        "applied contract/0011_drop_global_portal_email, contract/0016_rule_postal_codes.",
+        "applied contract/0011_drop_global_portal_email, contract/0016_rule_postal_codes, contract/0020_sealed_secrets.",
       );
       expect(contract.output).not.toContain("pending");
 

@@ -7,6 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { parseMainKey } from "../../server/secrets/main-keys.ts";
 import { geonames, point } from "../helpers/shipping.ts";
 import { freePort, run, SERVER_MAIN, waitReady } from "../process/helpers.ts";
 
@@ -39,6 +40,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it("every CLI command of 'Setting up a server' works as written, and the server lets in what it created", async () => {
   const commands = setupCommands();
   expect(commands.map((c) => c.split(/\s+/)[4])).toEqual([
+    "secrets",
     "migrate",
     "merchant",
     "operator",
@@ -51,10 +53,12 @@ it("every CLI command of 'Setting up a server' works as written, and the server 
     const line = command.replace(/ (FI\.txt|pickup-points\.csv)\b/, (_m, f: string) => ` ${path.join(dir, f)}`);
     outputs.push(execFileSync("bash", ["-c", line], { cwd: ROOT, env, encoding: "utf8" }));
   }
-  const merchantSecret = /secret[^\n]*?:\s*(\S+)/i.exec(outputs[1]!)?.[1];
-  expect(merchantSecret, outputs[1]).toBeTruthy();
-  expect(outputs[3]).toContain("1 postal codes: 1 new");
-  expect(outputs[4]).toContain("1 pickup points: 1 new");
+  // `secrets new-key` prints a main key and stores nothing (this run uses the embedded database's key file).
+  expect(parseMainKey(outputs[0]!.trim().split("\n").at(-1)!), outputs[0]).toBeDefined();
+  const merchantSecret = /secret[^\n]*?:\s*(\S+)/i.exec(outputs[2]!)?.[1];
+  expect(merchantSecret, outputs[2]).toBeTruthy();
+  expect(outputs[4]).toContain("1 postal codes: 1 new");
+  expect(outputs[5]).toContain("1 pickup points: 1 new");
 
   const port = await freePort();
   const server = run(SERVER_MAIN, [], { ...env, PORT: String(port), HOST: "127.0.0.1", SEED_DEMO: "false" });

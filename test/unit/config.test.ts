@@ -24,6 +24,8 @@ describe("configuration", () => {
       otelTracesSamplerArg: undefined,
       otelBspScheduleDelayMs: 5000,
       pgliteDir: "./data/pglite",
+      secretsMainKey: [],
+      secretsReadKeys: [],
       logLevel: "info",
       seedDemo: true,
       trustProxy: false,

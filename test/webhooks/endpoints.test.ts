@@ -251,13 +251,16 @@ describe("update, rotate, delete", () => {
   it("changes only what is sent and keeps the secret", async () => {
     const ep = await create(m, { description: "a" });
     const secretOf = async () =>
-      (
-        await srv.handle.db
-          .selectFrom("webhook_endpoints")
-          .select("secret")
-          .where("id", "=", ep.id)
-          .executeTakeFirstOrThrow()
-      ).secret;
+      srv.keys.open(
+        (
+          await srv.handle.db
+            .selectFrom("webhook_endpoints")
+            .select("secret_sealed")
+            .where("id", "=", ep.id)
+            .executeTakeFirstOrThrow()
+        ).secret_sealed,
+        `webhook_endpoints:${ep.id}`,
+      );
     const r = await m.POST("/webhook_endpoints/{webhook_id}", {
       ...at(ep.id),
       body: { event_types: ["inbound_shipment.processed", "webhook.test"], enabled: false, batching: true },
@@ -285,10 +288,11 @@ describe("update, rotate, delete", () => {
     expect(r.data!.secret).not.toBe(ep.secret);
     const row = await srv.handle.db
       .selectFrom("webhook_endpoints")
-      .select(["secret", "previous_secret", "previous_secret_expires_at"])
+      .select(["secret_sealed", "previous_secret_sealed", "previous_secret_expires_at"])
       .where("id", "=", ep.id)
       .executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ secret: r.data!.secret, previous_secret: ep.secret });
+    const open = (sealed: string) => srv.keys.open(sealed, `webhook_endpoints:${ep.id}`);
+    expect([open(row.secret_sealed), open(row.previous_secret_sealed!)]).toEqual([r.data!.secret, ep.secret]);
     const hours = (row.previous_secret_expires_at!.getTime() - Date.now()) / 3600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
