@@ -6,7 +6,6 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
@@ -114,7 +113,8 @@ it(`the previous release (${previous.version}) serves while this one migrates an
     ),
   );
 
-  await sleep(1_000);
+  // The previous release is serving traffic (a few shipments made) when this one starts.
+  await expect.poll(() => shipments.length, { timeout: 60_000, interval: 50 }).toBeGreaterThan(3);
   // This release starts on the database the previous one is serving: its start applies the expand migrations.
   next = await startServerProcess({ ...ENV, DATABASE_URL: handle.url! });
   expect(next.proc.output()).not.toMatch(/"level":(50|60)/);
@@ -127,11 +127,13 @@ it(`the previous release (${previous.version}) serves while this one migrates an
       () => nextW,
     ),
   );
-  // Both serve side by side until each version has created a few (waited for, not timed: a loaded machine is
-  // slower), and a while longer.
+  // Both serve side by side until each version has created a few after the new one's start (waited for, not
+  // timed: a loaded machine is slower).
   const byEach = () => ["old", "new"].map((v) => shipments.filter((s) => s.by.startsWith(v)).length);
-  await expect.poll(() => Math.min(...byEach()), { timeout: 60_000, interval: 200 }).toBeGreaterThan(3);
-  await sleep(1_000);
+  const oldBefore = byEach()[0]!;
+  await expect
+    .poll(() => Math.min(byEach()[0]! - oldBefore, byEach()[1]!), { timeout: 60_000, interval: 50 })
+    .toBeGreaterThan(3);
   stop = true;
   await Promise.all([...oldTraffic, ...newTraffic]);
 
