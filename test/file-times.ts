@@ -58,20 +58,28 @@ function fileSeconds(m: TestModule): number {
 }
 
 /**
- * Prints the ten slowest files and the sum of every file's time (file-seconds: what the workers spent, the figure to
- * compare between runs on a shared machine, where the wall time depends on the neighbours), and writes every file's
- * time to .tmp/file-times.json.
+ * Prints the ten slowest files and the sums of every file's time (file-seconds: what the workers spent) and processor
+ * time (cpu-seconds, test/helpers/cpu-time.ts: the figure to compare between runs on a shared machine, where the wall
+ * time and the file-seconds depend on the neighbours; over two cores, half of it is the least wall time the suite
+ * can take), and writes every file's time to .tmp/file-times.json.
  */
 export default class FileTimes implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     if (modules.length === 0) return;
     const rows = modules
-      .map((m) => ({ key: key(m.project.name, m.project.config.root, m.moduleId), seconds: fileSeconds(m) }))
+      .map((m) => ({
+        key: key(m.project.name, m.project.config.root, m.moduleId),
+        seconds: fileSeconds(m),
+        cpu: m.meta().cpuSeconds,
+      }))
       .sort((a, b) => b.seconds - a.seconds);
     const total = rows.reduce((s, r) => s + r.seconds, 0);
-    const lines = rows.slice(0, 10).map((r) => `  ${r.seconds.toFixed(1).padStart(7)} s  ${r.key}`);
+    const cpu = rows.reduce((s, r) => s + (r.cpu ?? 0), 0);
+    const lines = rows
+      .slice(0, 10)
+      .map((r) => `  ${r.seconds.toFixed(1).padStart(7)} s ${(r.cpu ?? NaN).toFixed(1).padStart(7)} cpu-s  ${r.key}`);
     console.log(
-      `\nThe ten slowest test files (of ${rows.length}; ${total.toFixed(0)} file-seconds in all):\n${lines.join("\n")}`,
+      `\nThe ten slowest test files (of ${rows.length}; ${total.toFixed(0)} file-seconds and ${cpu.toFixed(0)} cpu-seconds in all):\n${lines.join("\n")}`,
     );
     mkdirSync(path.dirname(MEASURED), { recursive: true });
     writeFileSync(
