@@ -28,16 +28,29 @@ export async function createScratchDatabase(adminUrl: string): Promise<ScratchDa
 }
 
 /**
+ * Creates database `name` (a name of ours, not input), empty or as a copy of `template`, which its last user may
+ * still be leaving (see dropDatabase).
+ */
+export function createDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
+  return whenNotInUse(adminUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
+}
+
+/**
  * Drops a scratch database; used by the test harness too. pg-pool's end() resolves before its sockets are
  * gone and a server may still be closing its sessions, so retry "in use" for a few seconds rather than kill them.
  */
-export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
+export function dropDatabase(adminUrl: string, name: string): Promise<void> {
+  return whenNotInUse(adminUrl, `DROP DATABASE IF EXISTS ${name}`);
+}
+
+/** Runs a statement about a database, retrying while the database is in use (for at most ~5 s). */
+async function whenNotInUse(adminUrl: string, statement: string): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.query(`DROP DATABASE IF EXISTS ${name}`);
+        await admin.query(statement);
         return;
       } catch (err) {
         if ((err as { code?: string }).code !== "55006" || attempt >= 50) throw err; // object_in_use

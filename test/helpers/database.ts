@@ -1,11 +1,10 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "../../server/db/database.ts";
 import { migrateToLatest } from "../../server/db/migrate.ts";
 import { inject } from "vitest";
-import { dropDatabase } from "../../tools/postgres.ts";
+import { createDatabase, dropDatabase } from "../../tools/postgres.ts";
 import { releasePooled } from "./pgbouncer.ts";
 
 /**
@@ -16,10 +15,8 @@ export async function createTestDatabase({ empty = false } = {}): Promise<Databa
   if (process.env.TEST_DB === "postgres") {
     const adminUrl = process.env.TEST_PG_URL!;
     const name = `logistics_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
+    // A copy of the run's migrated template (global-setup.ts), or empty.
+    await createDatabase(adminUrl, name, empty ? undefined : inject("pgTemplate"));
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     // npm run test:pgbouncer: the test's connections go through the suite's PgBouncer in transaction mode, as a
