@@ -47,7 +47,7 @@ async function pricingPage(width: number, expected: number[] = []) {
     seedDemoShipping(trx, { role: "merchant", id: merchant, name: `M-${merchant}` }),
   );
   rig.srv.caches.shippingConfig.clear();
-  const portal = await openPortal(rig, width, { expected, as: user });
+  const portal = await openPortal(rig, width, { expected, as: user, clock: true });
   const { page } = portal;
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Pricing" }).click();
   await page.getByRole("article", { name: "Pricing rule 2", exact: true }).waitFor();
@@ -119,7 +119,9 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     // Asked once per change, not again and again while nothing changes.
     const asked: string[] = [];
     page.on("request", (req) => void (req.url().endsWith("/shipping_options/_preview") && asked.push(req.url())));
-    await page.waitForTimeout(1500);
+    // Five times the preview's settling time (useSettled, 300 ms) pass on the page's clock, not the test's.
+    await page.clock.runFor(1500);
+    await page.evaluate(() => fetch("/healthz"));
     expect(asked).toEqual([]);
 
     // Save is at hand without scrolling past the preview: its bar is on screen while the rules are.

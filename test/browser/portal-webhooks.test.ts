@@ -62,7 +62,7 @@ async function createEndpoint(url: string, event_types: ("webhook.test" | "inbou
 
 /** Signed in at `width`, on the endpoint's page, reached as a person does: Webhooks, then its address. */
 async function openEndpoint(width: number, url: string, expected: number[] = []) {
-  const portal = await openPortal(rig, width, { expected, as: USER });
+  const portal = await openPortal(rig, width, { expected, as: USER, clock: true });
   await portal.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
   await portal.page.getByRole("table", { name: "Endpoints" }).getByRole("link", { name: url, exact: true }).click();
   await portal.page.getByRole("heading", { level: 1, name: url }).waitFor();
@@ -114,7 +114,9 @@ describe.each(WIDTHS)("the portal's webhooks at %i px", (width) => {
       // Nothing on its way any more: the page stops asking.
       const asked: string[] = [];
       page.on("request", (r) => void (r.url().includes("/deliveries") && asked.push(r.url())));
-      await page.waitForTimeout(4500);
+      // Two of its polling intervals (POLL_MS) pass on the page's clock, not the test's.
+      await page.clock.runFor(4500);
+      await page.evaluate(() => fetch("/healthz"));
       expect(asked).toEqual([]);
       await expectPlainWords(page);
       await checkScreen(page, "webhook-redelivered");
@@ -272,7 +274,7 @@ describe.each(WIDTHS)("the portal's webhooks at %i px", (width) => {
         .poll(async () => (await m.GET("/webhook_endpoints/{webhook_id}", at)).data?.enabled, { timeout: 15_000 })
         .toBe(false);
 
-      const { page, errors } = await openPortal(rig, width, { as: USER });
+      const { page, errors } = await openPortal(rig, width, { as: USER, clock: true });
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).click();
       const alert = page.getByRole("alert", { name: `Events are not being sent to ${url}` });
       await alert.waitFor();

@@ -62,6 +62,11 @@ export async function openPortal(
     hash?: string;
     deviceScaleFactor?: number;
     as?: { email: string; password: string };
+    /**
+     * Playwright's clock in the page from its first script on (time flows as usual): a test then moves the page's
+     * timers on with `page.clock.runFor` to see that nothing is asked, instead of waiting that long.
+     */
+    clock?: boolean;
   } = {},
 ): Promise<PortalPage> {
   const settings = {
@@ -73,11 +78,12 @@ export async function openPortal(
   if (opts.as) {
     const contexts = signedInContexts.get(rig) ?? new Map<string, Promise<BrowserContext>>();
     signedInContexts.set(rig, contexts);
-    const key = JSON.stringify([settings, opts.as.email]);
+    const key = JSON.stringify([settings, opts.as.email, opts.clock ?? false]);
     let made = contexts.get(key);
     if (!made) {
       const { email, password } = opts.as;
       made = rig.browser.newContext(settings).then(async (c) => {
+        if (opts.clock) await c.clock.install();
         const first = await watchedPage(rig, c, []);
         await first.page.goto(`${rig.srv.origin}/portal/`);
         await signIn(first.page, email, password);
@@ -90,6 +96,7 @@ export async function openPortal(
     context = await made;
   } else {
     context = await rig.browser.newContext(settings);
+    if (opts.clock) await context.clock.install();
   }
   const portal = await watchedPage(rig, context, opts.expected ?? []);
   // A page of its own context takes the context with it; a signed-in context stays for the file's next page.
