@@ -306,6 +306,11 @@ program
     console.log(
       `Backed up ${config.pgliteDir} to ${file} (${sizeOf(bytes.length)}, ${fromServer ? "taken by the running server" : "no server was running"}).`,
     );
+    // The backup holds the secrets encrypted, not the key: without a copy of it the backup's secrets are lost.
+    const { keys, source } = await loadMainKeys(config);
+    console.log(
+      `Its webhook secrets and quote signing keys are encrypted under main key ${keys.currentId}, which it does not hold: keep ${source.from === "file" ? source.file : "SECRETS_MAIN_KEY"} apart from it (docs/secrets.md).`,
+    );
   });
 program
   .command("restore <file>")

@@ -2,7 +2,7 @@
 // embedded default, or PostgreSQL outside production), a key generated once into `<PGLITE_DIR>.main-key`: beside
 // the database's directory, not in it, so a backup of the directory never holds it. The file is the service
 // user's alone, like the directory.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import { tightenTree } from "../db/owner-only.ts";
 import { MainKeys, newMainKeyText, parseMainKey } from "./main-keys.ts";
@@ -29,8 +29,7 @@ export async function loadMainKeys(s: KeySettings): Promise<LoadedKeys> {
   if (!existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });
     try {
-      // 0600 whatever the umask; `wx`: two processes starting together keep the one key the first wrote.
-      writeFileSync(file, `${newMainKeyText()}\n`, { flag: "wx", mode: 0o600 });
+      writeKeyFile(file);
       generated = true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
@@ -43,6 +42,27 @@ export async function loadMainKeys(s: KeySettings): Promise<LoadedKeys> {
       `The main key file ${file} does not hold a key (base64 of 32 bytes). Put back the key the stored secrets were encrypted with, or set SECRETS_MAIN_KEY (docs/secrets.md).`,
     );
   return { keys: new MainKeys(key, s.secretsReadKeys), source: { from: "file", file, generated, tightened } };
+}
+
+/**
+ * A new key into `file`: 0600 whatever the umask; `wx`, so two processes starting together keep the one key the
+ * first wrote; flushed with its directory entry before any secret is sealed under it, since secrets sealed under a
+ * key lost in a power cut could never be read again.
+ */
+function writeKeyFile(file: string): void {
+  const fd = openSync(file, "wx", 0o600);
+  try {
+    writeSync(fd, `${newMainKeyText()}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  const dir = openSync(path.dirname(file), "r");
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
 }
 
 /** The start line's words for where the keys came from. */

@@ -36,6 +36,7 @@ it(
     await load.stop();
     expect(backup.code, backup.output).toBe(0);
     expect(backup.output).toContain("taken by the running server");
+    expect(backup.output).toContain(`keep ${path.join(dir, "db")}.main-key apart from it`);
 
     // Not over a running server, nor over an existing file.
     const refused = await cli(["restore", path.join(dir, "one.tgz")], env);
