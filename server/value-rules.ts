@@ -3,9 +3,13 @@
 // exports its own, beside its handlers; see ValueRules in operations.ts for what a rule may assume.
 import type { ValueRules } from "./operations.ts";
 import { inboundValueRules } from "./inbound/http.ts";
+import { orderValueRules } from "./orders/http.ts";
+import { publishableKeyValueRules } from "./publishable-keys/http.ts";
 import { shippingValueRules } from "./shipping/http.ts";
 
 export const VALUE_RULES: ValueRules = {
   ...inboundValueRules,
   ...shippingValueRules,
+  ...orderValueRules,
+  ...publishableKeyValueRules,
 };

@@ -3,43 +3,13 @@
 // by the request validator with the schema check, so one 400 lists every problem. They also run when the schema
 // check failed: each reads the body as unknown and judges only the parts of the right type, and never throws.
 import type { ErrorDetail } from "../shared/errors.ts";
-import { isValidGtin } from "../shared/gtin.ts";
-import { fieldOf, isNumber, itemsOf } from "../shared/loose.ts";
-import { hasAtMostTwoDecimals } from "../shared/money.ts";
+import { lineProblems } from "../shared/line-checks.ts";
+import { fieldOf } from "../shared/loose.ts";
 import { isCalendarDate } from "../shared/time.ts";
 import { WAREHOUSE_MOVES } from "./states.ts";
 
-// The shapes the schema allows (common.yaml Gtin, Date): a rule judges only values of that shape.
-const GTIN_SHAPE = /^(\d{8}|\d{12,14})$/;
+// The shape the schema allows (common.yaml Date): a rule judges only values of that shape.
 const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Product or arrival lines: each merchants_id once, GTIN check digits, purchase prices in cents. */
-export function lineProblems(lines: unknown, pointer: string): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  const seen = new Set<string>();
-  itemsOf(lines).forEach((l, i) => {
-    const merchantsId = fieldOf(l, "merchants_id");
-    if (typeof merchantsId === "string") {
-      if (seen.has(merchantsId)) {
-        details.push({
-          path: `${pointer}/${i}/merchants_id`,
-          message: `merchants_id ${merchantsId} appears more than once`,
-          code: "duplicate",
-        });
-      }
-      seen.add(merchantsId);
-    }
-    const gtin = fieldOf(l, "gtin");
-    if (typeof gtin === "string" && GTIN_SHAPE.test(gtin) && !isValidGtin(gtin)) {
-      details.push({ path: `${pointer}/${i}/gtin`, message: "GTIN check digit is wrong", code: "gtin" });
-    }
-    const price = fieldOf(l, "purchasePrice");
-    if (isNumber(price) && !hasAtMostTwoDecimals(price)) {
-      details.push({ path: `${pointer}/${i}/purchasePrice`, message: "at most two decimals", code: "multipleOf" });
-    }
-  });
-  return details;
-}
 
 export function dateProblems(value: unknown, pointer: string): ErrorDetail[] {
   return typeof value === "string" && DATE_SHAPE.test(value) && !isCalendarDate(value)

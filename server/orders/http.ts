@@ -1,7 +1,8 @@
 // Order operations, keyed by operationId. The keys a sent quote is checked with are read before the order's
 // transaction opens (quotes.ts: the embedded database's one connection is the transaction's).
-import type { HandlersWith } from "../operations.ts";
+import type { HandlersWith, ValueRules } from "../operations.ts";
 import { quoteKeysFor, type Quoter } from "../quotes/quotes.ts";
+import { orderProblems } from "./input-checks.ts";
 import * as orders from "./orders.ts";
 
 export const orderHandlers = {
@@ -21,3 +22,9 @@ export const orderHandlers = {
     };
   },
 } satisfies HandlersWith<{ quoter: Quoter }>;
+
+/** The value rules of order operations, keyed by operationId (run by the request validator). */
+export const orderValueRules = {
+  createOrder: ({ body }) => orderProblems(body),
+  modifyOrder: ({ body }) => orderProblems(body),
+} satisfies ValueRules;

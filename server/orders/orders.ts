@@ -5,10 +5,10 @@ import type { Principal } from "../accounts/domain.ts";
 import { upsertProducts } from "../catalogue/db.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import { pickupPointBranch } from "../pickup-points/lookup.ts";
-import { invalid, notFound, type ErrorDetail } from "../shared/errors.ts";
+import { invalid, notFound } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
-import { fromCents, hasAtMostTwoDecimals, toCents } from "../shared/money.ts";
-import { normalisePostalCode, postalCodeProblem } from "../shared/postal-codes.ts";
+import { fromCents, toCents } from "../shared/money.ts";
+import { normalisePostalCode } from "../shared/postal-codes.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
 import { checkOrderQuote, checkQuotedAnswer, type QuoteCheckInput } from "../quotes/quotes.ts";
@@ -40,25 +40,8 @@ function toWire(o: q.OrderRow & { lines: q.LineRow[] }): Order {
   };
 }
 
-/** What the schema cannot say: one line per product, cents, the country's postal code shape, a known pickup point. */
+/** The pickup point a destination names is in the directory (the rest of an order's value rules: input-checks.ts). */
 async function check(db: Executor, input: OrderModify): Promise<void> {
-  const details: ErrorDetail[] = [];
-  const seen = new Set<string>();
-  input.products?.forEach((l, i) => {
-    if (seen.has(l.merchants_id))
-      details.push({
-        path: `/body/products/${i}/merchants_id`,
-        message: `merchants_id ${l.merchants_id} appears more than once`,
-        code: "duplicate",
-      });
-    seen.add(l.merchants_id);
-    if (!hasAtMostTwoDecimals(l.unit_price))
-      details.push({ path: `/body/products/${i}/unit_price`, message: "at most two decimals", code: "multipleOf" });
-  });
-  if (input.customer) {
-    const problem = postalCodeProblem(input.customer.country, input.customer.postalcode);
-    if (problem) details.push({ path: "/body/customer/postalcode", message: problem, code: "pattern" });
-  }
   const destination = input.destination;
   if (
     destination &&
@@ -66,13 +49,14 @@ async function check(db: Executor, input: OrderModify): Promise<void> {
     destination !== "letter" &&
     (await pickupPointBranch(db, destination)) === undefined
   ) {
-    details.push({
-      path: "/body/destination",
-      message: `no pickup point ${destination} in the directory`,
-      code: "unknown_pickup_point",
-    });
+    throw invalid([
+      {
+        path: "/body/destination",
+        message: `no pickup point ${destination} in the directory`,
+        code: "unknown_pickup_point",
+      },
+    ]);
   }
-  if (details.length) throw invalid(details);
 }
 
 async function lineRows(trx: Tx, merchant: Principal, orderId: string, lines: Line[], now: Date): Promise<q.LineRow[]> {

@@ -1,7 +1,8 @@
 // Publishable key operations, keyed by operationId. A change is announced to every instance (cache-signal), so
 // that a revoked key stops working everywhere within a second.
 import { announceCacheChange } from "../db/cache-signal.ts";
-import type { Handlers } from "../operations.ts";
+import type { Handlers, ValueRules } from "../operations.ts";
+import { originProblems } from "./input-checks.ts";
 import * as keys from "./keys.ts";
 
 export const publishableKeyHandlers = {
@@ -21,3 +22,8 @@ export const publishableKeyHandlers = {
     }),
   }),
 } satisfies Handlers;
+
+/** The value rules of publishable key operations, keyed by operationId (run by the request validator). */
+export const publishableKeyValueRules = {
+  createPublishableKey: ({ body }) => originProblems(body),
+} satisfies ValueRules;

@@ -4,7 +4,7 @@ import { randomInt } from "node:crypto";
 import type { PublishableKey, PublishableKeyCreate, PublishableKeyList } from "../../generated/api.ts";
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
-import { AppError, invalid, notFound, type ErrorDetail } from "../shared/errors.ts";
+import { AppError, notFound } from "../shared/errors.ts";
 import { newId } from "../shared/ids.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
@@ -31,35 +31,7 @@ const toWire = (r: Row): PublishableKey => ({
   revoked_at: r.revoked_at ? formatTimestamp(r.revoked_at) : null,
 });
 
-/**
- * What the spec's pattern cannot say of an origin: written as a browser sends it (`new URL(o).origin`: no default
- * port such as `:443`, a port within 1-65535).
- */
-function originProblems(origins: readonly string[]): ErrorDetail[] {
-  const problems: ErrorDetail[] = [];
-  origins.forEach((origin, i) => {
-    let canonical: string | undefined;
-    try {
-      canonical = new URL(origin).origin;
-    } catch {
-      canonical = undefined;
-    }
-    if (canonical !== origin) {
-      problems.push({
-        path: `/body/origins/${i}`,
-        message: canonical
-          ? `write it as a browser sends it: ${canonical}`
-          : "not a web origin such as https://shop.example.com",
-        code: "origin",
-      });
-    }
-  });
-  return problems;
-}
-
 export async function createKey(trx: Tx, merchant: Principal, input: PublishableKeyCreate): Promise<PublishableKey> {
-  const problems = originProblems(input.origins);
-  if (problems.length) throw invalid(problems, "An origin is not valid.");
   await q.lockMerchantKeys(trx, merchant.id);
   if ((await q.countWorkingKeys(trx, merchant.id)) >= MAX_WORKING_KEYS) {
     throw new AppError("conflict", `At most ${MAX_WORKING_KEYS} publishable keys work at once: revoke one first.`);

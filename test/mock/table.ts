@@ -227,6 +227,56 @@ export const PARITY_TABLE: ParityRow[] = [
     },
   },
   {
+    name: "an order with one product twice, a price in tenths of a cent and an unknown field: one 400 lists all three",
+    method: "POST",
+    path: "/orders/_create",
+    body: {
+      merchants_ref: "ORDER-PARITY-1",
+      customer: { postalcode: "20780", country: "FI" },
+      products: [
+        { merchants_id: "SKU-1", qty: 1, unit_price: 9.9, weight_g: 100 },
+        { merchants_id: "SKU-1", qty: 1, unit_price: 9.999, weight_g: 100 },
+      ],
+      shipping: "fast",
+    },
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) =>
+        expect((b.details as { path: string }[]).map((d) => d.path).sort()).toEqual([
+          "/body/products/1/merchants_id",
+          "/body/products/1/unit_price",
+          "/body/shipping",
+        ]),
+    },
+  },
+  {
+    name: "an order for a postal code Finland cannot have",
+    method: "POST",
+    path: "/orders/_create",
+    body: {
+      merchants_ref: "ORDER-PARITY-2",
+      customer: { postalcode: "ABCDE", country: "FI" },
+      products: [{ merchants_id: "SKU-1", qty: 1, unit_price: 9.9, weight_g: 100 }],
+    },
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) => expect(b.details).toMatchObject([{ path: "/body/customer/postalcode", code: "pattern" }]),
+    },
+  },
+  {
+    name: "a publishable key for an origin with the scheme's default port",
+    method: "POST",
+    path: "/publishable_keys/_create",
+    body: { origins: ["https://shop.example.com:443"] },
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) => expect(b.details).toMatchObject([{ path: "/body/origins/0", code: "origin" }]),
+    },
+  },
+  {
     name: "limit=0",
     method: "GET",
     path: "/inbound_shipments?limit=0",
