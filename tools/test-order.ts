@@ -53,7 +53,8 @@ if (!values["shuffled-only"]) {
     for (const file of files) {
       const moduleId = path.resolve(file);
       const collected = await vitest.collectTests([p.createSpecification(moduleId)]);
-      const module = collected.testModules[0];
+      // The instance keeps earlier files' modules: this file's is found by its path.
+      const module = collected.testModules.find((m) => m.moduleId === moduleId);
       const tests: TestCase[] = module ? [...module.children.allTests()] : [];
       if (!module || module.errors().length > 0 || tests.length === 0) {
         failures.push(`${file}: could not list its tests\n${module ? failedIn(module).join("\n") : "not found"}`);
@@ -63,7 +64,7 @@ if (!values["shuffled-only"]) {
         const started = performance.now();
         const run = await vitest.runTestSpecifications([p.createSpecification(moduleId, { testIds: [test.id] })]);
         const ms = Math.round(performance.now() - started);
-        const ran = run.testModules[0];
+        const ran = run.testModules.find((m) => m.moduleId === moduleId);
         const states = ran ? [...ran.children.allTests()].map((t) => [t.id, t.result().state] as const) : [];
         // Only the named test ran (every other one skipped), and it passed.
         const ok =
