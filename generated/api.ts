@@ -848,6 +848,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/merchant/delivery_dates/_preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview delivery dates of draft delivery times
+         * @description The delivery estimates an order placed now would get from a draft `time_zone` and
+         *     `delivery_times` (the fields of your shipping settings), for a customer in `country`, without
+         *     saving them: each method with times gets one, and each pickup branch with times of its own. They
+         *     are what shipping options would answer with these settings (see `DeliveryTimes`). `ordered_at`
+         *     is "now", in the time zone. The draft is checked as a save of the settings would check it.
+         *     Nothing is stored.
+         */
+        post: operations["previewDeliveryDates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/merchant/price_lists": {
         parameters: {
             query?: never;
@@ -2795,6 +2820,27 @@ export interface components {
             /** @description When you last replaced the settings; `null` while the defaults apply. */
             updated_at: components["schemas"]["Timestamp"] | null;
         };
+        /** @description Draft delivery settings and the customer's country (its public holidays count). */
+        DeliveryDatesPreview: {
+            time_zone: components["schemas"]["TimeZone"];
+            delivery_times: components["schemas"]["DeliveryTimesByMethod"];
+            /** @description The customer's country; omitted, `FI`. */
+            country?: components["schemas"]["CountryCode"];
+        };
+        DeliveryDatesPreviewResult: {
+            /** @description Now, with the offset of `time_zone`. */
+            ordered_at: components["schemas"]["Timestamp"];
+            country: components["schemas"]["CountryCode"];
+            /** @description An estimate per method (and pickup branch) that has delivery times; none for the others. */
+            estimates: {
+                letter?: components["schemas"]["DeliveryEstimate"];
+                home?: components["schemas"]["DeliveryEstimate"];
+                pickup?: components["schemas"]["DeliveryEstimate"];
+                pickup_branches?: {
+                    [key: string]: components["schemas"]["DeliveryEstimate"];
+                };
+            };
+        };
         PriceList: {
             id: components["schemas"]["Id"];
             name: string;
@@ -3843,6 +3889,8 @@ export type QuotePayload = components['schemas']['QuotePayload'];
 export type Order = components['schemas']['Order'];
 export type OrderModify = components['schemas']['OrderModify'];
 export type ShippingSettings = components['schemas']['ShippingSettings'];
+export type DeliveryDatesPreview = components['schemas']['DeliveryDatesPreview'];
+export type DeliveryDatesPreviewResult = components['schemas']['DeliveryDatesPreviewResult'];
 export type PriceList = components['schemas']['PriceList'];
 export type PriceListList = components['schemas']['PriceListList'];
 export type WebhookUrl = components['schemas']['WebhookUrl'];
@@ -5876,6 +5924,65 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AccessDenied"];
             412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    previewDeliveryDates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "time_zone": "Europe/Helsinki",
+                 *       "country": "FI",
+                 *       "delivery_times": {
+                 *         "home": {
+                 *           "handling_days": 1,
+                 *           "transit_days_min": 1,
+                 *           "transit_days_max": 2,
+                 *           "cutoff": "14:00"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["DeliveryDatesPreview"];
+            };
+        };
+        responses: {
+            /** @description The estimates of an order placed now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ordered_at": "2026-12-01T10:00:00+02:00",
+                     *       "country": "FI",
+                     *       "estimates": {
+                     *         "home": {
+                     *           "earliest": "2026-12-03",
+                     *           "latest": "2026-12-04"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryDatesPreviewResult"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

@@ -157,3 +157,27 @@ export function withEstimates(options: ShippingOptionsByMethod, input: EstimateI
       : pickup,
   };
 }
+
+/** The estimates draft delivery settings give an order placed at `now` (POST /merchant/delivery_dates/_preview). */
+export function previewDeliveryDates(
+  draft: Schemas["DeliveryDatesPreview"],
+  country: Schemas["CountryCode"],
+  now: Date,
+): Schemas["DeliveryDatesPreviewResult"] {
+  const { time_zone: zone, delivery_times: times } = draft;
+  const estimate = (t: DeliveryTimes | undefined) => t && deliveryEstimate(t, zone, now, country);
+  const branches = Object.entries(times.pickup_branches ?? {});
+  const estimates: Schemas["DeliveryDatesPreviewResult"]["estimates"] = {
+    ...(times.letter && { letter: estimate(times.letter) }),
+    ...(times.home && { home: estimate(times.home) }),
+    ...(times.pickup && { pickup: estimate(times.pickup) }),
+    ...(branches.length > 0 && {
+      pickup_branches: Object.fromEntries(branches.map(([b, t]) => [b, deliveryEstimate(t, zone, now, country)])),
+    }),
+  };
+  return {
+    ordered_at: DateTime.fromJSDate(now, { zone }).set({ millisecond: 0 }).toISO({ suppressMilliseconds: true })!,
+    country,
+    estimates,
+  };
+}

@@ -8,7 +8,7 @@ import { queryDefault } from "../shared/spec-schemas.ts";
 import { quoteFacts } from "../quotes/format.ts";
 import { withQuotes, type Quoter } from "../quotes/quotes.ts";
 import type { Clock } from "../shared/clock.ts";
-import { deliverySettingsProblems } from "./delivery-dates.ts";
+import { deliverySettingsProblems, previewDeliveryDates } from "./delivery-dates.ts";
 import * as lists from "./price-lists.ts";
 import * as settings from "./settings.ts";
 import { validatePriceList } from "./rules-validation.ts";
@@ -89,6 +89,11 @@ export const shippingHandlers = {
     ),
   }),
 
+  previewDeliveryDates: async (c, { clock }) => ({
+    status: 200,
+    body: previewDeliveryDates(c.body, c.body.country ?? DEFAULT_COUNTRY, clock.now()),
+  }),
+
   getShippingSettings: async (c) => tagged(await settings.getSettings(c.db, c.principal)),
   replaceShippingSettings: async (c, { caches }) =>
     tagged(
@@ -134,6 +139,7 @@ export const shippingValueRules = {
   getShippingOptions: ({ query }) => shippingQueryProblems(query, DEFAULT_COUNTRY),
   previewShippingOptions: ({ body }) => previewProblems(body, DEFAULT_COUNTRY),
   replaceShippingSettings: ({ body }) => deliverySettingsProblems(body, "/body"),
+  previewDeliveryDates: ({ body }) => deliverySettingsProblems(body, "/body"),
   createPriceList: ({ body }) => validatePriceList(body, "/body"),
   replacePriceList: ({ body }) => validatePriceList(body, "/body"),
 } satisfies ValueRules;

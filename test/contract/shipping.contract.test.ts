@@ -24,6 +24,7 @@ const REQUIRED: Record<string, number[]> = {
   modifyOrder: [200, 400, 404],
   getShippingSettings: [200, 403],
   replaceShippingSettings: [200, 400],
+  previewDeliveryDates: [200, 400],
   listPriceLists: [200],
   createPriceList: [201, 400, 409],
   getPriceList: [200, 404],
@@ -265,6 +266,22 @@ describe("shipping options, pickup points, orders and settings conform to spec/o
     );
     fails(await (await account("operator")).strict.GET("/merchant/shipping_settings"), 403, "access_denied");
 
+    const draft = { home: { handling_days: 1, transit_days_min: 1, transit_days_max: 2, cutoff: "14:00" } };
+    conforms(
+      await m.strict.POST("/merchant/delivery_dates/_preview", {
+        body: { time_zone: "Europe/Helsinki", delivery_times: draft },
+      }),
+      200,
+    );
+    fails(
+      await m.strict.POST("/merchant/delivery_dates/_preview", {
+        body: { time_zone: "Europe/Turku", delivery_times: draft },
+      }),
+      400,
+      "validation_failed",
+      ["/body/time_zone"],
+    );
+
     conforms(await m.strict.GET("/merchant/price_lists"), 200);
     const home = conforms(await m.strict.POST("/merchant/price_lists/_create", { body: list("home") }), 201).data!;
     const pickup = conforms(
@@ -325,7 +342,7 @@ describe("shipping options, pickup points, orders and settings conform to spec/o
   });
 
   it("exercised every implemented operation under these paths, with every required status, and checked every response", () => {
-    expect(h.operations.length).toBe(17);
+    expect(h.operations.length).toBe(18);
     h.expectComplete(REQUIRED);
   });
 });

@@ -277,6 +277,16 @@ export const PARITY_TABLE: ParityRow[] = [
     },
   },
   {
+    name: "a delivery dates preview in a time zone nobody knows",
+    method: "POST",
+    path: "/merchant/delivery_dates/_preview",
+    body: {
+      time_zone: "Europe/Turku",
+      delivery_times: { home: { handling_days: 0, transit_days_min: 1, transit_days_max: 2, cutoff: "14:00" } },
+    },
+    expect: invalid([detail("/body/time_zone", "format", "not a known IANA time zone")]),
+  },
+  {
     name: "limit=0",
     method: "GET",
     path: "/inbound_shipments?limit=0",

@@ -247,3 +247,54 @@ describe("bad delivery settings", () => {
     expectError(r, 400, "validation_failed", ["/body/settings/time_zone"]);
   });
 });
+
+describe("a preview of draft delivery times (the portal's pricing area)", () => {
+  const preview = (body: S["DeliveryDatesPreview"]) => m.POST("/merchant/delivery_dates/_preview", { body });
+
+  it("When a merchant previews draft times on Tuesday 1 Dec at 13:59, then each method and branch gets the dates shipping options would give, and nothing is saved", async () => {
+    clock.set("2026-12-01T13:59:00+02:00");
+    const r = await expectUnchanged(srv, () =>
+      preview({
+        time_zone: "Europe/Helsinki",
+        delivery_times: { ...TIMES, home: { ...TIMES.home!, cutoff: "13:00" } },
+      }),
+    );
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    // Past the draft's 13:00 cut-off: counts from Wed 2, sent Thu 3, delivered Fri 4 - Mon 7.
+    expect(r.data).toEqual({
+      ordered_at: "2026-12-01T13:59:00+02:00",
+      country: "FI",
+      estimates: {
+        home: { earliest: "2026-12-04", latest: "2026-12-07" },
+        pickup: { earliest: "2026-12-03", latest: "2026-12-07" },
+        pickup_branches: { "fi.matkahuolto": { earliest: "2026-12-04", latest: "2026-12-08" } },
+      },
+    });
+  });
+
+  it("When the customer is in Sweden on Finland's Independence Day, then the Swedish calendar decides", async () => {
+    clock.set("2027-12-03T10:00:00+02:00");
+    const r = await preview({ time_zone: "Europe/Helsinki", delivery_times: { home: TIMES.home! }, country: "SE" });
+    expect(r.data).toEqual({
+      ordered_at: "2027-12-03T10:00:00+02:00",
+      country: "SE",
+      estimates: { home: { earliest: "2027-12-07", latest: "2027-12-08" } },
+    });
+  });
+
+  it.each([
+    ["an unknown time zone", { time_zone: "Europe/Turku", delivery_times: TIMES }, "/body/time_zone"],
+    [
+      "transit days most below least",
+      {
+        time_zone: "Europe/Helsinki",
+        delivery_times: { home: { handling_days: 0, transit_days_min: 3, transit_days_max: 2, cutoff: "14:00" } },
+      },
+      "/body/delivery_times/home/transit_days_max",
+    ],
+    ["no time zone", { delivery_times: TIMES }, "/body/time_zone"],
+  ])("When the draft has %s, then 400 validation_failed names it and nothing changes", async (_n, body, at) => {
+    const r = await expectUnchanged(srv, () => preview(body as S["DeliveryDatesPreview"]));
+    expectError(r, 400, "validation_failed", [at]);
+  });
+});

@@ -71,3 +71,25 @@ export const formatWeight = (who: Who, grams: number): string =>
 
 /** A volume in litres: "2.5 l". */
 export const formatVolume = (who: Who, litres: number): string => formatUnit(who, litres, "liter");
+
+/** A calendar date of the API with its weekday, short: "Tue 1 Dec", "ti 1.12.". */
+export function formatWeekdayDay(who: Who, day: string): string {
+  const date = new Date(`${day.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return NONE;
+  const { locale } = speakerOf(who);
+  return cached(
+    `wd ${locale}`,
+    () => new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" }),
+  )
+    .format(date)
+    .replace(",", "");
+}
+
+/** A weekday's short name: "Mon", "ma". `index` 0 is Monday. */
+export function weekdayName(who: Who, index: number): string {
+  const { locale } = speakerOf(who);
+  // 2024-01-01 was a Monday.
+  return cached(`wn ${locale}`, () => new Intl.DateTimeFormat(locale, { weekday: "short", timeZone: "UTC" })).format(
+    new Date(Date.UTC(2024, 0, 1 + index)),
+  );
+}

@@ -1,5 +1,5 @@
 // Shipping settings: which delivery methods are offered, their weight limits (in kg; the API keeps grams), the
-// countries served (chosen from the list) and how many pickup points checkout offers.
+// countries served (chosen from the list), how many pickup points checkout offers and the delivery dates.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import type { S } from "../../api.ts";
@@ -8,6 +8,7 @@ import { useApi } from "../../app/session.ts";
 import { Field } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
 import { ChoiceList } from "./ChoiceList.tsx";
+import { DeliveryDates } from "./DeliveryDates.tsx";
 import { countries, kilograms } from "./choices.ts";
 import { place, wordsFor } from "./problems.ts";
 import { bodyOf } from "../../app/data.ts";
@@ -95,6 +96,12 @@ function SettingsForm({ initial, onDirty }: { initial: S["ShippingSettings"]; on
             )}
           </Field>
         </div>
+        <DeliveryDates
+          draft={draft.dates}
+          onChange={(dates) => set({ dates })}
+          country={(draft.countries[0] ?? "FI") as S["CountryCode"]}
+          problems={problems}
+        />
         {save.isError && (
           <div role="alert" className="problem" lang={w.lang}>
             <p>{said?.message}</p>

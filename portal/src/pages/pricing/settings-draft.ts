@@ -1,6 +1,7 @@
 // The shipping settings form's draft: weight limits as typed in kilograms (the API keeps grams), and its conversion
 // to the API's ShippingSettingsInput and back. What does not parse is sent as typed, for the API to name.
 import type { S } from "../../api.ts";
+import { DATE_FIELDS, datesDraftOf, deliveryTimesOf, type DatesDraft } from "./dates-draft.ts";
 import { numberOrText } from "./pricing-draft.ts";
 
 export type Method = S["ShippingMethodType"];
@@ -11,9 +12,7 @@ export interface Draft {
   max: Record<Method, string>;
   countries: string[];
   limit: string;
-  /** Delivery dates' settings, kept as read so that a save of the other fields leaves them as they are. */
-  time_zone: string | null;
-  delivery_times: S["DeliveryTimesByMethod"];
+  dates: DatesDraft;
 }
 
 const kg = (g: number | undefined) => (g === undefined ? "" : String(g / 1000));
@@ -27,8 +26,7 @@ export const draftOf = (s: S["ShippingSettings"]): Draft => ({
   max: { pickup: kg(s.pickup.max_weight_g), home: kg(s.home.max_weight_g), letter: kg(s.letter.max_weight_g) },
   countries: s.countries,
   limit: String(s.pickup_points_limit),
-  time_zone: s.time_zone,
-  delivery_times: s.delivery_times,
+  dates: datesDraftOf(s.time_zone, s.delivery_times),
 });
 export const inputOf = (d: Draft): S["ShippingSettingsInput"] => {
   const method = (m: Method) => ({ enabled: d.enabled[m], ...(d.max[m].trim() && { max_weight_g: grams(d.max[m]) }) });
@@ -38,12 +36,13 @@ export const inputOf = (d: Draft): S["ShippingSettingsInput"] => {
     pickup: method("pickup"),
     countries: d.countries as S["CountryCode"][],
     pickup_points_limit: numberOrText(d.limit) as number,
-    time_zone: d.time_zone,
-    delivery_times: d.delivery_times,
+    time_zone: d.dates.zone || null,
+    delivery_times: deliveryTimesOf(d.dates),
   };
 };
 export const FIELDS = [
   ...METHODS.map((m) => `/body/${m}/max_weight_g`),
   "/body/countries",
   "/body/pickup_points_limit",
+  ...DATE_FIELDS,
 ];

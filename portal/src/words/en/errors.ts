@@ -69,7 +69,13 @@ export const errors: Errors = {
     format: (s) => `Check ${s.l}: it is not in the expected form.`,
     enum: (s) => `Choose ${s.l} from the list.`,
     const: check,
-    minimum: (s) => (s.n ? `${s.L} must be at least ${s.n}.` : `${s.L} is too small.`),
+    // A transit's most below its least is the one minimum that is not the spec's number.
+    minimum: (s) =>
+      s.field === "transit_days_max"
+        ? `${s.L} cannot be fewer than the fewest days on the way.`
+        : s.n
+          ? `${s.L} must be at least ${s.n}.`
+          : `${s.L} is too small.`,
     maximum: (s) => (s.n ? `${s.L} can be at most ${s.n}.` : `${s.L} is too large.`),
     exclusiveMinimum: (s) => (s.n ? `${s.L} must be more than ${s.n}.` : `${s.L} is too small.`),
     exclusiveMaximum: (s) => (s.n ? `${s.L} must be less than ${s.n}.` : `${s.L} is too large.`),

@@ -71,7 +71,12 @@ export const errors: Errors = {
     format: (s) => `Tarkista ${s.l}: muoto ei kelpaa.`,
     enum: (s) => `Valitse ${s.l} listasta.`,
     const: check,
-    minimum: (s) => (s.n ? `${s.L} on liian pieni: anna vähintään ${s.n}.` : `${s.L} on liian pieni.`),
+    minimum: (s) =>
+      s.field === "transit_days_max"
+        ? `${s.L} ei voi olla vähemmän kuin kuljetuksen vähimmäispäivät.`
+        : s.n
+          ? `${s.L} on liian pieni: anna vähintään ${s.n}.`
+          : `${s.L} on liian pieni.`,
     maximum: (s) => (s.n ? `${s.L} on liian suuri: anna enintään ${s.n}.` : `${s.L} on liian suuri.`),
     exclusiveMinimum: (s) => (s.n ? `${s.L} on liian pieni: anna enemmän kuin ${s.n}.` : `${s.L} on liian pieni.`),
     exclusiveMaximum: (s) => (s.n ? `${s.L} on liian suuri: anna vähemmän kuin ${s.n}.` : `${s.L} on liian suuri.`),

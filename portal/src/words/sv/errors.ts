@@ -70,7 +70,12 @@ export const errors: Errors = {
     format: (s) => `Kontrollera ${s.l}: formatet stämmer inte.`,
     enum: (s) => `Välj ${s.l} i listan.`,
     const: check,
-    minimum: (s) => (s.n ? `${s.L} måste vara minst ${s.n}.` : `${s.L} måste vara större.`),
+    minimum: (s) =>
+      s.field === "transit_days_max"
+        ? `${s.L} kan inte vara färre än minsta antal dagar på vägen.`
+        : s.n
+          ? `${s.L} måste vara minst ${s.n}.`
+          : `${s.L} måste vara större.`,
     maximum: (s) => (s.n ? `${s.L} får vara högst ${s.n}.` : `${s.L} måste vara mindre.`),
     exclusiveMinimum: (s) => (s.n ? `${s.L} måste vara mer än ${s.n}.` : `${s.L} måste vara större.`),
     exclusiveMaximum: (s) => (s.n ? `${s.L} måste vara mindre än ${s.n}.` : `${s.L} måste vara mindre.`),

@@ -1,0 +1,158 @@
+// The delivery dates part of the shipping settings: the warehouse's time zone and, per method, how long a parcel
+// takes, in plain words, with what an order placed now would be told (POST /merchant/delivery_dates/_preview,
+// asked a moment after each change: the server owns the calendar and the public holidays).
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { S } from "../../api.ts";
+import { bodyOf, unwrap } from "../../app/data.ts";
+import { useApi } from "../../app/session.ts";
+import { Field } from "../../parts/fields.tsx";
+import { formatWeekdayDay, useWords, weekdayName } from "../../words/index.ts";
+import type { Problems } from "../../api.ts";
+import {
+  DATE_FIELDS,
+  DATED_METHODS,
+  deliveryTimesOf,
+  WEEKDAYS,
+  type DatedMethod,
+  type DatesDraft,
+} from "./dates-draft.ts";
+import { place, wordsFor } from "./problems.ts";
+import { useSettled } from "./useSettled.ts";
+
+/** The zones the browser knows, the merchant's own first when the browser does not list it. */
+function zones(current: string): string[] {
+  const known = Intl.supportedValuesOf("timeZone");
+  return current && !known.includes(current) ? [current, ...known] : known;
+}
+
+interface Props {
+  draft: DatesDraft;
+  onChange: (d: DatesDraft) => void;
+  /** The customer the preview is for: the first country served. */
+  country: S["CountryCode"];
+  problems?: Problems;
+}
+
+export function DeliveryDates({ draft, onChange, country, problems: saved }: Props) {
+  const w = useWords();
+  const setTimes = (m: DatedMethod, patch: Partial<DatesDraft["times"][DatedMethod]>) =>
+    onChange({ ...draft, times: { ...draft.times, [m]: { ...draft.times[m], ...patch } } });
+  const preview = useDatesPreview(draft, country);
+  // What the preview found wrong is marked as you type; after a save, what the save said.
+  const problems = saved ?? place(wordsFor(w, bodyOf(preview.error), "previewDeliveryDates"), DATE_FIELDS).problems;
+  return (
+    <fieldset className="delivery-dates">
+      <legend>Delivery dates</legend>
+      <p className="muted">
+        Checkout shows your customers when their order would arrive. Leave the time zone empty to show no dates.
+      </p>
+      <Field label="Your warehouse's time zone" path="/body/time_zone" problems={problems}>
+        {(p) => (
+          <select {...p} value={draft.zone} onChange={(e) => onChange({ ...draft, zone: e.target.value })}>
+            <option value="">No delivery dates</option>
+            {zones(draft.zone).map((z) => (
+              <option key={z} value={z}>
+                {z.replaceAll("_", " ")}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {draft.zone && (
+        <div className="methods">
+          {DATED_METHODS.map((m) => {
+            const t = draft.times[m];
+            const at = `/body/delivery_times/${m}`;
+            const name = w.t.methods[m];
+            return (
+              <fieldset key={m} aria-label={`${name}: delivery dates`}>
+                <legend lang={w.lang}>{name}</legend>
+                <label>
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    checked={t.on}
+                    onChange={(e) => setTimes(m, { on: e.target.checked })}
+                  />{" "}
+                  Show delivery dates
+                </label>
+                {t.on && (
+                  <>
+                    {(
+                      [
+                        ["cutoff", "cutoff", "Orders placed before this time leave that day"],
+                        ["handling", "handling_days", "Days your warehouse needs to send a parcel"],
+                        ["min", "transit_days_min", "Fewest days on the way"],
+                        ["max", "transit_days_max", "Most days on the way"],
+                      ] as const
+                    ).map(([key, field, label]) => (
+                      <Field key={key} label={label} path={`${at}/${field}`} problems={problems}>
+                        {(p) => (
+                          <input
+                            {...p}
+                            {...(key === "cutoff" ? { type: "time" } : { inputMode: "numeric" })}
+                            value={t[key]}
+                            onChange={(e) => setTimes(m, { [key]: e.target.value })}
+                          />
+                        )}
+                      </Field>
+                    ))}
+                    <fieldset className="weekdays">
+                      <legend>Days parcels move (public holidays of the customer's country never count)</legend>
+                      {WEEKDAYS.map((d, i) => (
+                        <label key={d}>
+                          <input
+                            type="checkbox"
+                            checked={t.days.includes(d)}
+                            onChange={(e) =>
+                              setTimes(m, { days: e.target.checked ? [...t.days, d] : t.days.filter((x) => x !== d) })
+                            }
+                          />{" "}
+                          <span lang={w.lang}>{weekdayName(w, i)}</span>
+                        </label>
+                      ))}
+                      {problems?.fields[`${at}/moving_days`] && (
+                        <small className="field-error" lang={w.lang}>
+                          {problems.fields[`${at}/moving_days`]}
+                        </small>
+                      )}
+                    </fieldset>
+                    <Said estimate={preview.data?.estimates[m]} busy={preview.isFetching} />
+                  </>
+                )}
+              </fieldset>
+            );
+          })}
+        </div>
+      )}
+    </fieldset>
+  );
+}
+
+/** "Ordered now: delivered Tue 1 Dec - Thu 3 Dec", or nothing while the draft cannot be previewed. */
+function Said({ estimate, busy }: { estimate: S["DeliveryEstimate"] | undefined; busy: boolean }) {
+  const w = useWords();
+  if (!estimate) return null;
+  const [from, to] = [formatWeekdayDay(w, estimate.earliest), formatWeekdayDay(w, estimate.latest)];
+  return (
+    <p role="status" aria-busy={busy} className="dates-preview">
+      Ordered now: delivered <span lang={w.lang}>{from === to ? from : `${from} – ${to}`}</span>
+    </p>
+  );
+}
+
+/** The server's estimates of the draft, asked a moment after the last change; none without a time zone. */
+function useDatesPreview(draft: DatesDraft, country: S["CountryCode"]) {
+  const api = useApi();
+  const body: S["DeliveryDatesPreview"] = { time_zone: draft.zone, delivery_times: deliveryTimesOf(draft), country };
+  const asked = useSettled(JSON.stringify(body), 300);
+  return useQuery({
+    queryKey: ["delivery_dates_preview", asked],
+    queryFn: () =>
+      unwrap(api.POST("/merchant/delivery_dates/_preview", { body: JSON.parse(asked) as S["DeliveryDatesPreview"] })),
+    enabled: draft.zone !== "",
+    placeholderData: keepPreviousData,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+}
