@@ -156,12 +156,13 @@ describe("When one address sends requests no verified caller answers for", () =>
     async (path) => {
       const a = newAddress();
       await inTurn(PER_ADDRESS, () => send(a, path));
-      const refused = await inTurn(21, () => send(a, path));
+      // Sent at once, so that a busy machine cannot spread them over many seconds: at most ten a second are answered
+      // at once, so 21 within two seconds hold at least one.
+      const refused = await Promise.all(Array.from({ length: 21 }, () => send(a, path)));
       for (const r of refused) expectRefused(r);
-      // Sent one after another: ten a second at once, the rest held (21 in a row hold at least one, wherever the
-      // seconds turn).
-      expect(refused.slice(0, 10).every((r) => r.ms < 900)).toBe(true);
-      expect(refused.filter((r) => r.ms >= 900).length).toBeGreaterThan(0);
+      // Held ones wait about a second longer than those answered at once, however slow the machine.
+      const ms = refused.map((r) => r.ms).sort((x, y) => x - y);
+      expect(ms[20]! - ms[0]!).toBeGreaterThanOrEqual(900);
     },
   );
 
