@@ -45,6 +45,18 @@ export default tseslint.config(
           message: "Import BASE_PATH from generated/base-path.ts: the base path comes from the spec.",
         },
       ],
+      // One suffix for data access: a resource's statements are in its db.ts (or <part>.db.ts beside it).
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "\\.(repository|repo|dao|store)(\\.ts)?$",
+              message: "Data access lives in db.ts or <part>.db.ts (docs/development.md).",
+            },
+          ],
+        },
+      ],
     },
   },
   {

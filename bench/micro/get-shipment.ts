@@ -5,7 +5,7 @@ import { createLogisticsClient } from "../../client/index.ts";
 import { BASE_PATH } from "../../server/app.ts";
 import type { Database } from "../../server/db/schema.ts";
 import { DEMO } from "../../server/demo.ts";
-import { shipmentOfMerchant } from "../../server/inbound/shipment.repository.ts";
+import { shipmentOfMerchant } from "../../server/inbound/db.ts";
 import type { CapturedResponse } from "../anchors/express-bytes.ts";
 import { createShipment, MERCHANT_AUTH } from "../cases.ts";
 
@@ -33,7 +33,7 @@ export async function demoShipment(origin: string): Promise<{ id: string; path: 
   };
 }
 
-/** The server's one statement for GET shipment `id` (shipment.repository.ts), as Kysely compiles it. */
+/** The server's one statement for GET shipment `id` (inbound/db.ts), as Kysely compiles it. */
 export function getShipmentStatement(id: string): { sql: string; parameters: readonly unknown[]; idAt: number } {
   const compileOnly = new Kysely<Database>({
     dialect: {

@@ -10,7 +10,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { DEMO } from "../../server/demo.ts";
 import { openEmbedded } from "../../server/db/database.ts";
-import { shipmentOfMerchant } from "../../server/inbound/shipment.repository.ts";
+import { shipmentOfMerchant } from "../../server/inbound/db.ts";
 import { MERCHANT_AUTH } from "../cases.ts";
 import { measure } from "../measure.ts";
 import { startBaseline, startServer } from "../targets.ts";

@@ -23,7 +23,7 @@ import {
   setFields,
   type ShipmentChange,
 } from "./shipment.ts";
-import { insertNewShipment, updateShipment, type LineRow, type Shipment } from "./shipment.repository.ts";
+import { insertNewShipment, updateShipment, type LineRow, type Shipment } from "./db.ts";
 import { assertMerchantAction } from "./states.ts";
 
 type WriteResult = InboundShipmentWriteResult;

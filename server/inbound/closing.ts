@@ -2,7 +2,7 @@
 import type { Principal } from "../accounts/domain.ts";
 import { newId } from "../shared/ids.ts";
 import { arrivedByProduct, moveTo, resolveProblems, type ShipmentChange } from "./shipment.ts";
-import type { NewProblem, Shipment } from "./shipment.repository.ts";
+import type { NewProblem, Shipment } from "./db.ts";
 
 type Mismatch = Pick<NewProblem, "type" | "merchants_id" | "description">;
 

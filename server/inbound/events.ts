@@ -4,7 +4,7 @@ import type { Tx } from "../db/transaction.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import { recordEvent, type EventType, type PayloadOf } from "../webhooks/outbox.ts";
 import { arrivedByProduct, type ShipmentChange, type ShipmentEvent } from "./shipment.ts";
-import type { Shipment } from "./shipment.repository.ts";
+import type { Shipment } from "./db.ts";
 import type { RecordedBy } from "./tables.ts";
 import { toWire } from "./wire.ts";
 

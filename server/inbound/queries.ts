@@ -6,8 +6,8 @@ import type { Executor } from "../db/transaction.ts";
 import type { ValidatedQuery } from "../shared/contract.ts";
 import { notFound } from "../shared/errors.ts";
 import { decodeCursor, toPage } from "../shared/pagination.ts";
-import * as q from "./shipment.repository.ts";
-import type { ListOrder, Shipment } from "./shipment.repository.ts";
+import * as q from "./db.ts";
+import type { ListOrder, Shipment } from "./db.ts";
 import { toWire } from "./wire.ts";
 
 export async function getShipment(db: Executor, actor: Principal, id: string): Promise<InboundShipment> {

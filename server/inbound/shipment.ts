@@ -1,7 +1,7 @@
 // One change of a shipment, in memory: the aggregate as it is after the change, the rows to write, and the
 // events the change caused. Domain functions record into it; the service saves it and raises its events.
 import type { Principal } from "../accounts/domain.ts";
-import type { LineRow, NewArrival, Shipment, ShipmentRow, ShipmentWrites } from "./shipment.repository.ts";
+import type { LineRow, NewArrival, Shipment, ShipmentRow, ShipmentWrites } from "./db.ts";
 import type { ActionState, Status } from "./states.ts";
 import type { RecordedBy } from "./tables.ts";
 

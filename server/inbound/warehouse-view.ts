@@ -12,8 +12,8 @@ import { AppError, notFound } from "../shared/errors.ts";
 import { decodeCursor, toPage } from "../shared/pagination.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import { arrivedByProduct } from "./shipment.ts";
-import * as q from "./shipment.repository.ts";
-import type { Shipment, ShipmentRow } from "./shipment.repository.ts";
+import * as q from "./db.ts";
+import type { Shipment, ShipmentRow } from "./db.ts";
 import { RECEIVING } from "./states.ts";
 import { problemToWire } from "./wire.ts";
 

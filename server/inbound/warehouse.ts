@@ -17,7 +17,7 @@ import {
   resolveProblems,
   type ShipmentChange,
 } from "./shipment.ts";
-import { updateShipment, type Shipment } from "./shipment.repository.ts";
+import { updateShipment, type Shipment } from "./db.ts";
 import { BEFORE_PROCESSING, RECEIVING, assertIn, assertWarehouseMove, type WarehouseTarget } from "./states.ts";
 import type { RecordedBy } from "./tables.ts";
 import { toWire } from "./wire.ts";

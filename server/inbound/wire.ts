@@ -1,6 +1,6 @@
 import type { InboundProblem, InboundShipment } from "../../generated/api.ts";
 import { formatTimestamp } from "../shared/time.ts";
-import type { ArrivalRow, ProblemRow, Shipment } from "./shipment.repository.ts";
+import type { ArrivalRow, ProblemRow, Shipment } from "./db.ts";
 import type { RecordedBy } from "./tables.ts";
 import { actionState } from "./shipment.ts";
 import { merchantActions } from "./states.ts";

@@ -1,5 +1,5 @@
 // Queries of the endpoints API and the outbox's fan-out. Every read of merchant data filters by merchant.
-// The dispatcher's own queries are in queue.ts, the events feed's in feed.repository.ts.
+// The dispatcher's own queries are in queue.ts, the events feed's in feed.db.ts.
 import { sql, type Insertable, type Selectable } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Executor, Tx } from "../db/transaction.ts";

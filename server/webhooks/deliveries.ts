@@ -9,7 +9,7 @@ import { newId } from "../shared/ids.ts";
 import { decodeCursor, toPage } from "../shared/pagination.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import * as q from "./db.ts";
-import { attemptNow, findOpenDelivery } from "./open-delivery.repository.ts";
+import { attemptNow, findOpenDelivery } from "./open-delivery.db.ts";
 import { recordEventFor } from "./outbox.ts";
 import { deliveryDetailToWire, deliveryToWire } from "./wire.ts";
 

@@ -6,7 +6,7 @@
 import { AppError } from "../shared/errors.ts";
 import { encodeFeedCursor } from "../shared/pagination.ts";
 import type { Executor } from "../db/transaction.ts";
-import { eventAtPosition, hasEventBefore, lastEventCreatedBy, lastFeedPosition } from "./feed.repository.ts";
+import { eventAtPosition, hasEventBefore, lastEventCreatedBy, lastFeedPosition } from "./feed.db.ts";
 
 /** Refuses a cursor whose event at `position` is not `mark` any more. */
 export async function checkHistory(db: Executor, merchantId: string, position: string, mark: string): Promise<void> {

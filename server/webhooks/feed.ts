@@ -7,7 +7,7 @@ import type { ValidatedQuery } from "../shared/contract.ts";
 import { decodeFeedCursor, encodeFeedCursor } from "../shared/pagination.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import { checkHistory } from "./feed-history.ts";
-import { eventAtPosition, feedEvents, feedPositionAtTxid, sequenceFeed } from "./feed.repository.ts";
+import { eventAtPosition, feedEvents, feedPositionAtTxid, sequenceFeed } from "./feed.db.ts";
 
 /** Every type but webhook.test, which is addressed to one endpoint, not an event of the merchant's. */
 const FEED_TYPES = Object.keys({

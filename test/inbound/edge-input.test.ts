@@ -41,7 +41,7 @@ describe("edge input", () => {
   });
 
   it("codes, names and GTIN-less lines with quotes, backslashes, braces, commas and the word NULL are stored as sent", async () => {
-    // A create sends each column of its lines as one array (catalogue/db.ts, shipment.repository.ts): text that an
+    // A create sends each column of its lines as one array (catalogue/db.ts, inbound/db.ts): text that an
     // array literal would mangle must come back exactly.
     const tricky = ['He said "hi"', "back\\slash", "{braces}", "a,b", "NULL", "", " spaced ", "ÄÖ 🙂"];
     const products = tricky.map((name, i) => ({

@@ -2,7 +2,7 @@
 // example when the spec has one, a list's cursor leads to a last page, and an error names the request.
 import type { Request } from "express";
 import { cursorNameOf } from "../../server/inbound/queries.ts";
-import type { ListOrder } from "../../server/inbound/shipment.repository.ts";
+import type { ListOrder } from "../../server/inbound/db.ts";
 import { decodeCursor, decodeFeedCursor, encodeCursor } from "../../server/shared/pagination.ts";
 import { fromOtherHistory } from "../../server/webhooks/feed-history.ts";
 import { specDocument } from "../../server/shared/spec-document.ts";
