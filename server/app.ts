@@ -22,6 +22,7 @@ import { AppError } from "./shared/errors.ts";
 import type { TrustProxy } from "./config/readers.ts";
 import type { Services } from "./services.ts";
 import { BASE_PATH } from "../generated/base-path.ts";
+import { reads } from "./db/statement-ways.ts";
 
 export { BASE_PATH };
 
@@ -148,7 +149,7 @@ export function createApp({
   app.get("/readyz", async (_req, res: Res) => {
     try {
       if (!isAccepting()) throw new Error("draining");
-      await sql`select 1`.execute(db);
+      await sql`select 1`.withPlugin(reads).execute(db);
       res.json({ status: "ready" });
     } catch {
       res.setHeader("Retry-After", "5");

@@ -1,6 +1,7 @@
 // The merchant's product catalogue, keyed by the merchant's own code. Inbound shipments and orders
 // both create and update products through here.
-import { CompiledQuery, sql } from "kysely";
+import { sql } from "kysely";
+import { rawAs, writes } from "../db/statement-ways.ts";
 import type { Executor } from "../db/transaction.ts";
 import { newId } from "../shared/ids.ts";
 
@@ -50,7 +51,7 @@ export async function upsertProductsDetailed(
   // unnested): parsed and planned once per connection, not built per request.
   const given = [...byCode.values()];
   const { rows: found } = await db.executeQuery<FoundRow>(
-    CompiledQuery.raw(UPSERT_PRODUCTS, [
+    rawAs<FoundRow>("write", UPSERT_PRODUCTS, [
       given.map(() => newId(now.getTime())),
       codes,
       given.map((l) => l.name ?? ""),
@@ -89,7 +90,9 @@ export async function upsertProductsDetailed(
   });
   if (changed.length) {
     await sql`update products as p set name = v.name, gtin = v.gtin, updated_at = ${now}
-      from (values ${sql.join(changed)}) as v(id, name, gtin) where p.id = v.id::char(24)`.execute(db);
+      from (values ${sql.join(changed)}) as v(id, name, gtin) where p.id = v.id::char(24)`
+      .withPlugin(writes)
+      .execute(db);
   }
   return products;
 }

@@ -1,9 +1,9 @@
 // Window counters kept in the database, so that every instance on one PostgreSQL counts against the same
 // limit: adding instances does not multiply what a caller may do. The store is rate-limiter-flexible's
 // Postgres limiter, given the service's own connections (so its statements get the pool's timeouts).
-import { CompiledQuery } from "kysely";
 import { RateLimiterPostgres } from "rate-limiter-flexible";
 import type { Db } from "./database.ts";
+import { rawAs, type Way } from "./statement-ways.ts";
 
 export const COUNTERS_TABLE = "rate_limit_counters";
 
@@ -16,47 +16,51 @@ export interface Counted {
 
 /** A fixed window of `windowSeconds` per key; `name` keeps different limits apart in the one table. */
 export class WindowCounter {
-  private store: RateLimiterPostgres;
+  /** The same limiter twice: adding sends its upsert as a write, reading its select as a read (statement-ways.ts). */
+  private adding: RateLimiterPostgres;
+  private reading: RateLimiterPostgres;
   constructor(
     db: Db,
     name: string,
     readonly limit: number,
     readonly windowSeconds: number,
   ) {
-    const storeClient = {
-      query: async ({ text, values }: { text: string; values?: unknown[] }) => {
-        const r = await db.executeQuery(CompiledQuery.raw(text, values ?? []));
-        return { rows: r.rows, rowCount: r.rows.length || Number(r.numAffectedRows ?? 0) };
-      },
-    };
-    // Expired rows go with the service's housekeeping (clearExpired), not with a timer per counter.
-    this.store = new RateLimiterPostgres({
-      storeClient,
-      storeType: "pool",
-      tableName: COUNTERS_TABLE,
-      tableCreated: true,
-      clearExpiredByTimeout: false,
-      keyPrefix: name,
-      points: limit,
-      duration: windowSeconds,
-    });
+    const store = (way: Way) =>
+      // Expired rows go with the service's housekeeping (clearExpired), not with a timer per counter.
+      new RateLimiterPostgres({
+        storeClient: {
+          query: async ({ text, values }: { text: string; values?: unknown[] }) => {
+            const r = await db.executeQuery(rawAs(way, text, values));
+            return { rows: r.rows, rowCount: r.rows.length || Number(r.numAffectedRows ?? 0) };
+          },
+        },
+        storeType: "pool",
+        tableName: COUNTERS_TABLE,
+        tableCreated: true,
+        clearExpiredByTimeout: false,
+        keyPrefix: name,
+        points: limit,
+        duration: windowSeconds,
+      });
+    this.adding = store("write");
+    this.reading = store("read");
   }
 
   /** Adds `points` to the key's window; never refuses (the caller compares with `limit`). */
   async add(key: string, points = 1): Promise<Counted> {
-    const r = await this.store.penalty(key, points);
+    const r = await this.adding.penalty(key, points);
     return { consumed: r.consumedPoints, resetsAt: Date.now() + Math.max(0, r.msBeforeNext) };
   }
 
   async read(key: string): Promise<Counted | undefined> {
-    const r = await this.store.get(key);
+    const r = await this.reading.get(key);
     return r ? { consumed: r.consumedPoints, resetsAt: Date.now() + Math.max(0, r.msBeforeNext) } : undefined;
   }
 }
 
 /** Deletes windows that ended before `before` (epoch ms); returns how many. */
 export async function deleteExpiredCounters(db: Db, before = Date.now()): Promise<number> {
-  const r = await db.executeQuery(CompiledQuery.raw(`delete from ${COUNTERS_TABLE} where expire < $1`, [before]));
+  const r = await db.executeQuery(rawAs("write", `delete from ${COUNTERS_TABLE} where expire < $1`, [before]));
   return Number(r.numAffectedRows ?? 0);
 }
 

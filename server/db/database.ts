@@ -1,8 +1,9 @@
 import path from "node:path";
 import pg from "pg";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely } from "kysely";
 import { embeddedSession } from "./embedded-connection.ts";
 import { startEmbedded, type StartOptions } from "./embedded-open.ts";
+import { RoutedDialect } from "./dialect.ts";
 import { namingPool } from "./named-statements.ts";
 import { sharedConnections, type SharedConnections } from "./shared-connections.ts";
 import { pollInstead, roleTimeLimits, transactionModePool } from "./pooler.ts";
@@ -112,9 +113,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
       if (said) notice(said);
     } else await probe(pool);
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: pooled ? transactionModePool(pool, limits) : namingPool(pool, shared && { shared }),
-      }),
+      dialect: new RoutedDialect(pooled ? transactionModePool(pool, limits) : namingPool(pool, shared && { shared })),
     });
     const listenUrl = opts.listenUrl ?? (pooled ? undefined : opts.databaseUrl);
     if (!listenUrl)
@@ -153,7 +152,7 @@ export async function openEmbedded(pgliteDir: string, opts: EmbeddedOptions = {}
     );
   const { pool, listen } = embeddedSession(thread.exchange);
   handleConnectionErrors(pool, opts.onConnectionError);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool, { session: true }) }) });
+  const db = new Kysely<Database>({ dialect: new RoutedDialect(namingPool(pool, { session: true })) });
   return {
     db,
     kind: "pglite",

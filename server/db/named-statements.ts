@@ -24,7 +24,7 @@ function nameFor(text: string): string | undefined {
 }
 
 /**
- * What Kysely's PostgresDialect needs of a pool, with clients that name their statements and send a transaction's
+ * A pool for the service's dialect (dialect.ts), with clients that name their statements and send a transaction's
  * `begin` with its first statement (begin-rides.ts; the pool's clients must be in pipeline mode).
  */
 export function namingPool(pool: pg.Pool, outside?: Outside) {

@@ -4,7 +4,9 @@
 import type pg from "pg";
 import { traced } from "../tracing/tracer.ts";
 import { sessionRounds } from "./session-rounds.ts";
+import type { RoutedClient, RoutedPool } from "./dialect.ts";
 import type { SharedConnections } from "./shared-connections.ts";
+import type { Way } from "./statement-ways.ts";
 import { writeBatches } from "./write-batches.ts";
 
 type Query = (...args: unknown[]) => Promise<unknown>;
@@ -14,35 +16,10 @@ export type Send = (query: Query, text: unknown, values?: unknown[], client?: pg
 /** As the client would send it itself. */
 export const sendPlain: Send = (query, text, values) => (values === undefined ? query(text) : query(text, values));
 
-// How a statement sent outside a transaction goes, judged once per text. A read shares a pipelined connection. A write
-// (one data-modifying statement) goes in a batch (write-batches.ts), not on a shared connection: it commits by itself and
+// How a statement sent outside a transaction goes is said where it is made (statement-ways.ts). A read shares a
+// pipelined connection. A write goes in a batch (write-batches.ts), not on a shared connection: it commits by itself and
 // waits for its WAL flush, and every statement sent behind it there would wait for that flush too (a slow disk stalled
 // GET shipment's p99 to 848 ms in a benchmark round that shared them). Anything else takes a pool connection of its own.
-type Way = "shared" | "batched" | "own";
-const READ = /^\s*select\b/i;
-const WITH = /^\s*with\b/i;
-const WRITE = /^\s*(insert|update|delete|merge)\b/i;
-const WRITES = /\b(insert|update|delete|merge)\b/i;
-// What leaves state on its session for a later statement: Kysely's migrator takes a session's advisory lock and
-// releases it statements later on the same connection (db.connection()); set_config can set the session's settings.
-const SESSION_STATE = /\b(pg_(try_)?advisory_(un)?lock(_shared)?|pg_advisory_unlock_all|set_config)\b/i;
-const judged = new Map<string, Way>();
-function wayOf(text: string): Way {
-  let way = judged.get(text);
-  if (way === undefined) {
-    const writes = WRITES.test(text);
-    way = SESSION_STATE.test(text)
-      ? "own"
-      : READ.test(text) || (WITH.test(text) && !writes)
-        ? "shared"
-        : WRITE.test(text) || (WITH.test(text) && writes)
-          ? "batched"
-          : "own";
-    // Bounded as the statements' names are (named-statements.ts): past it, texts are judged each time.
-    if (judged.size < 1000) judged.set(text, way);
-  }
-  return way;
-}
 
 /**
  * How statements outside a transaction go: on PostgreSQL, reads on shared connections (shared-connections.ts) and
@@ -52,12 +29,12 @@ function wayOf(text: string): Way {
 export type Outside = { shared: SharedConnections } | { session: true };
 
 /**
- * What Kysely's PostgresDialect needs of a pool, with clients that send each statement by `send`. With `outside`, a
- * statement outside a transaction goes its way when it can: the client Kysely gets holds a pool connection only from
- * its first statement that cannot (a `begin`, a statement that leaves state on its session, or a read when every
+ * A pool for the service's dialect (dialect.ts), with clients that send each statement by `send`. With `outside`, a
+ * statement outside a transaction goes its way (its third argument) when it can: the client Kysely gets holds a pool
+ * connection only from its first statement that cannot (a `begin`, a statement of its own way, or a read when every
  * shared connection is busy) until it is released.
  */
-export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside) {
+export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside): RoutedPool {
   /** Each pool client's own query, before it was wrapped. */
   const own = new WeakMap<pg.PoolClient, Query>();
   const wrap = (client: pg.PoolClient) => {
@@ -68,6 +45,7 @@ export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside) {
       traced(text, () => send(query, text, values, client));
     return client;
   };
+  // A pool client's query takes (text, values): the way, a third argument, is not read (nothing goes another way).
   if (!outside) return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
   const connectOwn = async () => {
     const client = wrap(await pool.connect());
@@ -81,15 +59,14 @@ export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside) {
   const sharingClient = (): SharingClient => {
     let held: Promise<pg.PoolClient> | undefined;
     const client: SharingClient = {
-      query: (text, values) => {
-        const way = !held && typeof text === "string" ? wayOf(text) : "own";
-        if (way === "shared" && shared) {
+      query: (text: string, values?: unknown[], way: Way = "own") => {
+        if (held) way = "own";
+        if (way === "read" && shared) {
           const sharedQuery = shared.take();
           if (sharedQuery) return traced(text, () => send(sharedQuery, text, values));
-        } else if (way === "batched" || way === "shared")
-          return traced(text, () => together.send(text as string, values));
+        } else if (way === "write" || way === "read") return traced(text, () => together.send(text, values));
         held ??= pool.connect().then(wrap);
-        return held.then((c) => c.query(text as string, values));
+        return held.then((c) => c.query(text, values));
       },
       release: (err?: Error | boolean) => {
         const taken = held;
@@ -105,7 +82,7 @@ export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside) {
     return client;
   };
   return {
-    connect: () => Promise.resolve((free.pop() ?? sharingClient()) as unknown as pg.PoolClient),
+    connect: () => Promise.resolve(free.pop() ?? sharingClient()),
     end: async () => {
       await shared?.end();
       await pool.end();
@@ -113,7 +90,4 @@ export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside) {
   };
 }
 
-interface SharingClient {
-  query(text: unknown, values?: unknown[]): Promise<unknown>;
-  release(err?: Error | boolean): void;
-}
+type SharingClient = RoutedClient;

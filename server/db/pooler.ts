@@ -14,7 +14,7 @@ export interface TimeLimits {
 
 const BEGIN = /^\s*(begin|start\s+transaction)\b/i;
 
-/** What Kysely's PostgresDialect needs of a pool: clients whose every transaction sets its own time limits. */
+/** A pool for the service's dialect (dialect.ts): clients whose every transaction sets its own time limits. */
 export function transactionModePool(pool: pg.Pool, limits: TimeLimits | undefined) {
   if (!limits) return sendingPool(pool, sendPlain);
   const setLocal =

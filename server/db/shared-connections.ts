@@ -65,7 +65,10 @@ export function sharedConnections(
 
   const connect = (slot: Slot): Promise<pg.Client> =>
     (slot.connecting ??= (async () => {
-      const client = new pg.Client({ ...config, pipeline: true });
+      // Read-only: a statement that writes, sent here by mistake (statement-ways.ts), fails at once instead of
+      // committing on a connection whose other statements would wait for its flush.
+      const options = [config.options, "-c default_transaction_read_only=on"].filter(Boolean).join(" ");
+      const client = new pg.Client({ ...config, options, pipeline: true });
       const drop = () => {
         if (slot.client === client) slot.client = undefined;
       };

@@ -1,20 +1,14 @@
 // Every SQL statement of inbound shipments: the aggregate's locked load and its save for the writes, and
 // the reads. A merchant's read filters by its merchant id, so tenant isolation is enforced in SQL, not
 // only in the rules above it.
-import {
-  CompiledQuery,
-  sql,
-  type Compilable,
-  type ExpressionBuilder,
-  type QueryCreator,
-  type Selectable,
-} from "kysely";
+import { sql, type Compilable, type ExpressionBuilder, type QueryCreator, type Selectable } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Principal } from "../accounts/domain.ts";
 import { catalogueCtes, catalogueValues, type CatalogueLine } from "../catalogue/db.ts";
 import type { Database } from "../db/schema.ts";
 import type { RecordedBy } from "./tables.ts";
 import { precompiled } from "../db/precompiled.ts";
+import { rawAs } from "../db/statement-ways.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import { notFound } from "../shared/errors.ts";
 import type { QueryOf } from "../shared/contract.ts";
@@ -282,7 +276,7 @@ export async function insertNewShipment(
   history: { actor: string },
 ): Promise<boolean> {
   const { numAffectedRows } = await db.executeQuery(
-    CompiledQuery.raw(CREATE_SHIPMENT, [
+    rawAs("write", CREATE_SHIPMENT, [
       ...catalogueValues(r.merchant_id, lines, r.created_at),
       r.id,
       lines.map((l) => l.merchants_id),

@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { DatabaseHandle } from "../db/database.ts";
 import { matchedOperation, type Res } from "../http/express.ts";
+import { reads } from "../db/statement-ways.ts";
 
 export type DeliveryOutcome = "succeeded" | "retrying" | "failed";
 
@@ -130,7 +131,9 @@ async function queryOutbox(
   const query = sql<{ pending: string; oldest: number | null }>`
     select count(*) as pending, extract(epoch from now() - min(ev.created_at))::float8 as oldest
     from webhook_deliveries d join webhook_events ev on ev.id = d.event_id
-    where d.status in ('pending', 'in_flight')`.execute(handle.db);
+    where d.status in ('pending', 'in_flight')`
+    .withPlugin(reads)
+    .execute(handle.db);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>(
     (_, reject) => (timer = setTimeout(() => reject(new Error("scrape query timed out")), SCRAPE_QUERY_TIMEOUT_MS)),

@@ -5,6 +5,7 @@ import type { Database } from "../db/schema.ts";
 import type { Executor } from "../db/transaction.ts";
 import type { Coordinates } from "../shared/geo.ts";
 import type { PostalCodeLocation } from "./geonames-format.ts";
+import { reads } from "../db/statement-ways.ts";
 
 type PickupPoint = components["schemas"]["PickupPoint"];
 
@@ -42,7 +43,9 @@ export const toPickupPoint = (r: PointRow): PickupPoint => ({
 });
 
 export async function findPoint(db: Executor, id: string): Promise<PointRow | undefined> {
-  const { rows } = await sql<PointRow>`select ${POINT_COLUMNS} from pickup_points where id = ${id}`.execute(db);
+  const { rows } = await sql<PointRow>`select ${POINT_COLUMNS} from pickup_points where id = ${id}`
+    .withPlugin(reads)
+    .execute(db);
   return rows[0];
 }
 
@@ -50,7 +53,9 @@ export async function findPoint(db: Executor, id: string): Promise<PointRow | un
 export async function branchCounts(db: Executor): Promise<{ branch: string; points: number }[]> {
   const { rows } = await sql<{ branch: string; points: string | number }>`
     select branch, count(*) as points from pickup_points group by branch order by branch collate "C"
-  `.execute(db);
+  `
+    .withPlugin(reads)
+    .execute(db);
   return rows.map((r) => ({ branch: r.branch, points: Number(r.points) }));
 }
 
@@ -81,7 +86,9 @@ export async function neighbourCodes(db: Executor, country: string, postalcode: 
     (select 3 as rank, postalcode, lat, lon from postal_code_locations where country = ${country} and postalcode < ${postalcode} order by postalcode desc limit 1)
     union all
     (select 4, postalcode, lat, lon from postal_code_locations where country = ${country} and postalcode > ${postalcode} order by postalcode limit 1)
-  `.execute(db);
+  `
+    .withPlugin(reads)
+    .execute(db);
   return rows.map(toCandidate);
 }
 
@@ -103,7 +110,9 @@ export async function nearestTo(
     select ${POINT_COLUMNS} from pickup_points where country = ${country}
     order by position <-> ${unitVector(sql`${lat}::float8`, sql`${lon}::float8`)}
     limit ${limit}
-  `.execute(db);
+  `
+    .withPlugin(reads)
+    .execute(db);
   return rows;
 }
 
@@ -133,7 +142,9 @@ export async function nearestToPostalCode(
       order by position <-> ${unitVector(sql`o.lat`, sql`o.lon`)}
       limit ${limit}
     ) p on true
-  `.execute(db);
+  `
+    .withPlugin(reads)
+    .execute(db);
   return rows;
 }
 

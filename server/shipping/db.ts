@@ -2,6 +2,7 @@
 import { sql, type Selectable } from "kysely";
 import type { Database } from "../db/schema.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
+import { reads } from "../db/statement-ways.ts";
 
 export type SettingsRow = Selectable<Database["shipping_settings"]>;
 export type PriceListRow = Selectable<Database["price_lists"]>;
@@ -111,7 +112,9 @@ export async function loadConfig(db: Executor, merchantId: string): Promise<Conf
     select
       (select to_jsonb(s) from shipping_settings s where s.merchant_id = ${merchantId}) as settings,
       coalesce((select jsonb_agg(to_jsonb(l) order by l.method) from price_lists l where l.merchant_id = ${merchantId}), '[]'::jsonb) as lists
-  `.execute(db);
+  `
+    .withPlugin(reads)
+    .execute(db);
   const r = rows[0]!;
   return {
     settings: r.settings && { ...r.settings, updated_at: new Date(r.settings.updated_at) },

@@ -5,6 +5,7 @@ import type { Database } from "../db/schema.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import type { Position } from "../shared/pagination.ts";
 import type { DeliveryState, EventType } from "./tables.ts";
+import { reads } from "../db/statement-ways.ts";
 
 type Endpoints = Database["webhook_endpoints"];
 export type EndpointRow = Selectable<Endpoints>;
@@ -173,7 +174,9 @@ export async function recentTestEvents(
     select count(*) as count, min(d.created_at) as oldest
     from webhook_deliveries d join webhook_events ev on ev.id = d.event_id
     where d.endpoint_id = ${endpointId} and ev.event_type = 'webhook.test'
-      and d.created_at > now() - make_interval(secs => ${seconds})`.execute(db);
+      and d.created_at > now() - make_interval(secs => ${seconds})`
+    .withPlugin(reads)
+    .execute(db);
   return { count: Number(r.rows[0]?.count ?? 0), oldest: r.rows[0]?.oldest ?? null };
 }
 

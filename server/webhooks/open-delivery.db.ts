@@ -4,6 +4,7 @@ import { sql } from "kysely";
 import type { Executor, Tx } from "../db/transaction.ts";
 import type { DeliveryState } from "./tables.ts";
 import { WAKE_CHANNEL } from "./dispatcher.ts";
+import { reads } from "../db/statement-ways.ts";
 
 export interface OpenDelivery {
   id: string;
@@ -30,7 +31,9 @@ export async function findOpenDelivery(
            case when receiver_not_before > now() then ceil(extract(epoch from receiver_not_before - now()))::int end as seconds
     from webhook_deliveries
     where event_id = ${eventId} and endpoint_id = ${endpointId} and status in ('pending', 'in_flight')
-    limit 1`.execute(db);
+    limit 1`
+    .withPlugin(reads)
+    .execute(db);
   const row = r.rows[0];
   if (!row) return undefined;
   const { until, seconds, ...rest } = row;

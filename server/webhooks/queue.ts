@@ -7,6 +7,7 @@ import { inTransaction, type Executor, type Tx } from "../db/transaction.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import { recordEvent } from "./outbox.ts";
 import type { EventType, FailureClass } from "./tables.ts";
+import { reads, writes } from "../db/statement-ways.ts";
 
 /** A claimed delivery with what sending it needs. */
 export interface ClaimedRow {
@@ -35,7 +36,8 @@ export interface ClaimedRow {
 const seconds = (ms: number) => ms / 1000;
 
 /** Marks the picked rows in flight until the lease ends and returns them with endpoint and event. */
-const claimFrom = (picked: ReturnType<typeof sql>, leaseMs: number, batchId: string | null = null) => sql<ClaimedRow>`
+const claimFrom = (picked: ReturnType<typeof sql>, leaseMs: number, batchId: string | null = null) =>
+  sql<ClaimedRow>`
   with picked as materialized (${picked}),
   claimed as (
     update webhook_deliveries d
@@ -50,7 +52,7 @@ const claimFrom = (picked: ReturnType<typeof sql>, leaseMs: number, batchId: str
   from claimed c
   join webhook_endpoints e on e.id = c.endpoint_id
   join webhook_events ev on ev.id = c.event_id
-  order by ev.created_at, c.id`;
+  order by ev.created_at, c.id`.withPlugin(writes);
 
 /** Who is at a limit in this dispatcher, and so left out of its claims. */
 export interface Exclusions {
@@ -94,7 +96,9 @@ export async function batchCandidates(db: Executor, limit: number, excluded: Exc
     select e.id from webhook_endpoints e
     where e.batching and e.enabled and e.id <> all(${excluded.endpoints}::char(24)[]) and e.merchant_id <> all(${excluded.merchants}::text[])
       and exists (select 1 from webhook_deliveries d where d.endpoint_id = e.id and d.due_at <= now())
-    limit ${limit}`.execute(db);
+    limit ${limit}`
+    .withPlugin(reads)
+    .execute(db);
   return r.rows.map((x) => x.id);
 }
 
@@ -203,9 +207,9 @@ async function recordOutcomes(ex: Executor, outcomes: Outcome[]): Promise<void> 
     from json_to_recordset(${JSON.stringify(outcomes.map(({ disable_endpoint: _, endpoint_id: __, ...o }) => o))}::json) as v(
       id char(24), attempts int, status text, wait_ms double precision, receiver_wait_ms double precision, keep_batch boolean,
       started_at timestamptz, response_status int, error text, duration_ms int, failure_class text, response_excerpt text)
-    where d.id = any(${outcomes.map((o) => o.id)}::char(24)[]) and d.id = v.id and d.attempts = v.attempts and d.status = 'in_flight'`.execute(
-    ex,
-  );
+    where d.id = any(${outcomes.map((o) => o.id)}::char(24)[]) and d.id = v.id and d.attempts = v.attempts and d.status = 'in_flight'`
+    .withPlugin(writes)
+    .execute(ex);
 }
 
 interface DisabledRow {
@@ -237,9 +241,9 @@ async function recordStreaks(db: Db, outcomes: Outcome[], days: number): Promise
     if (!first || o.started_at < first) failedSince.set(o.endpoint_id, o.started_at);
   }
   if (succeeded.size) {
-    await sql`update webhook_endpoints set failing_since = null where id = any(${[...succeeded]}::char(24)[]) and failing_since is not null`.execute(
-      db,
-    );
+    await sql`update webhook_endpoints set failing_since = null where id = any(${[...succeeded]}::char(24)[]) and failing_since is not null`
+      .withPlugin(writes)
+      .execute(db);
   }
   if (!failedSince.size) return;
   const ids = [...failedSince.keys()];
@@ -247,7 +251,9 @@ async function recordStreaks(db: Db, outcomes: Outcome[], days: number): Promise
   await sql`
     update webhook_endpoints e set failing_since = v.started_at
     from unnest(${ids}::char(24)[], ${starts}::timestamptz[]) as v(id, started_at)
-    where e.id = v.id and e.failing_since is null`.execute(db);
+    where e.id = v.id and e.failing_since is null`
+    .withPlugin(writes)
+    .execute(db);
   if (days <= 0) return;
   const disabled = await inTransaction(db, async (trx) => {
     const r = await sql<DisabledRow>`
@@ -264,7 +270,9 @@ async function recordStreaks(db: Db, outcomes: Outcome[], days: number): Promise
   const noted = outcomes.filter((o) => disabledIds.has(o.endpoint_id)).map((o) => o.id);
   await sql`
     update webhook_deliveries set last_error = left(coalesce(last_error, 'failed') || '; the endpoint is now disabled after a failure streak', 1000)
-    where id = any(${noted}::char(24)[])`.execute(db);
+    where id = any(${noted}::char(24)[])`
+    .withPlugin(writes)
+    .execute(db);
 }
 
 /** Gives back claimed deliveries that were not attempted (their endpoint was at its limit here). */
@@ -272,7 +280,9 @@ export async function release(db: Db, ids: string[]): Promise<void> {
   if (!ids.length) return;
   await sql`
     update webhook_deliveries set status = 'pending', attempts = attempts - 1, due_at = now()
-    where id = any(${ids}::char(24)[]) and status = 'in_flight'`.execute(db);
+    where id = any(${ids}::char(24)[]) and status = 'in_flight'`
+    .withPlugin(writes)
+    .execute(db);
 }
 
 /**
@@ -280,8 +290,9 @@ export async function release(db: Db, ids: string[]): Promise<void> {
  * previous run are due again at once instead of at the end of their lease.
  */
 export async function recoverInFlight(db: Db): Promise<number> {
-  const r =
-    await sql`update webhook_deliveries set status = 'pending', due_at = now() where status = 'in_flight'`.execute(db);
+  const r = await sql`update webhook_deliveries set status = 'pending', due_at = now() where status = 'in_flight'`
+    .withPlugin(writes)
+    .execute(db);
   return Number(r.numAffectedRows ?? 0);
 }
 
@@ -289,6 +300,8 @@ export async function recoverInFlight(db: Db): Promise<number> {
 export async function nextDueAt(db: Db): Promise<Date | undefined> {
   const r = await sql<{
     at: Date | null;
-  }>`select min(due_at) as at from webhook_deliveries where due_at is not null`.execute(db);
+  }>`select min(due_at) as at from webhook_deliveries where due_at is not null`
+    .withPlugin(reads)
+    .execute(db);
   return r.rows[0]?.at ?? undefined;
 }

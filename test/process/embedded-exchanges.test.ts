@@ -6,13 +6,15 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Kysely, PostgresDialect, sql } from "kysely";
+import { Kysely, sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { inject } from "vitest";
+import { RoutedDialect } from "../../server/db/dialect.ts";
 import { embeddedSession } from "../../server/db/embedded-connection.ts";
 import { startEmbeddedThread, type EmbeddedThread } from "../../server/db/embedded-thread.ts";
 import { namingPool } from "../../server/db/named-statements.ts";
 import type { Database } from "../../server/db/schema.ts";
+import { reads, writes } from "../../server/db/statement-ways.ts";
 
 const dir = mkdtempSync(path.join(tmpdir(), "logistics-exchanges-"));
 let thread: EmbeddedThread;
@@ -27,7 +29,7 @@ beforeAll(async () => {
     exchanges.push(messageTypes(frontend));
     return thread.exchange(frontend);
   });
-  db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(pool, { session: true }) }) });
+  db = new Kysely<Database>({ dialect: new RoutedDialect(namingPool(pool, { session: true })) });
   await sql`create table rounds (n int not null)`.execute(db);
 });
 afterAll(async () => {
@@ -78,7 +80,7 @@ it("a transaction that ends before any statement makes no exchange", async () =>
 it("statements outside a transaction that arrive together go in one exchange, each with its own answer", async () => {
   const sent = await counted(async () => {
     const answers = await Promise.all(
-      [1, 2, 3, 4, 5].map((n) => sql<{ n: number }>`select ${n}::int as n`.execute(db)),
+      [1, 2, 3, 4, 5].map((n) => sql<{ n: number }>`select ${n}::int as n`.withPlugin(reads).execute(db)),
     );
     expect(answers.map((a) => a.rows)).toEqual([[{ n: 1 }], [{ n: 2 }], [{ n: 3 }], [{ n: 4 }], [{ n: 5 }]]);
   });
@@ -90,10 +92,10 @@ it("statements outside a transaction that arrive together go in one exchange, ea
 it("in one exchange, a failed statement fails alone: the writes beside it are stored", async () => {
   const sent = await counted(async () => {
     const answers = await Promise.allSettled([
-      sql`insert into rounds (n) values (${1})`.execute(db),
-      sql`insert into rounds (n) values (${"not a number"})`.execute(db),
-      sql`select 1 / ${0}::int as n`.execute(db),
-      sql`insert into rounds (n) values (${2})`.execute(db),
+      sql`insert into rounds (n) values (${1})`.withPlugin(writes).execute(db),
+      sql`insert into rounds (n) values (${"not a number"})`.withPlugin(writes).execute(db),
+      sql`select 1 / ${0}::int as n`.withPlugin(reads).execute(db),
+      sql`insert into rounds (n) values (${2})`.withPlugin(writes).execute(db),
     ]);
     expect(answers.map((a) => a.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
     expect((answers[1] as PromiseRejectedResult).reason).toMatchObject({ code: "22P02" });

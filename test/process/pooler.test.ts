@@ -2,13 +2,14 @@
 // (DATABASE_POOL_MODE=transaction) answers the API, delivers webhooks and survives the pooler's restart; its time
 // limits hold inside and outside transactions; LISTEN goes to a direct URL or becomes polling. A server not told
 // so stops at start and names the setting. PostgreSQL only: the pooler is PostgreSQL's.
-import { Kysely, PostgresDialect, sql } from "kysely";
+import { Kysely, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebhookEvent } from "../../client/index.ts";
 import { verifyWebhook } from "../../client/webhooks.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
 import { announceCacheChange } from "../../server/db/cache-signal.ts";
+import { RoutedDialect } from "../../server/db/dialect.ts";
 import { openDatabase, POLL_INSTEAD_OF_LISTEN_MS, type DatabaseHandle } from "../../server/db/database.ts";
 import { transactionModePool } from "../../server/db/pooler.ts";
 import type { Database } from "../../server/db/schema.ts";
@@ -68,9 +69,7 @@ describe("the database handle through a transaction-mode pooler", () => {
     // A direct pool (no pooler, no role defaults touched): only the SET LOCAL riding on BEGIN can give 250 ms.
     const pool = new pg.Pool({ connectionString: handle.url!, max: 1 });
     const db = new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: transactionModePool(pool, { statementTimeoutMs: 250, idleInTransactionMs: 700 }),
-      }),
+      dialect: new RoutedDialect(transactionModePool(pool, { statementTimeoutMs: 250, idleInTransactionMs: 700 })),
     });
     try {
       const setting = (name: string) => sql<{ v: string }>`select current_setting(${name}) as v`;

@@ -2,12 +2,13 @@
 // each statement gets its own answer however many are in flight, a slow statement does not hold back the ones sent
 // after it, a transaction and a write keep a connection of their own, and a shared connection that the database
 // drops is replaced by the next statement, its own statements failing as "database unavailable" (503).
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isDatabaseUnavailable } from "../../server/db/availability.ts";
 import { LIFETIME_MS } from "../../server/db/shared-connections.ts";
 import { openDatabase, type DatabaseHandle } from "../../server/db/database.ts";
+import { reads, writes } from "../../server/db/statement-ways.ts";
 import { inTransaction } from "../../server/db/transaction.ts";
 import { createTestDatabase } from "../helpers/database.ts";
 
@@ -27,13 +28,15 @@ afterAll(async () => {
 });
 
 const backend = async (e: DatabaseHandle["db"] = server.db) =>
-  (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(e)).rows[0]!.pid;
+  (await sql<{ pid: number }>`select pg_backend_pid() as pid`.withPlugin(reads).execute(e)).rows[0]!.pid;
 
 describe("statements outside a transaction, on shared connections", () => {
   it("give each statement its own answer with hundreds in flight, the same named statement on each", async () => {
     const asked = Array.from({ length: 300 }, (_, i) => i);
     const answers = await Promise.all(
-      asked.map(async (n) => (await sql<{ n: number }>`select ${n}::int as n`.execute(server.db)).rows[0]!.n),
+      asked.map(
+        async (n) => (await sql<{ n: number }>`select ${n}::int as n`.withPlugin(reads).execute(server.db)).rows[0]!.n,
+      ),
     );
     expect(answers).toEqual(asked);
     // They went over the two shared connections, not the pool's ten.
@@ -42,11 +45,13 @@ describe("statements outside a transaction, on shared connections", () => {
   });
 
   it("do not wait behind a slow statement: a shared connection busy for longer than a moment takes no more", async () => {
-    const slow = sql`select pg_sleep(1.5)`.execute(server.db);
+    const slow = sql`select pg_sleep(1.5)`.withPlugin(reads).execute(server.db);
     await new Promise((r) => setTimeout(r, 100));
     const started = performance.now();
     const quick = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => sql<{ n: number }>`select ${i}::int as n`.execute(server.db)),
+      Array.from({ length: 20 }, (_, i) =>
+        sql<{ n: number }>`select ${i}::int as n`.withPlugin(reads).execute(server.db),
+      ),
     );
     const took = performance.now() - started;
     expect(quick.map((r) => r.rows[0]!.n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
@@ -62,14 +67,15 @@ describe("statements outside a transaction, on shared connections", () => {
       const first = await backend(trx);
       await sql`insert into shared_check values (1)`.execute(trx);
       seenOutside = Number(
-        (await sql<{ n: string }>`select count(*) as n from shared_check`.execute(server.db)).rows[0]!.n,
+        (await sql<{ n: string }>`select count(*) as n from shared_check`.withPlugin(reads).execute(server.db)).rows[0]!
+          .n,
       );
       return [first, await backend(trx)];
     });
     expect(pids[0]).toBe(pids[1]);
     expect(shared.has(pids[0]!)).toBe(false);
     expect(seenOutside).toBe(0);
-    const after = await sql<{ n: string }>`select count(*) as n from shared_check`.execute(server.db);
+    const after = await sql<{ n: string }>`select count(*) as n from shared_check`.withPlugin(reads).execute(server.db);
     expect(Number(after.rows[0]!.n)).toBe(1);
     await sql`delete from shared_check`.execute(server.db);
   });
@@ -77,10 +83,13 @@ describe("statements outside a transaction, on shared connections", () => {
   it("replace a shared connection the database dropped; what it had in flight fails as unavailable", async () => {
     const pids = new Set(await Promise.all(Array.from({ length: 20 }, () => backend())));
     const inFlight = Array.from({ length: 10 }, () =>
-      sql`select pg_sleep(0.3)`.execute(server.db).then(
-        () => "ok",
-        (e: unknown) => e,
-      ),
+      sql`select pg_sleep(0.3)`
+        .withPlugin(reads)
+        .execute(server.db)
+        .then(
+          () => "ok",
+          (e: unknown) => e,
+        ),
     );
     await new Promise((r) => setTimeout(r, 50));
     const admin = new pg.Client({ connectionString: handle.url });
@@ -107,7 +116,9 @@ describe("statements outside a transaction, on shared connections", () => {
       )
       .toBe(true);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => sql<{ n: number }>`select ${i}::int as n`.execute(server.db)),
+      Array.from({ length: 20 }, (_, i) =>
+        sql<{ n: number }>`select ${i}::int as n`.withPlugin(reads).execute(server.db),
+      ),
     );
     expect(answers.map((r) => r.rows[0]!.n)).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
@@ -122,15 +133,67 @@ describe("a write outside a transaction", () => {
           (
             await sql<{
               pid: number;
-            }>`insert into shared_check values (${id}) returning pg_backend_pid() as pid`.execute(server.db)
+            }>`insert into shared_check values (${id}) returning pg_backend_pid() as pid`
+              .withPlugin(writes)
+              .execute(server.db)
           ).rows[0]!.pid,
       ),
     );
     const viaWith = (
       await sql<{ pid: number }>`with gone as (delete from shared_check returning id)
-        select pg_backend_pid() as pid from gone limit 1`.execute(server.db)
+        select pg_backend_pid() as pid from gone limit 1`
+        .withPlugin(writes)
+        .execute(server.db)
     ).rows[0]!.pid;
     for (const pid of [...wrote, viaWith]) expect(shared.has(pid)).toBe(false);
+  });
+});
+
+describe("the way a statement takes, said where it is made (statement-ways.ts)", () => {
+  const setting = sql<string>`current_setting('transaction_read_only')`;
+  const raw = async (q: RawBuilder<{ ro: string }>) => (await q.execute(server.db)).rows[0]!.ro;
+  const built = () => server.db.selectNoFrom(setting.as("ro"));
+
+  it("a builder's select is a read, raw SQL only when its author says so; a leading comment changes nothing", async () => {
+    // On a shared connection, which PostgreSQL holds read-only.
+    expect((await built().executeTakeFirstOrThrow()).ro).toBe("on");
+    expect(
+      await raw(
+        sql<{ ro: string }>`-- a comment first
+      select ${setting} as ro`.withPlugin(reads),
+      ),
+    ).toBe("on");
+    // Unsaid, raw SQL takes a connection of its own, whatever its text begins with (the text's regular expression
+    // once sent this to a shared connection).
+    expect(await raw(sql<{ ro: string }>`select ${setting} as ro`)).toBe("off");
+    // A select said to write goes in a write batch.
+    expect((await built().withPlugin(writes).executeTakeFirstOrThrow()).ro).toBe("off");
+  });
+
+  it("a builder's insert, or a select whose CTE deletes, is a write: never on a shared connection", async () => {
+    const shared = new Set(await Promise.all(Array.from({ length: 20 }, () => backend())));
+    const inserted = await server.db
+      .insertInto("shared_check" as never)
+      .values({ id: 21 } as never)
+      .returning(sql<number>`pg_backend_pid()`.as("pid"))
+      .execute();
+    const viaCte = await server.db
+      .with("gone", (db) => db.deleteFrom("shared_check" as never).returning("id" as never))
+      .selectFrom("gone")
+      .select(sql<number>`pg_backend_pid()`.as("pid"))
+      .execute();
+    expect(viaCte).toHaveLength(1);
+    for (const row of [...inserted, ...viaCte]) expect(shared.has((row as { pid: number }).pid)).toBe(false);
+  });
+
+  it("a statement that writes but is said to read fails at once on the read-only connection, storing nothing", async () => {
+    await expect(sql`insert into shared_check values (31)`.withPlugin(reads).execute(server.db)).rejects.toMatchObject(
+      { code: "25006" }, // read_only_sql_transaction
+    );
+    const { rows } = await sql<{ n: string }>`select count(*) as n from shared_check`
+      .withPlugin(reads)
+      .execute(server.db);
+    expect(Number(rows[0]!.n)).toBe(0);
   });
 });
 
@@ -140,7 +203,7 @@ describe("a statement that leaves state on its session", () => {
     await server.db.connection().execute(async (conn) => {
       await sql`select pg_advisory_lock(${sql.lit(lockId)})`.execute(conn);
       // Shared connections busy meanwhile: were the unlock to go on one of them, it would not find the lock there.
-      const busy = sql`select pg_sleep(0.3)`.execute(server.db);
+      const busy = sql`select pg_sleep(0.3)`.withPlugin(reads).execute(server.db);
       await new Promise((r) => setTimeout(r, 50));
       await sql`select pg_advisory_unlock(${sql.lit(lockId)})`.execute(conn);
       await busy;

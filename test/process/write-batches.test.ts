@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isDatabaseUnavailable } from "../../server/db/availability.ts";
 import { openDatabase, type DatabaseHandle } from "../../server/db/database.ts";
 import { createTestDatabase } from "../helpers/database.ts";
+import { writes } from "../../server/db/statement-ways.ts";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
 let server: DatabaseHandle;
@@ -35,7 +36,9 @@ const stored = async () =>
 
 const insert = (id: number, note = "") =>
   sql<{ id: number; tx: string }>`insert into batch_check (id, note) values (${id}, ${note})
-    returning id, txid_current()::text as tx`.execute(server.db);
+    returning id, txid_current()::text as tx`
+    .withPlugin(writes)
+    .execute(server.db);
 
 describe("writes outside a transaction", () => {
   it("that arrive together share transactions, each with its own answer, each durable before it is answered", async () => {
@@ -61,7 +64,7 @@ describe("writes outside a transaction", () => {
 
   it("are answered only once the batch's commit is done, not when their own statement is", async () => {
     // Sent in one turn, the two go together; the second keeps the batch's commit waiting.
-    const slow = sql`insert into batch_check (id) select 2 from pg_sleep(0.3)`.execute(server.db);
+    const slow = sql`insert into batch_check (id) select 2 from pg_sleep(0.3)`.withPlugin(writes).execute(server.db);
     const fast = insert(1).then(async (r) => {
       const { rows } = await admin.query("select 1 from batch_check where id = 1");
       return { tx: r.rows[0]!.tx, seen: rows.length };
@@ -101,10 +104,13 @@ describe("writes outside a transaction", () => {
   it("fail as unavailable when their connection is lost, none of them sent again, and the next ones pass", async () => {
     // Slow writes: the first goes alone; the rest wait and go together behind it.
     const slowInsert = (id: number) =>
-      sql`insert into batch_check (id) select ${id} from pg_sleep(0.4)`.execute(server.db).then(
-        () => "ok",
-        (e: unknown) => e,
-      );
+      sql`insert into batch_check (id) select ${id} from pg_sleep(0.4)`
+        .withPlugin(writes)
+        .execute(server.db)
+        .then(
+          () => "ok",
+          (e: unknown) => e,
+        );
     const inFlight = Array.from({ length: 12 }, (_, i) => slowInsert(100 + i));
     await new Promise((r) => setTimeout(r, 150));
     await admin.query(
