@@ -1,6 +1,7 @@
 // Portal sign-in, sign-out and one's own password (the portal_sessions operations), keyed by operationId.
 import type { LoginThrottle } from "../accounts/throttle.ts";
-import type { HandlersWith } from "../operations.ts";
+import type { HandlersWith, ValueRules } from "../operations.ts";
+import { newPasswordProblems } from "./input-checks.ts";
 import { changeOwnPassword, currentSession, sessionCookie, signIn, signOut } from "./sessions.ts";
 
 // A session's answers are for the signed-in browser only.
@@ -31,3 +32,9 @@ export const sessionHandlers = {
     headers: PRIVATE,
   }),
 } satisfies HandlersWith<{ loginThrottle: LoginThrottle }>;
+
+/** The value rules of one's own password change, the portal's and the station's (run by the request validator). */
+export const passwordValueRules = {
+  changePortalPassword: ({ body }) => newPasswordProblems(body),
+  changeStationPassword: ({ body }) => newPasswordProblems(body),
+} satisfies ValueRules;

@@ -144,11 +144,6 @@ export async function changeOwnPassword(
   input: { current_password: string; new_password: string },
   address: string,
 ): Promise<void> {
-  if (input.new_password === input.current_password)
-    throw invalid(
-      [{ path: "/body/new_password", message: "the same as the current password", code: "unchanged" }],
-      "The new password must differ from the current one.",
-    );
   const wait = await throttle.blockedFor(address, owner.name);
   if (wait > 0) throw tooManyFailures(wait);
   const stored = await owner.current(db);

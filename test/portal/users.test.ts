@@ -543,6 +543,22 @@ describe("resetting a portal user's password", () => {
       ["/body/new_password"],
     );
     expect(same.details).toEqual([expect.objectContaining({ code: "unchanged" })]);
+    // A value rule of the registry, run with the schema check: one 400 names the unknown field beside it.
+    const both = await refused(
+      t.merchant,
+      () =>
+        temp.c.POST("/portal_sessions/current/_change_password", {
+          body: {
+            current_password: "temporary-password-1",
+            new_password: "temporary-password-1",
+            remember: 1,
+          } as never,
+        }),
+      400,
+      "validation_failed",
+      ["/body/new_password", "/body/remember"],
+    );
+    expect(both.details.map((d) => d.code).sort()).toEqual(["additionalProperties", "unchanged"]);
     await refused(t.merchant, () => changeOwn(temp.c, "temporary-password-1", "short"), 400, "validation_failed", [
       "/body/new_password",
     ]);

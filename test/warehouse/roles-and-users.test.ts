@@ -139,6 +139,13 @@ describe("warehouse users", () => {
     const again = await stationSignIn(srv, "kim@roles.example.com", "temporary-password");
     expect(again.session.must_change_password).toBe(true);
     expectError(await again.client.GET("/warehouse/inbound_shipments"), 403, "access_denied");
+    // The same password again is refused as the portal's is (the registry's rule for both).
+    const same = await again.client.POST("/station_sessions/current/_change_password", {
+      body: { current_password: "temporary-password", new_password: "temporary-password" },
+    });
+    expect(expectError(same, 400, "validation_failed", ["/body/new_password"]).details).toEqual([
+      expect.objectContaining({ code: "unchanged" }),
+    ]);
     const changed = await again.client.POST("/station_sessions/current/_change_password", {
       body: { current_password: "temporary-password", new_password: "kims-own-password" },
     });
