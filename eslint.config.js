@@ -60,6 +60,29 @@ export default tseslint.config(
     },
   },
   {
+    files: ["portal/src/**/*.{ts,tsx}"],
+    // One name for each of the spec's types (issue 54 item 2): generated/api.ts exports each schema by its own name.
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "Literal[value=/\\u002F2015-01-01/], TemplateElement[value.raw=/\\u002F2015-01-01/]",
+          message: "Import BASE_PATH from generated/base-path.ts: the base path comes from the spec.",
+        },
+        {
+          selector:
+            "TSTypeAliasDeclaration > TSIndexedAccessType[objectType.typeName.name='S'], TSTypeAliasDeclaration > TSIndexedAccessType[objectType.objectType.typeName.name='components'][objectType.indexType.literal.value='schemas']",
+          message:
+            "A spec type has one name, its own: import it by that name from generated/api.ts instead of aliasing it.",
+        },
+        {
+          selector: "Identifier[name='body'] > TSTypeAnnotation > TSTypeLiteral",
+          message: "A request body's type is the spec's: import it by name from generated/api.ts.",
+        },
+      ],
+    },
+  },
+  {
     files: ["server/db/migrations/**"],
     // A migration sees the database as it was then, not today's schema: Kysely<any>, as Kysely's guide says.
     rules: { "@typescript-eslint/no-explicit-any": "off" },

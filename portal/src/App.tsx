@@ -6,10 +6,11 @@ import { apiClient } from "./api.ts";
 import { queryClient, signedOut } from "./app/data.ts";
 import { useHashPath, useHashSearch } from "./app/location.ts";
 import { AREAS } from "./app/routes.tsx";
-import { ApiContext, SessionContext, useSession, type Session } from "./app/session.ts";
+import { ApiContext, SessionContext, useSession } from "./app/session.ts";
 import { Shell } from "./app/Shell.tsx";
 import { ChangePassword, PasswordGate } from "./pages/ChangePassword.tsx";
 import { SignIn } from "./pages/SignIn.tsx";
+import type { PortalSession } from "../../generated/api.ts";
 
 export function App() {
   const session = useSession();
@@ -23,7 +24,7 @@ export function App() {
   return <SignedIn session={session.data} />;
 }
 
-function SignedIn({ session }: { session: Session }) {
+function SignedIn({ session }: { session: PortalSession }) {
   const api = useMemo(() => apiClient(session.csrf_token), [session.csrf_token]);
   const areas = AREAS.filter((a) => !a.adminOnly || session.user.role === "admin");
   const signOut = async () => {

@@ -1,16 +1,15 @@
 // Who is signed in: one query that every view reads, and the typed client made for that session's CSRF token.
 import { useQuery } from "@tanstack/react-query";
 import { createContext, useContext } from "react";
-import { apiClient, type Api, type S } from "../api.ts";
+import { apiClient, type Api } from "../api.ts";
 import { ApiError, hint, queryClient, SESSION_KEY, unwrap } from "./data.ts";
-
-export type Session = S["PortalSession"];
+import type { PortalSession } from "../../../generated/api.ts";
 
 export function useSession() {
   return useQuery({
     queryKey: SESSION_KEY,
     // A reload keeps the cookie, not the CSRF token: the session answer gives it again.
-    queryFn: async (): Promise<Session | null> => {
+    queryFn: async (): Promise<PortalSession | null> => {
       if (!hint.get()) return null;
       try {
         return await unwrap(apiClient().GET("/portal_sessions/current"));
@@ -23,7 +22,7 @@ export function useSession() {
   });
 }
 
-export function signedIn(session: Session): void {
+export function signedIn(session: PortalSession): void {
   hint.set(true);
   queryClient.setQueryData(SESSION_KEY, session);
 }
@@ -37,8 +36,8 @@ export function useApi(): Api {
   return api;
 }
 
-export const SessionContext = createContext<Session | null>(null);
-export function useCurrentSession(): Session {
+export const SessionContext = createContext<PortalSession | null>(null);
+export function useCurrentSession(): PortalSession {
   const s = useContext(SessionContext);
   if (!s) throw new Error("useCurrentSession outside the signed-in frame");
   return s;

@@ -8,6 +8,7 @@ import { unwrap } from "../app/data.ts";
 import { signedIn, useApi, useCurrentSession } from "../app/session.ts";
 import { Field, ProblemBanner } from "../parts/fields.tsx";
 import { problemsOfError } from "./users/data.ts";
+import type { PortalPasswordChange } from "../../../generated/api.ts";
 
 const REPEAT = "/repeat";
 const SHOWN = ["/body/current_password", "/body/new_password", REPEAT];
@@ -21,8 +22,7 @@ export function ChangePassword({ forced = false }: { forced?: boolean }) {
   const [differ, setDiffer] = useState(false);
   const [done, setDone] = useState(false);
   const change = useMutation({
-    mutationFn: (body: { current_password: string; new_password: string }) =>
-      unwrap(api.POST("/portal_sessions/current/_change_password", { body })),
+    mutationFn: (body: PortalPasswordChange) => unwrap(api.POST("/portal_sessions/current/_change_password", { body })),
     onMutate: () => setDone(false),
     onSuccess: (s) => {
       setCurrent("");

@@ -3,8 +3,9 @@
 import { useEffect, useState } from "react";
 import { useWords } from "../words/index.ts";
 import { ChangePassword, SignIn } from "./SignIn.tsx";
-import { currentSession, type StationSession } from "./session.ts";
+import { currentSession } from "./session.ts";
 import { Station } from "./Station.tsx";
+import type { StationSession } from "../../../generated/api.ts";
 
 export function StationApp() {
   const w = useWords();

@@ -8,7 +8,8 @@ import { useWords } from "../words/index.ts";
 import type { StationWords } from "../words/station-words.ts";
 import { countLines, unsentOf } from "./lines.ts";
 import type { OutboxState } from "./queue.ts";
-import type { S, Shipment } from "./session.ts";
+import type { S } from "./session.ts";
+import type { WarehouseInboundShipment } from "../../../generated/api.ts";
 
 export function Finish({
   s,
@@ -24,16 +25,16 @@ export function Finish({
   s: StationWords;
   api: LogisticsClient;
   role: S["WarehouseUserRole"];
-  shipment: Shipment;
+  shipment: WarehouseInboundShipment;
   queue: OutboxState;
-  onShipment: (s: Shipment) => void;
+  onShipment: (s: WarehouseInboundShipment) => void;
   onEnded: () => void;
   onBack: () => void;
   onDone: () => void;
 }) {
   const w = useWords();
   const [problem, setProblem] = useState<string>();
-  const [done, setDone] = useState<Shipment["status"]>();
+  const [done, setDone] = useState<WarehouseInboundShipment["status"]>();
   const [fresh, setFresh] = useState(false);
   const unsent = unsentOf(shipment.id, queue.batches);
 

@@ -12,7 +12,7 @@ import { matchCode, overCount, type CountLine } from "./match.ts";
 import { Question, type Asking } from "./Question.tsx";
 import type { Outbox, OutboxState } from "./queue.ts";
 import { Refused } from "./Refused.tsx";
-import type { Shipment } from "./session.ts";
+import type { WarehouseInboundShipment } from "../../../generated/api.ts";
 
 const REFRESH_MS = 5_000;
 
@@ -29,10 +29,10 @@ export function Receive({
 }: {
   s: StationWords;
   api: LogisticsClient;
-  shipment: Shipment;
+  shipment: WarehouseInboundShipment;
   queue: OutboxState;
   outbox: Outbox;
-  onShipment: (s: Shipment) => void;
+  onShipment: (s: WarehouseInboundShipment) => void;
   onEnded: () => void;
   onFinish: () => void;
   onBack: () => void;

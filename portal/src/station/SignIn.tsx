@@ -3,7 +3,8 @@
 import { useState, type FormEvent } from "react";
 import { useWords } from "../words/index.ts";
 import type { StationWords } from "../words/station-words.ts";
-import { hint, stationClient, type StationSession } from "./session.ts";
+import { hint, stationClient } from "./session.ts";
+import type { StationSession } from "../../../generated/api.ts";
 
 export function SignIn({
   s,

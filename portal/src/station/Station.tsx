@@ -6,9 +6,10 @@ import { useWords } from "../words/index.ts";
 import { Finish } from "./Finish.tsx";
 import { Outbox, type OutboxState } from "./queue.ts";
 import { Receive } from "./Receive.tsx";
-import { fromInbound, hint, stationClient, type Shipment, type StationSession } from "./session.ts";
+import { fromInbound, hint, stationClient } from "./session.ts";
 import { SignIn } from "./SignIn.tsx";
 import { Today } from "./Today.tsx";
+import type { StationSession, WarehouseInboundShipment } from "../../../generated/api.ts";
 
 export type Screen = { name: "today" } | { name: "receive"; id: string } | { name: "finish"; id: string };
 
@@ -26,11 +27,11 @@ export function Station({
   const api = useMemo(() => stationClient(session.csrf_token), [session.csrf_token]);
   const [screen, setScreen] = useState<Screen>({ name: "today" });
   // Shipments as last read, by id: the receiving and finishing screens and an accepted batch's answer update them.
-  const [shipments, setShipments] = useState<Record<string, Shipment>>({});
+  const [shipments, setShipments] = useState<Record<string, WarehouseInboundShipment>>({});
   const [queue, setQueue] = useState<OutboxState>({ batches: [], offline: false, signedOut: false });
   const [ended, setEnded] = useState(false);
 
-  const remember = useCallback((sh: Shipment) => setShipments((all) => ({ ...all, [sh.id]: sh })), []);
+  const remember = useCallback((sh: WarehouseInboundShipment) => setShipments((all) => ({ ...all, [sh.id]: sh })), []);
   const outbox = useMemo(
     () =>
       new Outbox(session.user.id, api, (id, answer) =>

@@ -5,10 +5,16 @@ import type { LogisticsClient } from "../../../client/index.ts";
 import { useWords } from "../words/index.ts";
 import type { StationWords } from "../words/station-words.ts";
 import { CameraScan } from "./Camera.tsx";
-import { localToday, type S, type Shipment } from "./session.ts";
+import { localToday, type S } from "./session.ts";
+import type { WarehouseInboundShipment } from "../../../generated/api.ts";
 
 /** Where "Arrived" is a legal move (the service's state rules; a receiver may make it). */
-const CAN_ARRIVE: ReadonlySet<Shipment["status"]> = new Set(["initial", "confirmed", "en_route", "problem"]);
+const CAN_ARRIVE: ReadonlySet<WarehouseInboundShipment["status"]> = new Set([
+  "initial",
+  "confirmed",
+  "en_route",
+  "problem",
+]);
 type Candidate = S["AmbiguousReference"]["candidates"][number];
 
 export function Today({
@@ -19,11 +25,11 @@ export function Today({
 }: {
   s: StationWords;
   api: LogisticsClient;
-  onOpen: (shipment: Shipment) => void;
+  onOpen: (shipment: WarehouseInboundShipment) => void;
   onEnded: () => void;
 }) {
   const w = useWords();
-  const [list, setList] = useState<Shipment[]>();
+  const [list, setList] = useState<WarehouseInboundShipment[]>();
   const [problem, setProblem] = useState<string>();
   const [code, setCode] = useState("");
   const [candidates, setCandidates] = useState<Candidate[]>();
@@ -62,7 +68,7 @@ export function Today({
     }
   };
 
-  const arrived = async (sh: Shipment) => {
+  const arrived = async (sh: WarehouseInboundShipment) => {
     setBusy(sh.id);
     setProblem(undefined);
     try {

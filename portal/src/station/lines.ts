@@ -2,9 +2,9 @@
 // the queue (refused ones do not count), and the products not on the notice that those scans add.
 import type { CountLine } from "./match.ts";
 import type { Batch } from "./queue.ts";
-import type { Shipment } from "./session.ts";
+import type { WarehouseInboundShipment } from "../../../generated/api.ts";
 
-export function countLines(shipment: Shipment, batches: Batch[]): CountLine[] {
+export function countLines(shipment: WarehouseInboundShipment, batches: Batch[]): CountLine[] {
   const lines: CountLine[] = shipment.lines.map((l) => ({
     merchants_id: l.merchants_id,
     name: l.name,

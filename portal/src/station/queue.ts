@@ -8,8 +8,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from "idb";
 import { idempotencyKey } from "../../../client/index.ts";
 import type { LogisticsClient } from "../../../client/index.ts";
 import type { S } from "./session.ts";
-
-export type ArrivalsRecord = S["ArrivalsRecord"];
+import type { ArrivalsRecord } from "../../../generated/api.ts";
 
 /** Why the service refused a batch: the shipment gone (404), closed or deleted (409, with the status it has now), a
  * reused key (422), or input it would not take (400). */

@@ -2,11 +2,9 @@
 // and the typed client for its CSRF token. The token lives in memory only; a reload asks the session for it again.
 import { createLogisticsClient, type components, type LogisticsClient } from "../../../client/index.ts";
 import { BASE_PATH } from "../../../generated/base-path.ts";
+import type { StationSession, WarehouseInboundShipment } from "../../../generated/api.ts";
 
 export type S = components["schemas"];
-export type StationSession = S["StationSession"];
-export type Shipment = S["WarehouseInboundShipment"];
-export type Line = S["WarehouseLine"];
 
 const BASE_URL = `${window.location.origin}${BASE_PATH}`;
 
@@ -41,7 +39,7 @@ export function localToday(now = new Date()): string {
 }
 
 /** A shipment's lines from an arrivals answer (the merchant's shape), as the warehouse's list shows them. */
-export function fromInbound(s: S["InboundShipment"], before: Shipment): Shipment {
+export function fromInbound(s: S["InboundShipment"], before: WarehouseInboundShipment): WarehouseInboundShipment {
   return {
     ...before,
     status: s.status,

@@ -1,25 +1,22 @@
 // The shape of one language's words. Every record is keyed by a code the spec (or codes.ts, fields.ts) lists,
 // so a language missing a word is a type error. Sentences that hold a field's name are functions of `Say`.
-import type {
-  Adjust,
-  AnswerCode,
-  DeliveryStatus,
-  DetailCode,
-  EventType,
-  FactName,
-  FailureClass,
-  InboundAction,
-  InboundStatus,
-  MethodType,
-  ProblemType,
-  Role,
-  RuleOperator,
-  StatusChanger,
-  UnavailableReason,
-} from "./codes.ts";
+import type { Adjust, AnswerCode, DetailCode, StatusChanger } from "./codes.ts";
 import type { FieldName, GroupName, ItemName, Shape } from "./fields.ts";
 import type { Limits } from "./limits.ts";
 import type { StationWords } from "./station-words.ts";
+import type {
+  InboundShipmentAction,
+  InboundShipmentStatus,
+  PortalUserRole,
+  ProblemType,
+  RuleOperator,
+  ShippingFactName,
+  ShippingMethodType,
+  ShippingUnavailableReason,
+  WebhookDeliveryStatus,
+  WebhookEventType,
+  WebhookFailureClass,
+} from "../../../generated/api.ts";
 
 /** How one language names the items of a list. */
 export interface ItemWords {
@@ -118,7 +115,7 @@ export interface Catalogue {
   /** The detail of an invalid_state answer: the shipment's status now. */
   statusNow: (status: string) => string;
 
-  facts: Record<FactName, FactWords>;
+  facts: Record<ShippingFactName, FactWords>;
   /** Operators as the rule editor offers them. */
   operators: Record<RuleOperator, string>;
   /** order.tags' one operator, `contains`, as the editor offers it. */
@@ -138,17 +135,17 @@ export interface Catalogue {
     set: (money: string) => string;
   };
 
-  methods: Record<MethodType, string>;
-  unavailable: Record<UnavailableReason, string>;
-  statuses: Record<InboundStatus, string>;
-  actions: Record<InboundAction, string>;
+  methods: Record<ShippingMethodType, string>;
+  unavailable: Record<ShippingUnavailableReason, string>;
+  statuses: Record<InboundShipmentStatus, string>;
+  actions: Record<InboundShipmentAction, string>;
   /** Who changed a shipment's status, after the status in its timeline: "Confirmed by your shop". */
   changedBy: Record<StatusChanger, string>;
   problemTypes: Record<ProblemType, string>;
-  deliveryStatuses: Record<DeliveryStatus, string>;
-  failureClasses: Record<FailureClass, string>;
-  eventTypes: Record<EventType, string>;
-  roles: Record<Role, string>;
+  deliveryStatuses: Record<WebhookDeliveryStatus, string>;
+  failureClasses: Record<WebhookFailureClass, string>;
+  eventTypes: Record<WebhookEventType, string>;
+  roles: Record<PortalUserRole, string>;
   yesNo: { yes: string; no: string };
   /** Shown for a date or value that is absent. */
   none: string;

@@ -104,19 +104,8 @@ export const DETAIL_CODES: readonly DetailCode[] = [...SCHEMA_KEYWORDS, ...RULE_
 export const isDetailCode = (code: string | undefined): code is DetailCode =>
   code !== undefined && (DETAIL_CODES as readonly string[]).includes(code);
 
-export type FactName = S["ShippingFactName"];
-export type RuleOperator = S["RuleOperator"];
-export type MethodType = S["ShippingMethodType"];
-export type InboundStatus = S["InboundShipmentStatus"];
-export type InboundAction = S["InboundShipmentAction"];
 /** Who moved a shipment to a status (an entry of its status history). */
 export type StatusChanger = S["InboundStatusHistory"]["items"][number]["by"];
-export type ProblemType = S["ProblemType"];
-export type DeliveryStatus = S["WebhookDeliveryStatus"];
-export type FailureClass = S["WebhookFailureClass"];
-export type EventType = S["WebhookEventType"];
-export type Role = S["PortalUserRole"];
-export type UnavailableReason = S["ShippingUnavailableReason"];
 export type Adjust = S["ModificationRule"]["adjust"];
 
 /** Pickup point branches the portal names by their chain; others are named from the branch itself. */

@@ -1,6 +1,6 @@
 // An error answer in words: a sentence for the answer's code, and for each detail a message that names the
 // field and says what to do ("Product 2: Enter the name."), never the schema's keyword, pattern or pointer.
-import type { components } from "../../../generated/api.ts";
+import type { ErrorDetail } from "../../../generated/api.ts";
 import type { Say } from "./catalogue.ts";
 import { CATALOGUES } from "./catalogues.ts";
 import { isDetailCode, SCHEMA_KEYWORDS, type AnswerCode } from "./codes.ts";
@@ -10,7 +10,6 @@ import { speakerOf, type Lang, type Speaker } from "./lang.ts";
 import type { Limits } from "./limits.ts";
 
 type Who = Lang | Speaker;
-export type ErrorDetail = components["schemas"]["ErrorDetail"];
 
 /** Messages by the detail's path (as the portal's fields look them up), and the sentence for the answer. */
 export interface Problems {

@@ -1,16 +1,15 @@
 // Price list rules in words: a criterion as a sentence ("Order weight is over 10 kg"), a rule check of a price
 // trace ("Order weight is over 10 kg: no (it is 1 kg)"), a whole trace as steps, a modification's adjustment.
 // Weights are grams in the API and shown in kilograms from 1 kg; chains, countries and methods by name.
-import type { components } from "../../../generated/api.ts";
+import type { RuleOperator, RuleValue, ShippingFactName, components } from "../../../generated/api.ts";
 import { FACT_KINDS } from "../../../client/rules.ts";
 import { CATALOGUES } from "./catalogues.ts";
-import { CHAINS, type Adjust, type FactName, type RuleOperator } from "./codes.ts";
+import { CHAINS, type Adjust } from "./codes.ts";
 import { formatMoney, formatNumber, formatUnit, formatVolume, formatWeight, lowerFirst, upperFirst } from "./format.ts";
 import { speakerOf, type Lang, type Speaker } from "./lang.ts";
 
 type S = components["schemas"];
 type Who = Lang | Speaker;
-export type RuleValue = S["RuleValue"];
 
 /** A pickup point branch by its chain's name: fi.posti is "Posti"; an unknown se.some_chain is "Some chain". */
 export function branchName(branch: string): string {
@@ -30,7 +29,7 @@ export function countryName(who: Who, code: string): string {
 }
 
 /** One value a fact can take, in words: 10000 grams "10 kg", "fi.posti" "Posti", "FI" "Finland", "vip" “vip”. */
-export function factValue(who: Who, fact: FactName, value: unknown): string {
+export function factValue(who: Who, fact: ShippingFactName, value: unknown): string {
   const t = CATALOGUES[speakerOf(who).lang];
   if (value === null || value === undefined) return t.none;
   if (typeof value === "boolean") return lowerFirst(value ? t.yesNo.yes : t.yesNo.no);
@@ -61,13 +60,13 @@ export function factValue(who: Who, fact: FactName, value: unknown): string {
 }
 
 /** An operator as the rule editor offers it for this fact: "is over", "has the tag". */
-export function operatorLabel(who: Who, op: RuleOperator, fact?: FactName): string {
+export function operatorLabel(who: Who, op: RuleOperator, fact?: ShippingFactName): string {
   const t = CATALOGUES[speakerOf(who).lang];
   return fact === "order.tags" && op === "contains" ? t.hasTag : t.operators[op];
 }
 
 /** A criterion as a sentence: "Order weight is over 10 kg", "Pickup point chain is Posti". */
-export function describeCondition(who: Who, fact: FactName, op: RuleOperator, value: RuleValue): string {
+export function describeCondition(who: Who, fact: ShippingFactName, op: RuleOperator, value: RuleValue): string {
   const t = CATALOGUES[speakerOf(who).lang];
   const words = t.facts[fact];
   const c = t.condition;

@@ -1,8 +1,7 @@
 // The receiving station's words (portal/src/station): for warehouse staff at the dock, short and plain, each
 // refusal with what to do. One record per language (en/fi/sv station.ts), checked against this shape.
-import type { components } from "../../../generated/api.ts";
+import type { WarehouseUserRole } from "../../../generated/api.ts";
 
-type WarehouseRole = components["schemas"]["WarehouseUserRole"];
 /** A refused batch of scans: the shipment removed by the merchant, closed meanwhile, a reused key, not allowed, or
  * input the service would not take. */
 export type RefusalKind = "removed" | "closed" | "reused" | "forbidden" | "rejected";
@@ -21,7 +20,7 @@ export interface StationWords {
   saveNewPassword: string;
   /** The session ended while the station was in use; `waiting` scans are kept for the same person. */
   sessionEnded: (waiting: number) => string;
-  roles: Record<WarehouseRole, string>;
+  roles: Record<WarehouseUserRole, string>;
   online: string;
   offline: string;
   /** Scans kept in this browser, not sent yet. */

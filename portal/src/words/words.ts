@@ -1,11 +1,10 @@
 // One language's words with its locale bound, for a component (useWords) or anywhere else (words()).
 import type { Catalogue } from "./catalogue.ts";
 import { CATALOGUES } from "./catalogues.ts";
-import type { FactName, RuleOperator } from "./codes.ts";
 import type { Form } from "./fields.ts";
 import { formatDate, formatDay, formatMoney, formatNumber, formatWeight } from "./format.ts";
 import { browserLanguages, pickLocale, speakerOf, type Lang, type Speaker } from "./lang.ts";
-import { answerMessage, fieldMessage, problemsIn, type ErrorDetail, type Problems } from "./problems.ts";
+import { answerMessage, fieldMessage, problemsIn, type Problems } from "./problems.ts";
 import {
   branchName,
   countryName,
@@ -16,10 +15,10 @@ import {
   describeTrace,
   factValue,
   operatorLabel,
-  type RuleValue,
   type TraceInput,
   type TraceStep,
 } from "./rules.ts";
+import type { ErrorDetail, RuleOperator, RuleValue, ShippingFactName } from "../../../generated/api.ts";
 
 /** One language's words with its locale bound: what a component needs. */
 export interface Words {
@@ -31,13 +30,13 @@ export interface Words {
   answer(code: string, form?: Form): string;
   problems(error: unknown, form?: Form): Problems | undefined;
   field(detail: ErrorDetail, form?: Form): string;
-  condition(fact: FactName, op: RuleOperator, value: RuleValue): string;
+  condition(fact: ShippingFactName, op: RuleOperator, value: RuleValue): string;
   criteria(criteria: Parameters<typeof describeCriteria>[1]): string;
   check(criterion: Parameters<typeof describeCheck>[1], actual: unknown, matched?: boolean): string;
   trace(input: TraceInput): TraceStep[];
   adjustment(adjust: Parameters<typeof describeAdjustment>[1], amount: number, currency?: string): string;
-  factValue(fact: FactName, value: unknown): string;
-  operator(op: RuleOperator, fact?: FactName): string;
+  factValue(fact: ShippingFactName, value: unknown): string;
+  operator(op: RuleOperator, fact?: ShippingFactName): string;
   branch(branch: string): string;
   country(code: string): string;
   date(ts: string | number | Date | null | undefined): string;

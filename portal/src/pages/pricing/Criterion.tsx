@@ -3,11 +3,12 @@
 import { FACT_KINDS } from "../../../../client/index.ts";
 import type { Problems, S } from "../../api.ts";
 import { Field } from "../../parts/fields.tsx";
-import { useWords, type FactName, type RuleOperator, type Words } from "../../words/index.ts";
+import { useWords, type Words } from "../../words/index.ts";
 import { ChoiceList, type Choice } from "./ChoiceList.tsx";
 import { countries, unitOf } from "./choices.ts";
 import { CHOSEN, FACTS, newCriterion, operatorsOf, type CriterionDraft } from "./pricing-draft.ts";
 import { useSettings } from "./queries.ts";
+import type { RuleOperator, ShippingFactName } from "../../../../generated/api.ts";
 
 interface Props {
   c: CriterionDraft;
@@ -25,7 +26,7 @@ interface Props {
 const METHODS: S["ShippingMethodType"][] = ["pickup", "home", "letter"];
 
 /** The values a fact is chosen from, with what the draft holds already (a chain no longer in the directory too). */
-export function choicesOf(w: Words, fact: FactName, branches: string[], held: string[]): Choice[] {
+export function choicesOf(w: Words, fact: ShippingFactName, branches: string[], held: string[]): Choice[] {
   const base: Choice[] =
     fact === "pup.branch"
       ? branches.map((b) => ({ value: b, label: w.branch(b) }))
@@ -44,9 +45,9 @@ export function Criterion({ c, path, problems, label, branches, onSet, onRemove 
   const unit = unitOf(c.fact, w.locale);
   const options = chosen ? choicesOf(w, c.fact, branches, [c.text, ...c.chosen]) : [];
   // A new country condition starts at the first country delivered to, not at the alphabet's first.
-  const first = (fact: FactName) =>
+  const first = (fact: ShippingFactName) =>
     fact === "customer.country" ? served[0] : choicesOf(w, fact, branches, [])[0]?.value;
-  const setFact = (fact: FactName) => onSet({ ...newCriterion(fact, first(fact)), isNull: false });
+  const setFact = (fact: ShippingFactName) => onSet({ ...newCriterion(fact, first(fact)), isNull: false });
   const setOp = (op: RuleOperator) => {
     const wasList = list;
     const nowList = op === "in" || op === "not_in";
@@ -62,7 +63,7 @@ export function Criterion({ c, path, problems, label, branches, onSet, onRemove 
     <div className="criterion" role="group" aria-label={label}>
       <Field label="Checks" path={`${path}/fact`} problems={problems}>
         {(p) => (
-          <select {...p} lang={w.lang} value={c.fact} onChange={(e) => setFact(e.target.value as FactName)}>
+          <select {...p} lang={w.lang} value={c.fact} onChange={(e) => setFact(e.target.value as ShippingFactName)}>
             {FACTS.map((f) => (
               <option key={f} value={f}>
                 {w.t.facts[f].label}

@@ -4,17 +4,16 @@
 import type { S } from "../../api.ts";
 import { useWords } from "../../words/index.ts";
 import { Trace } from "./Trace.tsx";
+import type { ShippingMethodType, ShippingOptionsResult } from "../../../../generated/api.ts";
 
-type Result = S["ShippingOptionsResult"];
-type Method = S["ShippingMethodType"];
-const METHODS: Method[] = ["pickup", "home", "letter"];
+const METHODS: ShippingMethodType[] = ["pickup", "home", "letter"];
 /** Pickup points shown: the nearest, as checkout lists them. */
 const SHOWN = 5;
 
 /** The delivery methods in the preview's order: `first` (the edited price list's), then the others as checkout lists them. */
-const ordered = (first: Method) => [first, ...METHODS.filter((m) => m !== first)];
+const ordered = (first: ShippingMethodType) => [first, ...METHODS.filter((m) => m !== first)];
 
-export function Options({ answer, first }: { answer: Result; first: Method }) {
+export function Options({ answer, first }: { answer: ShippingOptionsResult; first: ShippingMethodType }) {
   return (
     <ul className="options" aria-label="Shipping options">
       {ordered(first).map((m) => (
@@ -24,7 +23,7 @@ export function Options({ answer, first }: { answer: Result; first: Method }) {
   );
 }
 
-function Option({ method, answer }: { method: Method; answer: Result }) {
+function Option({ method, answer }: { method: ShippingMethodType; answer: ShippingOptionsResult }) {
   const w = useWords();
   const name = w.t.methods[method];
   const option = answer.options[method];
@@ -80,7 +79,7 @@ function Option({ method, answer }: { method: Method; answer: Result }) {
  * One method's answer in a line: its price, why it is not offered, or for pickup the price at the nearest point of
  * each chain (what a rule about a chain changes), nearest first.
  */
-export function Answer({ answer, method }: { answer: Result; method: Method }) {
+export function Answer({ answer, method }: { answer: ShippingOptionsResult; method: ShippingMethodType }) {
   const w = useWords();
   const option = answer.options[method];
   const said = (() => {

@@ -2,7 +2,6 @@
 // preview of what checkout would answer with the draft, before it is saved. Unsaved edits are never lost by a
 // stray click: leaving the page asks first, and so does switching to another price list.
 import { useCallback, useState } from "react";
-import type { S } from "../../api.ts";
 import { Confirm } from "../../parts/Confirm.tsx";
 import { useLeaveGuard } from "../../parts/useLeaveGuard.ts";
 import { useWords } from "../../words/index.ts";
@@ -10,23 +9,23 @@ import { PriceListEditor } from "./PriceListEditor.tsx";
 import { draftOf, newDraft } from "./pricing-draft.ts";
 import { useBranches, usePriceLists } from "./queries.ts";
 import { Settings } from "./Settings.tsx";
+import type { ShippingMethodType } from "../../../../generated/api.ts";
 
-type Method = S["ShippingMethodType"];
-const METHODS: Method[] = ["pickup", "home", "letter"];
+const METHODS: ShippingMethodType[] = ["pickup", "home", "letter"];
 
 export function Pricing(_: { rest: string[] }) {
   const w = useWords();
   const lists = usePriceLists();
   const branches = useBranches();
-  const [method, setMethod] = useState<Method>("pickup");
-  const [asked, setAsked] = useState<Method>();
+  const [method, setMethod] = useState<ShippingMethodType>("pickup");
+  const [asked, setAsked] = useState<ShippingMethodType>();
   const [listDirty, setListDirty] = useState(false);
   const [settingsDirty, setSettingsDirty] = useState(false);
   useLeaveGuard(listDirty || settingsDirty);
   const onListDirty = useCallback((d: boolean) => setListDirty(d), []);
   const onSettingsDirty = useCallback((d: boolean) => setSettingsDirty(d), []);
 
-  const open = (m: Method) => {
+  const open = (m: ShippingMethodType) => {
     if (m === method) return;
     if (listDirty) return setAsked(m);
     setMethod(m);

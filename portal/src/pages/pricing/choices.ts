@@ -2,7 +2,8 @@
 // the spec's CountryCode (the compiler checks this list against it both ways), named by the words catalogue; units
 // and currency signs come from Intl in the reader's locale.
 import type { S } from "../../api.ts";
-import type { FactName, Words } from "../../words/index.ts";
+import type { Words } from "../../words/index.ts";
+import type { ShippingFactName } from "../../../../generated/api.ts";
 
 const C0 = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ";
 const C1 = "BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM";
@@ -51,7 +52,7 @@ export function currencySign(locale: string, currency: string): string {
 }
 
 /** Weights in kilograms (the API's grams), the order's value in euros, volumes in litres; other numbers bare. */
-export function unitOf(fact: FactName, locale: string): Unit | undefined {
+export function unitOf(fact: ShippingFactName, locale: string): Unit | undefined {
   switch (fact) {
     case "order.total_weight":
       return { sign: unitSign(locale, "kilogram"), scale: 1000 };

@@ -3,18 +3,18 @@
 // sent as typed, so that the API's own check names it next to its field.
 import { FACT_KINDS, OPERATORS_BY_KIND } from "../../../../client/index.ts";
 import type { S } from "../../api.ts";
-import type { FactName, RuleOperator } from "../../words/index.ts";
+import type { RuleOperator, ShippingFactName } from "../../../../generated/api.ts";
 
-export const FACTS = Object.keys(FACT_KINDS) as FactName[];
-export const operatorsOf = (fact: FactName): readonly RuleOperator[] => OPERATORS_BY_KIND[FACT_KINDS[fact]];
+export const FACTS = Object.keys(FACT_KINDS) as ShippingFactName[];
+export const operatorsOf = (fact: ShippingFactName): readonly RuleOperator[] => OPERATORS_BY_KIND[FACT_KINDS[fact]];
 
 /** Facts whose values are chosen from a list (chains from the directory, countries, methods). */
-export const CHOSEN = new Set<FactName>(["pup.branch", "customer.country", "order.shipping_type"]);
+export const CHOSEN = new Set<ShippingFactName>(["pup.branch", "customer.country", "order.shipping_type"]);
 /** API units per shown unit: the editor shows weights in kilograms. */
-const SCALE: Partial<Record<FactName, number>> = { "order.total_weight": 1000 };
+const SCALE: Partial<Record<ShippingFactName, number>> = { "order.total_weight": 1000 };
 
 export interface CriterionDraft {
-  fact: FactName;
+  fact: ShippingFactName;
   op: RuleOperator;
   /** A typed or chosen value; for a list of typed values, separated by `;` or `,`. */
   text: string;
@@ -57,12 +57,12 @@ export const numberOrText = (text: string): number | string => {
   return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : text;
 };
 /** Shown units to the API's, without binary noise (1.2 kg is 1200 g, not 1199.9999999999998). */
-const toApi = (fact: FactName, text: string): number | string => {
+const toApi = (fact: ShippingFactName, text: string): number | string => {
   const n = numberOrText(text);
   const scale = SCALE[fact] ?? 1;
   return typeof n === "number" ? Math.round(n * scale * 1e6) / 1e6 : n;
 };
-const fromApi = (fact: FactName, v: string | number | boolean | null): string =>
+const fromApi = (fact: ShippingFactName, v: string | number | boolean | null): string =>
   typeof v === "number" ? String(Math.round((v / (SCALE[fact] ?? 1)) * 1e6) / 1e6) : v === null ? "" : String(v);
 const splitList = (text: string) =>
   text
@@ -91,7 +91,7 @@ export function criterionDraft(c: S["RuleCriterion"]): CriterionDraft {
 }
 
 /** A new criterion of `fact`: its first operator and a value to start from (the first of the list, if any). */
-export function newCriterion(fact: FactName, first = ""): CriterionDraft {
+export function newCriterion(fact: ShippingFactName, first = ""): CriterionDraft {
   const op = fact === "order.total_weight" ? ">" : operatorsOf(fact)[0]!;
   return { fact, op, text: FACT_KINDS[fact] === "boolean" ? "true" : CHOSEN.has(fact) ? first : "", chosen: [] };
 }

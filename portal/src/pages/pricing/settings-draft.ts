@@ -3,13 +3,13 @@
 import type { S } from "../../api.ts";
 import { DATE_FIELDS, datesDraftOf, deliveryTimesOf, type DatesDraft } from "./dates-draft.ts";
 import { numberOrText } from "./pricing-draft.ts";
+import type { ShippingMethodType } from "../../../../generated/api.ts";
 
-export type Method = S["ShippingMethodType"];
-export const METHODS: Method[] = ["pickup", "home", "letter"];
+export const METHODS: ShippingMethodType[] = ["pickup", "home", "letter"];
 export interface Draft {
-  enabled: Record<Method, boolean>;
+  enabled: Record<ShippingMethodType, boolean>;
   /** Kilograms as typed; empty: no limit (home and pickup). */
-  max: Record<Method, string>;
+  max: Record<ShippingMethodType, string>;
   countries: string[];
   limit: string;
   dates: DatesDraft;
@@ -29,7 +29,10 @@ export const draftOf = (s: S["ShippingSettings"]): Draft => ({
   dates: datesDraftOf(s.time_zone, s.delivery_times),
 });
 export const inputOf = (d: Draft): S["ShippingSettingsInput"] => {
-  const method = (m: Method) => ({ enabled: d.enabled[m], ...(d.max[m].trim() && { max_weight_g: grams(d.max[m]) }) });
+  const method = (m: ShippingMethodType) => ({
+    enabled: d.enabled[m],
+    ...(d.max[m].trim() && { max_weight_g: grams(d.max[m]) }),
+  });
   return {
     letter: { enabled: d.enabled.letter, max_weight_g: grams(d.max.letter) },
     home: method("home"),

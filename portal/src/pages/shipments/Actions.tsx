@@ -6,12 +6,13 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { Confirm } from "../../parts/Confirm.tsx";
 import { useWords, type Words } from "../../words/index.ts";
-import { useShipmentAction, type Shipment } from "./data.ts";
+import { useShipmentAction } from "./data.ts";
 import { isStatusClash, problemWords, statusNow } from "./problems.ts";
+import type { InboundShipment } from "../../../../generated/api.ts";
 
 type Asked = "confirm" | "delete";
 
-export function ShipmentActions({ shipment }: { shipment: Shipment }) {
+export function ShipmentActions({ shipment }: { shipment: InboundShipment }) {
   const w = useWords();
   const act = useShipmentAction(shipment.id);
   const [asked, setAsked] = useState<Asked>();

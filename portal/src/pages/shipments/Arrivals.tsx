@@ -1,8 +1,8 @@
 // What has arrived of a shipment, oldest first: one row per product per arrival (a correction is a minus).
 import { useWords } from "../../words/index.ts";
-import type { Shipment } from "./data.ts";
+import type { InboundShipment } from "../../../../generated/api.ts";
 
-export function ShipmentArrivals({ shipment }: { shipment: Shipment }) {
+export function ShipmentArrivals({ shipment }: { shipment: InboundShipment }) {
   const w = useWords();
   const arrivals = shipment.products
     .flatMap((l) => l.arrivals.map((a) => ({ ...a, product: l.product })))

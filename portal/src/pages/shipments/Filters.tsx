@@ -3,7 +3,8 @@
 // fold into one dropdown of checkboxes, so that the list starts near the top.
 import { useEffect, useState, type FormEvent } from "react";
 import { useWords } from "../../words/index.ts";
-import { STATUSES, type Filters, type Status } from "./data.ts";
+import { STATUSES, type Filters } from "./data.ts";
+import type { InboundShipmentStatus } from "../../../../generated/api.ts";
 
 export function ShipmentFilters({ applied, onApply }: { applied: Filters; onApply: (f: Filters) => void }) {
   const w = useWords();
@@ -14,7 +15,7 @@ export function ShipmentFilters({ applied, onApply }: { applied: Filters; onAppl
     e.preventDefault();
     onApply({ ...applied, q: text.trim() });
   };
-  const toggle = (s: Status, on: boolean) => {
+  const toggle = (s: InboundShipmentStatus, on: boolean) => {
     const chosen = new Set(applied.statuses);
     if (on) chosen.add(s);
     else chosen.delete(s);

@@ -7,10 +7,11 @@ import { navigate } from "../../app/location.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { useLeaveGuard } from "../../parts/useLeaveGuard.ts";
 import { useWords } from "../../words/index.ts";
-import { useSaveShipment, useShipment, type LineInput, type NewShipment, type Shipment } from "./data.ts";
+import { useSaveShipment, useShipment } from "./data.ts";
 import { FormProblems } from "./FormProblems.tsx";
 import { problemWords } from "./problems.ts";
 import { LINE_FIELDS, newLine, ProductLines, type LineDraft } from "./ProductLines.tsx";
+import type { InboundShipment, InboundShipmentCreate, ProductLineInput } from "../../../../generated/api.ts";
 
 interface Draft {
   ref: string;
@@ -50,7 +51,7 @@ function EditShipment({ id }: { id: string }) {
   return <Editor id={id} initial={draftOf(s)} />;
 }
 
-const draftOf = (s: Shipment): Draft => ({
+const draftOf = (s: InboundShipment): Draft => ({
   ref: s.merchants_ref,
   sender: s.sender_name,
   expected: s.expected_at_wh ?? "",
@@ -73,14 +74,14 @@ const numberOf = (typed: string): number => {
   return (t !== "" && Number.isFinite(n) ? n : typed) as number;
 };
 
-const lineOf = (l: LineDraft): LineInput =>
+const lineOf = (l: LineDraft): ProductLineInput =>
   ({
     merchants_id: l.merchants_id.trim(),
     ...(l.qty.trim() !== "" && { qty: numberOf(l.qty) }),
     ...(l.name.trim() && { name: l.name.trim() }),
     ...(l.gtin.trim() && { gtin: l.gtin.trim() }),
     ...(l.price.trim() && { purchasePrice: numberOf(l.price) }),
-  }) as LineInput;
+  }) as ProductLineInput;
 
 const same = (a: Draft, b: Draft) =>
   JSON.stringify({ ...a, lines: a.lines.map(({ key: _, arrived: __, ...l }) => l) }) ===
@@ -103,7 +104,7 @@ function Editor({ id, initial }: { id?: string; initial: Draft }) {
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const body: NewShipment = {
+    const body: InboundShipmentCreate = {
       merchants_ref: draft.ref.trim(),
       sender_name: draft.sender.trim(),
       products: draft.lines.map(lineOf),

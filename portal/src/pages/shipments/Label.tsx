@@ -1,10 +1,10 @@
 // The receiving label of a shipment: the API's printable page (GET /inbound_shipments/{id}/label), opened in a tab
 // of its own in the person's language, on a parcel label's paper or a sheet. The session's cookie goes with it.
 import { useWords } from "../../words/index.ts";
-import type { Shipment } from "./data.ts";
 import { BASE_PATH } from "../../../../generated/base-path.ts";
+import type { InboundShipment } from "../../../../generated/api.ts";
 
-export function ShipmentLabel({ shipment }: { shipment: Shipment }) {
+export function ShipmentLabel({ shipment }: { shipment: InboundShipment }) {
   const w = useWords();
   const href = (size: "a6" | "a4") =>
     `${BASE_PATH}/inbound_shipments/${encodeURIComponent(shipment.id)}/label?size=${size}&lang=${w.lang}`;

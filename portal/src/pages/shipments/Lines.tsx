@@ -1,8 +1,8 @@
 // A shipment's product lines: what was announced and how much of it has arrived.
 import { useWords } from "../../words/index.ts";
-import type { Shipment } from "./data.ts";
+import type { InboundShipment } from "../../../../generated/api.ts";
 
-export function ShipmentLines({ shipment }: { shipment: Shipment }) {
+export function ShipmentLines({ shipment }: { shipment: InboundShipment }) {
   const w = useWords();
   const priced = shipment.products.some((l) => l.purchasePrice !== undefined);
   return (

@@ -1,12 +1,12 @@
 // The shipments as a table on a wide screen, as labelled blocks on a phone (table.stack-on-phone).
 import { Link } from "wouter";
 import { useWords } from "../../words/index.ts";
-import type { Shipment } from "./data.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
+import type { InboundShipment } from "../../../../generated/api.ts";
 
-const sum = (s: Shipment, of: "qty" | "arrivedQty") => s.products.reduce((n, l) => n + l[of], 0);
+const sum = (s: InboundShipment, of: "qty" | "arrivedQty") => s.products.reduce((n, l) => n + l[of], 0);
 
-export function ShipmentTable({ items }: { items: Shipment[] }) {
+export function ShipmentTable({ items }: { items: InboundShipment[] }) {
   const w = useWords();
   return (
     <table className="stack-on-phone shipment-list" aria-label="Shipments">

@@ -1,8 +1,8 @@
 // What the warehouse found wrong with a shipment, and whether it is sorted out.
 import { useWords } from "../../words/index.ts";
-import type { Shipment } from "./data.ts";
+import type { InboundShipment } from "../../../../generated/api.ts";
 
-export function ProblemList({ shipment }: { shipment: Shipment }) {
+export function ProblemList({ shipment }: { shipment: InboundShipment }) {
   const w = useWords();
   if (shipment.problems.length === 0) return <p className="muted">No problems reported.</p>;
   return (

@@ -5,13 +5,14 @@ import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
 import { ShipmentActions } from "./Actions.tsx";
 import { ShipmentArrivals } from "./Arrivals.tsx";
-import { useShipment, type Shipment } from "./data.ts";
+import { useShipment } from "./data.ts";
 import { ShipmentLabel } from "./Label.tsx";
 import { ShipmentLines } from "./Lines.tsx";
 import { ProblemList } from "./ProblemList.tsx";
 import { problemWords } from "./problems.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { StatusTimeline } from "./Timeline.tsx";
+import type { InboundShipment } from "../../../../generated/api.ts";
 
 export function ShipmentView({ id }: { id: string }) {
   const w = useWords();
@@ -27,7 +28,7 @@ export function ShipmentView({ id }: { id: string }) {
   return <Loaded shipment={shipment.data} />;
 }
 
-function Loaded({ shipment }: { shipment: Shipment }) {
+function Loaded({ shipment }: { shipment: InboundShipment }) {
   const w = useWords();
   return (
     <section className="shipment">

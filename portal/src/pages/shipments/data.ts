@@ -1,17 +1,18 @@
 // The shipments area's reads and writes, through the portal's data layer: TanStack Query and `unwrap` (a 401
 // signs the page out by itself; every other refusal is an ApiError the view says in words).
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { S } from "../../api.ts";
 import { unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
-
-export type Shipment = S["InboundShipment"];
-export type Status = S["InboundShipmentStatus"];
-export type Action = S["InboundShipmentAction"];
+import type {
+  InboundShipmentAction,
+  InboundShipmentCreate,
+  InboundShipmentModify,
+  InboundShipmentStatus,
+} from "../../../../generated/api.ts";
 
 /** Every status, in the order a shipment goes through them (the filter lists them so); a Record, so that the
  * compiler names a status the spec gains and this list lacks. */
-const IN_ORDER: Record<Status, true> = {
+const IN_ORDER: Record<InboundShipmentStatus, true> = {
   initial: true,
   confirmed: true,
   en_route: true,
@@ -22,8 +23,8 @@ const IN_ORDER: Record<Status, true> = {
   cancelled: true,
   deleted: true,
 };
-export const STATUSES = Object.keys(IN_ORDER) as readonly Status[];
-export const isStatus = (s: string): s is Status => (STATUSES as readonly string[]).includes(s);
+export const STATUSES = Object.keys(IN_ORDER) as readonly InboundShipmentStatus[];
+export const isStatus = (s: string): s is InboundShipmentStatus => (STATUSES as readonly string[]).includes(s);
 
 /** Rows per page of the list. */
 export const PAGE_SIZE = 20;
@@ -38,7 +39,7 @@ export const keys = {
 export interface Filters {
   /** Part of the reference or of the sender's name. */
   q: string;
-  statuses: Status[];
+  statuses: InboundShipmentStatus[];
 }
 
 /** Newest announcement first, page after page as "Show more" asks. */
@@ -90,7 +91,7 @@ export function useShipmentAction(id: string) {
   const client = useQueryClient();
   const at = { params: { path: { shipment_id: id } } };
   return useMutation({
-    mutationFn: (action: Exclude<Action, "modify">) =>
+    mutationFn: (action: Exclude<InboundShipmentAction, "modify">) =>
       unwrap(
         action === "confirm"
           ? api.POST("/inbound_shipments/{shipment_id}/_confirm", at)
@@ -100,19 +101,19 @@ export function useShipmentAction(id: string) {
   });
 }
 
-export type LineInput = S["ProductLineInput"];
-export type NewShipment = S["InboundShipmentCreate"];
-export type ShipmentChanges = S["InboundShipmentModify"];
-
 /** Announce (no id) or modify (the whole list of lines replaced); resolves to the shipment's id. */
 export function useSaveShipment(id?: string) {
   const api = useApi();
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (body: NewShipment): Promise<string> => {
+    mutationFn: async (body: InboundShipmentCreate): Promise<string> => {
       if (!id) return (await unwrap(api.POST("/inbound_shipments/_create", { body }))).shipment_id;
       const { products, ...rest } = body;
-      const changes: ShipmentChanges = { ...rest, expected_at_wh: rest.expected_at_wh ?? null, products_all: products };
+      const changes: InboundShipmentModify = {
+        ...rest,
+        expected_at_wh: rest.expected_at_wh ?? null,
+        products_all: products,
+      };
       return (
         await unwrap(
           api.POST("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } }, body: changes }),

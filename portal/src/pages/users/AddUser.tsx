@@ -8,8 +8,8 @@ import { useApi } from "../../app/session.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
 import { problemsOfError, USERS } from "./data.ts";
+import type { PortalUserRole } from "../../../../generated/api.ts";
 
-type Role = S["PortalUserRole"];
 const SHOWN = ["/body/email", "/body/password", "/body/role"];
 
 export function AddUser() {
@@ -18,7 +18,7 @@ export function AddUser() {
   const { t } = useWords();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [role, setRole] = useState<Role>("staff");
+  const [role, setRole] = useState<PortalUserRole>("staff");
   const [notice, setNotice] = useState<string>();
   const create = useMutation({
     mutationFn: (body: S["PortalUserCreate"]) => unwrap(api.POST("/portal_users/_create", { body })),
@@ -57,7 +57,7 @@ export function AddUser() {
         </Field>
         <Field label="Role" path="/body/role" problems={problems}>
           {(p) => (
-            <select {...p} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            <select {...p} value={role} onChange={(e) => setRole(e.target.value as PortalUserRole)}>
               <option value="staff">{t.roles.staff}</option>
               <option value="admin">{t.roles.admin}</option>
             </select>

@@ -8,18 +8,17 @@ import { useApi } from "../../app/session.ts";
 import { useWords } from "../../words/index.ts";
 import { refusalOf, USERS } from "./data.ts";
 import type { Said } from "./UserRow.tsx";
+import type { PortalUser, PortalUserRole } from "../../../../generated/api.ts";
 
-type User = S["PortalUser"];
-type Role = S["PortalUserRole"];
-const ROLES: Role[] = ["admin", "staff"];
+const ROLES: PortalUserRole[] = ["admin", "staff"];
 
-export function RoleControl({ user, you, onSaid }: { user: User; you: boolean; onSaid: (s: Said) => void }) {
+export function RoleControl({ user, you, onSaid }: { user: PortalUser; you: boolean; onSaid: (s: Said) => void }) {
   const api = useApi();
   const qc = useQueryClient();
   const { t } = useWords();
-  const [choice, setChoice] = useState<Role>(user.role);
+  const [choice, setChoice] = useState<PortalUserRole>(user.role);
   const save = useMutation({
-    mutationFn: (role: Role) =>
+    mutationFn: (role: PortalUserRole) =>
       unwrap(api.POST("/portal_users/{user_id}", { params: { path: { user_id: user.id } }, body: { role } })),
     onSuccess: (saved) => {
       onSaid({
@@ -44,7 +43,7 @@ export function RoleControl({ user, you, onSaid }: { user: User; you: boolean; o
         aria-label={`Role of ${user.email}`}
         value={choice}
         disabled={save.isPending}
-        onChange={(e) => setChoice(e.target.value as Role)}
+        onChange={(e) => setChoice(e.target.value as PortalUserRole)}
       >
         {ROLES.map((r) => (
           <option key={r} value={r}>

@@ -1,9 +1,8 @@
 // One portal user in the list: email, role (changed in place), since when, and the actions on the person. What
 // the last action on them did, or why it was refused, shows in a line of its own under the row.
-import { formatTime, type S } from "../../api.ts";
+import { formatTime } from "../../api.ts";
 import { RoleControl } from "./RoleControl.tsx";
-
-type User = S["PortalUser"];
+import type { PortalUser } from "../../../../generated/api.ts";
 
 /** What an action on a user did (a status) or why it was refused (an alert). */
 export interface Said {
@@ -21,7 +20,7 @@ export function UserRow({
   onReset,
   onRemove,
 }: {
-  user: User;
+  user: PortalUser;
   you: boolean;
   said?: Said;
   onSaid: (s: Said) => void;

@@ -1,7 +1,6 @@
 // The Users area (#/users, admins only): the people who sign in to the portal for this shop, their roles,
 // a temporary password for one who forgot theirs, removing one who left, and adding a person.
 import { useState } from "react";
-import type { S } from "../../api.ts";
 import { useCurrentSession } from "../../app/session.ts";
 import { useWords } from "../../words/index.ts";
 import { AddUser } from "./AddUser.tsx";
@@ -9,9 +8,9 @@ import { problemsOfError, useUsers } from "./data.ts";
 import { RemoveUser } from "./RemoveUser.tsx";
 import { ResetPassword } from "./ResetPassword.tsx";
 import { UserRow, type Said } from "./UserRow.tsx";
+import type { PortalUser } from "../../../../generated/api.ts";
 
-type User = S["PortalUser"];
-type Pending = { kind: "reset" | "remove"; user: User };
+type Pending = { kind: "reset" | "remove"; user: PortalUser };
 
 export function Users(_: { rest: string[] }) {
   const session = useCurrentSession();
@@ -25,7 +24,7 @@ export function Users(_: { rest: string[] }) {
     setRemoved(undefined);
     setSaid({ ...s, id });
   };
-  const ask = (kind: Pending["kind"], user: User) => () => {
+  const ask = (kind: Pending["kind"], user: PortalUser) => () => {
     setSaid(undefined);
     setRemoved(undefined);
     // The shop's only administrator: refused at once, in the API's own words, rather than after a confirmation

@@ -5,10 +5,11 @@ import { formatTime } from "../../api.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
 import { useDeliveries, useRetry } from "./data.ts";
-import { failureWords, whenWords, type Delivery } from "./words.ts";
+import { failureWords, whenWords } from "./words.ts";
+import type { WebhookDelivery } from "../../../../generated/api.ts";
 
 /** Deliveries that a newer delivery of the same event (a retry) has taken over. */
-function superseded(items: Delivery[]): Set<string> {
+function superseded(items: WebhookDelivery[]): Set<string> {
   const seen = new Set<string>();
   const older = new Set<string>();
   for (const d of items) {

@@ -12,7 +12,8 @@ import { keys, useEndpoints } from "./data.ts";
 import { EventChoice } from "./EventChoice.tsx";
 import { SecretOnce } from "./Secret.tsx";
 import { useWords } from "../../words/index.ts";
-import { formProblems, type EventType } from "./words.ts";
+import { formProblems } from "./words.ts";
+import type { WebhookEventType } from "../../../../generated/api.ts";
 
 export function EndpointList() {
   const api = useApi();
@@ -20,7 +21,7 @@ export function EndpointList() {
   const client = useQueryClient();
   const endpoints = useEndpoints();
   const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<EventType[]>(["inbound_shipment.items_arrived"]);
+  const [events, setEvents] = useState<WebhookEventType[]>(["inbound_shipment.items_arrived"]);
   const create = useMutation({
     mutationFn: (body: S["WebhookEndpointCreate"]) => unwrap(api.POST("/webhook_endpoints/_create", { body })),
     onSuccess: async () => {

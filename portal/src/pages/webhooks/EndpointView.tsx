@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
-import { formatTime, type S } from "../../api.ts";
+import { formatTime } from "../../api.ts";
 import { Confirm, useConfirm } from "../../parts/Confirm.tsx";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { stateWords, stoppedBecause, WHAT_NOW } from "../endpoint-state.ts";
@@ -14,9 +14,9 @@ import { keys, useEndpoint } from "./data.ts";
 import { Deliveries } from "./Deliveries.tsx";
 import { EventChoice } from "./EventChoice.tsx";
 import { SecretOnce } from "./Secret.tsx";
-import { formProblems, ROTATION_OVERLAP_HOURS, type EventType } from "./words.ts";
+import { formProblems, ROTATION_OVERLAP_HOURS } from "./words.ts";
+import type { WebhookEndpoint, WebhookEventType } from "../../../../generated/api.ts";
 
-type Endpoint = S["WebhookEndpoint"];
 type Action = { call: () => Promise<unknown>; done: string };
 
 export function EndpointView({ id }: { id: string }) {
@@ -26,14 +26,14 @@ export function EndpointView({ id }: { id: string }) {
   return <Loaded endpoint={endpoint.data} />;
 }
 
-function Loaded({ endpoint }: { endpoint: Endpoint }) {
+function Loaded({ endpoint }: { endpoint: WebhookEndpoint }) {
   const api = useApi();
   const client = useQueryClient();
   const path = { params: { path: { webhook_id: endpoint.id } } };
-  const [events, setEvents] = useState<EventType[]>(endpoint.event_types);
+  const [events, setEvents] = useState<WebhookEventType[]>(endpoint.event_types);
   // Back to what is saved when that changes, not at every refetch (a choice being made stays).
   const saved = endpoint.event_types.join(" ");
-  useEffect(() => setEvents(saved.split(" ") as EventType[]), [saved]);
+  useEffect(() => setEvents(saved.split(" ") as WebhookEventType[]), [saved]);
   const confirm = useConfirm<"off" | "rotate">();
 
   const act = useMutation({

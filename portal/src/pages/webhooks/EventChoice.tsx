@@ -1,15 +1,15 @@
 // Which events an endpoint receives: one checkbox per event type, in words, with the API's message beside it.
 import type { Problems } from "../../api.ts";
 import { useWords } from "../../words/index.ts";
-import type { EventType } from "./words.ts";
+import type { WebhookEventType } from "../../../../generated/api.ts";
 
 export function EventChoice({
   chosen,
   onChange,
   problems,
 }: {
-  chosen: EventType[];
-  onChange: (c: EventType[]) => void;
+  chosen: WebhookEventType[];
+  onChange: (c: WebhookEventType[]) => void;
   problems?: Problems;
 }) {
   const { t, lang } = useWords();
@@ -17,7 +17,7 @@ export function EventChoice({
   return (
     <fieldset aria-invalid={message ? true : undefined}>
       <legend>Events to send</legend>
-      {(Object.keys(t.eventTypes) as EventType[]).map((type) => (
+      {(Object.keys(t.eventTypes) as WebhookEventType[]).map((type) => (
         <label key={type}>
           <input
             type="checkbox"

@@ -1,14 +1,12 @@
 // What shop staff read about webhooks beyond the words catalogue (portal/src/words: event types, delivery states
 // and failure classes in the browser's language): a delivery's state in a sentence, refusals, the form's problems.
 import { ApiError } from "../../app/data.ts";
-import { formatTime, type Problems, type S } from "../../api.ts";
+import { formatTime, type Problems } from "../../api.ts";
 import type { Catalogue } from "../../words/catalogue.ts";
-
-export type EventType = S["WebhookEventType"];
-export type Delivery = S["WebhookDelivery"];
+import type { WebhookDelivery } from "../../../../generated/api.ts";
 
 /** Why the last try failed, in words; undefined when it did not (or there was none). */
-export function failureWords(d: Delivery, t: Catalogue): string | undefined {
+export function failureWords(d: WebhookDelivery, t: Catalogue): string | undefined {
   if (d.status === "succeeded" || !d.failure_class) return undefined;
   // Busy, not refusing: a 429 (too many requests) or 503 (unavailable for now) asks to be called again later.
   if (d.last_response_status === 429) return "Your system said it was busy and asked us to wait.";
@@ -17,7 +15,7 @@ export function failureWords(d: Delivery, t: Catalogue): string | undefined {
 }
 
 /** The state of one delivery in a sentence: when it went, or when the next try is. */
-export function whenWords(d: Delivery): string {
+export function whenWords(d: WebhookDelivery): string {
   if (d.status === "succeeded")
     return `${formatTime(d.last_attempt_at)}${d.attempts > 1 ? `, at try ${d.attempts}` : ""}`;
   // The first attempt counts from when it starts; its outcome (and last_attempt_at) comes when it ends.
