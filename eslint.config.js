@@ -76,6 +76,16 @@ export default tseslint.config(
             "A spec type has one name, its own: import it by that name from generated/api.ts instead of aliasing it.",
         },
         {
+          selector:
+            "BinaryExpression > Literal[value=1000], Property:not([key.name=/^(max|min)/]) > Literal[value=1000]",
+          message:
+            "A kilogram's grams come from parts/weight.ts (GRAMS_PER_KG, kgFromGrams, gramsFromKg): one conversion.",
+        },
+        {
+          selector: "JSXOpeningElement[name.name='dialog']",
+          message: "The portal has one dialog: parts/Confirm.tsx (its form prop for a dialog with fields).",
+        },
+        {
           selector: "Identifier[name='body'] > TSTypeAnnotation > TSTypeLiteral",
           message: "A request body's type is the spec's: import it by name from generated/api.ts.",
         },

@@ -1,6 +1,6 @@
 // A confirmation step before an action that cannot be undone (rotate a secret, disable, withdraw, remove):
 // a modal <dialog> (focus stays inside, Escape cancels) that names what will happen in plain words.
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
 export interface ConfirmProps {
   /** The question, e.g. "Withdraw shipment PO-1?" */
@@ -11,9 +11,13 @@ export interface ConfirmProps {
   confirmLabel: string;
   /** The way out, where "Cancel" could be read as the action itself (e.g. "Keep it" beside "Withdraw"). */
   cancelLabel?: string;
-  onConfirm: () => void;
+  /** Without `form`: what the confirm button does. */
+  onConfirm?: () => void;
   onCancel: () => void;
   busy?: boolean;
+  /** The id of a form inside `children` that the confirm button submits (Enter in its fields does too). */
+  form?: string;
+  className?: string;
 }
 
 export function Confirm({
@@ -24,23 +28,33 @@ export function Confirm({
   onConfirm,
   onCancel,
   busy,
+  form,
+  className,
 }: ConfirmProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     return () => d?.close();
   }, []);
   return (
-    <dialog ref={ref} aria-labelledby="confirm-title" onCancel={onCancel}>
+    // eslint-disable-next-line no-restricted-syntax -- the portal's one dialog
+    <dialog ref={ref} className={className} aria-labelledby={titleId} onCancel={onCancel}>
       <article>
-        <h2 id="confirm-title">{title}</h2>
+        <h2 id={titleId}>{title}</h2>
         <div>{children}</div>
         <footer>
           <button type="button" className="secondary" onClick={onCancel}>
             {cancelLabel}
           </button>
-          <button type="button" onClick={onConfirm} aria-busy={busy} disabled={busy}>
+          <button
+            type={form ? "submit" : "button"}
+            form={form}
+            onClick={form ? undefined : onConfirm}
+            aria-busy={busy}
+            disabled={busy}
+          >
             {confirmLabel}
           </button>
         </footer>

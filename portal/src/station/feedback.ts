@@ -1,5 +1,6 @@
 // A scan is heard and felt as well as seen, where the device allows: a short high tone and a tap for a count, a
 // low double tone and a longer buzz for a question. Both quietly do nothing where the browser has neither.
+const MS_PER_SECOND = 1000;
 let audio: AudioContext | undefined;
 
 function tone(freq: number, at: number, ms: number): void {
@@ -10,7 +11,7 @@ function tone(freq: number, at: number, ms: number): void {
   gain.gain.value = 0.15;
   osc.connect(gain).connect(audio.destination);
   osc.start(audio.currentTime + at);
-  osc.stop(audio.currentTime + at + ms / 1000);
+  osc.stop(audio.currentTime + at + ms / MS_PER_SECOND);
 }
 
 export function feedback(kind: "ok" | "ask"): void {

@@ -15,6 +15,7 @@ import { inputOf, numberOrText, type ListDraft } from "./pricing-draft.ts";
 import { detailsOutside, place, wordsFor } from "./problems.ts";
 import { bodyOf } from "../../app/data.ts";
 import { useSettled } from "./useSettled.ts";
+import { gramsFromKg } from "../../parts/weight.ts";
 
 export const PREVIEW = ["preview"] as const;
 const CUSTOMER = ["/body/postalcode", "/body/country", "/body/weight", "/body/cart_value", "/body/tags"];
@@ -38,7 +39,7 @@ export function Preview({ draft, onChecked }: Props) {
   const body: S["ShippingOptionsPreview"] = {
     postalcode: postalcode.trim(),
     country,
-    ...(weight.trim() && { weight: (typeof kg === "number" ? Math.round(kg * 1e6) / 1e3 : weight) as number }),
+    ...(weight.trim() && { weight: (typeof kg === "number" ? gramsFromKg(kg) : weight) as number }),
     ...(cart.trim() && { cart_value: numberOrText(cart) as number }),
     ...(tags.trim() && {
       tags: tags

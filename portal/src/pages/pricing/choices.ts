@@ -4,6 +4,7 @@
 import type { S } from "../../api.ts";
 import type { Words } from "../../words/index.ts";
 import type { ShippingFactName } from "../../../../generated/api.ts";
+import { GRAMS_PER_KG } from "../../parts/weight.ts";
 
 const C0 = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ";
 const C1 = "BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM";
@@ -55,7 +56,7 @@ export function currencySign(locale: string, currency: string): string {
 export function unitOf(fact: ShippingFactName, locale: string): Unit | undefined {
   switch (fact) {
     case "order.total_weight":
-      return { sign: unitSign(locale, "kilogram"), scale: 1000 };
+      return { sign: unitSign(locale, "kilogram"), scale: GRAMS_PER_KG };
     case "order.total_eur":
       return { sign: currencySign(locale, "EUR"), scale: 1 };
     case "order.total_volume":
@@ -66,4 +67,4 @@ export function unitOf(fact: ShippingFactName, locale: string): Unit | undefined
 }
 
 /** Kilograms, as weights are shown outside rules too (the preview's weight, the settings' limits). */
-export const kilograms = (locale: string): Unit => ({ sign: unitSign(locale, "kilogram"), scale: 1000 });
+export const kilograms = (locale: string): Unit => ({ sign: unitSign(locale, "kilogram"), scale: GRAMS_PER_KG });

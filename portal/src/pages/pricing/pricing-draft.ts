@@ -4,6 +4,7 @@
 import { FACT_KINDS, OPERATORS_BY_KIND } from "../../../../client/index.ts";
 import type { S } from "../../api.ts";
 import type { RuleOperator, ShippingFactName } from "../../../../generated/api.ts";
+import { GRAMS_PER_KG } from "../../parts/weight.ts";
 
 export const FACTS = Object.keys(FACT_KINDS) as ShippingFactName[];
 export const operatorsOf = (fact: ShippingFactName): readonly RuleOperator[] => OPERATORS_BY_KIND[FACT_KINDS[fact]];
@@ -11,7 +12,7 @@ export const operatorsOf = (fact: ShippingFactName): readonly RuleOperator[] => 
 /** Facts whose values are chosen from a list (chains from the directory, countries, methods). */
 export const CHOSEN = new Set<ShippingFactName>(["pup.branch", "customer.country", "order.shipping_type"]);
 /** API units per shown unit: the editor shows weights in kilograms. */
-const SCALE: Partial<Record<ShippingFactName, number>> = { "order.total_weight": 1000 };
+const SCALE: Partial<Record<ShippingFactName, number>> = { "order.total_weight": GRAMS_PER_KG };
 
 export interface CriterionDraft {
   fact: ShippingFactName;

@@ -4,6 +4,7 @@ import type { S } from "../../api.ts";
 import { DATE_FIELDS, datesDraftOf, deliveryTimesOf, type DatesDraft } from "./dates-draft.ts";
 import { numberOrText } from "./pricing-draft.ts";
 import type { ShippingMethodType } from "../../../../generated/api.ts";
+import { kgFromGrams, wholeGramsFromKg } from "../../parts/weight.ts";
 
 export const METHODS: ShippingMethodType[] = ["pickup", "home", "letter"];
 export interface Draft {
@@ -15,11 +16,10 @@ export interface Draft {
   dates: DatesDraft;
 }
 
-const kg = (g: number | undefined) => (g === undefined ? "" : String(g / 1000));
+const kg = (g: number | undefined) => (g === undefined ? "" : String(kgFromGrams(g)));
 const grams = (text: string) => {
   const n = numberOrText(text);
-  // Whole grams, as the API keeps them: a fraction of a gram typed in kilograms is nobody's intent.
-  return (typeof n === "number" ? Math.round(n * 1000) : text) as number;
+  return (typeof n === "number" ? wholeGramsFromKg(n) : text) as number;
 };
 export const draftOf = (s: S["ShippingSettings"]): Draft => ({
   enabled: { pickup: s.pickup.enabled, home: s.home.enabled, letter: s.letter.enabled },

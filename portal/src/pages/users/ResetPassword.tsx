@@ -1,10 +1,11 @@
 // Reset a person's password: the admin types a temporary one and gives it to the person (the portal sends no
 // mail). The person is signed out at once and must choose a password of their own at the next sign-in.
 import { useMutation } from "@tanstack/react-query";
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import type { S } from "../../api.ts";
 import { unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
+import { Confirm } from "../../parts/Confirm.tsx";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { problemsOfError } from "./data.ts";
 
@@ -18,15 +19,8 @@ export function ResetPassword({
   onCancel: () => void;
 }) {
   const api = useApi();
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   const formId = useId();
   const [password, setPassword] = useState("");
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.close();
-  }, []);
   const reset = useMutation({
     mutationFn: (pw: string) =>
       unwrap(
@@ -45,37 +39,33 @@ export function ResetPassword({
   // The field says what is wrong with the password; the banner only what no field shows (the person was removed).
   const unshown = problems && !problems.fields["/body/password"] ? problems : undefined;
   return (
-    <dialog ref={ref} className="reset-password" aria-labelledby={titleId} onCancel={onCancel}>
-      <article>
-        <h2 id={titleId}>Reset the password of {user.email}?</h2>
-        <p>
-          Type a temporary password and give it to them yourself: the portal sends no email. They are signed out now,
-          and at their next sign-in they must choose a new password of their own.
-        </p>
-        <form id={formId} onSubmit={submit} noValidate aria-label="Reset password">
-          <Field label="Temporary password (at least 10 characters)" path="/body/password" problems={problems}>
-            {(p) => (
-              <input
-                {...p}
-                type="text"
-                autoComplete="off"
-                spellCheck={false}
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            )}
-          </Field>
-          <ProblemBanner problems={unshown} shown={["/body/password"]} />
-        </form>
-        <footer>
-          <button type="button" className="secondary" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="submit" form={formId} aria-busy={reset.isPending} disabled={reset.isPending}>
-            Set temporary password
-          </button>
-        </footer>
-      </article>
-    </dialog>
+    <Confirm
+      className="reset-password"
+      title={`Reset the password of ${user.email}?`}
+      confirmLabel="Set temporary password"
+      form={formId}
+      busy={reset.isPending}
+      onCancel={onCancel}
+    >
+      <p>
+        Type a temporary password and give it to them yourself: the portal sends no email. They are signed out now, and
+        at their next sign-in they must choose a new password of their own.
+      </p>
+      <form id={formId} onSubmit={submit} noValidate aria-label="Reset password">
+        <Field label="Temporary password (at least 10 characters)" path="/body/password" problems={problems}>
+          {(p) => (
+            <input
+              {...p}
+              type="text"
+              autoComplete="off"
+              spellCheck={false}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
+        </Field>
+        <ProblemBanner problems={unshown} shown={["/body/password"]} />
+      </form>
+    </Confirm>
   );
 }

@@ -1,0 +1,12 @@
+// Weights: the API keeps grams, people type and read kilograms. The one place that knows a kilogram's grams
+// (ESLint refuses the number 1000 elsewhere in the portal).
+export const GRAMS_PER_KG = 1000;
+
+/** Kilograms of `grams`. */
+export const kgFromGrams = (grams: number) => grams / GRAMS_PER_KG;
+
+/** Grams of typed kilograms, to the milligram: no float noise (1.1 kg is 1100 g, not 1100.0000000000002). */
+export const gramsFromKg = (kg: number) => Number((kg * GRAMS_PER_KG).toFixed(3));
+
+/** Whole grams of typed kilograms, as the API keeps a weight limit: a fraction of a gram is nobody's intent. */
+export const wholeGramsFromKg = (kg: number) => Math.round(kg * GRAMS_PER_KG);
