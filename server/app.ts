@@ -4,6 +4,7 @@
 import { sql } from "kysely";
 import type { Logger } from "pino";
 import { clientPackage, clientPackageRoutes } from "./docs/client-package.ts";
+import { homeLinks, homePage, htmlOrJson } from "./docs/home.ts";
 import { docsRoutes } from "./docs/routes.ts";
 import { errorHandler, notFoundHandler, sendError } from "./http/errors.ts";
 import type { Res } from "./http/express.ts";
@@ -165,22 +166,8 @@ export function createApp({
   // Outside the API too, an address whose minute of such requests is spent is refused before the site's routers look.
   if (addresses) app.use(addresses.early);
   // Where a person who opens the server's address in a browser, or an integrator's first curl, should go next.
-  const client = clientPackage().path;
-  app.get(
-    "/",
-    (_req, res) =>
-      void res.json({
-        service: "Logistics API: inbound shipments, shipping options, pickup points, webhooks",
-        api: BASE_PATH,
-        docs: "/docs",
-        spec: `${BASE_PATH}/openapi.yaml`,
-        portal: "/portal/",
-        station: "/station",
-        picker: "/picker.js",
-        client,
-        health: "/healthz",
-      }),
-  );
+  const links = homeLinks(clientPackage().path);
+  app.get("/", (req, res) => htmlOrJson(req, res, () => homePage(links), links));
   // After the API: its requests never enter these Routers (each mounted at "/", each entered and left otherwise).
   app.use(docsRoutes(BASE_PATH));
   app.use(clientPackageRoutes(clientDir));

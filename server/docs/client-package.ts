@@ -7,6 +7,7 @@ import path from "node:path";
 import { Router } from "express";
 import { AppError } from "../shared/errors.ts";
 import { fromRoot } from "../shared/paths.ts";
+import { escapeHtml, htmlOrJson, linksPage } from "./home.ts";
 
 export interface ClientPackage {
   name: string;
@@ -52,6 +53,22 @@ export function clientPackageRoutes(dir = fromRoot("dist/client")): Router {
   };
 
   const r = Router();
+  // What the README points to: the package this server offers now, with the command that installs it.
+  r.get(["/client", "/client/"], (req, res) => {
+    const origin = `${req.protocol}://${req.get("host") ?? "localhost"}`;
+    const install = `npm install ${origin}${pkg.path}`;
+    htmlOrJson(
+      req,
+      res,
+      () =>
+        linksPage(
+          `${pkg.name} ${pkg.version}`,
+          `The client package for this server. Install it in your project with <code>${escapeHtml(install)}</code>`,
+          [[pkg.path, pkg.file, "The package file itself."], ["/docs/guide", "Guide", "How to call the API with it."]],
+        ),
+      { name: pkg.name, version: pkg.version, path: pkg.path, install },
+    );
+  });
   r.get("/client/:file", (req, res) => {
     if (req.params.file !== pkg.file)
       throw new AppError(

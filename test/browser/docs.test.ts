@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../helpers/browser.ts";
+import { expectAccessible, launchChromium } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 const spec = JSON.parse(readFileSync("generated/openapi.json", "utf8")) as {
@@ -96,5 +96,31 @@ describe("/docs", () => {
     expect(foreign).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
+  });
+});
+
+describe("/ and /client/ in a browser", () => {
+  it.each([
+    [1280, 800],
+    [360, 740],
+  ])("are pages of links in plain words, accessible, nothing sideways, at %i px", async (width, height) => {
+    for (const [path, heading] of [
+      ["/", "Logistics API"],
+      ["/client/", /^@logistics-api\/client \d+\.\d+\.\d+$/],
+    ] as const) {
+      const { page, errors, foreign } = await open(path);
+      await page.setViewportSize({ width, height });
+      await expect.poll(() => page.getByRole("heading", { level: 1, name: heading }).count()).toBe(1);
+      await expectAccessible(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await page.screenshot({ path: `${SHOTS}/home${path === "/" ? "" : "-client"}-${width}.png`, fullPage: true });
+      if (path === "/") {
+        await page.getByRole("link", { name: "Client package" }).click();
+        await page.getByRole("heading", { level: 1, name: /@logistics-api\/client/ }).waitFor();
+      }
+      expect(errors).toEqual([]);
+      expect(foreign).toEqual([]);
+      await page.close();
+    }
   });
 });

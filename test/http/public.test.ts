@@ -1,5 +1,6 @@
 // Public endpoints: health, readiness, the contract and the docs need no credentials.
 import { describe, expect, it } from "vitest";
+import { rawRequest } from "../helpers/raw-http.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";
 
 let srv: TestServer;
@@ -37,6 +38,56 @@ describe("When a newcomer starts at the server's address", () => {
     const links = r.error as Record<string, string>;
     for (const key of ["docs", "spec", "health"] as const)
       expect((await fetch(srv.origin + links[key])).status, key).toBe(200);
+  });
+
+  it("GET / in a browser is a page of links in plain words, each of which answers; JSON is for programs", async () => {
+    const page = await raw("/", { accept: "text/html,application/xhtml+xml,*/*;q=0.8" }, { origin: true });
+    expect(page.response.status).toBe(200);
+    expect(page.response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.response.headers.get("vary")).toMatch(/accept/i);
+    expect(page.text).toContain('<html lang="en">');
+    const hrefs = [...page.text.matchAll(/<a href="([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1]!, m[2]!]);
+    expect(hrefs.map(([, label]) => label)).toEqual([
+      "API documentation",
+      "Guide",
+      "Merchant portal",
+      "Receiving station",
+      "OpenAPI description",
+      "Client package",
+      "Health",
+    ]);
+    for (const [href] of hrefs) expect((await fetch(srv.origin + href)).status, href).toBe(200);
+    const json = await raw("/", { accept: "application/json" }, { origin: true });
+    expect(json.response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect((json.error as { api: string }).api).toBe("/2015-01-01");
+  });
+
+  it("GET /client/ names the package this server offers now and how to install it (no bare 404)", async () => {
+    for (const path of ["/client/", "/client"]) {
+      const r = await raw(path, { accept: "application/json" }, { origin: true });
+      expect(r.response.status, path).toBe(200);
+      expect(r.error).toEqual({
+        name: "@logistics-api/client",
+        version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+        path: expect.stringMatching(/^\/client\/logistics-api-client-\d+\.\d+\.\d+\.tgz$/),
+        install: expect.stringMatching(/^npm install http:\/\/127\.0\.0\.1:\d+\/client\/logistics-api-client-/),
+      });
+    }
+    const page = await raw("/client/", { accept: "text/html" }, { origin: true });
+    expect(page.response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.text).toMatch(
+      /<code>npm install http:\/\/127\.0\.0\.1:\d+\/client\/logistics-api-client-[\d.]+\.tgz<\/code>/,
+    );
+    // A Host header is the caller's: it is shown as text, never as markup.
+    const hostile = await rawRequest(srv.origin, [
+      "GET /client/ HTTP/1.1",
+      'Host: x"><script>alert(1)</script>',
+      "Accept: text/html",
+      "Connection: close",
+    ]);
+    expect(hostile.status).toBe(200);
+    expect(hostile.body).toContain("x&quot;&gt;&lt;script&gt;");
+    expect(hostile.body).not.toContain("<script>");
   });
 
   it("a resource path without the version segment is 404 with the right address in the message", async () => {
