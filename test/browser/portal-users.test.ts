@@ -347,6 +347,29 @@ for (const width of WIDTHS) {
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Users" }).waitFor();
       expect(admin.errors).toEqual([]);
       await admin.close();
+
+      // An admin who removes herself (another admin stays) ends on the sign-in page, told why.
+      const dora = { email: `dora@${M}`, password: "dora-admin-password" };
+      await provisionPortalUser(rig.srv.handle.db, M, dora.email, dora.password, "admin");
+      const own = await openPortal(rig, width, { expected: [401] });
+      await signIn(own.page, dora.email, dora.password);
+      await openUsers(own.page);
+      await rowOf(own.page, dora.email)
+        .getByRole("button", { name: `Remove ${dora.email}` })
+        .click();
+      const self = own.page.getByRole("dialog", { name: `Remove ${dora.email}?` });
+      await self.waitFor();
+      expect(await self.textContent()).toContain("You are signed out at once");
+      await self.getByRole("button", { name: "Remove user" }).click();
+      await own.page.getByRole("form", { name: "Sign in" }).waitFor(POLL);
+      await own.page
+        .getByRole("status")
+        .filter({ hasText: "You removed yourself from this shop's portal, so you are signed out." })
+        .waitFor(POLL);
+      await checkScreen(own.page, "users-removed-yourself");
+      expect(await stored(m)).toEqual({ [anna.email]: "admin" });
+      expect(own.errors).toEqual([]);
+      await own.close();
     },
     JOURNEY_MS,
   );

@@ -47,7 +47,17 @@ export const hint = {
   set: (on: boolean) => (on ? window.localStorage.setItem(HINT, "1") : window.localStorage.removeItem(HINT)),
 };
 
-export function signedOut(): void {
+/** Why this browser was signed out, when the sign-in page should say so (taken once by it). */
+export type SignOutReason = "removedYourself";
+let reason: SignOutReason | undefined;
+export const takeSignOutReason = (): SignOutReason | undefined => {
+  const why = reason;
+  reason = undefined;
+  return why;
+};
+
+export function signedOut(why?: SignOutReason): void {
+  if (why) reason = why;
   hint.set(false);
   queryClient.setQueryData(SESSION_KEY, null);
   queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== SESSION_KEY[0] });

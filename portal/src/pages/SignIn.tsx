@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { apiClient, problemsOf, type Problems, type S } from "../api.ts";
 import { Field } from "../parts/fields.tsx";
+import { takeSignOutReason } from "../app/data.ts";
 import { signedIn } from "../app/session.ts";
 import { useWords } from "../words/index.ts";
 
@@ -8,7 +9,9 @@ import { useWords } from "../words/index.ts";
 type Choice = S["PortalMerchantChoice"]["merchants"];
 
 export function SignIn() {
-  const { lang } = useWords();
+  const w = useWords();
+  const { lang } = w;
+  const [signedOutBecause] = useState(takeSignOutReason);
   const onSignedIn = signedIn;
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -54,6 +57,11 @@ export function SignIn() {
           <h1>Merchant portal</h1>
           <p>Sign in with the email and password your administrator gave you.</p>
         </header>
+        {signedOutBecause && (
+          <p role="status" className="notice" lang={lang}>
+            {w.t.signIn[signedOutBecause]}
+          </p>
+        )}
         <form onSubmit={submit} noValidate aria-label="Sign in">
           {choices ? (
             <fieldset>

@@ -99,7 +99,8 @@ export interface Catalogue {
   /** A sentence for each answer: what happened and what to do. */
   answers: Record<AnswerCode, string>;
   /** Sign-in's own answers (its unauthorized is a wrong password, not an ended session). */
-  signIn: { unauthorized: string; rate_limited: string };
+  /** The sign-in page: why a sign-in failed, and why this browser was signed out when it says so. */
+  signIn: { unauthorized: string; rate_limited: string; removedYourself: string };
   /** Only the first details came: how many there were. */
   cut: (total: number) => string;
 

@@ -3,7 +3,7 @@
 // and the API refuses too, said in words, should the list be out of date.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { S } from "../../api.ts";
-import { unwrap } from "../../app/data.ts";
+import { signedOut, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Confirm } from "../../parts/Confirm.tsx";
 import { refusalOf, USERS } from "./data.ts";
@@ -26,6 +26,8 @@ export function RemoveUser({
   const remove = useMutation({
     mutationFn: () => unwrap(api.POST("/portal_users/{user_id}/_delete", { params: { path: { user_id: user.id } } })),
     onSuccess: () => {
+      // Removing yourself ends your own session: the sign-in page says why.
+      if (you) return signedOut("removedYourself");
       onRemoved();
       qc.setQueryData<S["PortalUserList"]>(
         USERS,

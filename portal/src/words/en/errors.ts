@@ -46,6 +46,8 @@ export const errors: Errors = {
   signIn: {
     unauthorized: "The email address or password is wrong.",
     rate_limited: "Too many failed sign-ins: wait a while before you try again.",
+    removedYourself:
+      "You removed yourself from this shop's portal, so you are signed out. Ask an administrator if you need to sign in again.",
   },
   cut: (total) => `Only the first 50 of ${total} problems are shown: fix them and save again to see the rest.`,
   statusNow: (status) => `The shipment's status is now “${status}”.`,

@@ -46,6 +46,8 @@ export const errors: Errors = {
   signIn: {
     unauthorized: "Sähköpostiosoite tai salasana on väärin.",
     rate_limited: "Liian monta epäonnistunutta kirjautumista: odota hetki ennen kuin yrität uudelleen.",
+    removedYourself:
+      "Poistit itsesi tämän kaupan portaalista, joten sinut on kirjattu ulos. Pyydä ylläpitäjää, jos tarvitset pääsyn uudelleen.",
   },
   cut: (total) =>
     `Ongelmia on ${total}, ja niistä näytetään ensimmäiset 50: korjaa ne ja tallenna uudelleen nähdäksesi loput.`,

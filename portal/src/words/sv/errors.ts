@@ -46,6 +46,8 @@ export const errors: Errors = {
   signIn: {
     unauthorized: "Fel e-postadress eller lösenord.",
     rate_limited: "För många misslyckade inloggningar: vänta en stund innan du försöker igen.",
+    removedYourself:
+      "Du tog bort dig själv från butikens portal och är därför utloggad. Be en administratör om du behöver logga in igen.",
   },
   cut: (total) => `Det finns ${total} problem, och de första 50 visas: rätta dem och spara igen för att se resten.`,
   statusNow: (status) => `Försändelsens status är nu ”${status}”.`,
