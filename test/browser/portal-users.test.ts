@@ -6,7 +6,7 @@
 // to the sign-in form. The shop's only admin can be neither made staff nor removed, said in plain words. After
 // each change the merchant's own API client (HTTP Basic) reads what is stored. Screenshots in
 // .tmp/screenshots/<db>/portal-*.png.
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
 import { provisionPortalUser } from "../../server/portal/users.ts";
@@ -293,6 +293,18 @@ for (const width of WIDTHS) {
       const confirm = page.getByRole("dialog", { name: `Remove ${carl.email}?` });
       await confirm.waitFor();
       expect(await confirm.textContent()).toContain("They are signed out at once and can no longer sign in.");
+      // A destructive button looks unlike Save: dark red, and the list's own Remove outlined in red and dashed.
+      const style = (button: Locator) =>
+        button.evaluate((b) => {
+          const s = getComputedStyle(b);
+          return { background: s.backgroundColor, border: s.borderTopStyle, color: s.color };
+        });
+      expect((await style(confirm.getByRole("button", { name: "Remove user" }))).background).toBe("rgb(164, 22, 26)");
+      expect(await style(rowOf(page, carl.email).getByRole("button", { name: `Remove ${carl.email}` }))).toEqual({
+        background: "rgba(0, 0, 0, 0)",
+        border: "dashed",
+        color: "rgb(164, 22, 26)",
+      });
       await checkScreen(page, "users-remove-confirm");
       await confirm.getByRole("button", { name: "Cancel" }).click();
       await confirm.waitFor({ state: "hidden", ...POLL });

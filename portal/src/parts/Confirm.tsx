@@ -18,6 +18,8 @@ export interface ConfirmProps {
   /** The id of a form inside `children` that the confirm button submits (Enter in its fields does too). */
   form?: string;
   className?: string;
+  /** The action removes or ends something (remove, withdraw, revoke, turn off, discard): its button says so by its style. */
+  destructive?: boolean;
 }
 
 export function Confirm({
@@ -30,6 +32,7 @@ export function Confirm({
   busy,
   form,
   className,
+  destructive,
 }: ConfirmProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -50,6 +53,7 @@ export function Confirm({
           </button>
           <button
             type={form ? "submit" : "button"}
+            className={destructive ? "destructive" : undefined}
             form={form}
             onClick={form ? undefined : onConfirm}
             aria-busy={busy}

@@ -63,7 +63,7 @@ export function Checkout(_: { rest: string[] }) {
                 <td data-label="Status">{k.revoked_at ? `Revoked ${formatTime(k.revoked_at)}` : "Working"}</td>
                 <td>
                   {!k.revoked_at && (
-                    <button type="button" className="secondary" onClick={() => setRevoking(k)}>
+                    <button type="button" className="destructive outline" onClick={() => setRevoking(k)}>
                       Revoke
                     </button>
                   )}
@@ -77,6 +77,7 @@ export function Checkout(_: { rest: string[] }) {
         <Confirm
           title={`Revoke ${keyName(revoking)}?`}
           confirmLabel="Revoke key"
+          destructive
           busy={revoke.isPending}
           onConfirm={() => revoke.mutate(revoking.id)}
           onCancel={() => setRevoking(undefined)}

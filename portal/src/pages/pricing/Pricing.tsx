@@ -67,6 +67,7 @@ export function Pricing(_: { rest: string[] }) {
         <Confirm
           title={`Open the ${w.t.methods[asked].toLowerCase()} price list?`}
           confirmLabel="Discard changes"
+          destructive
           onConfirm={() => {
             setListDirty(false);
             setMethod(asked);

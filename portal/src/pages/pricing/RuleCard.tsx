@@ -44,7 +44,7 @@ export function RuleCard({ label, sentence, index, count, onMove, onRemove, chil
           >
             ↓
           </button>
-          <button type="button" className="outline secondary" aria-label={`Remove ${label}`} onClick={onRemove}>
+          <button type="button" className="destructive outline" aria-label={`Remove ${label}`} onClick={onRemove}>
             Remove
           </button>
         </span>

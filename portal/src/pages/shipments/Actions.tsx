@@ -89,6 +89,7 @@ export function ShipmentActions({ shipment }: { shipment: InboundShipment }) {
         <Confirm
           title={`Withdraw shipment ${ref}?`}
           confirmLabel="Withdraw shipment"
+          destructive
           cancelLabel="Keep it"
           busy={act.isPending}
           onConfirm={() => run("delete")}

@@ -41,6 +41,7 @@ export function RemoveUser({
     <Confirm
       title={`Remove ${user.email}?`}
       confirmLabel="Remove user"
+      destructive
       busy={remove.isPending}
       onConfirm={() => remove.mutate()}
       onCancel={onCancel}

@@ -52,7 +52,7 @@ export function UserRow({
               Reset password
             </button>
           )}
-          <button type="button" className="secondary outline" aria-label={`Remove ${user.email}`} onClick={onRemove}>
+          <button type="button" className="destructive outline" aria-label={`Remove ${user.email}`} onClick={onRemove}>
             Remove
           </button>
         </td>

@@ -152,7 +152,13 @@ function Loaded({ endpoint }: { endpoint: WebhookEndpoint }) {
         </button>
       </form>
       {confirm.pending === "off" && (
-        <Confirm title="Turn sending off?" confirmLabel="Turn sending off" onConfirm={turnOff} onCancel={confirm.close}>
+        <Confirm
+          title="Turn sending off?"
+          confirmLabel="Turn sending off"
+          destructive
+          onConfirm={turnOff}
+          onCancel={confirm.close}
+        >
           <p className="wrap-anywhere">We stop sending events to {endpoint.url}.</p>
           <p>
             Events that happen while it is off are not sent later. Deliveries already waiting are held until you turn
