@@ -2859,7 +2859,7 @@ export interface components {
         };
         /**
          * Format: uri
-         * @description An `http` or `https` URL without credentials, reachable from the internet.
+         * @description An `http` or `https` URL without credentials, reachable from the internet. A URL that is none is refused with the reason as the detail's code: `invalid_url`, `unsupported_scheme`, `credentials_in_url`, `missing_host`, or `destination_not_allowed` (a private, loopback or metadata address).
          * @example https://shop.example.com/hooks/logistics
          */
         WebhookUrl: string;

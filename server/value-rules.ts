@@ -7,6 +7,7 @@ import { inboundValueRules } from "./inbound/http.ts";
 import { orderValueRules } from "./orders/http.ts";
 import { publishableKeyValueRules } from "./publishable-keys/http.ts";
 import { shippingValueRules } from "./shipping/http.ts";
+import { webhookValueRules } from "./webhooks/http.ts";
 
 export const VALUE_RULES: ValueRules = {
   ...inboundValueRules,
@@ -14,4 +15,5 @@ export const VALUE_RULES: ValueRules = {
   ...orderValueRules,
   ...publishableKeyValueRules,
   ...passwordValueRules,
+  ...webhookValueRules,
 };

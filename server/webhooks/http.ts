@@ -1,9 +1,10 @@
 // Webhook endpoint and delivery operations, keyed by operationId. The handler opens the transaction;
 // the domain does the rest.
-import type { HandlersWith } from "../operations.ts";
+import type { HandlersWith, ValueRules } from "../operations.ts";
 import * as deliveries from "./deliveries.ts";
 import * as endpoints from "./endpoints.ts";
 import * as feed from "./feed.ts";
+import { endpointUrlProblems } from "./input-checks.ts";
 import type { WebhookSettings } from "./settings.ts";
 import type { MainKeys } from "../secrets/main-keys.ts";
 
@@ -58,3 +59,9 @@ export const webhookHandlers = {
   }),
   listEvents: async (c) => ({ status: 200, body: await feed.listEvents(c.db, c.principal, c.query) }),
 } satisfies HandlersWith<{ webhooks: WebhookSettings; keys: MainKeys }>;
+
+/** The value rules of webhook endpoint operations, keyed by operationId (run by the request validator). */
+export const webhookValueRules = {
+  createWebhookEndpoint: ({ body }) => endpointUrlProblems(body),
+  updateWebhookEndpoint: ({ body }) => endpointUrlProblems(body),
+} satisfies ValueRules;

@@ -116,6 +116,16 @@ function refusedHostnameReason(hostname: string): string | undefined {
  * for a 400 `validation_failed`. Never echoes the URL itself: its query may hold a merchant's secret.
  */
 export function checkWebhookUrl(raw: string, opts: UrlSafetyOptions = {}, path = "/body/url"): ErrorDetail[] {
+  const problems = urlFormProblems(raw, path);
+  if (problems.length || opts.allowPrivateNetworks) return problems;
+  return destinationProblems(new URL(raw), path);
+}
+
+/**
+ * What is wrong with a webhook URL's form, whatever the operator allows: each reason its own code (a value rule of
+ * the registry, so that one 400 names it beside the body's other problems: webhooks/input-checks.ts).
+ */
+export function urlFormProblems(raw: string, path = "/body/url"): ErrorDetail[] {
   const problem = (code: string, message: string): ErrorDetail[] => [{ path, code, message }];
   let url: URL;
   try {
@@ -134,8 +144,13 @@ export function checkWebhookUrl(raw: string, opts: UrlSafetyOptions = {}, path =
       ),
     );
   if (!url.hostname) problems.push(...problem("missing_host", "must name a host"));
-  if (problems.length || opts.allowPrivateNetworks) return problems;
+  return problems;
+}
 
+/** A URL whose host is a private, loopback or metadata address or name: refused unless the operator allows it. */
+function destinationProblems(url: URL, path: string): ErrorDetail[] {
+  const problem = (code: string, message: string): ErrorDetail[] => [{ path, code, message }];
+  const problems: ErrorDetail[] = [];
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   // The WHATWG parser has already turned 2130706433, 0177.0.0.1 and 0x7f.1 into 127.0.0.1.
   if (net.isIP(host)) {

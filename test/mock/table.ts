@@ -197,6 +197,23 @@ export const PARITY_TABLE: ParityRow[] = [
     },
   },
   {
+    name: "a webhook URL with a user name and password: its own reason, beside an unknown field",
+    method: "POST",
+    path: "/webhook_endpoints/_create",
+    body: { url: "https://user:pw@erp.shop.example/x", event_types: ["webhook.test"], colour: "red" },
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) =>
+        expect(b.details).toEqual(
+          expect.arrayContaining([
+            expect.objectContaining({ path: "/body/url", code: "credentials_in_url" }),
+            expect.objectContaining({ path: "/body/colour", code: "additionalProperties" }),
+          ]),
+        ),
+    },
+  },
+  {
     name: "a merchant recording arrivals (operators only)",
     method: "POST",
     path: "/inbound_shipments/{shipment}/arrivals",

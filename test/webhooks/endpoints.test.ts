@@ -144,6 +144,32 @@ describe("bad input to create and update is refused and stores nothing", () => {
       "/body/description",
     ],
   ];
+  it.each([
+    ["ftp://erp.shop.example/x", "unsupported_scheme"],
+    ["https://user:pw@erp.shop.example/x", "credentials_in_url"],
+    ["https://user@erp.shop.example/x", "credentials_in_url"],
+    // Not a URI at all: the schema's format names it (one word per field).
+    ["not a web address", "format"],
+  ])(
+    "a URL %s is refused with its own reason (%s), on create and update, beside the body's other problems",
+    async (url, code) => {
+      const created = await unchanged(() =>
+        m.POST("/webhook_endpoints/_create", {
+          body: { url, event_types: ["webhook.test"], colour: "red" } as unknown as S["WebhookEndpointCreate"],
+        }),
+      );
+      const error = expectError(created, 400, "validation_failed", ["/body/url", "/body/colour"]);
+      expect(error.details.find((d) => d.path === "/body/url")?.code).toBe(code);
+      const ep = await create(m);
+      const updated = await unchanged(() =>
+        m.POST("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: ep.id } }, body: { url } }),
+      );
+      expect(expectError(updated, 400, "validation_failed", ["/body/url"]).details).toEqual([
+        expect.objectContaining({ path: "/body/url", code }),
+      ]);
+    },
+  );
+
   it.each(cases)("create with %s: 400 naming the field", async (_name, body, path) => {
     const r = await unchanged(() => m.POST("/webhook_endpoints/_create", { body: body as S["WebhookEndpointCreate"] }));
     expectError(r, 400, "validation_failed", [path]);
