@@ -1,7 +1,7 @@
 // Who is calling: every request under the base path is given a principal before its body is even parsed,
 // or refused with 401.
 import type { NextFunction, Request, Response as Res } from "express";
-import type { Authenticator, Principal } from "../accounts/domain.ts";
+import { ACCOUNT_ID, type Authenticator, type Principal } from "../accounts/domain.ts";
 import { AppError, invalid } from "../shared/errors.ts";
 import { matchedOperation } from "../http/express.ts";
 import { parseBasic } from "./basic.ts";
@@ -75,9 +75,15 @@ export function authenticate(
     if (!principal)
       throw new AppError(
         "unauthorized",
-        "Valid credentials are required: HTTP Basic with M-<merchant_id> or W-<operator_id>.",
+        // A well-formed name: which of the two was wrong is never said (that would confirm which names exist).
+        creds && wellFormedName(creds.user)
+          ? "Unknown name or wrong secret: check the user name and secret of your HTTP Basic credentials."
+          : "Valid credentials are required: HTTP Basic with M-<merchant_id> or W-<operator_id>.",
       );
     res.locals.principal = principal;
     next();
   };
 }
+
+/** `M-<merchant_id>` or `W-<operator_id>` with an id of the accounts' form. */
+const wellFormedName = (user: string) => /^[MW]-/.test(user) && ACCOUNT_ID.test(user.slice(2));

@@ -1,5 +1,7 @@
 // Public endpoints: health, readiness, the contract and the docs need no credentials.
 import { describe, expect, it } from "vitest";
+import { provisionAccount } from "../../server/accounts/domain.ts";
+import { basicAuth } from "../helpers/fixtures.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -165,5 +167,26 @@ describe("public endpoints need no credentials", () => {
     const headers = { Authorization: "Basic bm9ib2R5Om5vdGhpbmc=" };
     expect((await raw("/healthz", headers, { origin: true })).response.status).toBe(200);
     expect((await raw("/openapi.json", headers)).response.status).toBe(200);
+  });
+});
+
+describe("a refused Basic sign-in says what a person can fix, never which part was wrong", () => {
+  it("a well-formed name with a wrong secret, and an unknown well-formed name: the same 401 'unknown name or wrong secret'; a malformed name: how to write one", async () => {
+    await provisionAccount(srv.handle.db, "merchant", "known-401.example.com", "the-right-secret-401");
+    const get = (user: string, secret: string) =>
+      raw("/inbound_shipments", { authorization: basicAuth(user, secret) }).then((r) => {
+        expect(r.response.status).toBe(401);
+        return (r.error as { code: string; message: string }).message;
+      });
+    const wrongSecret = await get("M-known-401.example.com", "not-the-secret-401");
+    const unknownName = await get("M-nobody-401.example.com", "the-right-secret-401");
+    expect(wrongSecret).toBe(
+      "Unknown name or wrong secret: check the user name and secret of your HTTP Basic credentials.",
+    );
+    expect(unknownName).toBe(wrongSecret);
+    for (const malformed of ["known-401.example.com", "M-not a name", "X-known-401.example.com"])
+      expect(await get(malformed, "the-right-secret-401"), malformed).toBe(
+        "Valid credentials are required: HTTP Basic with M-<merchant_id> or W-<operator_id>.",
+      );
   });
 });
