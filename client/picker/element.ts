@@ -7,6 +7,7 @@
 import type { components } from "../../generated/api.ts";
 import { languageOf, TEXTS, type Language, type Texts } from "./texts.ts";
 import { BASE_PATH } from "../../generated/base-path.ts";
+import { openingHours } from "./hours.ts";
 
 type S = components["schemas"];
 type Point = S["PickupPointWithPrice"];
@@ -245,7 +246,7 @@ export class ShippingPicker extends HTMLElement {
         const detail = [
           `${p.address}, ${p.postalcode} ${p.city}`,
           ...(p.distance_m !== undefined ? [`${t.distance}: ${this.distance(p.distance_m)}`] : []),
-          ...(p.location_info ? [`${t.hours}: ${p.location_info}`] : []),
+          ...(p.location_info ? [`${t.hours}: ${openingHours(p.location_info, this.locale)}`] : []),
         ];
         points.append(
           this.radio(

@@ -237,14 +237,30 @@ describe("the checkout picker on a shop's page", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
     await page.screenshot({ path: `${SHOTS}/picker-320.png`, fullPage: true });
     await expectAccessible(page);
-    for (const [lang, legend, home] of [
-      ["fi", "Toimitustapa", /Kotiinkuljetus.*6,90\s€/],
-      ["sv", "Leveranssätt", /Hemleverans.*6,90\s€/],
+    for (const [lang, legend, home, points, hours] of [
+      [
+        "fi",
+        "Toimitustapa",
+        /Kotiinkuljetus.*6,90\s€/,
+        "Valitse noutopiste",
+        /Aukioloajat: (ma|ti|ke|to|pe|la|su)[–\s]/,
+      ],
+      [
+        "sv",
+        "Leveranssätt",
+        /Hemleverans.*6,90\s€/,
+        "Välj utlämningsställe",
+        /Öppettider: (mån|tis|ons|tors|fre|lör|sön)[–\s]/,
+      ],
     ] as const) {
       await page.locator("logistics-shipping-picker").evaluate((el, l) => el.setAttribute("lang", l), lang);
       const group = page.getByRole("group", { name: legend });
       await expect.poll(() => group.getByRole("radio").count(), { timeout: 10_000 }).toBe(3);
       expect(await group.textContent()).toMatch(home);
+      // Opening hours of the directory's common form in the page's language: no English day names.
+      const listed = (await page.getByRole("group", { name: points }).textContent()) ?? "";
+      expect(listed).toMatch(hours);
+      expect(listed).not.toMatch(/\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/);
     }
     expect(errors).toEqual([]);
   });
