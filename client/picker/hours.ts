@@ -16,7 +16,7 @@ export function openingHours(text: string, locale: string): string {
   if (!parts.length || parts.some((m) => !m)) return text;
   return parts
     .map((m) => {
-      const [, from, to, open, close] = m!;
+      const [, from = "", to, open, close] = m!;
       return `${day(from)}${to ? `–${day(to)}` : ""} ${open}–${close}`;
     })
     .join(", ");
