@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { parseMainKey } from "../../server/secrets/main-keys.ts";
 import { geonames, point } from "../helpers/shipping.ts";
-import { freePort, run, SERVER_MAIN, waitReady } from "../process/helpers.ts";
+import { cli, freePort, run, SERVER_MAIN, waitReady } from "../process/helpers.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -83,3 +83,28 @@ it("every CLI command of 'Setting up a server' works as written, and the server 
     await server.exited;
   }
 }, 240_000);
+
+/** The command names listed under "Commands:" in a commander help text (its own `help` left out). */
+function commandsOf(help: string): string[] {
+  const list = help.split(/\nCommands:\n/)[1] ?? "";
+  return [...list.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]!).filter((c) => c !== "help");
+}
+
+it("the Operator CLI table lists every command the CLI has, and only those", async () => {
+  const page = readFileSync(path.join(ROOT, "docs/operating.md"), "utf8");
+  const start = page.indexOf("## Operator CLI");
+  const table = page.slice(start, page.indexOf("\n## ", start + 5));
+  // `| \`merchant create <merchant_id> [--secret S]\` | ...`: the words before the first argument or option.
+  const documented = [...table.matchAll(/^\| `([a-z][\w-]*(?: [a-z][\w-]*)*)/gm)].map((m) => m[1]!);
+  const top = await cli(["--help"], {});
+  expect(top.code, top.output).toBe(0);
+  const commands = await Promise.all(
+    commandsOf(top.output).map(async (name) => {
+      const help = await cli([name, "--help"], {});
+      expect(help.code, help.output).toBe(0);
+      const subs = commandsOf(help.output);
+      return subs.length ? subs.map((sub) => `${name} ${sub}`) : [name];
+    }),
+  );
+  expect(documented.sort()).toEqual(commands.flat().sort());
+}, 60_000);
