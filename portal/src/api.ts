@@ -1,6 +1,7 @@
 // The portal's only way to the service: the typed client package, on the same origin. The session cookie is
 // HttpOnly (the browser sends it; this code never sees it); the CSRF token lives in memory only.
 import { formatDate, pickLocale, problemsIn, type Form } from "./words/index.ts";
+import { browserLanguages } from "./words/lang.ts";
 import { createLogisticsClient, type components, type ErrorBody, type LogisticsClient } from "../../client/index.ts";
 import { BASE_PATH } from "../../generated/base-path.ts";
 
@@ -43,4 +44,4 @@ export function rebase(p: Problems | undefined, from: string, to = "/body"): Pro
 /** One date format everywhere: the browser's own locale, medium date and short time. */
 export const formatTime = (ts: string | null | undefined) => formatDate(browserSpeaker(), ts);
 
-const browserSpeaker = () => pickLocale(typeof navigator === "undefined" ? [] : navigator.languages);
+const browserSpeaker = () => pickLocale(browserLanguages());

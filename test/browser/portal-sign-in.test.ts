@@ -49,6 +49,18 @@ for (const width of WIDTHS) {
     // No Users area: the user of the second shop is staff there (an admin of the first).
     expect(await page.getByRole("link", { name: "Users" }).count()).toBe(0);
     await checkScreen(page, "signed-in-staff");
+
+    // The language switch: chosen here, spoken at once, remembered after a reload; the browser's again when reset.
+    await account.getByRole("combobox", { name: "Language" }).selectOption({ label: "Suomi" });
+    await expect.poll(() => account.textContent()).toContain(`${SHOPS[1]} · Työntekijä`);
+    await page.reload();
+    const switchFi = page.getByRole("region", { name: "Account" }).getByRole("combobox", { name: "Kieli" });
+    await switchFi.waitFor();
+    expect(await switchFi.inputValue()).toBe("fi");
+    await expect.poll(() => page.getByRole("region", { name: "Account" }).textContent()).toContain("Työntekijä");
+    await checkScreen(page, "signed-in-staff-fi");
+    await switchFi.selectOption({ label: "English" });
+    await expect.poll(() => page.getByRole("region", { name: "Account" }).textContent()).toContain("· Staff");
     expect(errors).toEqual([]);
     await close();
   });

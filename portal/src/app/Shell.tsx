@@ -5,6 +5,7 @@ import { Link, useLocation } from "wouter";
 import type { Area } from "./routes.tsx";
 import { useCurrentSession } from "./session.ts";
 import { useWords } from "../words/index.ts";
+import { LanguageSwitch } from "../parts/LanguageSwitch.tsx";
 
 export function Shell({ areas, onSignOut, children }: { areas: Area[]; onSignOut: () => void; children: ReactNode }) {
   const session = useCurrentSession();
@@ -40,6 +41,7 @@ export function Shell({ areas, onSignOut, children }: { areas: Area[]; onSignOut
               <Link href="/password">Change password</Link>
             </small>
           </span>
+          <LanguageSwitch />
           <button type="button" className="secondary outline" onClick={onSignOut}>
             Sign out
           </button>

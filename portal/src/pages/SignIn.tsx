@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { apiClient, problemsOf, type Problems, type S } from "../api.ts";
 import { Field } from "../parts/fields.tsx";
+import { LanguageSwitch } from "../parts/LanguageSwitch.tsx";
 import { takeSignOutReason } from "../app/data.ts";
 import { signedIn } from "../app/session.ts";
 import { useWords } from "../words/index.ts";
@@ -54,6 +55,7 @@ export function SignIn() {
     <main className="container narrow">
       <article>
         <header>
+          <LanguageSwitch />
           <h1>Merchant portal</h1>
           <p>Sign in with the email and password your administrator gave you.</p>
         </header>

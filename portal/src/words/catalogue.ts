@@ -101,6 +101,8 @@ export interface Catalogue {
   /** Sign-in's own answers (its unauthorized is a wrong password, not an ended session). */
   /** The sign-in page: why a sign-in failed, and why this browser was signed out when it says so. */
   signIn: { unauthorized: string; rate_limited: string; removedYourself: string };
+  /** The language switch's label. */
+  language: string;
   /** Only the first details came: how many there were. */
   cut: (total: number) => string;
 

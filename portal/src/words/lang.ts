@@ -39,8 +39,40 @@ export const pickLang = (languages: readonly string[] | undefined): Lang => pick
 export const speakerOf = (s: Lang | Speaker): Speaker =>
   typeof s === "string" ? { lang: s, locale: DEFAULT_LOCALES[s] } : s;
 
-/** The browser's languages, in the browser; none elsewhere. */
+/** Where the language a person chose in the portal is remembered (this browser's, not the account's: a shared
+ * computer at a shop keeps the language of the person at it). */
+export const CHOSEN_LANGUAGE_KEY = "logistics-portal:language";
+/** Each language's name in its own words, for the switch. */
+export const LANGUAGE_NAMES: Record<Lang, string> = { en: "English", fi: "Suomi", sv: "Svenska" };
+
+/** The language chosen with the portal's switch, if any. */
+export function chosenLanguage(): Lang | undefined {
+  try {
+    const v = typeof localStorage === "undefined" ? null : localStorage.getItem(CHOSEN_LANGUAGE_KEY);
+    return v !== null && isLang(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Remembers `lang` (or forgets the choice: the browser's languages again) and tells every view (useWords). */
+export function chooseLanguage(lang: Lang | undefined): void {
+  try {
+    if (lang) localStorage.setItem(CHOSEN_LANGUAGE_KEY, lang);
+    else localStorage.removeItem(CHOSEN_LANGUAGE_KEY);
+  } catch {
+    // Storage refused (a private window's quota): the choice lasts until the page is left.
+    memory = lang;
+  }
+  window.dispatchEvent(new Event("languagechange"));
+}
+let memory: Lang | undefined;
+
+/** The languages to speak, in order: the one chosen in the portal first, then the browser's; none outside one. */
 export function browserLanguages(): readonly string[] {
   if (typeof navigator === "undefined") return [];
-  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+  const own = navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+  const chosen = chosenLanguage() ?? memory;
+  // The browser's own tag for the chosen language keeps its region (sv-FI), else the language's default.
+  return chosen ? [own.find((t) => t.toLowerCase().startsWith(chosen)) ?? chosen, ...own] : own;
 }

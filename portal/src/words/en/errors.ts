@@ -1,7 +1,7 @@
 // English: what an error answer and each of its field problems say to the person running the shop.
 import type { Catalogue, Say } from "../catalogue.ts";
 
-type Errors = Pick<Catalogue, "answers" | "signIn" | "cut" | "details" | "shapes" | "statusNow">;
+type Errors = Pick<Catalogue, "answers" | "signIn" | "language" | "cut" | "details" | "shapes" | "statusNow">;
 
 const reload = "reload the page and try again";
 const check = (s: Say) => `Check ${s.l}.`;
@@ -49,6 +49,7 @@ export const errors: Errors = {
     removedYourself:
       "You removed yourself from this shop's portal, so you are signed out. Ask an administrator if you need to sign in again.",
   },
+  language: "Language",
   cut: (total) => `Only the first 50 of ${total} problems are shown: fix them and save again to see the rest.`,
   statusNow: (status) => `The shipment's status is now “${status}”.`,
 

@@ -2,7 +2,7 @@
 // perusmuodossa ("Anna nimi.", "Nimi on liian pitkä").
 import type { Catalogue, Say } from "../catalogue.ts";
 
-type Errors = Pick<Catalogue, "answers" | "signIn" | "cut" | "details" | "shapes" | "statusNow">;
+type Errors = Pick<Catalogue, "answers" | "signIn" | "language" | "cut" | "details" | "shapes" | "statusNow">;
 
 const reload = "lataa sivu uudelleen ja yritä uudestaan";
 const check = (s: Say) => `Tarkista ${s.l}.`;
@@ -49,6 +49,7 @@ export const errors: Errors = {
     removedYourself:
       "Poistit itsesi tämän kaupan portaalista, joten sinut on kirjattu ulos. Pyydä ylläpitäjää, jos tarvitset pääsyn uudelleen.",
   },
+  language: "Kieli",
   cut: (total) =>
     `Ongelmia on ${total}, ja niistä näytetään ensimmäiset 50: korjaa ne ja tallenna uudelleen nähdäksesi loput.`,
   statusNow: (status) => `Lähetyksen tila on nyt ”${status}”.`,

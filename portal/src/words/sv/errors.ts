@@ -2,7 +2,7 @@
 // form ("Fyll i namnet.", "Namnet har för många tecken").
 import type { Catalogue, Say } from "../catalogue.ts";
 
-type Errors = Pick<Catalogue, "answers" | "signIn" | "cut" | "details" | "shapes" | "statusNow">;
+type Errors = Pick<Catalogue, "answers" | "signIn" | "language" | "cut" | "details" | "shapes" | "statusNow">;
 
 const reload = "ladda om sidan och försök igen";
 const check = (s: Say) => `Kontrollera ${s.l}.`;
@@ -49,6 +49,7 @@ export const errors: Errors = {
     removedYourself:
       "Du tog bort dig själv från butikens portal och är därför utloggad. Be en administratör om du behöver logga in igen.",
   },
+  language: "Språk",
   cut: (total) => `Det finns ${total} problem, och de första 50 visas: rätta dem och spara igen för att se resten.`,
   statusNow: (status) => `Försändelsens status är nu ”${status}”.`,
 
