@@ -183,7 +183,7 @@ describe("the way a statement takes, said where it is made (statement-ways.ts)",
       .select(sql<number>`pg_backend_pid()`.as("pid"))
       .execute();
     expect(viaCte).toHaveLength(1);
-    for (const row of [...inserted, ...viaCte]) expect(shared.has((row as { pid: number }).pid)).toBe(false);
+    for (const row of [...inserted, ...viaCte]) expect(shared.has(row.pid)).toBe(false);
   });
 
   it("a statement that writes but is said to read fails at once on the read-only connection, storing nothing", async () => {
