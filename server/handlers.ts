@@ -12,7 +12,6 @@ import { shippingHandlers } from "./shipping/http.ts";
 import { webhookHandlers } from "./webhooks/http.ts";
 import { publishableKeyHandlers } from "./publishable-keys/http.ts";
 import { quoteHandlers } from "./quotes/http.ts";
-import { shopifyHandlers } from "./shopify/http.ts";
 import { warehouseHandlers } from "./warehouse/http.ts";
 import type { Quoter } from "./quotes/quotes.ts";
 import type { Clock } from "./shared/clock.ts";
@@ -44,7 +43,6 @@ const registry = {
   ...portalHandlers,
   ...publishableKeyHandlers,
   ...quoteHandlers,
-  ...shopifyHandlers,
   ...warehouseHandlers,
 } satisfies HandlersWith<HandlerSettings>;
 
