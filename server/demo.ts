@@ -1,6 +1,6 @@
 import type { Db } from "./db/database.ts";
 import { inTransaction } from "./db/transaction.ts";
-import { countMerchants } from "./accounts/db.ts";
+import { countMerchants, findSecretHash } from "./accounts/db.ts";
 import { provisionAccount } from "./accounts/domain.ts";
 import { provisionPortalUser } from "./portal/users.ts";
 import { loadDemoDirectory } from "./pickup-points/demo.ts";
@@ -41,7 +41,6 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
 }
 
 export function exampleRequest(baseUrl: string): string {
-  const site = baseUrl.endsWith(BASE_PATH) ? baseUrl.slice(0, -BASE_PATH.length) : baseUrl;
   return [
     `Try it (demo merchant M-${DEMO.merchantId}):`,
     `  curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}' -H 'Content-Type: application/json' \\`,
@@ -49,8 +48,33 @@ export function exampleRequest(baseUrl: string): string {
     `    ${baseUrl}/inbound_shipments/_create`,
     `Shipping options with fees and the nearest pickup points for a customer in Kaarina:`,
     `  curl -s -u 'M-${DEMO.merchantId}:${DEMO.merchantSecret}' '${baseUrl}/shipping_options?postalcode=20780&country=FI'`,
-    `Warehouse operator: W-${DEMO.operatorId} / ${DEMO.operatorSecret}. Docs: ${site}/docs`,
-    `Merchant portal: ${site}/portal (sign in as ${DEMO.portalEmail} / ${DEMO.portalPassword})`,
-    `Checkout picker in a demo shop page: ${site}/demo/checkout`,
+    `Warehouse operator: W-${DEMO.operatorId} / ${DEMO.operatorSecret}`,
+    `Portal sign-in: ${DEMO.portalEmail} / ${DEMO.portalPassword}`,
   ].join("\n");
+}
+
+/** The demo's state at a start: just seeded, left from an earlier start, or not there (a real deployment). */
+export type DemoState = "seeded" | "present" | "absent";
+
+export async function demoState(db: Db, seededNow: boolean): Promise<DemoState> {
+  if (seededNow) return "seeded";
+  return (await findSecretHash(db, "merchant", DEMO.merchantId)) === undefined ? "absent" : "present";
+}
+
+/**
+ * Printed on every start, not only the first: where each part of the service is, and while the demo merchant exists
+ * a request that works (an operator who restarts should not have to find the first start's output).
+ */
+export function startBanner(baseUrl: string, demo: DemoState, demoPages: boolean): string {
+  const site = baseUrl.endsWith(BASE_PATH) ? baseUrl.slice(0, -BASE_PATH.length) : baseUrl;
+  const lines = [
+    `Logistics API: ${baseUrl}`,
+    `Docs: ${site}/docs`,
+    `Merchant portal: ${site}/portal/`,
+    `Warehouse station: ${site}/station`,
+  ];
+  if (demoPages) lines.push(`Checkout picker in a demo shop page: ${site}/demo/checkout`);
+  if (demo === "seeded") lines.push("", "Demo data seeded.", exampleRequest(baseUrl));
+  if (demo === "present") lines.push("", "Demo data (from the first start):", exampleRequest(baseUrl));
+  return `\n${lines.join("\n")}\n`;
 }

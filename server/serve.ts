@@ -15,7 +15,7 @@ import { serveBackups } from "./db/backup.ts";
 import { startTracing } from "./tracing/tracer.ts";
 import { openDatabase } from "./db/database.ts";
 import { migrateToLatest, pendingContractNotice } from "./db/migrate.ts";
-import { exampleRequest, seedDemoIfEmpty } from "./demo.ts";
+import { demoState, seedDemoIfEmpty, startBanner } from "./demo.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
 import { createHttpServer } from "./http/server.ts";
 import { metricsHandler } from "./metrics/http.ts";
@@ -64,7 +64,7 @@ async function main() {
     "database ready",
   );
   if (migrated.pendingContract.length) logger.warn(pendingContractNotice(migrated.pendingContract));
-  const seeded = config.seedDemo && (await seedDemoIfEmpty(handle.db));
+  const demo = await demoState(handle.db, config.seedDemo && (await seedDemoIfEmpty(handle.db)));
 
   phase("migrations", since);
   since = performance.now();
@@ -170,7 +170,7 @@ async function main() {
       logger.info(
         "webhook URLs on this machine or a private network are refused; on a development machine set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to receive them locally",
       );
-    if (seeded && servesApi) console.log(`\nDemo data seeded.\n${exampleRequest(baseUrl)}\n`);
+    if (servesApi) console.log(startBanner(baseUrl, demo, config.seedDemo));
   });
 
   const shutdown = (signal: string) => {

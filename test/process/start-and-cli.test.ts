@@ -148,6 +148,16 @@ describe("npm start and the CLI (PGlite)", () => {
       const origin = `http://127.0.0.1:${port}`;
       try {
         await waitReady(origin, server);
+        // Every start prints where things are, not only the first: the demo merchant is still there, so its example too.
+        await expect.poll(() => server.output()).toContain(`Logistics API: ${origin}/2015-01-01\n`);
+        for (const line of [
+          `Docs: ${origin}/docs`,
+          `Merchant portal: ${origin}/portal/`,
+          `Warehouse station: ${origin}/station`,
+          "Demo data (from the first start):",
+          `${origin}/2015-01-01/shipping_options?postalcode=20780&country=FI`,
+        ])
+          expect(server.output()).toContain(line);
         expect(server.output()).not.toContain("Demo data seeded."); // not an empty database any more
         const shop = createLogisticsClient({ baseUrl: `${origin}/2015-01-01`, username: "M-shop.example.com", secret });
         expect((await shop.GET("/inbound_shipments")).response.status).toBe(200);
