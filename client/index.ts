@@ -55,6 +55,7 @@ const KEYED_POSTS = [
   "/merchant/price_lists/_create",
   "/webhook_endpoints/_create",
   "/publishable_keys/_create",
+  "/shopify/carrier_service_tokens/_create",
 ] as const satisfies readonly KeyedPost[];
 type MissingKeyedPost = Exclude<KeyedPost, (typeof KEYED_POSTS)[number]>;
 const everyKeyedPostListed: MissingKeyedPost extends never ? true : MissingKeyedPost = true;

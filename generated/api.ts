@@ -1575,6 +1575,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/shopify/carrier_service_tokens/_create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a Shopify callback token
+         * @description Creates the secret part of the URL that Shopify's carrier service calls for your rates
+         *     (`POST /shopify/carrier_service/{callback_token}`): register `callback_url` (after this API's base URL)
+         *     with Shopify's `carrierServiceCreate` (see the Shopify guide). The token is shown in this answer only
+         *     (it is stored hashed): a lost one is revoked and replaced. With `app_secret`, every request must carry
+         *     Shopify's signature made with it. At most 20 tokens work at once (`409 conflict` beyond). Send an
+         *     `Idempotency-Key` header to make retries safe.
+         */
+        post: operations["createCarrierServiceToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shopify/carrier_service_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Shopify callback tokens
+         * @description Lists your Shopify carrier service callback tokens, newest first, revoked ones too (without the tokens themselves).
+         */
+        get: operations["listCarrierServiceTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shopify/carrier_service_tokens/{token_id}/_revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your callback tokens. */
+                token_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a Shopify callback token
+         * @description The token's URL stops answering rates within a second on every instance (`404 not_found`; Shopify then
+         *     shows the shop's backup rates). Revoking a revoked token changes nothing and answers the same.
+         */
+        post: operations["revokeCarrierServiceToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shopify/carrier_service/{callback_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A working callback token of the merchant (`createCarrierServiceToken`). */
+                callback_token: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rates for Shopify's checkout (carrier service callback)
+         * @description Shopify's carrier service calls this URL at checkout with the cart and the destination, in Shopify's
+         *     own format, and shows the `rates` answered: home delivery and letter one rate each when available,
+         *     and the nearest pickup points one rate each (the token's `pickup_rates`, nearest first; the point's
+         *     address and opening hours in `description`). Your price lists price them with the cart's facts: the
+         *     total weight (`grams` x `quantity`), the value (`price` x `quantity`, in the request's currency), the
+         *     item count, and tags from the line item properties the token maps. Dates come from your delivery
+         *     times. No credentials: the token in the URL is the credential. When the token carries your app's
+         *     secret, the body must be signed with it (`X-Shopify-Hmac-Sha256`, base64 HMAC-SHA256 of the body as
+         *     sent): a missing or wrong signature is `401 unauthorized`. An unknown or revoked token is
+         *     `404 not_found`. A request that cannot have rates (no postal code, no pickup point near, a currency
+         *     none of your price lists is in: no conversion) is `200` with no rates, never an error: Shopify then
+         *     shows the shop's backup rates.
+         */
+        post: operations["getShopifyRates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "inbound_shipment.items_arrived": {
@@ -3378,6 +3481,128 @@ export interface components {
         QuoteKeySet: {
             keys: components["schemas"]["QuoteKey"][];
         };
+        CarrierServiceTokenCreate: {
+            name?: string;
+            /** @description How many of the nearest pickup points become a rate each; default 3. */
+            pickup_rates?: number;
+            /** @description Names of line item properties whose values become the cart's tags; default none. */
+            tag_properties?: string[];
+            /**
+             * @description Your Shopify app's client secret (API secret key), when you want each request's
+             *     `X-Shopify-Hmac-Sha256` signature checked. Stored encrypted, never shown again.
+             */
+            app_secret?: string;
+        };
+        /**
+         * @description `cs_` and 32 letters and digits: whoever knows it gets your rates, so keep it out of sight.
+         * @example cs_7Hq2LmX9pR4tV8wZ1bN6cK3dF5gJ0sYa
+         */
+        CarrierServiceTokenValue: string;
+        /** @description A token just created, with the token itself and its callback URL (shown this once). */
+        CarrierServiceTokenWithSecret: {
+            id: components["schemas"]["Id"];
+            name: string;
+            token_hint: string;
+            pickup_rates: number;
+            tag_properties: string[];
+            has_app_secret: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            revoked_at: components["schemas"]["Timestamp"] | null;
+            token: components["schemas"]["CarrierServiceTokenValue"];
+            /** @description The URL to register as the carrier service's `callbackUrl`, relative to this API's base URL. */
+            callback_url: string;
+        };
+        /**
+         * @description A callback token: the secret part of the URL Shopify calls for your rates
+         *     (`/shopify/carrier_service/<token>`). The token itself is shown once, when it is created; it is stored
+         *     hashed.
+         */
+        CarrierServiceToken: {
+            id: components["schemas"]["Id"];
+            /** @description Your label for the token, e.g. the shop it is registered in. */
+            name: string;
+            /** @description The token's first characters, to tell tokens apart. */
+            token_hint: string;
+            /** @description How many of the nearest pickup points become a rate each. */
+            pickup_rates: number;
+            /**
+             * @description Names of line item properties whose values become the cart's tags (`order.tags` of your price
+             *     lists' rules); a property whose name starts with `_` is hidden from the shopper in Shopify.
+             */
+            tag_properties: string[];
+            /**
+             * @description Whether your Shopify app's client secret is stored with the token: then every request must carry
+             *     Shopify's `X-Shopify-Hmac-Sha256` signature made with it.
+             */
+            has_app_secret: boolean;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When the token was revoked; `null` while it works. */
+            revoked_at: components["schemas"]["Timestamp"] | null;
+        };
+        CarrierServiceTokenList: {
+            items: components["schemas"]["CarrierServiceToken"][];
+        };
+        ShopifyAddress: {
+            country?: string | null;
+            postal_code?: string | null;
+            province?: string | null;
+            city?: string | null;
+            name?: string | null;
+            address1?: string | null;
+            address2?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        ShopifyRateItem: {
+            name?: string | null;
+            sku?: string | null;
+            quantity: number;
+            grams: number;
+            /** @description The unit price in the currency's subunits (cents). */
+            price: number;
+            requires_shipping?: boolean | null;
+            /** @description Line item properties, name to value; `null` when none. */
+            properties?: {
+                [key: string]: unknown;
+            } | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Shopify's rate request, as Shopify sends it. */
+        ShopifyRateRequest: {
+            rate: {
+                origin?: components["schemas"]["ShopifyAddress"];
+                destination: components["schemas"]["ShopifyAddress"];
+                items: components["schemas"]["ShopifyRateItem"][];
+                /** @description The currency of the item prices and of the rates Shopify expects back (ISO 4217). */
+                currency: string;
+                /** @description The shopper's language, e.g. `en` or `fi`: the rates' words follow it (English otherwise). */
+                locale?: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        ShopifyRate: {
+            /** @description What the shopper reads as the rate's name (a pickup point's name). */
+            service_name: string;
+            /** @description Stable across requests, for the shop's orders - `home`, `letter`, or a pickup point's id. */
+            service_code: string;
+            /** @description The price in the currency's subunits (cents), as a string. */
+            total_price: string;
+            currency: string;
+            /** @description A pickup point's address and opening hours; empty for home and letter. */
+            description: string;
+            /** @description The earliest delivery date at the start of the day in your time zone (`2026-12-03 00:00:00 +0200`); absent without delivery times. */
+            min_delivery_date?: string;
+            /** @description The latest delivery date, likewise. */
+            max_delivery_date?: string;
+        };
+        /** @description Shopify's rate answer; an empty `rates` makes Shopify show the shop's backup rates. */
+        ShopifyRates: {
+            rates: components["schemas"]["ShopifyRate"][];
+        };
         /** @description The events of one batched request, each with its own envelope. */
         WebhookEventBatch: components["schemas"]["WebhookEvent"][];
     };
@@ -3951,6 +4176,16 @@ export type PublishableKey = components['schemas']['PublishableKey'];
 export type PublishableKeyList = components['schemas']['PublishableKeyList'];
 export type QuoteKey = components['schemas']['QuoteKey'];
 export type QuoteKeySet = components['schemas']['QuoteKeySet'];
+export type CarrierServiceTokenCreate = components['schemas']['CarrierServiceTokenCreate'];
+export type CarrierServiceTokenValue = components['schemas']['CarrierServiceTokenValue'];
+export type CarrierServiceTokenWithSecret = components['schemas']['CarrierServiceTokenWithSecret'];
+export type CarrierServiceToken = components['schemas']['CarrierServiceToken'];
+export type CarrierServiceTokenList = components['schemas']['CarrierServiceTokenList'];
+export type ShopifyAddress = components['schemas']['ShopifyAddress'];
+export type ShopifyRateItem = components['schemas']['ShopifyRateItem'];
+export type ShopifyRateRequest = components['schemas']['ShopifyRateRequest'];
+export type ShopifyRate = components['schemas']['ShopifyRate'];
+export type ShopifyRates = components['schemas']['ShopifyRates'];
 export type WebhookEventBatch = components['schemas']['WebhookEventBatch'];
 export type ResponseValidationFailed = components['responses']['ValidationFailed'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
@@ -7698,6 +7933,281 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createCarrierServiceToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Any unique string (a UUID is a good choice). A retry with the same key and body returns the
+                 *     first response without doing the work twice; the same key with another body is `422`.
+                 *     Keys are remembered for 24 hours.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Shopify shop",
+                 *       "pickup_rates": 3,
+                 *       "tag_properties": [
+                 *         "_shipping_tag"
+                 *       ],
+                 *       "app_secret": "shpss_0123456789abcdef0123456789abcdef"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CarrierServiceTokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Created; the token and its callback URL are shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a60d1e2f3a4b5c6d7e8f9c1",
+                     *       "name": "Shopify shop",
+                     *       "token_hint": "cs_7Hq2",
+                     *       "pickup_rates": 3,
+                     *       "tag_properties": [
+                     *         "_shipping_tag"
+                     *       ],
+                     *       "has_app_secret": true,
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "revoked_at": null,
+                     *       "token": "cs_7Hq2LmX9pR4tV8wZ1bN6cK3dF5gJ0sYa",
+                     *       "callback_url": "/shopify/carrier_service/cs_7Hq2LmX9pR4tV8wZ1bN6cK3dF5gJ0sYa"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierServiceTokenWithSecret"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCarrierServiceTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your callback tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "5a60d1e2f3a4b5c6d7e8f9c1",
+                     *           "name": "Shopify shop",
+                     *           "token_hint": "cs_7Hq2",
+                     *           "pickup_rates": 3,
+                     *           "tag_properties": [
+                     *             "_shipping_tag"
+                     *           ],
+                     *           "has_app_secret": true,
+                     *           "created_at": "2016-01-18T08:17:55+00:00",
+                     *           "revoked_at": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierServiceTokenList"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeCarrierServiceToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The `id` of one of your callback tokens. */
+                token_id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token, revoked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "5a60d1e2f3a4b5c6d7e8f9c1",
+                     *       "name": "Shopify shop",
+                     *       "token_hint": "cs_7Hq2",
+                     *       "pickup_rates": 3,
+                     *       "tag_properties": [],
+                     *       "has_app_secret": false,
+                     *       "created_at": "2016-01-18T08:17:55+00:00",
+                     *       "revoked_at": "2016-01-19T10:00:00+00:00"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CarrierServiceToken"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AccessDenied"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["Unknown"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getShopifyRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Shopify's signature of the body, checked when the token has an app secret. */
+                "X-Shopify-Hmac-Sha256"?: string;
+                /** @description The shop's myshopify.com domain, as Shopify sends it (not used for the answer). */
+                "X-Shopify-Shop-Domain"?: string;
+            };
+            path: {
+                /** @description A working callback token of the merchant (`createCarrierServiceToken`). */
+                callback_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rate": {
+                 *         "origin": {
+                 *           "country": "FI",
+                 *           "postal_code": "00100",
+                 *           "province": null,
+                 *           "city": "Helsinki",
+                 *           "name": null,
+                 *           "address1": "Mannerheimintie 1",
+                 *           "address2": null,
+                 *           "address3": null,
+                 *           "phone": null,
+                 *           "fax": null,
+                 *           "email": null,
+                 *           "address_type": null,
+                 *           "company_name": "Example Shop"
+                 *         },
+                 *         "destination": {
+                 *           "country": "FI",
+                 *           "postal_code": "20780",
+                 *           "province": null,
+                 *           "city": "Kaarina",
+                 *           "name": "Maija Meikäläinen",
+                 *           "address1": "Koulukatu 3",
+                 *           "address2": null,
+                 *           "address3": null,
+                 *           "phone": null,
+                 *           "fax": null,
+                 *           "email": null,
+                 *           "address_type": null,
+                 *           "company_name": null
+                 *         },
+                 *         "items": [
+                 *           {
+                 *             "name": "Blue T-shirt - M",
+                 *             "sku": "TS-BLUE-M",
+                 *             "quantity": 2,
+                 *             "grams": 210,
+                 *             "price": 1990,
+                 *             "vendor": "Example Shop",
+                 *             "requires_shipping": true,
+                 *             "taxable": true,
+                 *             "fulfillment_service": "manual",
+                 *             "properties": null,
+                 *             "product_id": 48447225880,
+                 *             "variant_id": 258644705304
+                 *           }
+                 *         ],
+                 *         "currency": "EUR",
+                 *         "locale": "en"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ShopifyRateRequest"];
+            };
+        };
+        responses: {
+            /** @description The rates; none when no rate can be given. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rates": [
+                     *         {
+                     *           "service_name": "Home delivery",
+                     *           "service_code": "home",
+                     *           "total_price": "590",
+                     *           "currency": "EUR",
+                     *           "description": "",
+                     *           "min_delivery_date": "2026-12-03 00:00:00 +0200",
+                     *           "max_delivery_date": "2026-12-04 00:00:00 +0200"
+                     *         },
+                     *         {
+                     *           "service_name": "K-Market Kaarina",
+                     *           "service_code": "5a60d1e2f3a4b5c6d7e8f9d1",
+                     *           "total_price": "490",
+                     *           "currency": "EUR",
+                     *           "description": "Koulukatu 1, 20780 KAARINA. Mon-Fri 8-21, Sat 9-18",
+                     *           "min_delivery_date": "2026-12-02 00:00:00 +0200",
+                     *           "max_delivery_date": "2026-12-04 00:00:00 +0200"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ShopifyRates"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["Unknown"];

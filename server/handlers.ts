@@ -12,6 +12,7 @@ import { shippingHandlers } from "./shipping/http.ts";
 import { webhookHandlers } from "./webhooks/http.ts";
 import { publishableKeyHandlers } from "./publishable-keys/http.ts";
 import { quoteHandlers } from "./quotes/http.ts";
+import { shopifyHandlers } from "./shopify/http.ts";
 import { warehouseHandlers } from "./warehouse/http.ts";
 import type { Quoter } from "./quotes/quotes.ts";
 import type { Clock } from "./shared/clock.ts";
@@ -43,6 +44,7 @@ const registry = {
   ...portalHandlers,
   ...publishableKeyHandlers,
   ...quoteHandlers,
+  ...shopifyHandlers,
   ...warehouseHandlers,
 } satisfies HandlersWith<HandlerSettings>;
 

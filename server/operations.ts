@@ -47,6 +47,10 @@ export interface Context<Id extends OperationId> {
   client: { address: string; https: boolean };
   /** The If-Match header as sent (optimistic concurrency of whole-resource writes); absent: no condition. */
   ifMatch: string | undefined;
+  /** A request header as sent (a platform's signature), or undefined. */
+  header(name: string): string | undefined;
+  /** The body's bytes as they came (after any Content-Encoding), for a signature over them; undefined without a body. */
+  rawBody: Buffer | undefined;
   /** Runs `work` in one transaction (a domain call may span several resources). */
   transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T>;
   /**

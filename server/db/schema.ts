@@ -10,6 +10,7 @@ import type { PortalTables } from "../portal/tables.ts";
 import type { PublishableKeysTables } from "../publishable-keys/tables.ts";
 import type { QuotesTables } from "../quotes/tables.ts";
 import type { ShippingTables } from "../shipping/tables.ts";
+import type { ShopifyTables } from "../shopify/tables.ts";
 import type { WarehouseTables } from "../warehouse/tables.ts";
 import type { WebhooksTables } from "../webhooks/tables.ts";
 
@@ -25,5 +26,6 @@ export interface Database
     PublishableKeysTables,
     QuotesTables,
     ShippingTables,
+    ShopifyTables,
     WarehouseTables,
     WebhooksTables {}

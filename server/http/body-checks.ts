@@ -41,9 +41,14 @@ function admitBody(req: Request, res: Res, next: NextFunction) {
 const noBodyAllowed = () =>
   invalid([{ path: "/body", message: "this operation takes no request body", code: "not_allowed" }]);
 
+/** Each request's body bytes, kept beside the parsed body for the handlers that check a signature over them. */
+const rawBodies = new WeakMap<Request, Buffer>();
+export const rawBodyOf = (req: Request): Buffer | undefined => rawBodies.get(req);
+
 /** Parses the raw bytes as strict UTF-8 JSON and applies the checks of json-text.ts. */
 function parseJson(req: Request, _res: Res, next: NextFunction) {
   const raw: unknown = req.body;
+  if (Buffer.isBuffer(raw)) rawBodies.set(req, raw);
   const text = Buffer.isBuffer(raw) ? decodeUtf8(raw) : "";
   if (!/\S/.test(text)) {
     // Without this the validator lets an absent body through (or calls it a media type problem).

@@ -9,6 +9,7 @@ import type { Context, Handler, Handlers, OperationId } from "../operations.ts";
 import { AppError } from "../shared/errors.ts";
 import { inSpan, startSpan } from "../tracing/tracer.ts";
 import { matchedOperation, pathParams, type Res } from "./express.ts";
+import { rawBodyOf } from "./body-checks.ts";
 
 /** Dispatches a validated request to its handler. */
 export function dispatch(db: Db, handlers: Handlers) {
@@ -34,6 +35,8 @@ export function dispatch(db: Db, handlers: Handlers) {
       body: req.body as never,
       client: { address: req.ip ?? "unknown", https: req.secure },
       ifMatch: req.header("if-match"),
+      header: (name) => req.header(name),
+      rawBody: rawBodyOf(req),
       transaction: (work) => inTransaction(db, work),
       idempotent: (work, opts) => idempotent(db, { ...scope(), sealWith: opts?.sealWith }, work),
       idempotentAtomic: (work) => idempotentAtomic(db, scope(), work),

@@ -6,6 +6,7 @@ import { sql } from "kysely";
 import type { Db } from "../db/database.ts";
 import { inTransaction } from "../db/transaction.ts";
 import { QUOTE_SEALED_COLUMNS } from "../quotes/tables.ts";
+import { SHOPIFY_SEALED_COLUMNS } from "../shopify/tables.ts";
 import { WEBHOOK_SEALED_COLUMNS } from "../webhooks/tables.ts";
 import type { MainKeys } from "./main-keys.ts";
 
@@ -16,7 +17,7 @@ interface SealedColumns {
 }
 
 /** Every column of the database that holds a sealed secret. */
-export const SEALED: readonly SealedColumns[] = [WEBHOOK_SEALED_COLUMNS, QUOTE_SEALED_COLUMNS];
+export const SEALED: readonly SealedColumns[] = [WEBHOOK_SEALED_COLUMNS, QUOTE_SEALED_COLUMNS, SHOPIFY_SEALED_COLUMNS];
 
 /** What a row's secrets are sealed for (associated data): a sealed value opens only in the row it was made for. */
 export const sealedFor = (table: string, id: string) => `${table}:${id}`;

@@ -47,6 +47,8 @@ export interface GenericQuery {
   explain: boolean;
   /** Keep each pickup point's `distance_m` (a checkout page's answer). */
   distances?: boolean;
+  /** How many pickup points, in place of the settings' `pickup_points_limit` (a Shopify token's own count). */
+  pickup_points_limit?: number;
 }
 
 /** What options are computed from: saved settings and lists, or a preview's drafts in their place. */
@@ -141,7 +143,9 @@ export async function genericShippingOptions(
   now: Date,
 ): Promise<ShippingOptionsResult> {
   // Its value rules (shippingQueryProblems) ran with the schema check.
-  const config = await shippingConfig(db, caches.shippingConfig, merchant.id);
+  const saved = await shippingConfig(db, caches.shippingConfig, merchant.id);
+  const limit = query.pickup_points_limit;
+  const config = limit ? { ...saved, settings: { ...saved.settings, pickup_points_limit: limit } } : saved;
   const facts = genericFacts(query, config.settings.letter);
   return { facts, ...(await options(db, caches.directory, config, facts, now, query.explain, query.distances)) };
 }

@@ -294,6 +294,33 @@ export const PARITY_TABLE: ParityRow[] = [
     },
   },
   {
+    name: "a Shopify callback token with pickup_rates over 10",
+    method: "POST",
+    path: "/shopify/carrier_service_tokens/_create",
+    body: { pickup_rates: 11 },
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) => expect(b.details).toMatchObject([{ path: "/body/pickup_rates", code: "maximum" }]),
+    },
+  },
+  {
+    name: "a Shopify rate request without destination and items (no credentials: the URL's token is the credential)",
+    method: "POST",
+    path: "/shopify/carrier_service/cs_parityParityParityParityParity00",
+    anonymous: true,
+    body: { rate: { currency: "EUR" } },
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) =>
+        expect(b.details).toMatchObject([
+          { path: "/body/rate/destination", code: "required" },
+          { path: "/body/rate/items", code: "required" },
+        ]),
+    },
+  },
+  {
     name: "a delivery dates preview in a time zone nobody knows",
     method: "POST",
     path: "/merchant/delivery_dates/_preview",

@@ -107,7 +107,8 @@ afterAll(async () => {
 
 it("the first start encrypts what the release before stored plain and keeps its copies for that release; deliveries and quotes go on", async () => {
   const expand = await migrateToLatest(handle.db);
-  expect(expand.applied).toEqual(["0020_sealed_secrets"]);
+  // 0020 and whatever expand migrations came after it.
+  expect(expand.applied[0]).toBe("0020_sealed_secrets");
   expect(expand.pendingContract).toContain("0020_sealed_secrets");
   await start();
   const row = await sql<{ secret: string; secret_sealed: string | null; basic_password_sealed: string | null }>`
