@@ -125,6 +125,30 @@ export const FIELD_NAMES = [
   "user_id",
   "warehouse_user_id",
   "key_id",
+  // Shopify's carrier service: the callback tokens, and Shopify's rate request (the portal never sends one, but
+  // a 400 to Shopify names its fields too)
+  "pickup_rates",
+  "tag_properties",
+  "app_secret",
+  "token_id",
+  "callback_token",
+  "x-shopify-hmac-sha256",
+  "x-shopify-shop-domain",
+  "rate",
+  "rate.origin",
+  "rate.destination",
+  "rate.items",
+  "postal_code",
+  "province",
+  "address1",
+  "address2",
+  "sku",
+  "quantity",
+  "grams",
+  "items.price",
+  "requires_shipping",
+  "properties",
+  "locale",
 ] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
 
@@ -143,6 +167,7 @@ export const ITEM_NAMES = [
   "origin",
   "status",
   "weekday",
+  "property",
 ] as const;
 export type ItemName = (typeof ITEM_NAMES)[number];
 
@@ -164,6 +189,8 @@ const ITEM_OF: Record<string, ItemName> = {
   origins: "origin",
   "query.status": "status",
   moving_days: "weekday",
+  tag_properties: "property",
+  "rate.items": "product",
 };
 
 /** Objects whose fields are named under a heading: "Letter: ...", "Customer: ...". */
@@ -176,6 +203,9 @@ export const GROUP_NAMES = [
   "basic_auth",
   "dimensions_mm",
   "delivery_times",
+  "rate",
+  "origin",
+  "destination",
 ] as const;
 export type GroupName = (typeof GROUP_NAMES)[number];
 
@@ -202,8 +232,8 @@ export const SHAPES = [
 ] as const;
 export type Shape = (typeof SHAPES)[number];
 
-/** Fields (or `list.#` for a list's items) with a shape. */
-const SHAPE_OF: Record<string, Shape> = {
+/** Fields (or `list.#` for a list's items) with a shape; `null` where a `parent.name` has none of its name's. */
+const SHAPE_OF: Record<string, Shape | null> = {
   gtin: "gtin",
   email: "email",
   url: "url",
@@ -233,6 +263,8 @@ const SHAPE_OF: Record<string, Shape> = {
   user_id: "id",
   warehouse_user_id: "id",
   key_id: "id",
+  token_id: "id",
+  "rate.destination": null,
   "idempotency-key": "request_key",
   value: "rule_value",
   "value.#": "rule_value",
@@ -257,6 +289,7 @@ const UNIT_OF: Partial<Record<FieldName, Unit>> = {
   length: "millimeter",
   width: "millimeter",
   height: "millimeter",
+  grams: "gram",
 };
 
 export type Root = "body" | "query" | "headers" | "path" | "method" | "status";
@@ -335,7 +368,7 @@ export function placeOf(path: string, form?: Form): Place {
         // The path ends at an item of a list of values: "tag 3".
         if (item) place.item = { name: item, n };
         place.field = fieldKey(parent, name);
-        place.shape = pick(SHAPE_OF, parent, `${name}.#`);
+        place.shape = pick(SHAPE_OF, parent, `${name}.#`) ?? undefined;
         return place;
       }
       if (item) place.prefix.push({ item, n });
@@ -348,7 +381,7 @@ export function placeOf(path: string, form?: Form): Place {
       if (!place.field) place.known = false;
       const item = pick(ITEM_OF, parent, name);
       if (item && place.limits.type === "array") place.item = { name: item };
-      place.shape = pick(SHAPE_OF, parent, name);
+      place.shape = pick(SHAPE_OF, parent, name) ?? undefined;
       place.unit = place.field && UNIT_OF[place.field];
       return place;
     }
