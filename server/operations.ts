@@ -51,6 +51,8 @@ export interface Context<Id extends OperationId> {
   header(name: string): string | undefined;
   /** The body's bytes as they came (after any Content-Encoding), for a signature over them; undefined without a body. */
   rawBody: Buffer | undefined;
+  /** Logs, with the request's id, a failure that the answer does not show (a handler that answers anyway). */
+  logFailure(err: unknown, message: string): void;
   /** Runs `work` in one transaction (a domain call may span several resources). */
   transaction<T>(work: (trx: Tx) => Promise<T>): Promise<T>;
   /**

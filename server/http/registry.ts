@@ -37,6 +37,7 @@ export function dispatch(db: Db, handlers: Handlers) {
       ifMatch: req.header("if-match"),
       header: (name) => req.header(name),
       rawBody: rawBodyOf(req),
+      logFailure: (err, message) => res.locals.log?.error({ err, reqId: res.locals.requestId, operation: id }, message),
       transaction: (work) => inTransaction(db, work),
       idempotent: (work, opts) => idempotent(db, { ...scope(), sealWith: opts?.sealWith }, work),
       idempotentAtomic: (work) => idempotentAtomic(db, scope(), work),

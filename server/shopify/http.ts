@@ -42,8 +42,10 @@ export const shopifyHandlers = {
       );
     try {
       return { status: 200, body: await shopifyRates(c.db, caches, token, c.body, clock.now()) };
-    } catch {
-      // No rates rather than an error Shopify would show as one: it offers the shop's backup rates instead.
+    } catch (err) {
+      // No rates rather than an error Shopify would show as one: it offers the shop's backup rates instead. The
+      // operator's log says why the rates were empty.
+      c.logFailure(err, "Shopify's carrier service answered no rates: working them out failed");
       return { status: 200, body: { rates: [] } };
     }
   },

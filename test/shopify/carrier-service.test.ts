@@ -5,6 +5,8 @@
 // cut-off 14:00) arrives Thu 3 - Fri 4; pickup (0 handling days, 1-3 days, cut-off 12:00) Wed 2 - Fri 4.
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { sql } from "kysely";
+import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { TestClock } from "../helpers/clock.ts";
@@ -15,6 +17,8 @@ import { configure, geonames, importCodes, importPoints, list, point, SETTINGS }
 type S = components["schemas"];
 const clock = new TestClock("2026-12-01T10:00:00+02:00");
 const APP_SECRET = "shpss_test0123456789abcdef0123456789";
+/** The server's log lines (error level and above), to see what an operator would. */
+const logged: string[] = [];
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/shopify/${name}.json`, import.meta.url), "utf8")) as {
@@ -123,7 +127,7 @@ useTestServer(
     });
     expect(r.response.status).toBe(200);
   },
-  { now: clock.now },
+  { now: clock.now, logger: pino({ level: "error" }, { write: (line: string) => void logged.push(line) }) },
 );
 
 /** A rate request as Shopify sends it: the fixture's body as bytes, signed with `secret` when one is given. */
@@ -311,6 +315,38 @@ describe("Shopify's carrier service callback", () => {
   it("When the cart is in a currency the merchant does not price, then there are no rates (200), and nothing is converted", async () => {
     const r = await expectUnchanged(srv, () => callback(plain.token, fixture("currency-not-priced").body));
     expect(r).toEqual({ status: 200, body: { rates: [] } });
+  });
+
+  it("When working out the rates fails, then there are no rates (200, Shopify shows its backup rates), and the log says why with the request's id", async () => {
+    const body = fixture("cart-two-shirts-fi").body as { rate: { destination: Record<string, unknown> } };
+    // A destination no earlier case asked for (nothing cached), while the pickup points' table is away.
+    const elsewhere = { rate: { ...body.rate, destination: { ...body.rate.destination, postal_code: "20660" } } };
+    logged.length = 0;
+    await sql`alter table pickup_points rename to pickup_points_away`.execute(srv.handle.db);
+    let r: Awaited<ReturnType<typeof callback>>;
+    let requestId: string | null;
+    try {
+      const response = await fetch(`${srv.baseUrl}/shopify/carrier_service/${plain.token}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(elsewhere),
+      });
+      requestId = response.headers.get("x-request-id");
+      r = { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    } finally {
+      await sql`alter table pickup_points_away rename to pickup_points`.execute(srv.handle.db);
+    }
+    expect(r).toEqual({ status: 200, body: { rates: [] } });
+    const lines = logged.map(
+      (l) => JSON.parse(l) as { msg: string; reqId: string; operation: string; err: { message: string } },
+    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      msg: "Shopify's carrier service answered no rates: working them out failed",
+      reqId: requestId,
+      operation: "getShopifyRates",
+    });
+    expect(lines[0]!.err.message).toContain("pickup_points");
   });
 
   it("When the body is not Shopify's rate request, then 400 validation_failed names what is missing, and nothing changes", async () => {
