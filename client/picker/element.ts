@@ -49,6 +49,11 @@ const SCRIPT_API = (() => {
   return src ? new URL(BASE_PATH, src).href : undefined;
 })();
 
+/** The reason the service gives for a postal code its directory does not know. */
+const UNKNOWN_POSTAL_CODE = "unknown_postal_code";
+/** How long the picker waits for an answer before it offers to try again. */
+const TIMEOUT_MS = 15_000;
+
 const LOCALES: Record<Language, string> = { en: "en-GB", fi: "fi-FI", sv: "sv-FI" };
 
 const ATTRIBUTES = [
@@ -156,21 +161,48 @@ export class ShippingPicker extends HTMLElement {
       this.clear();
     }
     let status: string;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), TIMEOUT_MS);
     try {
       const r = await fetch(`${api.replace(/\/$/, "")}/shipping_options?${query}`, {
         headers: { Authorization: `Bearer ${key}` },
+        signal: timeout.signal,
       });
+      const body: unknown = await r.json().catch(() => undefined);
       if (ask !== this.asked) return;
-      if (r.ok) {
-        this.answer = (await r.json()) as S["ShippingOptionsResult"];
-        status = this.summary(postalcode);
-      } else status = r.status === 400 ? this.texts.badCode : this.texts.failed;
+      status = this.outcome(r.status, body, postalcode);
     } catch {
+      // No answer at all (the service or the network is down, or it took too long): asking again may help.
       if (ask !== this.asked) return;
       status = this.texts.failed;
+    } finally {
+      clearTimeout(timer);
     }
     if (this.method && !this.available(this.method)) this.method = undefined;
     this.render(status);
+  }
+
+  /** What the service's answer means for the shopper: the options, or which failure it is, told apart. */
+  private outcome(status: number, body: unknown, postalcode: string): string {
+    const t = this.texts;
+    const answer = body as S["ShippingOptionsResult"] | undefined;
+    if (status === 200 && answer?.options) {
+      const reasons = Object.values(answer.options).map((o) => (o.available ? "" : (o.reason as string)));
+      if (reasons.includes(UNKNOWN_POSTAL_CODE)) return t.badCode;
+      this.answer = answer;
+      return this.summary(postalcode);
+    }
+    // The key is unknown or revoked, or this page's origin is not one the key lists: asking again cannot help,
+    // and only the shop can fix it, so its developer is told how.
+    if (status === 401 || status === 403) {
+      console.warn(
+        `<logistics-shipping-picker>: the service refused this page (${status}). Add ${location.origin} to the ` +
+          `allowed origins of the publishable key in the portal (Checkout), and check that the key is not revoked.`,
+      );
+      return t.refused;
+    }
+    if (status === 400 || (body as { code?: string } | undefined)?.code === UNKNOWN_POSTAL_CODE) return t.badCode;
+    return t.failed;
   }
 
   private available(method: Method): boolean {
@@ -227,7 +259,7 @@ export class ShippingPicker extends HTMLElement {
       retry.addEventListener("click", () => this.load());
       content.append(retry);
     }
-    if (!this.answer) return;
+    if (!this.answer || !(["home", "letter", "pickup"] as const).some((m) => this.available(m))) return;
 
     const methods = element("fieldset");
     methods.append(element("legend", {}, t.legend));
