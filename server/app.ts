@@ -24,6 +24,7 @@ import type { TrustProxy } from "./config/readers.ts";
 import type { Services } from "./services.ts";
 import { BASE_PATH } from "../generated/base-path.ts";
 import { reads } from "./db/statement-ways.ts";
+import { answersWhenDurable } from "./http/durable-answers.ts";
 
 export { BASE_PATH };
 
@@ -96,6 +97,8 @@ export function createApp({
 }: AppOptions) {
   const { db } = services;
   const app = expressBase(logger, trustProxy);
+  // Before every route: no answer leaves before the commits it may show are on the disk (embedded database).
+  if (services.durable) app.use(answersWhenDurable(services.durable));
   // One bucket per client address for the requests no verified caller answers for, inside the API and outside it
   // (a path that is no page, no file and no operation costs the site's routers a look each).
   const addresses =

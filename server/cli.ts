@@ -33,6 +33,7 @@ async function withDb(fn: (h: DatabaseHandle) => Promise<void>, migrate = true):
   const handle = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.pgliteDir,
+    durability: config.pgliteDurability,
     poolSize: 2,
     // The server's own limit: imports commit in slices that each fit in it.
     statementTimeoutMs: config.dbStatementTimeoutMs,

@@ -10,7 +10,7 @@ import { ownerOnlyFromNowOn } from "./db/owner-only.ts";
 ownerOnlyFromNowOn();
 try {
   const config = loadConfig();
-  if (config.databaseUrl === undefined) prestartEmbedded(config.pgliteDir);
+  if (config.databaseUrl === undefined) prestartEmbedded(config.pgliteDir, config.pgliteDurability);
 } catch {
   // A bad configuration: serve.ts reads it again and says what is wrong, as it always has.
 }

@@ -48,6 +48,7 @@ async function main() {
   const handle = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.pgliteDir,
+    durability: config.pgliteDurability,
     connectTimeoutMs: config.dbConnectTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
     poolMode: config.dbPoolMode,

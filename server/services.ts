@@ -25,7 +25,7 @@ import type { MainKeys } from "./secrets/main-keys.ts";
 export type { Caches };
 
 export interface ServicesOptions {
-  handle: Pick<DatabaseHandle, "db" | "kind" | "listen">;
+  handle: Pick<DatabaseHandle, "db" | "kind" | "listen" | "durable">;
   logger: Logger;
   webhooks: WebhookSettings;
   /** The main keys the stored secrets are sealed under (secrets/key-source.ts). */
@@ -48,6 +48,8 @@ export interface ServicesOptions {
 
 export interface Services {
   db: Db;
+  /** Resolves once the commits answered so far are on the disk; absent when every commit waits for it itself. */
+  durable?: () => Promise<void>;
   caches: Caches;
   handlers: Handlers;
   authenticator: Authenticator;
@@ -101,6 +103,7 @@ export function createServices(opts: ServicesOptions): Services {
   const authenticator = new Authenticator(db, loginThrottle);
   return {
     db,
+    durable: opts.handle.durable,
     caches,
     handlers: createHandlers({ webhooks: opts.webhooks, caches, loginThrottle, quoter, clock, keys: opts.keys }),
     authenticator,

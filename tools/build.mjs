@@ -50,12 +50,14 @@ export async function buildServer(outfile = "dist/server/main.js") {
     sourcesContent: false,
     logLevel: "warning",
   });
-  // The embedded database's thread (server/db/embedded-worker.mjs) is started by its path, beside the bundle.
-  copyFileSync(path.join(root, WORKER), path.resolve(root, path.dirname(outfile), path.basename(WORKER)));
-  return [...Object.keys(result.metafile.inputs), WORKER];
+  // The embedded database's thread (server/db/embedded-worker.mjs, and the module it imports) is started by its
+  // path, beside the bundle.
+  for (const file of WORKER)
+    copyFileSync(path.join(root, file), path.resolve(root, path.dirname(outfile), path.basename(file)));
+  return [...Object.keys(result.metafile.inputs), ...WORKER];
 }
 
-const WORKER = "server/db/embedded-worker.mjs";
+const WORKER = ["server/db/embedded-worker.mjs", "server/db/embedded-flush.mjs"];
 
 // `--if-changed` (npm start): each part is built only when a file it was built from changed since.
 const SERVER = { manifest: "dist/server/.inputs.json", output: "dist/server/main.js" };

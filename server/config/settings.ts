@@ -65,6 +65,13 @@ export const SETTINGS = {
     allowed: "a directory",
     meaning: "Where the embedded database lives; one process at a time, a second one is refused.",
   }),
+  pgliteDurability: oneOf({
+    name: "PGLITE_DURABILITY",
+    values: ["durable", "relaxed"] as const,
+    default: "durable",
+    meaning:
+      "The embedded database: `durable` answers a write only once its commit is on the disk (the commits of concurrent requests share one flush); `relaxed` answers once the operating system has it, a little faster, but a power cut or a machine crash can lose writes already answered (docs/operating.md).",
+  }),
   secretsMainKey: mainKeys({
     name: "SECRETS_MAIN_KEY",
     maxEntries: 1,

@@ -2,7 +2,7 @@ import path from "node:path";
 import pg from "pg";
 import { Kysely } from "kysely";
 import { embeddedSession } from "./embedded-connection.ts";
-import { startEmbedded, type StartOptions } from "./embedded-open.ts";
+import { startEmbedded, type Durability, type StartOptions } from "./embedded-open.ts";
 import { RoutedDialect } from "./dialect.ts";
 import { namingPool } from "./named-statements.ts";
 import { sharedConnections, type SharedConnections } from "./shared-connections.ts";
@@ -26,6 +26,11 @@ export interface DatabaseHandle {
   listen(channel: string, onNotify: () => void, onError?: (err: Error) => void): Promise<() => Promise<void>>;
   /** Connections of the pool: open, idle, and requests waiting for one (for /metrics). */
   poolStats(): PoolStats;
+  /**
+   * Resolves once every commit answered so far is on the disk: PGlite with durable commits flushes them together
+   * (embedded-flush.mjs); absent where a commit is answered only once it is (PostgreSQL) or never waits (relaxed).
+   */
+  durable?: () => Promise<void>;
   /** PGlite: a consistent copy of the database, as a gzipped tar (backup.ts). */
   backup?: () => Promise<Uint8Array>;
   close(): Promise<void>;
@@ -68,6 +73,8 @@ export interface DatabaseOptions {
    * once at open (the server logs it).
    */
   onNotice?: (message: string) => void;
+  /** The embedded database: commits answered once on the disk (default) or once the system has them (embedded-open.ts). */
+  durability?: Durability;
 }
 
 /** Through a transaction-mode pooler without a LISTEN URL: how often the listeners are called instead. */
@@ -131,7 +138,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
       close: () => db.destroy(),
     };
   }
-  return openEmbedded(opts.pgliteDir, { onConnectionError: opts.onConnectionError, onNotice: opts.onNotice });
+  return openEmbedded(opts.pgliteDir, {
+    onConnectionError: opts.onConnectionError,
+    onNotice: opts.onNotice,
+    durability: opts.durability,
+  });
 }
 
 export interface EmbeddedOptions extends StartOptions {
@@ -158,6 +169,7 @@ export async function openEmbedded(pgliteDir: string, opts: EmbeddedOptions = {}
     kind: "pglite",
     poolStats: statsOf(pool),
     listen: (channel, onNotify) => listen(checkChannel(channel), onNotify),
+    ...((opts.durability ?? "durable") === "durable" && { durable: thread.durable }),
     backup: async () => {
       // Holding the one connection: no transaction is open while the files are read. The checkpoint writes
       // every committed change to the data files, so a restore starts without replaying the log.

@@ -30,7 +30,15 @@ export interface StartedEmbedded {
   tightened: number;
 }
 
+/**
+ * `durable`: a commit is answered once it is on the disk (embedded-flush.mjs, grouped); `relaxed`: once the
+ * operating system has it, as before issue 52 (a power cut or a machine crash can lose answered commits).
+ */
+export type Durability = "durable" | "relaxed";
+
 export interface StartOptions {
+  /** Default `durable`. */
+  durability?: Durability;
   /** A backup (backup.ts) to create the directory from; it must be empty. */
   loadDataDir?: Blob;
   /** The caller holds the directory's lock already (a restore). */
@@ -38,23 +46,23 @@ export interface StartOptions {
 }
 
 /** The opening that main.ts started before the server's modules loaded, until startEmbedded takes it over. */
-let early: { dir: string; started: Promise<StartedEmbedded> } | undefined;
+let early: { dir: string; durability: Durability; started: Promise<StartedEmbedded> } | undefined;
 
 /**
  * Starts opening the embedded database in `pgliteDir` now; the process's next startEmbedded of that directory
  * takes it over. A failure is reported there, where it would have happened anyway.
  */
-export function prestartEmbedded(pgliteDir: string): void {
+export function prestartEmbedded(pgliteDir: string, durability: Durability = "durable"): void {
   const dir = path.resolve(pgliteDir);
-  const started = open(dir, {});
+  const started = open(dir, { durability });
   started.catch(() => {});
-  early = { dir, started };
+  early = { dir, durability, started };
 }
 
 /** The embedded database in `pgliteDir`, locked to this process, open on its own thread. */
 export function startEmbedded(pgliteDir: string, opts: StartOptions = {}): Promise<StartedEmbedded> {
   const dir = path.resolve(pgliteDir);
-  if (early?.dir === dir && !opts.locked && !opts.loadDataDir) {
+  if (early?.dir === dir && early.durability === (opts.durability ?? "durable") && !opts.locked && !opts.loadDataDir) {
     const { started } = early;
     early = undefined;
     return started;
@@ -83,8 +91,12 @@ async function open(dir: string, opts: StartOptions): Promise<StartedEmbedded> {
   // files stay in the operating system's page cache either way: shipping options on 50,000 points measured
   // the same on PGlite with 16 and 32 MB (npm run bench:shipping). Larger data belongs on PostgreSQL.
   const startParams = ["-c", "shared_buffers=16MB"];
+  // PGlite starts with fsync off (-F). Durable: PostgreSQL asks for every flush it needs, and asks for the log's by
+  // fsync, which embedded-flush.mjs can put off until a barrier (Emscripten makes fdatasync nothing).
+  const durable = (opts.durability ?? "durable") === "durable";
+  if (durable) startParams.push("-c", "fsync=on", "-c", "wal_sync_method=fsync");
   const loadDataDir = opts.loadDataDir && new Uint8Array(await opts.loadDataDir.arrayBuffer());
-  const thread = await startEmbeddedThread(dir, startParams, loadDataDir).catch((err) => {
+  const thread = await startEmbeddedThread(dir, startParams, loadDataDir, durable).catch((err) => {
     unlock();
     throw explainStartFailure(dir, err);
   });

@@ -8,6 +8,11 @@ export interface EmbeddedThread {
   exchange: Exchange;
   /** The data directory as a gzipped tar (PGlite's dumpDataDir). */
   dump(): Promise<Uint8Array>;
+  /**
+   * Resolves once every commit whose exchange has answered so far is on the disk (embedded-flush.mjs): one flush
+   * for all the commits made meanwhile. At once with relaxed durability, or when nothing was written since.
+   */
+  durable(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -16,6 +21,8 @@ interface Reply {
   ready?: true;
   failed?: PlainError;
   out?: Uint8Array;
+  /** How far the log was written (an exchange's answer), or flushed (a flush's). */
+  gen?: number;
   error?: PlainError;
 }
 interface PlainError {
@@ -28,15 +35,16 @@ const revive = (e: PlainError) => Object.assign(new Error(e.message), { code: e.
 
 /**
  * Starts PGlite in `dir` on a thread of its own, with `startParams` after PGlite's defaults; resolves when it is
- * open, rejects with its error if it fails.
+ * open, rejects with its error if it fails. `durable`: its flushes reach the disk (embedded-flush.mjs).
  */
 export async function startEmbeddedThread(
   dir: string,
   startParams: string[],
   loadDataDir?: Uint8Array,
+  durable = false,
 ): Promise<EmbeddedThread> {
   const worker = new Worker(new URL("./embedded-worker.mjs", import.meta.url), {
-    workerData: { dir, startParams, loadDataDir },
+    workerData: { dir, startParams, loadDataDir, durable },
     // The thread runs plain JavaScript: no TypeScript loader of the parent's is needed there.
     execArgv: [],
   });
@@ -80,9 +88,28 @@ export async function startEmbeddedThread(
     await worker.terminate();
     throw err;
   }
+  // The log's generation the answers so far reached, and the one a flush has reached; the flush asked for last.
+  let written = 0;
+  let flushed = 0;
+  let asked: { target: number; done: Promise<void> } | undefined;
+  const durableNow = (): Promise<void> => {
+    const target = written;
+    if (target <= flushed) return Promise.resolve();
+    if (asked && asked.target >= target) return asked.done;
+    const done = ask({ flush: target }).then((r) => {
+      flushed = Math.max(flushed, r.gen!);
+    });
+    asked = { target, done };
+    return done;
+  };
   return {
-    exchange: async (frontend) => (await ask({ exchange: frontend })).out!,
+    exchange: async (frontend) => {
+      const r = await ask({ exchange: frontend });
+      if (r.gen! > written) written = r.gen!;
+      return r.out!;
+    },
     dump: async () => (await ask({ dump: true })).out!,
+    durable: durable ? durableNow : () => Promise.resolve(),
     close: async () => {
       if (!stopped) await ask({ close: true });
       await worker.terminate();

@@ -2,13 +2,15 @@
 // the request thread goes on with other requests while a statement runs. Plain JavaScript, so that node starts it
 // as it is, from the sources (tests) as from the bundle (npm start). Messages: { id, exchange: Uint8Array } runs
 // frontend protocol messages and answers the backend's bytes; { id, dump: true } answers the data directory as a
-// gzipped tar; { id, close: true } closes the database.
+// gzipped tar; { id, close: true } closes the database; { id, flush: gen } answers once the commits that `gen` (an
+// exchange's answer carries it) counts are on the disk (embedded-flush.mjs; at once with relaxed durability).
 import { Blob } from "node:buffer";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { NodeFS } from "@electric-sql/pglite/nodefs";
 // Extensions the migrations create; PostgreSQL has them in contrib.
 import { cube } from "@electric-sql/pglite/contrib/cube";
+import { durableFiles } from "./embedded-flush.mjs";
 
 /** An error as plain data (an Error's own fields do not survive postMessage); errno names the file system's fault. */
 const plain = (err) => ({ message: err?.message ?? String(err), code: err?.code, errno: err?.errno });
@@ -23,6 +25,12 @@ const OTHERS = 0o077;
  * 0666. Both go through NODEFS's mknod and doSetAttr, which PGlite's Emscripten module exposes.
  */
 class OwnerOnlyNodeFS extends NodeFS {
+  /** The flushing of a durable database (embedded-flush.mjs), once PGlite's module has started. */
+  files;
+  constructor(dir, durable) {
+    super(dir);
+    this.durable = durable;
+  }
   async init(pg, opts) {
     const result = await super.init(pg, opts);
     const preRun = result.emscriptenOpts.preRun ?? [];
@@ -31,6 +39,7 @@ class OwnerOnlyNodeFS extends NodeFS {
       preRun: [
         ...preRun,
         (mod) => {
+          if (this.durable) this.files = durableFiles(mod, this.rootDir);
           const nodefs = mod.NODEFS;
           if (typeof nodefs?.doSetAttr !== "function" || typeof nodefs.node_ops?.mknod !== "function")
             // A PGlite whose Emscripten module changed: embedded-open.ts still tightens the directory once open.
@@ -51,11 +60,14 @@ class OwnerOnlyNodeFS extends NodeFS {
   }
 }
 
-const { dir, startParams, loadDataDir } = workerData;
+const { dir, startParams, loadDataDir, durable } = workerData;
+const fs = new OwnerOnlyNodeFS(dir, durable);
+/** How far the log was written: each exchange's answer says, for the barrier before a request's answer. */
+const gen = () => fs.files?.gen() ?? 0;
 let db;
 try {
   db = await PGlite.create({
-    fs: new OwnerOnlyNodeFS(dir),
+    fs,
     extensions: { cube },
     startParams: [...PGlite.defaultStartParams, ...startParams],
     ...(loadDataDir && { loadDataDir: new Blob([loadDataDir]) }),
@@ -65,12 +77,14 @@ try {
   parentPort.postMessage({ failed: plain(err) });
 }
 
-parentPort.on("message", async ({ id, exchange, dump, close }) => {
+parentPort.on("message", async ({ id, exchange, dump, close, flush }) => {
   try {
     if (exchange) {
       // A copy: the answer may be a view of the WebAssembly memory, which must not be handed over.
       const out = (await db.execProtocolRaw(exchange)).slice();
-      parentPort.postMessage({ id, out }, [out.buffer]);
+      parentPort.postMessage({ id, out, gen: gen() }, [out.buffer]);
+    } else if (flush !== undefined) {
+      parentPort.postMessage({ id, gen: fs.files ? await fs.files.barrier(flush) : flush });
     } else if (dump) {
       const out = new Uint8Array(await (await db.dumpDataDir("gzip")).arrayBuffer());
       parentPort.postMessage({ id, out }, [out.buffer]);

@@ -43,7 +43,9 @@ export async function createTestDatabase({ empty = false } = {}): Promise<Databa
   }
   const dir = mkdtempSync(path.join(tmpdir(), "logistics-test-"));
   if (!empty) cpSync(inject("pgliteTemplate"), path.join(dir, "db"), { recursive: true });
-  const handle = await openDatabase({ pgliteDir: path.join(dir, "db") });
+  // Relaxed: these tests are not about durability (test/process/durable-commits.test.ts is), and a flush per
+  // answer would only slow them.
+  const handle = await openDatabase({ pgliteDir: path.join(dir, "db"), durability: "relaxed" });
   if (!empty) await migrateToLatest(handle.db);
   return {
     ...handle,

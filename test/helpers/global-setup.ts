@@ -87,7 +87,7 @@ export default async function setup(project: TestProject) {
   // One template per run, so that two runs on one machine never share it.
   const root = mkdtempSync(path.join(tmpdir(), "logistics-template-"));
   const dir = path.join(root, "db");
-  const handle = await openDatabase({ pgliteDir: dir });
+  const handle = await openDatabase({ pgliteDir: dir, durability: "relaxed" });
   await migrateToLatest(handle.db);
   await handle.close();
   project.provide("pgliteTemplate", dir);

@@ -24,6 +24,7 @@ describe("configuration", () => {
       otelTracesSamplerArg: undefined,
       otelBspScheduleDelayMs: 5000,
       pgliteDir: "./data/pglite",
+      pgliteDurability: "durable",
       secretsMainKey: [],
       secretsReadKeys: [],
       logLevel: "info",
@@ -160,6 +161,10 @@ describe("configuration", () => {
       loginFailuresPerAccount: 3,
     });
     expect(() => loadConfig({ LOGIN_FAILURES_PER_ACCOUNT: "-1" })).toThrow(/LOGIN_FAILURES_PER_ACCOUNT/);
+  });
+  it("reads the embedded database's durability, and refuses another word", () => {
+    expect(loadConfig({ PGLITE_DURABILITY: "relaxed" }).pgliteDurability).toBe("relaxed");
+    expect(() => loadConfig({ PGLITE_DURABILITY: "fast" })).toThrow(/PGLITE_DURABILITY/);
   });
   it("names every bad value at once", () => {
     try {
