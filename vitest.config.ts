@@ -46,6 +46,7 @@ export default defineConfig({
             "test/process/soak.test.ts",
             "test/process/pooler.test.ts",
             "test/process/shared-connections.test.ts",
+            "test/process/pool-wait.test.ts",
             "test/process/write-batches.test.ts",
             "test/process/proxy.test.ts",
             "test/process/backup-postgres.test.ts",

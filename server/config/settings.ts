@@ -90,7 +90,8 @@ export const SETTINGS = {
     default: DEFAULT_TIMEOUTS.connectTimeoutMs,
     min: 100,
     max: 60_000,
-    meaning: "PostgreSQL: how long opening a connection may take before the request answers `503 unavailable`.",
+    meaning:
+      "PostgreSQL: how long opening a connection may take before the request answers `503 unavailable`. A request waiting for a free connection (all of the pool's 10 busy) waits up to this plus `DB_STATEMENT_TIMEOUT_MS`.",
   }),
   dbStatementTimeoutMs: wholeNumber({
     name: "DB_STATEMENT_TIMEOUT_MS",

@@ -22,9 +22,10 @@ const UNAVAILABLE_ERRNOS = new Set([
   "EAI_AGAIN",
   "EHOSTUNREACH",
 ]);
-// node-postgres reports these without a code.
+// node-postgres reports these without a code ("timeout expired": a Client's own connect time is up, as for the
+// shared connections and the pool's, whose queue has a bound of its own: database.ts).
 const UNAVAILABLE_MESSAGES =
-  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection terminated unexpectedly)/;
+  /^(Connection terminated|timeout exceeded when trying to connect|timeout expired$|Query read timeout|Client has encountered a connection error|Connection terminated unexpectedly)/;
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== "object") return false;

@@ -102,8 +102,19 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
         }),
       keepAlive: true,
     };
+    const connectTimeoutMs = connection.connectionTimeoutMillis!;
     const pool = new pg.Pool({
       ...connection,
+      // Waiting for a free connection is not failing to reach the database: a burst of writers on one row holds every
+      // connection in turn, and under load the last waits longer than a connection may take to open (25 concurrent
+      // arrivals answered 503 on a busy 2-core machine). pg-pool bounds both waits by this one option, so the pool's
+      // queue gets the connect time plus a statement's limit, and each new connection keeps its own bound below.
+      connectionTimeoutMillis: connectTimeoutMs + (limits?.statementTimeoutMs ?? DEFAULT_TIMEOUTS.statementTimeoutMs),
+      Client: class extends pg.Client {
+        constructor(config?: pg.ClientConfig) {
+          super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+        }
+      },
       // The shared connections count in the pool's size: a process opens at most poolSize connections, as before.
       max: poolSize - sharedCount,
       // Statements go out without waiting for the answer to the one before: a transaction's begin rides with its
