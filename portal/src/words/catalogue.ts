@@ -18,6 +18,23 @@ import type {
   WebhookFailureClass,
 } from "../../../generated/api.ts";
 
+/** The arrivals table of a shipment's page: who recorded each arrival and when. */
+export interface ArrivalWords {
+  /** The heading and the table's name. */
+  title: string;
+  /** Under the heading: that the table updates itself while the page is open. */
+  live: string;
+  none: string;
+  when: string;
+  product: string;
+  items: string;
+  who: string;
+  /** A negative change: "-2 (correction)". */
+  correction: (change: string) => string;
+  /** Recorded with the warehouse's shared credentials (a warehouse system), by its operator id. */
+  system: (id: string) => string;
+}
+
 /** How one language names the items of a list. */
 export interface ItemWords {
   /** Before a position, starting a sentence: "Product" (Product 2), "Tuote", "Produkt". */
@@ -155,6 +172,9 @@ export interface Catalogue {
 
   /** The receiving label's links on a shipment's page (the label itself is the API's page, in the same language). */
   label: { title: string; about: string; a6: string; a4: string };
+
+  /** A shipment's arrivals on its page, updated while the page is open. */
+  arrivals: ArrivalWords;
 
   /** The receiving station's words (portal/src/station), for warehouse staff. */
   station: StationWords;

@@ -5,7 +5,8 @@ import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
 import { ShipmentActions } from "./Actions.tsx";
 import { ShipmentArrivals } from "./Arrivals.tsx";
-import { useShipment } from "./data.ts";
+import { useShipment, useTimelineFollows } from "./data.ts";
+import { takesArrivals } from "./live.ts";
 import { ShipmentLabel } from "./Label.tsx";
 import { ShipmentLines } from "./Lines.tsx";
 import { ProblemList } from "./ProblemList.tsx";
@@ -16,7 +17,7 @@ import type { InboundShipment } from "../../../../generated/api.ts";
 
 export function ShipmentView({ id }: { id: string }) {
   const w = useWords();
-  const shipment = useShipment(id);
+  const shipment = useShipment(id, { live: true });
   if (shipment.isPending) return <p aria-busy="true">Loading the shipment…</p>;
   if (shipment.isError)
     return (
@@ -30,6 +31,7 @@ export function ShipmentView({ id }: { id: string }) {
 
 function Loaded({ shipment }: { shipment: InboundShipment }) {
   const w = useWords();
+  useTimelineFollows(shipment.id, shipment.updated_at);
   return (
     <section className="shipment">
       <nav aria-label="Breadcrumb">
@@ -60,8 +62,7 @@ function Loaded({ shipment }: { shipment: InboundShipment }) {
       <ShipmentLabel shipment={shipment} />
       <h2>Products</h2>
       <ShipmentLines shipment={shipment} />
-      <h2>Arrivals</h2>
-      <ShipmentArrivals shipment={shipment} />
+      <ShipmentArrivals shipment={shipment} live={takesArrivals(shipment.status)} />
       <h2>Status timeline</h2>
       <StatusTimeline id={shipment.id} />
       <h2>Problems</h2>

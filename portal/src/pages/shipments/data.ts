@@ -1,8 +1,10 @@
 // The shipments area's reads and writes, through the portal's data layer: TanStack Query and `unwrap` (a 401
 // signs the page out by itself; every other refusal is an ApiError the view says in words).
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import { unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
+import { LIVE_POLL_MS, takesArrivals } from "./live.ts";
 import type {
   InboundShipmentAction,
   InboundShipmentCreate,
@@ -68,12 +70,29 @@ export function useShipmentList(filters: Filters) {
   });
 }
 
-export function useShipment(id: string) {
+/**
+ * One shipment. `live` (its page): read again every LIVE_POLL_MS while it takes arrivals and the tab is shown
+ * (TanStack Query pauses a hidden tab's interval), so the warehouse's arrivals appear as they are recorded; the
+ * edit form leaves it out and is never refreshed under a person's typing.
+ */
+export function useShipment(id: string, { live = false }: { live?: boolean } = {}) {
   const api = useApi();
   return useQuery({
     queryKey: keys.one(id),
     queryFn: () => unwrap(api.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } } })),
+    refetchInterval: (q) => (live && q.state.data && takesArrivals(q.state.data.status) ? LIVE_POLL_MS : false),
   });
+}
+
+/** The status timeline read again when the shipment changed since the page read it (not on the first read). */
+export function useTimelineFollows(id: string, updatedAt: string) {
+  const client = useQueryClient();
+  const seen = useRef(updatedAt);
+  useEffect(() => {
+    if (seen.current === updatedAt) return;
+    seen.current = updatedAt;
+    void client.invalidateQueries({ queryKey: keys.history(id) });
+  }, [client, id, updatedAt]);
 }
 
 export function useStatusHistory(id: string) {

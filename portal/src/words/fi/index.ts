@@ -1,5 +1,6 @@
 // Suomi, kun selaimen ensimmäinen portaalin osaama kieli on suomi.
 import type { Catalogue } from "../catalogue.ts";
+import { arrivals } from "./arrivals.ts";
 import { errors } from "./errors.ts";
 import { fields } from "./fields.ts";
 import { label } from "./label.ts";
@@ -7,4 +8,4 @@ import { pricing } from "./pricing.ts";
 import { station } from "./station.ts";
 import { statuses } from "./statuses.ts";
 
-export const fi: Catalogue = { ...errors, ...fields, ...label, ...pricing, ...station, ...statuses };
+export const fi: Catalogue = { ...arrivals, ...errors, ...fields, ...label, ...pricing, ...station, ...statuses };
