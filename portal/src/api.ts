@@ -9,7 +9,8 @@ export type S = components["schemas"];
 export type Api = LogisticsClient;
 export type { ErrorBody };
 
-const BASE_URL = `${window.location.origin}${BASE_PATH}`;
+/** The API's address as this page reaches it (the portal is served by the API, same origin). */
+export const BASE_URL = `${window.location.origin}${BASE_PATH}`;
 
 /**
  * A client for the signed-in session. Before sign-in the header still goes out ("-"), so that a 401 carries

@@ -3,6 +3,7 @@
 import type { Adjust, AnswerCode, DetailCode, StatusChanger } from "./codes.ts";
 import type { FieldName, GroupName, ItemName, Shape } from "./fields.ts";
 import type { Limits } from "./limits.ts";
+import type { ShopifyWords } from "./shopify-words.ts";
 import type { StationWords } from "./station-words.ts";
 import type {
   InboundShipmentAction,
@@ -178,4 +179,7 @@ export interface Catalogue {
 
   /** The receiving station's words (portal/src/station), for warehouse staff. */
   station: StationWords;
+
+  /** The Checkout page's Shopify part: the callback addresses and the steps that connect a Shopify shop. */
+  shopify: ShopifyWords;
 }

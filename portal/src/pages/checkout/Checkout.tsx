@@ -8,6 +8,7 @@ import { useApi } from "../../app/session.ts";
 import { Confirm } from "../../parts/Confirm.tsx";
 import { CopyButton } from "../../parts/CopyButton.tsx";
 import { NewKeyForm } from "./NewKeyForm.tsx";
+import { Shopify } from "./Shopify.tsx";
 import { snippet } from "./snippet.ts";
 
 export const KEYS = ["publishable_keys"] as const;
@@ -97,6 +98,7 @@ export function Checkout(_: { rest: string[] }) {
       <NewKeyForm
         onCreated={(k) => setNotice(`Key created for ${k.origins.join(", ")}. Paste its code into your checkout page.`)}
       />
+      <Shopify />
     </section>
   );
 }
