@@ -578,7 +578,10 @@ export interface paths {
          *     `facts` shows the values your price list rules were evaluated against. Without `weight` the
          *     weight is unknown, so `letter` is not offered (`item_does_not_allow`). How many pickup points
          *     are offered is your settings' `pickup_points_limit` (default 10); they are the nearest to the
-         *     customer's location as `GET /pickup_points/lookup` finds them. A postal code the country
+         *     customer's location as `GET /pickup_points/lookup` finds them, and only those within your
+         *     settings' `pickup.max_distance_km` (default 50 km): when none is, `pickup` is unavailable with
+         *     `pickup_points_too_far`; a postal code the pickup point directory does not know gives
+         *     `unknown_postal_code` (never its neighbour's points). A postal code the country
          *     cannot have (e.g. `2078` in FI) is `400`; a country you do not serve is not an error
          *     (`country_not_served`). A change to your settings or price lists applies within a second.
          *
@@ -668,10 +671,15 @@ export interface paths {
          * @description Returns up to `limit` pickup points of `country` nearest to the customer's location, nearest
          *     first by great-circle distance, each with its `distance_m` (ties by `id`). The location
          *     (`origin`) is the postal code's own location; when the postal code is not known, the centre
-         *     of the directory's pickup points in that postal code; else the nearest known postal code of
-         *     the country: of the known codes just before and after it in sort order, the one sharing the
-         *     longer prefix with it (postal codes are assigned by area), then the numerically closer.
-         *     `origin.source` says which. A country without any known location returns an empty list.
+         *     of the directory's pickup points in that postal code. `origin.source` says which.
+         *
+         *     Only points within `pickup.max_distance_km` of your shipping settings (default 50 km; 50 km
+         *     for a warehouse caller) are listed. An empty list carries a `reason`, the code shipping
+         *     options give an unavailable `pickup`: `pickup_points_too_far` when there are points but the
+         *     nearest is farther; `unknown_postal_code` when the directory covers the country (its operator
+         *     imported the country's postal codes) but neither knows the postal code nor has a point in it
+         *     (never the answer of a neighbouring postal code: check the postal code); `no_pickup_points`
+         *     when the directory has no point or no location in the country.
          *     A postal code the country cannot have (e.g. `2078` in FI) is `400`. Prices are not
          *     included: ask `GET /shipping_options` for what pickup costs at each point. Any authenticated
          *     caller may read the directory. A directory import reaches running servers within a minute.
@@ -695,7 +703,8 @@ export interface paths {
         /**
          * List the pickup points nearest to a postal code
          * @description Same as `GET /pickup_points/lookup` (the name used by existing integrations): up to `limit`
-         *     pickup points nearest to `postalcode` in `country`, nearest first, each with `distance_m`.
+         *     pickup points nearest to `postalcode` in `country`, nearest first, each with `distance_m`,
+         *     within your `pickup.max_distance_km`; an empty list carries a `reason`.
          */
         get: operations["listNearestPickupPoints"];
         put?: never;
@@ -825,8 +834,9 @@ export interface paths {
          *     `countries` gets `country_not_served`.
          *
          *     Until you replace them, the defaults apply (`updated_at: null`): every method on, letters up
-         *     to 2000 g, no weight limit for `home` and `pickup`, `countries: [FI]`, 10 pickup points, no
-         *     time zone and no delivery times. A method is still `merchant_disabled` until it has a price list.
+         *     to 2000 g, no weight limit for `home` and `pickup`, pickup points within 50 km
+         *     (`pickup.max_distance_km`), `countries: [FI]`, 10 pickup points, no time zone and no delivery
+         *     times. A method is still `merchant_disabled` until it has a price list.
          *
          *     With a `time_zone` and a method's `delivery_times`, every available option of that method (and
          *     every priced pickup point) in shipping options carries a `delivery_estimate`: the earliest and
@@ -2374,12 +2384,18 @@ export interface components {
          *       every orientation).
          *     - `weight_exceeded`: (home, pickup) the shipment is heavier than the method's `max_weight_g`
          *       in your shipping settings.
+         *     - `unknown_postal_code`: (pickup) the pickup point directory covers the customer's country
+         *       (its operator imported the country's postal codes) but does not know the postal code, and
+         *       has no pickup point in it: check the postal code. Never answered with a neighbouring postal
+         *       code's points.
          *     - `no_pickup_points`: (pickup) no pickup point was found for the customer: the directory has
          *       none in the customer's country, or no location is known there (see
          *       `GET /pickup_points/lookup`).
+         *     - `pickup_points_too_far`: (pickup) the nearest pickup point is farther from the customer
+         *       than your settings' `pickup.max_distance_km` (default 50 km).
          * @enum {string}
          */
-        ShippingUnavailableReason: "item_does_not_allow" | "merchant_disabled" | "weight_exceeded" | "country_not_served" | "no_pickup_points";
+        ShippingUnavailableReason: "item_does_not_allow" | "merchant_disabled" | "weight_exceeded" | "country_not_served" | "unknown_postal_code" | "no_pickup_points" | "pickup_points_too_far";
         /** @description Why a method is unavailable, in words, naming the setting or fact that decided it. */
         UnavailableTrace: {
             detail: string;
@@ -2613,6 +2629,25 @@ export interface components {
              */
             max_weight_g?: number;
         };
+        /**
+         * @description How far from the customer's location (great-circle distance, in kilometres) a pickup point may
+         *     be and still be offered, by shipping options, the pickup point lookup and the checkout picker.
+         *     Farther points are left out; when none is within it, pickup is unavailable with
+         *     `pickup_points_too_far`. Default 50.
+         * @example 50
+         */
+        PickupMaxDistanceKm: number;
+        PickupMethodSettingsInput: {
+            /** @description Whether you offer pickup. Off means `available: false`, `reason: merchant_disabled`. */
+            enabled: boolean;
+            /**
+             * @description Heaviest shipment pickup takes, in grams; heavier gets `weight_exceeded`. Absent: no limit
+             *     (the carriers' usual parcel limit is 35000 g).
+             */
+            max_weight_g?: number;
+            /** @description How far a pickup point may be from the customer and still be offered (1-1000 km). Omitted, 50. */
+            max_distance_km?: components["schemas"]["PickupMaxDistanceKm"];
+        };
         /** @description How many pickup points shipping options offer at most, nearest first. */
         PickupPointsLimit: number;
         /**
@@ -2662,7 +2697,7 @@ export interface components {
         ShippingSettingsInput: {
             letter: components["schemas"]["LetterMethodSettings"];
             home: components["schemas"]["ShippingMethodSettings"];
-            pickup: components["schemas"]["ShippingMethodSettings"];
+            pickup: components["schemas"]["PickupMethodSettingsInput"];
             /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
             countries: components["schemas"]["CountryCode"][];
             /** @description How many pickup points shipping options offer at most (1-50). Omitted, 10. */
@@ -2721,11 +2756,11 @@ export interface components {
             coordinates: components["schemas"]["Coordinates"] | null;
             /**
              * @description `postal_code`: the postal code's own location; `pickup_points_in_postal_code`: the centre of
-             *     the pickup points in that postal code; `nearest_postal_code`: the nearest known postal code
-             *     of the country; `none`: nothing known (the list is empty).
+             *     the pickup points in that postal code; `none`: no location is known for the postal code (the
+             *     list is empty, and `reason` says why). A neighbouring postal code's location is never used.
              * @enum {string}
              */
-            source: "postal_code" | "pickup_points_in_postal_code" | "nearest_postal_code" | "none";
+            source: "postal_code" | "pickup_points_in_postal_code" | "none";
         };
         /** @description A pickup point in a lookup, with its distance from the customer's location. */
         PickupPointWithDistance: {
@@ -2742,12 +2777,25 @@ export interface components {
             /** @description Great-circle distance from the customer's location, in metres. */
             distance_m: number;
         };
+        /**
+         * @description Why `pickup_points` is empty; absent when it is not. The same codes shipping options give an
+         *     unavailable `pickup`:
+         *     - `unknown_postal_code`: the directory covers the country (its operator imported the
+         *       country's postal codes) but does not know this postal code, nor has a pickup point in it.
+         *     - `no_pickup_points`: the directory has no pickup point in the country, or knows no location
+         *       in it.
+         *     - `pickup_points_too_far`: the nearest pickup point is farther than `pickup.max_distance_km`
+         *       of your shipping settings (50 km for a warehouse caller).
+         * @enum {string}
+         */
+        PickupPointLookupReason: "unknown_postal_code" | "no_pickup_points" | "pickup_points_too_far";
         PickupPointLookupResult: {
             postalcode: components["schemas"]["PostalCode"];
             country: components["schemas"]["CountryCode"];
             origin: components["schemas"]["PickupPointSearchOrigin"];
-            /** @description Nearest first. */
+            /** @description Nearest first; only points within the caller's `pickup.max_distance_km`. */
             pickup_points: components["schemas"]["PickupPointWithDistance"][];
+            reason?: components["schemas"]["PickupPointLookupReason"];
         };
         /** @description One branch of the directory and the number of its pickup points. */
         PickupPointBranchCount: {
@@ -2910,10 +2958,20 @@ export interface components {
             destination?: components["schemas"]["OrderDestination"] | null;
             quote?: components["schemas"]["OrderQuoteInput"];
         };
+        PickupMethodSettings: {
+            /** @description Whether you offer pickup. Off means `available: false`, `reason: merchant_disabled`. */
+            enabled: boolean;
+            /**
+             * @description Heaviest shipment pickup takes, in grams; heavier gets `weight_exceeded`. Absent: no limit
+             *     (the carriers' usual parcel limit is 35000 g).
+             */
+            max_weight_g?: number;
+            max_distance_km: components["schemas"]["PickupMaxDistanceKm"];
+        };
         ShippingSettings: {
             letter: components["schemas"]["LetterMethodSettings"];
             home: components["schemas"]["ShippingMethodSettings"];
-            pickup: components["schemas"]["ShippingMethodSettings"];
+            pickup: components["schemas"]["PickupMethodSettings"];
             /** @description Countries you ship to; customers elsewhere get `country_not_served`. */
             countries: components["schemas"]["CountryCode"][];
             pickup_points_limit: components["schemas"]["PickupPointsLimit"];
@@ -4086,6 +4144,8 @@ export type ShippingExplanation = components['schemas']['ShippingExplanation'];
 export type ShippingOptionsResult = components['schemas']['ShippingOptionsResult'];
 export type LetterMethodSettings = components['schemas']['LetterMethodSettings'];
 export type ShippingMethodSettings = components['schemas']['ShippingMethodSettings'];
+export type PickupMaxDistanceKm = components['schemas']['PickupMaxDistanceKm'];
+export type PickupMethodSettingsInput = components['schemas']['PickupMethodSettingsInput'];
 export type PickupPointsLimit = components['schemas']['PickupPointsLimit'];
 export type TimeZone = components['schemas']['TimeZone'];
 export type Weekday = components['schemas']['Weekday'];
@@ -4097,6 +4157,7 @@ export type ShippingOptionsPreview = components['schemas']['ShippingOptionsPrevi
 export type OrderShippingOptionsResult = components['schemas']['OrderShippingOptionsResult'];
 export type PickupPointSearchOrigin = components['schemas']['PickupPointSearchOrigin'];
 export type PickupPointWithDistance = components['schemas']['PickupPointWithDistance'];
+export type PickupPointLookupReason = components['schemas']['PickupPointLookupReason'];
 export type PickupPointLookupResult = components['schemas']['PickupPointLookupResult'];
 export type PickupPointBranchCount = components['schemas']['PickupPointBranchCount'];
 export type PickupPointBranchList = components['schemas']['PickupPointBranchList'];
@@ -4113,6 +4174,7 @@ export type QuoteFacts = components['schemas']['QuoteFacts'];
 export type QuotePayload = components['schemas']['QuotePayload'];
 export type Order = components['schemas']['Order'];
 export type OrderModify = components['schemas']['OrderModify'];
+export type PickupMethodSettings = components['schemas']['PickupMethodSettings'];
 export type ShippingSettings = components['schemas']['ShippingSettings'];
 export type DeliveryDatesPreview = components['schemas']['DeliveryDatesPreview'];
 export type DeliveryDatesPreviewResult = components['schemas']['DeliveryDatesPreviewResult'];
@@ -6002,7 +6064,8 @@ export interface operations {
                      *       },
                      *       "pickup": {
                      *         "enabled": true,
-                     *         "max_weight_g": 35000
+                     *         "max_weight_g": 35000,
+                     *         "max_distance_km": 50
                      *       },
                      *       "countries": [
                      *         "FI",
@@ -6078,7 +6141,8 @@ export interface operations {
                  *       },
                  *       "pickup": {
                  *         "enabled": true,
-                 *         "max_weight_g": 35000
+                 *         "max_weight_g": 35000,
+                 *         "max_distance_km": 30
                  *       },
                  *       "countries": [
                  *         "FI"
@@ -6126,7 +6190,8 @@ export interface operations {
                      *       },
                      *       "pickup": {
                      *         "enabled": true,
-                     *         "max_weight_g": 35000
+                     *         "max_weight_g": 35000,
+                     *         "max_distance_km": 30
                      *       },
                      *       "countries": [
                      *         "FI"

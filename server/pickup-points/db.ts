@@ -3,7 +3,6 @@ import { sql, type Selectable } from "kysely";
 import type { components } from "../../generated/api.ts";
 import type { Database } from "../db/schema.ts";
 import type { Executor } from "../db/transaction.ts";
-import type { Coordinates } from "../shared/geo.ts";
 import type { PostalCodeLocation } from "./geonames-format.ts";
 import { reads } from "../db/statement-ways.ts";
 
@@ -59,37 +58,12 @@ export async function branchCounts(db: Executor): Promise<{ branch: string; poin
   return rows.map((r) => ({ branch: r.branch, points: Number(r.points) }));
 }
 
-/** Candidate locations of a postal code: see `resolveOrigin` in lookup.ts. */
-export interface OriginCandidate {
-  /** 1: the postal code's own location; 2: the centre of the directory's points in it; 3/4: the known code just before/after it. */
-  rank: 1 | 2 | 3 | 4;
-  postalcode: string | null;
-  lat: number;
-  lon: number;
-}
-
-const toCandidate = (r: {
-  rank: number | string;
-  postalcode: string | null;
-  lat: number | string;
-  lon: number | string;
-}): OriginCandidate => ({
-  rank: Number(r.rank) as OriginCandidate["rank"],
-  postalcode: r.postalcode,
-  lat: Number(r.lat),
-  lon: Number(r.lon),
-});
-
-/** The known postal codes just before and after `postalcode` in the country's sorted list (index probes). */
-export async function neighbourCodes(db: Executor, country: string, postalcode: string): Promise<OriginCandidate[]> {
-  const { rows } = await sql<OriginCandidate>`
-    (select 3 as rank, postalcode, lat, lon from postal_code_locations where country = ${country} and postalcode < ${postalcode} order by postalcode desc limit 1)
-    union all
-    (select 4, postalcode, lat, lon from postal_code_locations where country = ${country} and postalcode > ${postalcode} order by postalcode limit 1)
-  `
+/** Whether the directory covers the country: its operator imported the country's postal codes (one index probe). */
+export async function coversCountry(db: Executor, country: string): Promise<boolean> {
+  const { rows } = await sql`select 1 from postal_code_locations where country = ${country} limit 1`
     .withPlugin(reads)
     .execute(db);
-  return rows.map(toCandidate);
+  return rows.length > 0;
 }
 
 // The GiST index on `position` (a unit vector, see 0002_shipping.ts) hands out points nearest first by chord
@@ -97,24 +71,6 @@ export async function neighbourCodes(db: Executor, country: string, postalcode: 
 const unitVector = (lat: Expr, lon: Expr) =>
   sql`cube(array[cos(radians(${lat})) * cos(radians(${lon})), cos(radians(${lat})) * sin(radians(${lon})), sin(radians(${lat}))])`;
 type Expr = ReturnType<typeof sql> | number;
-
-/** The `limit` points of `country` nearest to `origin`, nearest first. */
-export async function nearestTo(
-  db: Executor,
-  country: string,
-  origin: Coordinates,
-  limit: number,
-): Promise<PointRow[]> {
-  const [lat, lon] = origin;
-  const { rows } = await sql<PointRow>`
-    select ${POINT_COLUMNS} from pickup_points where country = ${country}
-    order by position <-> ${unitVector(sql`${lat}::float8`, sql`${lon}::float8`)}
-    limit ${limit}
-  `
-    .withPlugin(reads)
-    .execute(db);
-  return rows;
-}
 
 export type NearestRow = PointRow & { rank: number; origin_lat: number; origin_lon: number };
 

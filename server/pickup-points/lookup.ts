@@ -30,33 +30,28 @@ export function checkPostalCode(country: string, postalcode: string): void {
   if (problem) throw invalid([{ path: "/query/postalcode", message: problem, code: "pattern" }]);
 }
 
-const commonPrefix = (a: string, b: string) => {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return i;
-};
-
-/**
- * Of the known postal codes just before and after an unknown one in sort order, the one that shares the longer
- * prefix (postal codes are assigned by area: 20781 is beside 20780); then the numerically closer; then the lower.
- */
-export function nearestCode(
-  code: string,
-  below?: q.OriginCandidate,
-  above?: q.OriginCandidate,
-): q.OriginCandidate | undefined {
-  if (!below || !above) return below ?? above;
-  const [pb, pa] = [commonPrefix(code, below.postalcode!), commonPrefix(code, above.postalcode!)];
-  if (pb !== pa) return pb > pa ? below : above;
-  if (/^\d+$/.test(code) && /^\d+$/.test(below.postalcode!) && /^\d+$/.test(above.postalcode!)) {
-    return Number(above.postalcode) - Number(code) < Number(code) - Number(below.postalcode) ? above : below;
-  }
-  return below;
-}
-
 export interface Nearest {
   origin: Origin;
   points: PickupPointWithDistance[];
+  /** The directory covers the country (it has the country's postal codes) but not this postal code. */
+  unknownPostalCode: boolean;
+}
+
+/** Why no pickup point is offered: the codes an unavailable `pickup` and an empty lookup give. */
+export type DirectoryReason = NonNullable<PickupPointLookupResult["reason"]>;
+
+/** What the directory offers within `maxDistanceKm`: the points, nearest first, or the reason there are none. */
+export function withinReach(
+  nearest: Nearest,
+  maxDistanceKm: number,
+): { points: PickupPointWithDistance[]; reason: DirectoryReason | null } {
+  if (nearest.unknownPostalCode) return { points: [], reason: "unknown_postal_code" };
+  if (nearest.points.length === 0) return { points: [], reason: "no_pickup_points" };
+  const maxM = maxDistanceKm * 1000;
+  const points = nearest.points.filter((p) => p.distance_m <= maxM);
+  return points.length === nearest.points.length
+    ? { points: nearest.points, reason: null }
+    : { points, reason: points.length ? null : "pickup_points_too_far" };
 }
 
 // The index orders by chord length; JS computes `distance_m` with shared/geo.ts and breaks exact ties by id. A few
@@ -74,9 +69,10 @@ function withDistances(origin: Coordinates, rows: q.PointRow[], limit: number): 
 /**
  * The customer's location and the `limit` points of the country nearest to it, nearest first by great-circle
  * distance, with `distance_m`. The location is the postal code's own; else the centre of the directory's points
- * in that postal code; else the nearest known postal code of the country (`nearestCode`); else none (no points).
- * The first two cases, the usual ones, take one round trip; answers are cached in `directory`. The result is shared:
- * callers must not change it.
+ * in that postal code; else none: the postal code is unknown when the directory has the country's postal codes
+ * (never answered as a neighbouring postal code's), else the country is not covered (no points). The first two
+ * cases, the usual ones, take one round trip; answers are cached in `directory`. The result is shared: callers
+ * must not change it.
  */
 export async function nearestPickupPoints(
   db: Executor,
@@ -104,27 +100,28 @@ async function findNearest(db: Executor, query: NearestQuery): Promise<Nearest> 
         rows.filter((r) => r.id !== null),
         query.limit,
       ),
+      unknownPostalCode: false,
     };
   }
-  const neighbours = await q.neighbourCodes(db, query.country, query.postalcode);
-  const near = nearestCode(
-    query.postalcode,
-    neighbours.find((c) => c.rank === 3),
-    neighbours.find((c) => c.rank === 4),
-  );
-  if (!near) return { origin: { coordinates: null, source: "none" }, points: [] };
-  const coordinates: Coordinates = [near.lat, near.lon];
-  const points = withDistances(coordinates, await q.nearestTo(db, query.country, coordinates, fetch), query.limit);
-  return { origin: { coordinates, source: "nearest_postal_code" }, points };
+  const unknownPostalCode = await q.coversCountry(db, query.country);
+  return { origin: { coordinates: null, source: "none" }, points: [], unknownPostalCode };
 }
 
+/** The lookup's answer: the nearest points within `maxDistanceKm`, or none and the reason. */
 export async function lookupPickupPoints(
   db: Executor,
   directory: TtlCache<Nearest>,
-  query: NearestQuery,
+  query: NearestQuery & { maxDistanceKm: number },
 ): Promise<PickupPointLookupResult> {
-  const { origin, points } = await nearestPickupPoints(db, directory, query);
-  return { postalcode: query.postalcode, country: query.country, origin, pickup_points: points };
+  const nearest = await nearestPickupPoints(db, directory, query);
+  const { points, reason } = withinReach(nearest, query.maxDistanceKm);
+  return {
+    postalcode: query.postalcode,
+    country: query.country,
+    origin: nearest.origin,
+    pickup_points: points,
+    ...(reason && { reason }),
+  };
 }
 
 export async function getPickupPoint(db: Executor, id: string): Promise<PickupPoint> {

@@ -25,6 +25,8 @@ export interface ShippingOptionsInput {
   facts: ShippingFacts;
   /** Nearest first; extra properties such as `distance_m` are dropped from the answer, unless `distances`. */
   pickupPoints: readonly (PickupPoint & { distance_m?: number })[];
+  /** Why `pickupPoints` is empty, as the directory said (default `no_pickup_points`). */
+  pickupReason?: "unknown_postal_code" | "no_pickup_points" | "pickup_points_too_far" | null;
   /** How many pickup points to offer (default 10, at most 50). */
   limit?: number;
   /** Keep each point's `distance_m` (a checkout page's answer: the picker shows it). */
@@ -36,7 +38,8 @@ export interface ShippingOptionsInput {
  * `merchant_disabled` (switched off or no price list), `country_not_served` (customer's country not in
  * `countries`), then per method: letter `item_does_not_allow` (facts say no letter: weight unknown, over the
  * limit, or an item not letter-able); home/pickup `weight_exceeded` (over the method's `max_weight_g`);
- * pickup `no_pickup_points`.
+ * pickup: without points, the directory's reason (`unknown_postal_code`, `no_pickup_points` or
+ * `pickup_points_too_far`).
  */
 export function unavailableReason(
   method: ShippingMethodType,
@@ -49,7 +52,7 @@ export function unavailableReason(
   // Letters use `letter.max_weight_g` through `order.letter_possible` instead.
   const maxWeight = settings[method].max_weight_g;
   if (maxWeight !== undefined && facts["order.total_weight"] > maxWeight) return "weight_exceeded";
-  if (method === "pickup" && input.pickupPoints.length === 0) return "no_pickup_points";
+  if (method === "pickup" && input.pickupPoints.length === 0) return input.pickupReason ?? "no_pickup_points";
   return null;
 }
 
@@ -85,6 +88,10 @@ export function unavailableDetail(
       return `The total weight ${weight} g is over ${method}.max_weight_g ${(settings[method] as { max_weight_g?: number }).max_weight_g} g.`;
     case "no_pickup_points":
       return `No pickup point was found near ${facts["customer.postalcode"]} ${facts["customer.country"]}.`;
+    case "pickup_points_too_far":
+      return `No pickup point is within pickup.max_distance_km ${settings.pickup.max_distance_km} km of ${facts["customer.postalcode"]} ${facts["customer.country"]}.`;
+    case "unknown_postal_code":
+      return `The pickup point directory does not know the postal code ${facts["customer.postalcode"]} ${facts["customer.country"]}.`;
     default:
       return reason;
   }

@@ -12,7 +12,7 @@ export type { ShippingSettings };
 export const DEFAULT_SETTINGS: ShippingSettings = {
   letter: { enabled: true, max_weight_g: 2000 },
   home: { enabled: true },
-  pickup: { enabled: true },
+  pickup: { enabled: true, max_distance_km: 50 },
   countries: ["FI"],
   pickup_points_limit: 10,
   time_zone: null,
@@ -27,7 +27,11 @@ export function settingsToWire(row: q.SettingsRow | null | undefined): ShippingS
   return {
     letter: { enabled: row.letter_enabled, max_weight_g: row.letter_max_weight_g },
     home: { enabled: row.home_enabled, ...weight(row.home_max_weight_g) },
-    pickup: { enabled: row.pickup_enabled, ...weight(row.pickup_max_weight_g) },
+    pickup: {
+      enabled: row.pickup_enabled,
+      ...weight(row.pickup_max_weight_g),
+      max_distance_km: row.pickup_max_distance_km,
+    },
     countries: row.countries,
     pickup_points_limit: row.pickup_points_limit,
     time_zone: row.time_zone,
@@ -59,6 +63,7 @@ export async function replaceSettings(
     home_max_weight_g: input.home.max_weight_g ?? null,
     pickup_enabled: input.pickup.enabled,
     pickup_max_weight_g: input.pickup.max_weight_g ?? null,
+    pickup_max_distance_km: input.pickup.max_distance_km ?? DEFAULT_SETTINGS.pickup.max_distance_km,
     countries: input.countries,
     pickup_points_limit: input.pickup_points_limit ?? DEFAULT_SETTINGS.pickup_points_limit,
     time_zone: input.time_zone ?? null,

@@ -10,7 +10,7 @@ import type {
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor } from "../db/transaction.ts";
 import { orderForShipping } from "../orders/orders.ts";
-import { nearestPickupPoints, pickupPointBranch } from "../pickup-points/lookup.ts";
+import { nearestPickupPoints, pickupPointBranch, withinReach } from "../pickup-points/lookup.ts";
 import type { Db } from "../db/database.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import type { Nearest } from "../pickup-points/lookup.ts";
@@ -73,26 +73,27 @@ async function options(
 ): Promise<{ options: ShippingOptionsByMethod; explanation?: ShippingExplanation }> {
   const { settings, priceLists } = config;
   const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit, distances };
-  // The directory is asked only when the points are all pickup lacks (no_pickup_points is the last reason checked).
-  const pickupPoints =
+  // The directory is asked only when the points are all pickup lacks (its reasons are the last checked).
+  const { points: pickupPoints, reason: pickupReason } =
     unavailableReason("pickup", input) !== "no_pickup_points"
-      ? []
-      : (
+      ? { points: [], reason: null }
+      : withinReach(
           await nearestPickupPoints(db, directory, {
             postalcode: facts["customer.postalcode"],
             country: facts["customer.country"],
             limit: settings.pickup_points_limit,
-          })
-        ).points;
+          }),
+          settings.pickup.max_distance_km,
+        );
   const estimates = {
     time_zone: settings.time_zone ?? null,
     delivery_times: settings.delivery_times ?? {},
     country: facts["customer.country"],
     now,
   };
-  if (!explain) return { options: withEstimates(buildShippingOptions({ ...input, pickupPoints }), estimates) };
+  if (!explain) return { options: withEstimates(buildShippingOptions({ ...input, pickupPoints, pickupReason }), estimates) };
   const book = new TraceBook();
-  const built = buildShippingOptions({ ...input, pickupPoints }, book);
+  const built = buildShippingOptions({ ...input, pickupPoints, pickupReason }, book);
   return { options: withEstimates(built, estimates), explanation: book.explanation() };
 }
 
@@ -168,6 +169,10 @@ export async function previewShippingOptions(
   const settings = input.settings
     ? {
         ...input.settings,
+        pickup: {
+          ...input.settings.pickup,
+          max_distance_km: input.settings.pickup.max_distance_km ?? DEFAULT_SETTINGS.pickup.max_distance_km,
+        },
         pickup_points_limit: input.settings.pickup_points_limit ?? DEFAULT_SETTINGS.pickup_points_limit,
       }
     : saved.settings;

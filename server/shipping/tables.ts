@@ -22,6 +22,8 @@ export interface ShippingTables {
     home_max_weight_g: number | null;
     pickup_enabled: boolean;
     pickup_max_weight_g: number | null;
+    /** Pickup points farther from the customer are not offered (0022; default 50). */
+    pickup_max_distance_km: ColumnType<number, number | undefined, number>;
     countries: CountryCode[];
     pickup_points_limit: number;
     /** Null: no delivery estimates (the release before 0019 wrote none). */

@@ -9,6 +9,7 @@ import { BASE_PATH } from "../../server/app.ts";
 import { newId } from "../../server/shared/ids.ts";
 import { createMockApp } from "../../tools/mock/app.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
+import { configure, list, loadDemo, SETTINGS } from "../helpers/shipping.ts";
 import { paritySent, PARITY_TABLE, type Answer, type Row, type Target } from "./table.ts";
 
 let srv: TestServer;
@@ -17,7 +18,9 @@ const targets: Record<"mock" | "server", Target> = {} as never;
 
 beforeAll(async () => {
   srv = await startTestServer();
-  await srv.merchant("parity.example.com");
+  // The demo directory, and home and pickup priced: what the spec's place examples (99800, 99999) answer from.
+  await loadDemo(srv);
+  await configure(await srv.merchant("parity.example.com"), SETTINGS, [list("home"), list("pickup")]);
   await srv.operator("parity-wh");
   const app = await createMockApp({ logger: pino({ level: "silent" }) });
   mock = await new Promise<Server>((resolve) => {

@@ -109,6 +109,37 @@ export const PARITY_TABLE: ParityRow[] = [
       check: (b) => expect((b.facts as Record<string, unknown>)["customer.postalcode"]).toBe("20780"),
     },
   },
+  // Near means near (issue 56): the spec's Ivalo and unknown postal code examples are the server's answers on the
+  // demo directory (parity.test.ts loads it and prices home and pickup for the table's merchant).
+  ...(
+    [
+      ["99800", "pickup_points_too_far"],
+      ["99999", "unknown_postal_code"],
+    ] as const
+  ).flatMap(([postalcode, reason]): ParityRow[] => [
+    {
+      name: `shipping options for ${postalcode}: pickup unavailable, ${reason}`,
+      method: "GET",
+      path: `/shipping_options?postalcode=${postalcode}&country=FI`,
+      expect: {
+        status: 200,
+        check: (b) => {
+          const options = b.options as Record<string, Record<string, unknown>>;
+          expect(options.pickup).toEqual({ available: false, reason });
+          expect(options.home!.available).toBe(true);
+        },
+      },
+    },
+    {
+      name: `the pickup point lookup for ${postalcode}: no points, ${reason}`,
+      method: "GET",
+      path: `/pickup_points/lookup?postalcode=${postalcode}&country=FI`,
+      expect: {
+        status: 200,
+        check: (b) => expect(b).toMatchObject({ postalcode, pickup_points: [], reason }),
+      },
+    },
+  ]),
   { name: "the events feed", method: "GET", path: "/events", expect: { status: 200 } },
   {
     // A cursor naming an event the target's history does not have at its position: after a restore on the server.

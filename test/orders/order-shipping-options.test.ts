@@ -163,4 +163,18 @@ describe("per-order shipping options", () => {
     const r = await options(m, await createOrder(m, order({ customer: { postalcode: "10111", country: "EE" } })));
     expect(Object.values(r.options)).toEqual([0, 1, 2].map(() => ({ available: false, reason: "country_not_served" })));
   });
+
+  it("use the order's postal code: 99800 (nearest point 814 km) is pickup_points_too_far, 99999 unknown_postal_code", async () => {
+    const m = await srv.merchant();
+    await configure(m, SETTINGS, [list("home"), list("pickup")]);
+    const ivalo = await options(m, await createOrder(m, order({ customer: { postalcode: "99800", country: "FI" } })));
+    expect(ivalo.options.pickup).toEqual({ available: false, reason: "pickup_points_too_far" });
+    expect(ivalo.options.home.available).toBe(true);
+    const unknown = await options(m, await createOrder(m, order({ customer: { postalcode: "99999", country: "FI" } })));
+    expect(unknown.options.pickup).toEqual({ available: false, reason: "unknown_postal_code" });
+    // The merchant's own distance: within 900 km, Ivalo's customer is offered the nearest points (Tampere).
+    await configure(m, { ...SETTINGS, pickup: { enabled: true, max_distance_km: 900 } }, []);
+    const offered = pickupPoints((await options(m, ivalo.order_id)).options);
+    expect(offered[0]!.city).toBe("TAMPERE");
+  });
 });

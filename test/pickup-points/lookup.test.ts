@@ -5,22 +5,27 @@ import type { components, LogisticsClient, operations } from "../../client/index
 import { distanceM } from "../../server/shared/geo.ts";
 import { expectError, expectUnchanged } from "../helpers/fixtures.ts";
 import { useTestServer, type TestServer } from "../helpers/server.ts";
-import { geonames, importCodes, importPoints, loadDemo, point } from "../helpers/shipping.ts";
+import { configure, geonames, importCodes, importPoints, loadDemo, point, SETTINGS } from "../helpers/shipping.ts";
 
 type S = components["schemas"];
 const demoPoints: S["PickupPoint"][] = JSON.parse(
   readFileSync(new URL("../../server/pickup-points/demo/pickup-points.json", import.meta.url), "utf8"),
 );
 const KAARINA: [number, number] = [60.407, 22.369]; // 20780 in the demo postal codes
+const HELSINKI: [number, number] = [60.17116, 24.93265]; // 00100
+const IVALO: [number, number] = [68.658, 27.54]; // 99800: the nearest demo point is in Tampere, 814 km away
 
 let srv: TestServer;
 let m: LogisticsClient;
 let w: LogisticsClient;
+/** A merchant whose pickup.max_distance_km is the highest the spec allows (1000 km). */
+let far: LogisticsClient;
 
 useTestServer(async (s) => {
   srv = s;
   await loadDemo(srv);
-  [m, w] = await Promise.all([srv.merchant(), srv.operator()]);
+  [m, w, far] = await Promise.all([srv.merchant(), srv.operator(), srv.merchant()]);
+  await configure(far, { ...SETTINGS, pickup: { enabled: true, max_distance_km: 1000 } }, []);
 });
 
 async function lookup(c: LogisticsClient, query: operations["lookupPickupPoints"]["parameters"]["query"]) {
@@ -59,9 +64,51 @@ describe("GET /pickup_points/lookup and /pickup_points", () => {
     const list = await m.GET("/pickup_points", { params: { query: { postalcode: "00100", limit: 3 } } });
     expect(list.data).toEqual(three);
     expect(await lookup(w, { postalcode: "00100", limit: 3 })).toEqual(three);
-    expect((await lookup(m, { postalcode: "00100", limit: 50 })).pickup_points.length).toBe(
-      demoPoints.length > 50 ? 50 : demoPoints.length,
+    // 50 asked for: the demo's 59 points reach 165 km from Helsinki; within 1000 km, 50 of them.
+    expect((await lookup(far, { postalcode: "00100", limit: 50 })).pickup_points.map((p) => p.id)).toEqual(
+      bruteForce(demoPoints, HELSINKI)
+        .slice(0, 50)
+        .map((e) => e.id),
     );
+  });
+
+  it("lists only points within the merchant's pickup.max_distance_km (default 50 km, a warehouse's 50 km)", async () => {
+    const within = (km: number) =>
+      bruteForce(demoPoints, HELSINKI)
+        .filter((e) => e.d <= km * 1000)
+        .map((e) => e.id);
+    expect(within(50).length).toBeGreaterThan(10);
+    expect(within(50).length).toBeLessThan(50);
+    for (const c of [m, w, m]) {
+      const r = await lookup(c, { postalcode: "00100", limit: 50 });
+      expect(r.pickup_points.map((p) => p.id)).toEqual(within(50));
+      expect(r).not.toHaveProperty("reason");
+    }
+    const near = await srv.merchant();
+    await configure(near, { ...SETTINGS, pickup: { enabled: true, max_distance_km: 1 } }, []);
+    const one = await lookup(near, { postalcode: "00100", limit: 50 });
+    expect(one.pickup_points.map((p) => p.id)).toEqual(within(1));
+    expect(one.pickup_points.every((p) => p.distance_m <= 1000)).toBe(true);
+  });
+
+  it("answers 99800 (Ivalo) with no points and reason pickup_points_too_far; a merchant allowing 1000 km gets them", async () => {
+    for (const c of [m, w]) {
+      expect(await lookup(c, { postalcode: "99800" })).toEqual({
+        postalcode: "99800",
+        country: "FI",
+        origin: { coordinates: IVALO, source: "postal_code" },
+        pickup_points: [],
+        reason: "pickup_points_too_far",
+      });
+    }
+    const r = await lookup(far, { postalcode: "99800", limit: 3 });
+    expect(r.pickup_points.map((p) => p.id)).toEqual(
+      bruteForce(demoPoints, IVALO)
+        .slice(0, 3)
+        .map((e) => e.id),
+    );
+    expect(r.pickup_points[0]!.distance_m).toBe(Math.round(bruteForce(demoPoints, IVALO)[0]!.d)); // 814 km
+    expect(r).not.toHaveProperty("reason");
   });
 
   it("places an unknown postal code at the centre of the directory's points in it", async () => {
@@ -75,26 +122,28 @@ describe("GET /pickup_points/lookup and /pickup_points", () => {
     expect(r.origin.coordinates![1]).toBeCloseTo(22.6, 9);
   });
 
-  it("else at the nearest known postal code of the country: the longer shared prefix, then the numerically closer", async () => {
-    expect((await lookup(m, { postalcode: "20781" })).origin).toEqual({
-      coordinates: KAARINA,
-      source: "nearest_postal_code",
-    });
-    const r = await lookup(m, { postalcode: "20899" }); // between 20780 and 20900: 20900 is closer
-    expect(r.origin).toEqual({ coordinates: [60.405, 22.245], source: "nearest_postal_code" });
-    expect(r.pickup_points.map((p) => p.id)).toEqual(
-      bruteForce(demoPoints, [60.405, 22.245])
-        .slice(0, 10)
-        .map((e) => e.id),
-    );
+  it("answers a postal code the directory does not know with reason unknown_postal_code, never a neighbour's points", async () => {
+    // 99999 does not exist; 20781 sits beside Kaarina's 20780 (the lookup once answered with 20780's points).
+    for (const postalcode of ["99999", "20781"]) {
+      for (const c of [m, w, far]) {
+        expect(await lookup(c, { postalcode })).toEqual({
+          postalcode,
+          country: "FI",
+          origin: { coordinates: null, source: "none" },
+          pickup_points: [],
+          reason: "unknown_postal_code",
+        });
+      }
+    }
   });
 
-  it("answers an empty list with origin none for a country without any known location", async () => {
+  it("answers a country the directory does not cover (no postal codes imported) with reason no_pickup_points", async () => {
     expect(await lookup(m, { postalcode: "111 22", country: "SE" })).toEqual({
       postalcode: "111 22",
       country: "SE",
       origin: { coordinates: null, source: "none" },
       pickup_points: [],
+      reason: "no_pickup_points",
     });
   });
 
@@ -202,8 +251,9 @@ describe("nearest points on a larger directory", () => {
     ];
     for (const [name, origin] of origins) {
       await importCodes(srv, [geonames("FI", "99999", ...origin, name)]);
-      const r = await lookup(m, { postalcode: "99999", limit: 50 });
+      const r = await lookup(far, { postalcode: "99999", limit: 50 });
       expect(r.origin.coordinates).toEqual(origin);
+      expect(r.pickup_points.at(-1)!.distance_m, name).toBeLessThan(1_000_000);
       const expected = bruteForce(fi, origin).slice(0, 50);
       expect(
         r.pickup_points.map((p) => p.id),

@@ -129,10 +129,44 @@ describe("availability: every reason code", () => {
     expect(r.options.home.available).toBe(true);
   });
 
+  it("pickup_points_too_far: 99800 (Ivalo), whose nearest point is 814 km away, over the default 50 km", async () => {
+    const m = await merchant();
+    const r = await shippingOptions(m, { postalcode: "99800" });
+    expect(r.options.pickup).toEqual({ available: false, reason: "pickup_points_too_far" });
+    expect(r.options.home.available).toBe(true);
+    // Within the merchant's own distance: offered, the nearest (Tampere) first.
+    const far = await merchant({ ...SETTINGS, pickup: { enabled: true, max_distance_km: 900 } });
+    const points = pickupPoints((await shippingOptions(far, { postalcode: "99800" })).options);
+    expect(points.length).toBeGreaterThan(0);
+    expect(points[0]!.city).toBe("TAMPERE");
+  });
+
+  it("leaves out points beyond pickup.max_distance_km: 20780 with 3 km offers only the points within 3 km", async () => {
+    const m = await merchant({ ...SETTINGS, pickup: { enabled: true, max_distance_km: 3 }, pickup_points_limit: 50 });
+    const within = demoPoints
+      .map((p) => ({ id: p.id, d: distanceM(KAARINA, p.coordinates) }))
+      .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1))
+      .filter((x) => x.d <= 3000)
+      .map((x) => x.id);
+    expect(within.length).toBeGreaterThan(0);
+    expect(within.length).toBeLessThan(10);
+    expect(pickupPoints((await shippingOptions(m, { postalcode: "20780" })).options).map((p) => p.id)).toEqual(within);
+  });
+
+  it("unknown_postal_code: 99999 and 20781, which the directory does not know, never a neighbour's points", async () => {
+    const m = await merchant({ ...SETTINGS, pickup: { enabled: true, max_distance_km: 1000 } });
+    for (const postalcode of ["99999", "20781"]) {
+      const r = await shippingOptions(m, { postalcode });
+      expect(r.options.pickup, postalcode).toEqual({ available: false, reason: "unknown_postal_code" });
+      expect(r.options.home.available).toBe(true);
+    }
+  });
+
   it("offers pickup_points_limit points", async () => {
     const m = await merchant({ ...SETTINGS, pickup_points_limit: 3 });
     expect(Object.keys(pickupPoints((await shippingOptions(m, { postalcode: "20780" })).options))).toHaveLength(3);
-    const fifty = await merchant({ ...SETTINGS, pickup_points_limit: 50 });
+    // The demo's 50 points nearest to 20780 reach 145 km: a merchant allowing that far.
+    const fifty = await merchant({ ...SETTINGS, pickup: { enabled: true, max_distance_km: 200 }, pickup_points_limit: 50 });
     expect(pickupPoints((await shippingOptions(fifty, { postalcode: "20780" })).options).map((p) => p.id)).toEqual(
       nearestIds(50),
     );

@@ -3,6 +3,7 @@ import type { components } from "../../generated/api.ts";
 import { genericFacts, orderFacts } from "../../server/shipping/facts.ts";
 import {
   buildShippingOptions,
+  unavailableDetail,
   unavailableReason,
   type MethodPriceList,
   type MethodSettings,
@@ -28,7 +29,7 @@ const pickupListExample: MethodPriceList =
 const settings = (over: Partial<MethodSettings> = {}): MethodSettings => ({
   letter: { enabled: true, max_weight_g: 2000 },
   home: { enabled: true },
-  pickup: { enabled: true },
+  pickup: { enabled: true, max_distance_km: 50 },
   countries: ["FI"],
   ...over,
 });
@@ -64,7 +65,7 @@ describe("buildShippingOptions", () => {
     const options = buildShippingOptions(
       input({
         facts: f,
-        settings: settings({ pickup: { enabled: false } }),
+        settings: settings({ pickup: { enabled: false, max_distance_km: 50 } }),
         priceLists: [letterList, homeListExample, pickupListExample],
       }),
     );
@@ -161,7 +162,7 @@ describe("unavailableReason: every reason code", () => {
     const heavy = { ...facts, "order.total_weight": 35_001 };
     const limited = settings({
       home: { enabled: true, max_weight_g: 30_000 },
-      pickup: { enabled: true, max_weight_g: 35_000 },
+      pickup: { enabled: true, max_weight_g: 35_000, max_distance_km: 50 },
     });
     expect(unavailableReason("pickup", input({ facts: heavy, settings: limited }))).toBe("weight_exceeded");
     expect(
@@ -180,12 +181,33 @@ describe("unavailableReason: every reason code", () => {
     });
   });
 
+  it("unknown_postal_code, pickup_points_too_far: the directory's reason for no points, in words naming the setting", () => {
+    for (const reason of ["unknown_postal_code", "pickup_points_too_far"] as const) {
+      expect(unavailableReason("pickup", input({ pickupPoints: [], pickupReason: reason }))).toBe(reason);
+      expect(buildShippingOptions(input({ pickupPoints: [], pickupReason: reason })).pickup).toEqual({
+        available: false,
+        reason,
+      });
+    }
+    // Points win over a stale reason; an earlier reason wins over the directory's.
+    expect(unavailableReason("pickup", input({ pickupReason: "pickup_points_too_far" }))).toBeNull();
+    const off = settings({ pickup: { enabled: false, max_distance_km: 50 } });
+    expect(unavailableReason("pickup", input({ settings: off, pickupPoints: [], pickupReason: "unknown_postal_code" }))).toBe(
+      "merchant_disabled",
+    );
+    expect(unavailableDetail("pickup", "pickup_points_too_far", input({ pickupPoints: [] }))).toContain(
+      "pickup.max_distance_km 50 km",
+    );
+  });
+
   it("every code of the spec's enum is produced by some case above", () => {
     expect(spec.components.schemas.ShippingUnavailableReason.enum.sort()).toEqual([
       "country_not_served",
       "item_does_not_allow",
       "merchant_disabled",
       "no_pickup_points",
+      "pickup_points_too_far",
+      "unknown_postal_code",
       "weight_exceeded",
     ]);
   });

@@ -35,6 +35,7 @@ export const FIELD_NAMES = [
   "pickup",
   "enabled",
   "max_weight_g",
+  "max_distance_km",
   "countries",
   "pickup_points_limit",
   "time_zone",
@@ -280,9 +281,10 @@ export const shapeAnswers = (shape: Shape, code: string): boolean =>
     code !== "required" &&
     !(RULE_CODES as readonly string[]).includes(code));
 
-export type Unit = "gram" | "millimeter" | "percent";
+export type Unit = "gram" | "kilometer" | "millimeter" | "percent";
 const UNIT_OF: Partial<Record<FieldName, Unit>> = {
   max_weight_g: "gram",
+  max_distance_km: "kilometer",
   weight: "gram",
   weight_g: "gram",
   tax: "percent",

@@ -57,11 +57,11 @@ export function formatNumber(who: Who, n: number, maximumFractionDigits = 3): st
   return numberFormat(speakerOf(who).locale, { maximumFractionDigits }).format(n);
 }
 
-/** A number with a unit: "5,000 g", "25.5 %", "350 mm". */
+/** A number with a unit: "5,000 g", "25.5 %", "350 mm", "50 km". */
 export function formatUnit(
   who: Who,
   n: number,
-  unit: "gram" | "kilogram" | "liter" | "millimeter" | "percent",
+  unit: "gram" | "kilogram" | "kilometer" | "liter" | "millimeter" | "percent",
 ): string {
   return numberFormat(speakerOf(who).locale, { style: "unit", unit, maximumFractionDigits: 3 }).format(n);
 }

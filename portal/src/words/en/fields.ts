@@ -29,6 +29,7 @@ export const fields: Fields = {
     pickup: "the pickup point settings",
     enabled: "the on/off choice",
     max_weight_g: "the weight limit",
+    max_distance_km: "the greatest distance to a pickup point",
     countries: "the countries",
     pickup_points_limit: "the number of pickup points shown",
     time_zone: "the time zone",

@@ -105,5 +105,8 @@ export const pricing: Pricing = {
     weight_exceeded: "The order is heavier than this delivery method's weight limit in your shipping settings.",
     country_not_served: "You do not deliver to the customer's country (see the countries in your shipping settings).",
     no_pickup_points: "No pickup points were found near the customer.",
+    unknown_postal_code: "The customer's postal code is not known: check the postal code.",
+    pickup_points_too_far:
+      "No pickup point is within the maximum distance of your shipping settings from the customer.",
   },
 };

@@ -29,6 +29,7 @@ export const fields: Fields = {
     pickup: "noutopistetoimituksen asetukset",
     enabled: "käytössä-valinta",
     max_weight_g: "painoraja",
+    max_distance_km: "noutopisteen suurin etäisyys",
     countries: "maat",
     pickup_points_limit: "näytettävien noutopisteiden määrä",
     time_zone: "aikavyöhyke",

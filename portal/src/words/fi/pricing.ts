@@ -107,5 +107,7 @@ export const pricing: Pricing = {
     weight_exceeded: "Tilaus on painavampi kuin tämän toimitustavan painoraja toimitusasetuksissasi.",
     country_not_served: "Et toimita asiakkaan maahan (katso maat toimitusasetuksistasi).",
     no_pickup_points: "Asiakkaan läheltä ei löytynyt noutopisteitä.",
+    unknown_postal_code: "Asiakkaan postinumeroa ei tunneta: tarkista postinumero.",
+    pickup_points_too_far: "Yksikään noutopiste ei ole toimitusasetustesi enimmäisetäisyyden sisällä asiakkaasta.",
   },
 };

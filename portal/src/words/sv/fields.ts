@@ -29,6 +29,7 @@ export const fields: Fields = {
     pickup: "inställningarna för leverans till utlämningsställe",
     enabled: "valet på eller av",
     max_weight_g: "viktgränsen",
+    max_distance_km: "det största avståndet till ett utlämningsställe",
     countries: "länderna",
     pickup_points_limit: "antalet utlämningsställen som visas",
     time_zone: "tidszonen",

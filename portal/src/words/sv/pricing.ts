@@ -106,5 +106,8 @@ export const pricing: Pricing = {
     weight_exceeded: "Ordern är tyngre än viktgränsen för det här leveranssättet i dina leveransinställningar.",
     country_not_served: "Du levererar inte till kundens land (se länderna i dina leveransinställningar).",
     no_pickup_points: "Inga utlämningsställen hittades nära kunden.",
+    unknown_postal_code: "Kundens postnummer är okänt: kontrollera postnumret.",
+    pickup_points_too_far:
+      "Inget utlämningsställe ligger inom det största avståndet i dina leveransinställningar från kunden.",
   },
 };
