@@ -14,7 +14,10 @@ const SUITES: Record<string, { file: string; what: string }> = {
     file: "suites/instances.ts",
     what: "GET shipment on PostgreSQL: one instance against two on the same database",
   },
-  shipping: { file: "suites/shipping.ts", what: "GET /shipping_options on 50,000 pickup points" },
+  shipping: {
+    file: "suites/shipping.ts",
+    what: "GET /shipping_options on 50,000 pickup points; Shopify's callback at 100 req/s",
+  },
   webhooks: {
     file: "suites/webhooks.ts",
     what: "webhook deliveries a second and commit-to-receipt latency, 1 to 100 endpoints",
