@@ -24,9 +24,7 @@ import {
 } from "./rate-limit.ts";
 import { fairShare } from "./fair-share.ts";
 import { addressLimits, type AddressLimits } from "./address-limits.ts";
-import { keyOrigins, preflight } from "./cors.ts";
-import { isListedOrigin } from "../publishable-keys/keys.ts";
-import { TtlCache } from "../shared/ttl-cache.ts";
+import { keyOrigins, preflight, readableRefusals } from "./cors.ts";
 import { traceRequests, traceSteps } from "./tracing.ts";
 import { paceRefusals } from "./refusal-pace.ts";
 import { dispatch } from "./registry.ts";
@@ -106,15 +104,17 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
     // Requests no verified caller answers for are counted per client address (address-limits.ts): here, one without
     // credentials from an address whose minute is spent is refused before anything else costs.
     ["address limit", addresses?.early],
-    // A browser's preflight (CORS): answered here for the operations a publishable key may call, from an origin a
-    // key lists; no operation is matched for it.
-    ["preflight", preflight(listedOrigin(o.db))],
+    // A browser's preflight (CORS): answered here for the operations a publishable key may call, from any origin
+    // (the request itself is checked); no operation is matched for it.
+    ["preflight", preflight()],
     // Which operation (404/405), from the method and path alone: a request that cannot succeed costs no key
     // derivation (its route is public in the spec anyway).
     ["route", route],
     // Who is calling (401), before anything else costs: the limits count per caller, and no stranger's body is
     // read. (The login throttle is checked before any derivation; the limits below count verified callers only,
     // or a stranger could use up a merchant's allowance by naming it.)
+    // A page's refusal (401, 403) is one it can read, so the checkout picker can say why it shows nothing.
+    ["readable refusals", readableRefusals()],
     [
       "authenticate",
       authenticate(o.authenticator, {
@@ -164,13 +164,6 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
     // The operation's handler (501 when it has none).
     ["dispatch", dispatch(o.db, o.handlers)],
   ];
-}
-
-/** Whether a working key lists an origin, kept for a few seconds: preflights come before every page's first call. */
-function listedOrigin(db: Db): (origin: string) => Promise<boolean> {
-  const cache = new TtlCache<boolean>(5000, 1000);
-  return (origin) =>
-    origin.length > 200 ? Promise.resolve(false) : cache.get(origin, () => isListedOrigin(db, origin));
 }
 
 /**

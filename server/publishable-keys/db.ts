@@ -63,15 +63,3 @@ export const findWorkingKeyByToken = (db: Executor, token: string) =>
     .where("token", "=", token)
     .where("revoked_at", "is", null)
     .executeTakeFirst();
-
-/** Whether any working key (of any merchant) lists `origin`: what a CORS preflight, which carries no key, can know. */
-export async function isListedOrigin(db: Executor, origin: string): Promise<boolean> {
-  const row = await db
-    .selectFrom("publishable_keys")
-    .select("id")
-    .where("revoked_at", "is", null)
-    .where(sql<boolean>`origins @> ${JSON.stringify([origin])}::jsonb`)
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}

@@ -77,5 +77,3 @@ export async function keyPrincipal(db: Executor, token: string): Promise<Princip
     publishable: { keyId: row.id, origins: row.origins },
   };
 }
-
-export { isListedOrigin } from "./db.ts";

@@ -1,5 +1,7 @@
 // The checkout picker's failures, told apart in a real browser (issue 56 "Tell failures apart"): a service that does
-// not answer (stopped) offers "Try again", and trying again works once it is back; a postal code that cannot be
+// not answer (stopped) offers "Try again", and trying again works once it is back; a page on an origin its key does
+// not list, or with a revoked key, says the options cannot be shown there, without "Try again" (it cannot help),
+// and tells the shop's developer in the console what to do; a postal code that cannot be
 // one, or that the directory does not know, says "Check the postal code"; an address nothing is delivered to says
 // so. The shop's page serves picker.js itself, so the script loads whatever the service is doing, and the page asks
 // the service through a stand-in address (a proxy to the test server) that the test stops and starts.
@@ -10,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LogisticsClient } from "../../client/index.ts";
 import { expectAccessible, launchChromium } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { configure, list, loadDemo, SETTINGS } from "../helpers/shipping.ts";
@@ -23,6 +26,8 @@ let shop: Server;
 let api: Server;
 let apiPort = 0;
 let key = "";
+let shopOrigin = "";
+let m: LogisticsClient;
 let script = "";
 /** What the stand-in answers for a postal code instead of asking the service: until the service says it itself. */
 const standIn = new Map<string, unknown>();
@@ -62,10 +67,10 @@ function proxy(): Server {
 }
 
 /** A shop's checkout page: picker.js from the shop itself, the element asking the stand-in service. */
-function page(lang: string, postalcode: string, country: string) {
+function page(lang: string, postalcode: string, country: string, pageKey: string) {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>Shop checkout</title></head>
 <body><main><h1>Checkout</h1><script src="/picker.js"></script>
-<logistics-shipping-picker api="http://127.0.0.1:${apiPort}/2015-01-01" key="${key}" postalcode="${postalcode}"
+<logistics-shipping-picker api="http://127.0.0.1:${apiPort}/2015-01-01" key="${pageKey}" postalcode="${postalcode}"
   country="${country}" weight="1200"></logistics-shipping-picker></main></body></html>`;
 }
 
@@ -76,7 +81,7 @@ beforeAll(async () => {
   script = readFileSync(pickerPath, "utf8");
   srv = await startTestServer();
   await loadDemo(srv);
-  const m = await srv.merchant("picker-failures.example.com");
+  m = await srv.merchant("picker-failures.example.com");
   await configure(m, SETTINGS, [list("letter"), list("home"), list("pickup")]);
   shop = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
@@ -86,10 +91,11 @@ beforeAll(async () => {
     }
     const q = url.searchParams;
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
-    res.end(page(q.get("lang") ?? "en", q.get("postalcode") ?? "20780", q.get("country") ?? "FI"));
+    res.end(page(q.get("lang") ?? "en", q.get("postalcode") ?? "20780", q.get("country") ?? "FI", q.get("key") ?? key));
   });
   const shopPort = await listen(shop);
-  key = (await m.POST("/publishable_keys/_create", { body: { origins: [`http://127.0.0.1:${shopPort}`] } })).data!.key;
+  shopOrigin = `http://127.0.0.1:${shopPort}`;
+  key = (await m.POST("/publishable_keys/_create", { body: { origins: [shopOrigin] } })).data!.key;
   api = proxy();
   apiPort = await listen(api);
   browser = await launchChromium();
@@ -131,6 +137,37 @@ describe("the checkout picker tells its failures apart", () => {
     expect(await page.getByRole("button", { name: "Try again" }).count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it("an origin the key does not list, or a revoked key: cannot be shown here, no Try again; the console says what to do", async () => {
+    const refused = "Delivery options cannot be shown on this page. Please tell the shop.";
+    // The key lists another origin only.
+    const other = (await m.POST("/publishable_keys/_create", { body: { origins: ["https://elsewhere.example"] } }))
+      .data!;
+    const { page, errors, warnings } = await open({ key: other.key });
+    await expect.poll(() => status(page), { timeout: 10_000 }).toBe(refused);
+    expect(await page.getByRole("button", { name: "Try again" }).count()).toBe(0);
+    expect(await page.getByRole("radio").count()).toBe(0);
+    expect(warnings.join("\n")).toContain(`Add ${shopOrigin} to the allowed origins of the publishable key`);
+    await page.screenshot({ path: `${SHOTS}/picker-refused.png`, fullPage: true });
+    await expectAccessible(page);
+    // Revoked (a key that listed this origin): the same for the shopper, in the page's language.
+    const gone = (await m.POST("/publishable_keys/_create", { body: { origins: [shopOrigin] } })).data!;
+    await m.POST("/publishable_keys/{key_id}/_revoke", { params: { path: { key_id: gone.id } } });
+    const ask = () =>
+      fetch(`${srv.baseUrl}/shipping_options?postalcode=20780&country=FI`, {
+        headers: { Authorization: `Bearer ${gone.key}`, Origin: shopOrigin },
+      }).then((r) => r.status);
+    await expect.poll(ask, { timeout: 3000 }).toBe(401); // known revoked within a second
+    const revoked = await open({ key: gone.key, lang: "fi" });
+    await expect
+      .poll(() => status(revoked.page), { timeout: 10_000 })
+      .toBe("Toimitustapoja ei voida näyttää tällä sivulla. Kerrothan kaupalle.");
+    expect(await revoked.page.getByRole("button").count()).toBe(1); // Hae (search), nothing to try again
+    expect(revoked.warnings.join("\n")).toMatch(/\(401\)/);
+    expect([...errors, ...revoked.errors]).toEqual([]);
+    await page.close();
+    await revoked.page.close();
   });
 
   it("a postal code that cannot be one, or that the directory does not know: Check the postal code, no Try again", async () => {

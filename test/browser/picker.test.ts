@@ -1,7 +1,7 @@
 // The checkout picker in a real browser, as a shop uses it: a shop page on another origin than the server loads
 // /picker.js and the element with the merchant's publishable key. The customer picks by keyboard and by mouse,
 // the page receives the quote, and the shop's backend check (verifyQuote) and the order endpoint accept it. The
-// same page on an origin the key does not list gets nothing.
+// same page on an origin the key does not list gets nothing but the refusal.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -265,28 +265,27 @@ describe("the checkout picker on a shop's page", () => {
     expect(errors).toEqual([]);
   });
 
-  it("on an origin the key does not list gets nothing", async () => {
+  it("on an origin the key does not list gets nothing but the refusal: no options, no Try again", async () => {
     const { page } = await open(unlisted);
     await expect
       .poll(() => page.getByRole("status").textContent(), { timeout: 10_000 })
-      .toBe("Delivery options could not be loaded.");
+      .toBe("Delivery options cannot be shown on this page. Please tell the shop.");
     expect(await page.getByRole("radio").count()).toBe(0);
-    expect(await page.getByRole("button", { name: "Try again" }).count()).toBe(1);
-    // The browser got no answer to read: the server never allowed this origin.
+    expect(await page.getByRole("button", { name: "Try again" }).count()).toBe(0);
+    // What the browser can read: the refusal, naming the page's origin; never the options.
     const direct = await page.evaluate(
       async ([api, k]) => {
-        try {
-          await fetch(`${api}/shipping_options?postalcode=20780&country=FI`, {
-            headers: { Authorization: `Bearer ${k}` },
-          });
-          return "read";
-        } catch {
-          return "blocked";
-        }
+        const r = await fetch(`${api}/shipping_options?postalcode=20780&country=FI`, {
+          headers: { Authorization: `Bearer ${k}` },
+        });
+        return { status: r.status, body: (await r.json()) as { code: string; message: string; options?: unknown } };
       },
       [srv.baseUrl, key] as const,
     );
-    expect(direct).toBe("blocked");
+    expect(direct.status).toBe(403);
+    expect(direct.body.code).toBe("access_denied");
+    expect(direct.body.message).toContain(originOf(unlisted));
+    expect(direct.body.options).toBeUndefined();
   });
 
   it("the demo shop page of `npm start` shows the demo merchant's options and what the page received", async () => {

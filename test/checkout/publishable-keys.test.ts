@@ -137,29 +137,43 @@ describe("a request made with a publishable key", () => {
     expect(program.headers.get("access-control-allow-origin")).toBeNull();
   });
 
-  it("from an origin the key does not list is 403 without CORS headers (the page reads nothing)", async () => {
+  it("from an origin the key does not list is 403, a refusal the page can read (naming its origin), never data; nothing stored", async () => {
     const { key } = await createKey(m, { origins: [SHOP] });
     // Listed by another merchant's key: that key's origins are not this one's.
     await createKey(await srv.merchant(), { origins: ["https://other.keys.example"] });
+    const before = await srv.snapshot();
     for (const origin of ["https://evil.keys.example", "https://other.keys.example", "http://shop.keys.example"]) {
       const r = await options(key, origin);
       expect(r.status, origin).toBe(403);
-      expect(((await r.json()) as S["Error"]).code).toBe("access_denied");
-      expect(r.headers.get("access-control-allow-origin")).toBeNull();
+      const body = (await r.json()) as S["Error"];
+      expect(body.code).toBe("access_denied");
+      expect(body.message).toContain(origin);
+      expect(body).not.toHaveProperty("options");
+      // Readable by that page (the checkout picker tells the shop what to do), without credentials.
+      expect(r.headers.get("access-control-allow-origin")).toBe(origin);
+      expect(r.headers.get("access-control-allow-credentials")).toBeNull();
+      expect(r.headers.get("vary")).toMatch(/Origin/);
     }
+    expect(await srv.snapshot()).toEqual(before);
   });
 
-  it("answers a preflight for a listed origin, and refuses unlisted origins and other operations", async () => {
+  it("answers a preflight from any origin for the operations a key may call (the request is checked), and refuses other methods and operations", async () => {
     await createKey(m, { origins: ["https://preflight.keys.example"] });
-    const ok = await preflight("/shipping_options", "https://preflight.keys.example");
-    expect(ok.status).toBe(204);
-    expect(ok.headers.get("access-control-allow-origin")).toBe("https://preflight.keys.example");
-    expect(ok.headers.get("access-control-allow-headers")).toMatch(/Authorization/i);
-    expect(ok.headers.get("access-control-allow-methods")).toMatch(/GET/);
-    expect(Number(ok.headers.get("access-control-max-age"))).toBeGreaterThan(0);
-    expect((await preflight("/pickup_points/lookup", "https://preflight.keys.example")).status).toBe(204);
+    for (const [path, origin] of [
+      ["/shipping_options", "https://preflight.keys.example"],
+      ["/pickup_points/lookup", "https://preflight.keys.example"],
+      // No key lists it: the page may send its request and read the refusal (403 above).
+      ["/shipping_options", "https://unlisted.keys.example"],
+    ] as const) {
+      const ok = await preflight(path, origin);
+      expect(ok.status, `${path} from ${origin}`).toBe(204);
+      expect(ok.headers.get("access-control-allow-origin")).toBe(origin);
+      expect(ok.headers.get("access-control-allow-headers")).toMatch(/Authorization/i);
+      expect(ok.headers.get("access-control-allow-methods")).toMatch(/GET/);
+      expect(ok.headers.get("access-control-allow-credentials")).toBeNull();
+      expect(Number(ok.headers.get("access-control-max-age"))).toBeGreaterThan(0);
+    }
     for (const [path, origin, method, status] of [
-      ["/shipping_options", "https://unlisted.keys.example", "GET", 403],
       ["/shipping_options", "https://preflight.keys.example", "POST", 403],
       // Operations no publishable key may call: a method the resource lacks, as ever.
       ["/orders/_create", "https://preflight.keys.example", "POST", 405],
@@ -214,6 +228,12 @@ describe("a request made with a publishable key", () => {
       expect(r.status, key).toBe(401);
       expect(((await r.json()) as S["Error"]).code).toBe("unauthorized");
     }
+    // From a page: a refusal it can read (the checkout picker says the options cannot be shown there), not data.
+    const fromPage = await options(created.key, SHOP);
+    expect(fromPage.status).toBe(401);
+    expect(((await fromPage.json()) as S["Error"]).code).toBe("unauthorized");
+    expect(fromPage.headers.get("access-control-allow-origin")).toBe(SHOP);
+    expect(fromPage.headers.get("access-control-allow-credentials")).toBeNull();
   });
 
   it("is limited per key and per client address (429 rate_limited with Retry-After), other keys unaffected", async () => {

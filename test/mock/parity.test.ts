@@ -104,6 +104,8 @@ describe("the mock answers as the server does", () => {
         path: "/shipping_options?postalcode=20780&country=FI",
         headers: { authorization: "Bearer pk_short" },
         status: 401,
+        // Readable by the page too, so the checkout picker says it cannot be shown there (not "try again").
+        cors: true,
       },
       {
         method: "OPTIONS",

@@ -4,7 +4,7 @@
 import { Router, type Request } from "express";
 import type { Logger } from "pino";
 import { BASE_PATH } from "../../server/app.ts";
-import { keyOrigins, preflight } from "../../server/http/cors.ts";
+import { keyOrigins, preflight, readableRefusals } from "../../server/http/cors.ts";
 import { errorHandler, notFoundHandler } from "../../server/http/errors.ts";
 import { matchedOperation, type Res } from "../../server/http/express.ts";
 import { requestStages } from "../../server/http/pipeline.ts";
@@ -45,18 +45,11 @@ export async function createMockApp({ logger, print }: MockOptions) {
   );
   addSpecRoutes(app, BASE_PATH);
   const { route, checks } = requestStages();
-  // A publishable key's page as on the server: its preflight (any origin: the mock's keys list every one) and
-  // its CORS headers; every other caller gets none.
+  // A publishable key's page as on the server: its preflight (any origin), its refusals readable, and its CORS
+  // headers; every other caller gets none.
   app.use(
     BASE_PATH,
-    Router().use(
-      preflight(async () => true),
-      ...route,
-      mockAuthenticate(),
-      keyOrigins,
-      ...checks,
-      answer(mocker),
-    ),
+    Router().use(preflight(), ...route, readableRefusals(), mockAuthenticate(), keyOrigins, ...checks, answer(mocker)),
   );
   app.use(notFoundHandler(BASE_PATH));
   app.use(errorHandler);
