@@ -81,6 +81,8 @@ export default defineConfig({
                   "test/process/embedded-exchanges.test.ts",
                   "test/process/embedded-prestart.test.ts",
                   "test/process/embedded-lock.test.ts",
+                  "test/process/durable-commits.test.ts",
+                  "test/process/durable-trace.test.ts",
                   "test/process/feed-restore.test.ts",
                   "test/process/tracing.test.ts",
                   "test/client/package.test.ts",
