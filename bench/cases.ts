@@ -8,11 +8,13 @@ import { measure, OFFERED, type BenchRequest, type Figures, type LoadOptions } f
 export type { BenchRequest };
 
 /** The servers, and the anchors measured in the same rounds (bench/anchors/, Prism). */
-export const TARGETS = ["baseline", "node", "fastify", "prism", "postgres", "pglite"] as const;
+// pglite-relaxed: the embedded database with PGLITE_DURABILITY=relaxed, beside pglite's durable commits (issue 52).
+export const TARGETS = ["baseline", "node", "fastify", "prism", "postgres", "pglite", "pglite-relaxed"] as const;
 export type TargetName = (typeof TARGETS)[number];
-export const SERVER_TARGETS = ["postgres", "pglite"] as const satisfies readonly TargetName[];
+export const SERVER_TARGETS = ["postgres", "pglite", "pglite-relaxed"] as const satisfies readonly TargetName[];
 export type ServerTarget = (typeof SERVER_TARGETS)[number];
-const EVERY_TARGET = TARGETS;
+/** Every target but pglite-relaxed, which only the create is measured on. */
+const EVERY_TARGET = TARGETS.filter((t) => t !== "pglite-relaxed");
 
 export interface BenchCase<S = unknown> {
   /** For `--case`. */
@@ -84,8 +86,8 @@ export const CASES: BenchCase[] = [
   defineCase({
     name: "create-shipment",
     title: "POST /inbound_shipments/_create",
-    targets: ["baseline", "node", "prism", "postgres", "pglite"],
-    note: "Prism validates the body and answers the spec's example without storing anything; the baseline replays one answer",
+    targets: ["baseline", "node", "prism", "postgres", "pglite", "pglite-relaxed"],
+    note: "Prism validates the body and answers the spec's example without storing anything; the baseline replays one answer; pglite-relaxed is the embedded database without durable commits (PGLITE_DURABILITY=relaxed), on the machine's disk as pglite",
     request: () => ({
       method: "POST",
       path: `${BASE_PATH}/inbound_shipments/_create`,

@@ -37,7 +37,7 @@ export const WAKE_CHANNEL = "webhook_deliveries";
 export const MAX_BATCH = 100;
 
 export interface DispatcherOptions {
-  handle: Pick<DatabaseHandle, "db" | "kind" | "listen">;
+  handle: Pick<DatabaseHandle, "db" | "kind" | "listen" | "durable">;
   settings: WebhookSettings;
   /** Open the endpoints' sealed secrets. */
   keys: MainKeys;
@@ -215,6 +215,9 @@ export class Dispatcher {
   private async claimOnce(): Promise<boolean> {
     const free = this.free();
     const rows = await claimSingles(this.db, free, this.perMerchantLimit, this.leaseMs, this.exclusions());
+    // Durable commits on the embedded database: an event is sent only once the commit that made it is on the disk,
+    // as an answer is (a merchant must not hear of a shipment that a power cut could still lose).
+    if (rows.length) await this.opts.handle.durable?.();
     const giveBack: string[] = [];
     for (const row of rows) {
       const e = this.endpoint(row.endpoint_id);
@@ -245,6 +248,7 @@ export class Dispatcher {
           }
           return out;
         });
+        if (batches.length) await this.opts.handle.durable?.();
         for (const batch of batches) this.launch(batch[0]!.endpoint_id, batch, true);
         more ||= candidates.length === room || batches.some((b) => b.length === MAX_BATCH);
       }
