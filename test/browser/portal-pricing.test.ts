@@ -177,8 +177,8 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     await page.close();
   }, 120_000);
 
-  it("shows and takes weights in kilograms, and stores grams", async () => {
-    const { page, errors, m } = await pricingPage(width);
+  it("shows and takes weights in kilograms, and stores grams; takes the greatest pickup distance in km", async () => {
+    const { page, errors, m } = await pricingPage(width, [400]);
     // The shipping settings' weight limits are in kilograms too; the countries are named.
     await page.locator("summary", { hasText: "Shipping settings" }).click();
     const settings = page.getByRole("form", { name: "Shipping settings" });
@@ -187,7 +187,23 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     expect(await limit("Pickup point").inputValue()).toBe("35");
     expect(await limit("Letter").inputValue()).toBe("2");
     expect(await settings.getByRole("group", { name: "Countries you deliver to" }).textContent()).toContain("Finland");
+    // How far a pickup point may be (issue 56): 50 km until changed; 0 is refused at the field, nothing stored.
+    const distance = settings
+      .getByRole("group", { name: "Pickup point", exact: true })
+      .getByLabel(/^Greatest distance to a pickup point \(km\)/);
+    expect(await distance.inputValue()).toBe("50");
+    await distance.fill("0");
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(() => distance.getAttribute("aria-invalid"), { timeout: 5000 }).toBe("true");
+    const said = await settings.locator(`#${await distance.getAttribute("id")}-error`).textContent();
+    expect(said).toMatch(/greatest distance to a pickup point/i);
+    expect(said).toMatch(/1\s?km/);
+    expect((await m.GET("/merchant/shipping_settings")).data!.pickup.max_distance_km).toBe(50);
     await expectPlainWords(page);
+    await distance.fill("30");
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    await settings.getByRole("status").filter({ hasText: "Settings saved." }).waitFor();
+    expect((await m.GET("/merchant/shipping_settings")).data!.pickup.max_distance_km).toBe(30);
     await checkScreen(page, "pricing-settings");
     await page.locator("summary", { hasText: "Shipping settings" }).click();
 

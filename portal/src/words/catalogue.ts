@@ -157,6 +157,8 @@ export interface Catalogue {
   };
 
   methods: Record<ShippingMethodType, string>;
+  /** The shipping settings' pickup.max_distance_km field, in kilometres. */
+  pickupMaxDistance: string;
   unavailable: Record<ShippingUnavailableReason, string>;
   statuses: Record<InboundShipmentStatus, string>;
   actions: Record<InboundShipmentAction, string>;

@@ -1,5 +1,5 @@
 // Shipping settings: which delivery methods are offered, their weight limits (in kg; the API keeps grams), the
-// countries served (chosen from the list), how many pickup points checkout offers and the delivery dates.
+// countries served (chosen from the list), how far and how many pickup points checkout offers and the delivery dates.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import type { S } from "../../api.ts";
@@ -79,6 +79,18 @@ function SettingsForm({ initial, onDirty }: { initial: S["ShippingSettings"]; on
                   />
                 )}
               </Field>
+              {m === "pickup" && (
+                <Field label={w.t.pickupMaxDistance} path="/body/pickup/max_distance_km" problems={problems}>
+                  {(p) => (
+                    <input
+                      {...p}
+                      inputMode="numeric"
+                      value={draft.distance}
+                      onChange={(e) => set({ distance: e.target.value })}
+                    />
+                  )}
+                </Field>
+              )}
             </fieldset>
           ))}
         </div>

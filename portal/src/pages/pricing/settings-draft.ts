@@ -13,6 +13,8 @@ export interface Draft {
   max: Record<ShippingMethodType, string>;
   countries: string[];
   limit: string;
+  /** pickup.max_distance_km as typed. */
+  distance: string;
   dates: DatesDraft;
 }
 
@@ -26,6 +28,7 @@ export const draftOf = (s: S["ShippingSettings"]): Draft => ({
   max: { pickup: kg(s.pickup.max_weight_g), home: kg(s.home.max_weight_g), letter: kg(s.letter.max_weight_g) },
   countries: s.countries,
   limit: String(s.pickup_points_limit),
+  distance: String(s.pickup.max_distance_km),
   dates: datesDraftOf(s.time_zone, s.delivery_times),
 });
 export const inputOf = (d: Draft): S["ShippingSettingsInput"] => {
@@ -36,7 +39,7 @@ export const inputOf = (d: Draft): S["ShippingSettingsInput"] => {
   return {
     letter: { enabled: d.enabled.letter, max_weight_g: grams(d.max.letter) },
     home: method("home"),
-    pickup: method("pickup"),
+    pickup: { ...method("pickup"), max_distance_km: numberOrText(d.distance) as number },
     countries: d.countries as S["CountryCode"][],
     pickup_points_limit: numberOrText(d.limit) as number,
     time_zone: d.dates.zone || null,
@@ -45,6 +48,7 @@ export const inputOf = (d: Draft): S["ShippingSettingsInput"] => {
 };
 export const FIELDS = [
   ...METHODS.map((m) => `/body/${m}/max_weight_g`),
+  "/body/pickup/max_distance_km",
   "/body/countries",
   "/body/pickup_points_limit",
   ...DATE_FIELDS,

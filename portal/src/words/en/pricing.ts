@@ -3,7 +3,17 @@ import type { Catalogue } from "../catalogue.ts";
 
 type Pricing = Pick<
   Catalogue,
-  "facts" | "operators" | "hasTag" | "condition" | "or" | "trace" | "adjust" | "adjustment" | "methods" | "unavailable"
+  | "facts"
+  | "operators"
+  | "hasTag"
+  | "condition"
+  | "or"
+  | "trace"
+  | "adjust"
+  | "adjustment"
+  | "methods"
+  | "pickupMaxDistance"
+  | "unavailable"
 >;
 
 const joined = (values: string[], last: string) =>
@@ -98,6 +108,7 @@ export const pricing: Pricing = {
     set: (money) => `Set the price to ${money}`,
   },
   methods: { pickup: "Pickup point", home: "Home delivery", letter: "Letter" },
+  pickupMaxDistance: "Greatest distance to a pickup point (km)",
   unavailable: {
     item_does_not_allow:
       "The order cannot go as a letter: its weight is unknown or over your letter limit, or an item is too large or may not go as a letter.",

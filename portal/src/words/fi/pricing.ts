@@ -4,7 +4,17 @@ import type { Catalogue } from "../catalogue.ts";
 
 type Pricing = Pick<
   Catalogue,
-  "facts" | "operators" | "hasTag" | "condition" | "or" | "trace" | "adjust" | "adjustment" | "methods" | "unavailable"
+  | "facts"
+  | "operators"
+  | "hasTag"
+  | "condition"
+  | "or"
+  | "trace"
+  | "adjust"
+  | "adjustment"
+  | "methods"
+  | "pickupMaxDistance"
+  | "unavailable"
 >;
 
 const joined = (values: string[], last: string) =>
@@ -100,6 +110,7 @@ export const pricing: Pricing = {
     set: (money) => `Aseta hinnaksi ${money}`,
   },
   methods: { pickup: "Noutopiste", home: "Kotiinkuljetus", letter: "Kirje" },
+  pickupMaxDistance: "Noutopisteen suurin etäisyys (km)",
   unavailable: {
     item_does_not_allow:
       "Tilausta ei voi lähettää kirjeenä: sen paino ei ole tiedossa tai ylittää kirjeen painorajasi, tai jokin tuote on liian suuri tai ei saa lähteä kirjeenä.",

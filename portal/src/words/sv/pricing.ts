@@ -4,7 +4,17 @@ import type { Catalogue } from "../catalogue.ts";
 
 type Pricing = Pick<
   Catalogue,
-  "facts" | "operators" | "hasTag" | "condition" | "or" | "trace" | "adjust" | "adjustment" | "methods" | "unavailable"
+  | "facts"
+  | "operators"
+  | "hasTag"
+  | "condition"
+  | "or"
+  | "trace"
+  | "adjust"
+  | "adjustment"
+  | "methods"
+  | "pickupMaxDistance"
+  | "unavailable"
 >;
 
 const joined = (values: string[], last: string) =>
@@ -99,6 +109,7 @@ export const pricing: Pricing = {
     set: (money) => `Sätt priset till ${money}`,
   },
   methods: { pickup: "Utlämningsställe", home: "Hemleverans", letter: "Brev" },
+  pickupMaxDistance: "Största avstånd till ett utlämningsställe (km)",
   unavailable: {
     item_does_not_allow:
       "Ordern kan inte skickas som brev: vikten är okänd eller över din viktgräns för brev, eller så är en vara för stor eller får inte skickas som brev.",
