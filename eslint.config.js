@@ -4,6 +4,73 @@ import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
 
+/** The portal's syntax rules (one name for each spec type, one dialog, one weight conversion, the spec's base path). */
+export const PORTAL_SYNTAX = [
+  {
+    selector: "Literal[value=/\\u002F2015-01-01/], TemplateElement[value.raw=/\\u002F2015-01-01/]",
+    message: "Import BASE_PATH from generated/base-path.ts: the base path comes from the spec.",
+  },
+  {
+    selector:
+      "TSTypeAliasDeclaration > TSIndexedAccessType[objectType.typeName.name='S'], TSTypeAliasDeclaration > TSIndexedAccessType[objectType.objectType.typeName.name='components'][objectType.indexType.literal.value='schemas']",
+    message: "A spec type has one name, its own: import it by that name from generated/api.ts instead of aliasing it.",
+  },
+  {
+    selector: "BinaryExpression > Literal[value=1000], Property:not([key.name=/^(max|min)/]) > Literal[value=1000]",
+    message: "A kilogram's grams come from parts/weight.ts (GRAMS_PER_KG, kgFromGrams, gramsFromKg): one conversion.",
+  },
+  {
+    selector: "JSXOpeningElement[name.name='dialog']",
+    message: "The portal has one dialog: parts/Confirm.tsx (its form prop for a dialog with fields).",
+  },
+  {
+    selector: "Identifier[name='body'] > TSTypeAnnotation > TSTypeLiteral",
+    message: "A request body's type is the spec's: import it by name from generated/api.ts.",
+  },
+];
+
+// One language per page (issue 56): what a person reads comes from the words catalogue (portal/src/words) in
+// en, fi and sv, never a sentence written into a view; a symbol or a number may stand alone.
+const SHOWN_ATTRIBUTE =
+  "JSXAttribute[name.name=/^(aria-label|placeholder|title|alt|label|data-label|legend|confirmLabel|cancelLabel)$/]";
+export const ONE_LANGUAGE = {
+  selector: [
+    "JSXText[value=/[A-Za-z]/]",
+    ":matches(JSXElement, JSXFragment) > JSXExpressionContainer > Literal[value=/[A-Za-z]/]",
+    ":matches(JSXElement, JSXFragment) > JSXExpressionContainer > :matches(ConditionalExpression, LogicalExpression) > Literal[value=/[A-Za-z]/]",
+    ":matches(JSXElement, JSXFragment) > JSXExpressionContainer > TemplateLiteral > TemplateElement[value.raw=/[A-Za-z]/]",
+    `${SHOWN_ATTRIBUTE} > Literal[value=/[A-Za-z]/]`,
+    `${SHOWN_ATTRIBUTE} > JSXExpressionContainer > Literal[value=/[A-Za-z]/]`,
+    `${SHOWN_ATTRIBUTE} > JSXExpressionContainer > :matches(ConditionalExpression, LogicalExpression) > Literal[value=/[A-Za-z]/]`,
+    `${SHOWN_ATTRIBUTE} > JSXExpressionContainer > TemplateLiteral > TemplateElement[value.raw=/[A-Za-z]/]`,
+  ].join(", "),
+  message:
+    "Words a person reads come from the catalogue (useWords().t, portal/src/words/<lang>/): one language per page.",
+};
+
+// One way for each thing in the portal (issue 54 item 2): one way from a failed request to words, one problem
+// banner, and TanStack Query's signal in every query's request, so that a cancelled query stops.
+export const ONE_WAY = [
+  {
+    selector: "CallExpression[callee.property.name='problems'], CallExpression[callee.name='problemsIn']",
+    message: "A failed request is said one way: problemsOf(w, error, form) from app/data.ts.",
+  },
+  {
+    selector: "MemberExpression[property.name='message'][object.property.name='error']",
+    message:
+      "Say a failed request in the person's words, not the service's message: problemsOf(w, error, form) from app/data.ts.",
+  },
+  {
+    selector: "Property[key.name='queryFn'] > :function:not(:has(Identifier[name='signal']))",
+    message:
+      "Pass TanStack Query's signal to the request (queryFn: ({ signal }) => unwrap(api.GET(path, { signal }))): a cancelled query stops.",
+  },
+];
+export const ONE_BANNER = {
+  selector: "JSXAttribute[name.name='className'] > Literal[value=/(^|\\s)problem(\\s|$)/]",
+  message: "The portal has one problem banner: parts/fields.tsx ProblemBanner.",
+};
+
 export default tseslint.config(
   { ignores: ["generated/", "dist/", ".tmp/", "data/", "spec/", "docs/", "patches/", "server/pickup-points/demo/"] },
   js.configs.recommended,
@@ -61,36 +128,16 @@ export default tseslint.config(
   },
   {
     files: ["portal/src/**/*.{ts,tsx}"],
-    // One name for each of the spec's types (issue 54 item 2): generated/api.ts exports each schema by its own name.
+    // One name for each of the spec's types (issue 54 item 2): generated/api.ts exports each schema by its own name;
+    // one language per page (issue 56).
     rules: {
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "Literal[value=/\\u002F2015-01-01/], TemplateElement[value.raw=/\\u002F2015-01-01/]",
-          message: "Import BASE_PATH from generated/base-path.ts: the base path comes from the spec.",
-        },
-        {
-          selector:
-            "TSTypeAliasDeclaration > TSIndexedAccessType[objectType.typeName.name='S'], TSTypeAliasDeclaration > TSIndexedAccessType[objectType.objectType.typeName.name='components'][objectType.indexType.literal.value='schemas']",
-          message:
-            "A spec type has one name, its own: import it by that name from generated/api.ts instead of aliasing it.",
-        },
-        {
-          selector:
-            "BinaryExpression > Literal[value=1000], Property:not([key.name=/^(max|min)/]) > Literal[value=1000]",
-          message:
-            "A kilogram's grams come from parts/weight.ts (GRAMS_PER_KG, kgFromGrams, gramsFromKg): one conversion.",
-        },
-        {
-          selector: "JSXOpeningElement[name.name='dialog']",
-          message: "The portal has one dialog: parts/Confirm.tsx (its form prop for a dialog with fields).",
-        },
-        {
-          selector: "Identifier[name='body'] > TSTypeAnnotation > TSTypeLiteral",
-          message: "A request body's type is the spec's: import it by name from generated/api.ts.",
-        },
-      ],
+      "no-restricted-syntax": ["error", ...PORTAL_SYNTAX, ONE_LANGUAGE, ...ONE_WAY, ONE_BANNER],
     },
+  },
+  {
+    // The receiving station says its few refusals in sentences of its own words (station-words.ts), not in banners.
+    files: ["portal/src/station/**"],
+    rules: { "no-restricted-syntax": ["error", ...PORTAL_SYNTAX, ONE_LANGUAGE, ...ONE_WAY] },
   },
   {
     files: ["server/db/migrations/**"],

@@ -1,6 +1,6 @@
 // The signed-in frame (navigation, account, the area the address names); the sign-in form until there is a session;
 // only the form for a new password (and Sign out) while an admin-reset password waits to be changed.
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { Redirect, Route, Router, Switch } from "wouter";
 import { apiClient } from "./api.ts";
 import { queryClient, signedOut } from "./app/data.ts";
@@ -10,14 +10,22 @@ import { ApiContext, SessionContext, useSession } from "./app/session.ts";
 import { Shell } from "./app/Shell.tsx";
 import { ChangePassword, PasswordGate } from "./pages/ChangePassword.tsx";
 import { SignIn } from "./pages/SignIn.tsx";
+import { useWords } from "./words/index.ts";
 import type { PortalSession } from "../../generated/api.ts";
 
 export function App() {
   const session = useSession();
+  const w = useWords();
+  // The page is in one language: the one its words are in (screen readers and the browser's own words follow it),
+  // its title too.
+  useEffect(() => {
+    document.documentElement.lang = w.lang;
+    document.title = w.t.common.documentTitle;
+  }, [w]);
   if (session.isPending)
     return (
       <main className="container" aria-busy="true">
-        Loading…
+        {w.t.common.loading}
       </main>
     );
   if (!session.data) return <SignIn />;

@@ -1,7 +1,5 @@
 // The portal's only way to the service: the typed client package, on the same origin. The session cookie is
 // HttpOnly (the browser sends it; this code never sees it); the CSRF token lives in memory only.
-import { formatDate, pickLocale, problemsIn, type Form } from "./words/index.ts";
-import { browserLanguages } from "./words/lang.ts";
 import { createLogisticsClient, type components, type ErrorBody, type LogisticsClient } from "../../client/index.ts";
 import { BASE_PATH } from "../../generated/base-path.ts";
 
@@ -20,29 +18,6 @@ export function apiClient(csrfToken = "-"): Api {
   return createLogisticsClient({ baseUrl: BASE_URL, headers: { "X-CSRF-Token": csrfToken }, timeoutMs: 20_000 });
 }
 
-/** Field messages of an error answer by JSON pointer (`/body/name`), and the sentence for the rest, in the
- * words of the browser's language (the catalogue in words/); `form` is the operationId, for its limits. */
-export interface Problems {
-  message: string;
-  fields: Record<string, string>;
-}
-
-export function problemsOf(error: unknown, form?: Form): Problems | undefined {
-  return problemsIn(browserSpeaker(), error, form);
-}
-
-/** Problems under a prefix, re-rooted: `/body/price_lists/0/name` under `/body/price_lists/0` is `/body/name`. */
-export function rebase(p: Problems | undefined, from: string, to = "/body"): Problems | undefined {
-  if (!p) return undefined;
-  const fields: Record<string, string> = {};
-  for (const [k, v] of Object.entries(p.fields)) {
-    if (k === from || k.startsWith(`${from}/`)) fields[to + k.slice(from.length)] = v;
-    else fields[k] = v;
-  }
-  return { message: p.message, fields };
-}
-
-/** One date format everywhere: the browser's own locale, medium date and short time. */
-export const formatTime = (ts: string | null | undefined) => formatDate(browserSpeaker(), ts);
-
-const browserSpeaker = () => pickLocale(browserLanguages());
+/** Field messages of an error answer by JSON pointer (`/body/name`), and the sentence for the rest: made by
+ * app/data.ts problemsOf, the one way from a failed request to words. */
+export type { Problems } from "./words/index.ts";

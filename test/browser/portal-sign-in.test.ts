@@ -50,14 +50,20 @@ for (const width of WIDTHS) {
     expect(await page.getByRole("link", { name: "Users" }).count()).toBe(0);
     await checkScreen(page, "signed-in-staff");
 
-    // The language switch: chosen here, spoken at once, remembered after a reload; the browser's again when reset.
+    // The language switch: chosen here, spoken at once (the whole frame: the account's region is "Tili"),
+    // remembered after a reload; the browser's again when reset.
     await account.getByRole("combobox", { name: "Language" }).selectOption({ label: "Suomi" });
-    await expect.poll(() => account.textContent()).toContain(`${SHOPS[1]} · Työntekijä`);
+    const tili = page.getByRole("region", { name: "Tili" });
+    await expect.poll(() => tili.textContent()).toContain(`${SHOPS[1]} · Työntekijä`);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("fi");
     await page.reload();
-    const switchFi = page.getByRole("region", { name: "Account" }).getByRole("combobox", { name: "Kieli" });
+    const switchFi = tili.getByRole("combobox", { name: "Kieli" });
     await switchFi.waitFor();
     expect(await switchFi.inputValue()).toBe("fi");
-    await expect.poll(() => page.getByRole("region", { name: "Account" }).textContent()).toContain("Työntekijä");
+    await expect.poll(() => tili.textContent()).toContain("Työntekijä");
+    expect(
+      await page.getByRole("navigation", { name: "Päävalikko" }).getByRole("link", { name: "Lähetykset" }).count(),
+    ).toBe(1);
     await checkScreen(page, "signed-in-staff-fi");
     await switchFi.selectOption({ label: "English" });
     await expect.poll(() => page.getByRole("region", { name: "Account" }).textContent()).toContain("· Staff");

@@ -14,8 +14,8 @@ export function Shell({ areas, onSignOut, children }: { areas: Area[]; onSignOut
   return (
     <>
       <header className="container topbar">
-        <strong className="brand">Logistics portal</strong>
-        <nav aria-label="Main">
+        <strong className="brand">{w.t.common.brand}</strong>
+        <nav aria-label={w.t.common.main}>
           <ul>
             {areas.map((a) => (
               <li key={a.path}>
@@ -23,27 +23,27 @@ export function Shell({ areas, onSignOut, children }: { areas: Area[]; onSignOut
                   href={a.path}
                   aria-current={location === a.path || location.startsWith(`${a.path}/`) ? "page" : undefined}
                 >
-                  {a.label}
+                  {w.t.common.areas[a.label]}
                 </Link>
               </li>
             ))}
           </ul>
         </nav>
-        <section className="account" aria-label="Account">
+        <section className="account" aria-label={w.t.common.account}>
           <span className="who">
             {session.user.email}
             <br />
             <small className="muted">
-              {session.user.merchant_id} · <span lang={w.lang}>{w.t.roles[session.user.role]}</span>
+              {session.user.merchant_id} · {w.t.roles[session.user.role]}
             </small>
             <br />
             <small>
-              <Link href="/password">Change password</Link>
+              <Link href="/password">{w.t.common.changePassword}</Link>
             </small>
           </span>
           <LanguageSwitch />
           <button type="button" className="secondary outline" onClick={onSignOut}>
-            Sign out
+            {w.t.common.signOut}
           </button>
         </section>
       </header>

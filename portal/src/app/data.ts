@@ -3,6 +3,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import type { ErrorBody } from "../../../client/index.ts";
 import type { AnswerCode } from "../words/codes.ts";
+import type { Form, Problems, Words } from "../words/index.ts";
 
 export class ApiError extends Error {
   constructor(
@@ -16,6 +17,9 @@ export class ApiError extends Error {
 /** Thrown when the service cannot be reached at all (network down, server stopped). */
 export class Unreachable extends Error {}
 
+/** A refusal the portal has put in the person's words already (from the catalogue), to be said as it is. */
+export class Refusal extends Error {}
+
 /** An error body as the words catalogue reads it: the API's, or one of the portal's own codes (codes.ts PortalCode). */
 export type AnswerBody = Omit<Partial<ErrorBody>, "code"> & { code?: AnswerCode };
 
@@ -25,6 +29,18 @@ export function bodyOf(error: unknown): AnswerBody | undefined {
   if (error instanceof ApiError) return error.body ?? { code: "unknown", details: [] };
   if (error instanceof Unreachable) return { code: "unreachable", details: [] };
   return { code: "unexpected_response", details: [] };
+}
+
+/**
+ * The one way from a failed request to the words a person reads: the answer's sentence and each field's message, in
+ * the catalogue's words of the page's language, with the limits of `form` (the operationId); a Refusal as it is.
+ * Shown with parts/fields.tsx ProblemBanner (and a Field beside each field it names).
+ */
+export function problemsOf(w: Words, error: unknown, form?: Form): Problems | undefined {
+  if (!error) return undefined;
+  if (error instanceof Refusal) return { message: error.message, fields: {} };
+  // eslint-disable-next-line no-restricted-syntax -- the one way
+  return w.problems(bodyOf(error), form);
 }
 
 export const queryClient = new QueryClient({
@@ -74,8 +90,10 @@ export async function unwrap<T>(request: Promise<Answer<T>>): Promise<T> {
   let r: Answer<T>;
   try {
     r = await request;
-  } catch {
-    throw new Unreachable("The service cannot be reached. Try again in a moment.");
+  } catch (e) {
+    // A query TanStack Query cancelled (its signal): not a failure, nothing to say.
+    if (e instanceof DOMException && e.name === "AbortError") throw e;
+    throw new Unreachable("unreachable");
   }
   if (r.response.status === 401) {
     signedOut();

@@ -9,10 +9,10 @@ export function useSession() {
   return useQuery({
     queryKey: SESSION_KEY,
     // A reload keeps the cookie, not the CSRF token: the session answer gives it again.
-    queryFn: async (): Promise<PortalSession | null> => {
+    queryFn: async ({ signal }): Promise<PortalSession | null> => {
       if (!hint.get()) return null;
       try {
-        return await unwrap(apiClient().GET("/portal_sessions/current"));
+        return await unwrap(apiClient().GET("/portal_sessions/current", { signal }));
       } catch (e) {
         if (e instanceof ApiError && e.status === 401) return null;
         throw e;

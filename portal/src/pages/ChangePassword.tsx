@@ -4,18 +4,23 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { Problems } from "../api.ts";
-import { unwrap } from "../app/data.ts";
+import { problemsOf, unwrap } from "../app/data.ts";
 import { signedIn, useApi, useCurrentSession } from "../app/session.ts";
 import { Field, ProblemBanner } from "../parts/fields.tsx";
-import { problemsOfError } from "./users/data.ts";
+import { useWords } from "../words/index.ts";
+import { LIMITS } from "../words/limits.ts";
 import type { PortalPasswordChange } from "../../../generated/api.ts";
 
 const REPEAT = "/repeat";
 const SHOWN = ["/body/current_password", "/body/new_password", REPEAT];
+/** The spec's shortest new password. */
+const MIN_LENGTH = LIMITS.changePortalPassword?.["/body/new_password"]?.minLength ?? 10;
 
 export function ChangePassword({ forced = false }: { forced?: boolean }) {
   const api = useApi();
   const session = useCurrentSession();
+  const w = useWords();
+  const { t } = w;
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [repeat, setRepeat] = useState("");
@@ -34,8 +39,8 @@ export function ChangePassword({ forced = false }: { forced?: boolean }) {
     },
   });
   const problems: Problems | undefined = differ
-    ? { message: "", fields: { [REPEAT]: "The two new passwords are not the same: type the new password again." } }
-    : problemsOfError(change.error, "changePortalPassword");
+    ? { message: "", fields: { [REPEAT]: t.common.notSame } }
+    : problemsOf(w, change.error, "changePortalPassword");
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (next !== repeat) {
@@ -49,18 +54,14 @@ export function ChangePassword({ forced = false }: { forced?: boolean }) {
   return (
     <section className="password-page">
       <hgroup>
-        <h1>{forced ? "Choose a new password" : "Change your password"}</h1>
-        <p>
-          {forced
-            ? "An administrator reset your password. Before you go on, choose a new password of your own: type the temporary password you were given, then your new password twice."
-            : "Type your current password, then your new password twice. You stay signed in here; anywhere else you are signed in, you are signed out."}
-        </p>
+        <h1>{forced ? t.common.chooseTitle : t.common.changeTitle}</h1>
+        <p>{forced ? t.common.chooseAbout : t.common.changeAbout}</p>
       </hgroup>
-      <form onSubmit={submit} noValidate aria-label={forced ? "Choose a new password" : "Change your password"}>
+      <form onSubmit={submit} noValidate aria-label={forced ? t.common.chooseTitle : t.common.changeTitle}>
         {/* For password managers: whose password this is. */}
         <input type="email" name="username" autoComplete="username" value={session.user.email} readOnly hidden />
         <Field
-          label={forced ? "Temporary password" : "Current password"}
+          label={forced ? t.common.temporaryPassword : t.common.currentPassword}
           path="/body/current_password"
           problems={problems}
         >
@@ -74,7 +75,7 @@ export function ChangePassword({ forced = false }: { forced?: boolean }) {
             />
           )}
         </Field>
-        <Field label="New password (at least 10 characters)" path="/body/new_password" problems={problems}>
+        <Field label={t.common.newPassword(MIN_LENGTH)} path="/body/new_password" problems={problems}>
           {(p) => (
             <input
               {...p}
@@ -85,7 +86,7 @@ export function ChangePassword({ forced = false }: { forced?: boolean }) {
             />
           )}
         </Field>
-        <Field label="New password again" path={REPEAT} problems={problems}>
+        <Field label={t.common.newPasswordAgain} path={REPEAT} problems={problems}>
           {(p) => (
             <input
               {...p}
@@ -97,9 +98,9 @@ export function ChangePassword({ forced = false }: { forced?: boolean }) {
           )}
         </Field>
         {!differ && <ProblemBanner problems={problems} shown={SHOWN} />}
-        {done && !forced && <p role="status">Your password is changed. Use the new one the next time you sign in.</p>}
+        {done && !forced && <p role="status">{t.common.changed}</p>}
         <button type="submit" aria-busy={change.isPending} disabled={change.isPending}>
-          {forced ? "Save my new password" : "Change password"}
+          {forced ? t.common.saveNewPassword : t.common.changePassword}
         </button>
       </form>
     </section>
@@ -109,18 +110,19 @@ export function ChangePassword({ forced = false }: { forced?: boolean }) {
 /** The whole portal while an admin-reset password waits to be changed: this form and Sign out, nothing else. */
 export function PasswordGate({ onSignOut }: { onSignOut: () => void }) {
   const session = useCurrentSession();
+  const { t } = useWords();
   return (
     <>
       <header className="container topbar gate">
-        <strong className="brand">Logistics portal</strong>
-        <section className="account" aria-label="Account">
+        <strong className="brand">{t.common.brand}</strong>
+        <section className="account" aria-label={t.common.account}>
           <span className="who">
             {session.user.email}
             <br />
             <small className="muted">{session.user.merchant_id}</small>
           </span>
           <button type="button" className="secondary outline" onClick={onSignOut}>
-            Sign out
+            {t.common.signOut}
           </button>
         </section>
       </header>

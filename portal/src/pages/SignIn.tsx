@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from "react";
-import { apiClient, problemsOf, type Problems, type S } from "../api.ts";
-import { Field } from "../parts/fields.tsx";
+import { apiClient, type S } from "../api.ts";
+import { Field, ProblemBanner } from "../parts/fields.tsx";
 import { LanguageSwitch } from "../parts/LanguageSwitch.tsx";
-import { takeSignOutReason } from "../app/data.ts";
+import { ApiError, problemsOf, takeSignOutReason, Unreachable } from "../app/data.ts";
 import { signedIn } from "../app/session.ts";
 import { useWords } from "../words/index.ts";
 
@@ -11,7 +11,6 @@ type Choice = S["PortalMerchantChoice"]["merchants"];
 
 export function SignIn() {
   const w = useWords();
-  const { lang } = w;
   const [signedOutBecause] = useState(takeSignOutReason);
   const onSignedIn = signedIn;
   const [email, setEmail] = useState("");
@@ -19,7 +18,9 @@ export function SignIn() {
   // Set when this email and password open the portal of several shops: the person picks one.
   const [choices, setChoices] = useState<Choice>();
   const [shop, setShop] = useState("");
-  const [problems, setProblems] = useState<Problems>();
+  // What the last attempt ran into, said in the page's language (again if the language changes).
+  const [failed, setFailed] = useState<unknown>();
+  const problems = problemsOf(w, failed, "createPortalSession");
   const [busy, setBusy] = useState(false);
 
   const submit = async (e: FormEvent) => {
@@ -33,13 +34,13 @@ export function SignIn() {
         // openapi-fetch types 2xx answers as data and 4xx/5xx as error; a 300 is neither, its body is in error.
         setChoices((r.error as unknown as S["PortalMerchantChoice"]).merchants);
         setShop("");
-        setProblems(undefined);
+        setFailed(undefined);
       } else {
-        setProblems(problemsOf(r.error, "createPortalSession"));
+        setFailed(new ApiError(r.response.status, r.error));
         setChoices(undefined);
       }
     } catch {
-      setProblems({ message: "The service cannot be reached. Try again in a moment.", fields: {} });
+      setFailed(new Unreachable());
     } finally {
       setBusy(false);
     }
@@ -48,7 +49,7 @@ export function SignIn() {
   const startOver = () => {
     setChoices(undefined);
     setPassword("");
-    setProblems(undefined);
+    setFailed(undefined);
   };
 
   return (
@@ -56,20 +57,18 @@ export function SignIn() {
       <article>
         <header>
           <LanguageSwitch />
-          <h1>Merchant portal</h1>
-          <p>Sign in with the email and password your administrator gave you.</p>
+          <h1>{w.t.common.portalTitle}</h1>
+          <p>{w.t.common.signInAbout}</p>
         </header>
         {signedOutBecause && (
-          <p role="status" className="notice" lang={lang}>
+          <p role="status" className="notice">
             {w.t.signIn[signedOutBecause]}
           </p>
         )}
-        <form onSubmit={submit} noValidate aria-label="Sign in">
+        <form onSubmit={submit} noValidate aria-label={w.t.common.signInForm}>
           {choices ? (
             <fieldset>
-              <legend>
-                <strong>{email}</strong> works for more than one shop. Which shop do you want to open?
-              </legend>
+              <legend>{w.t.common.whichShop(email)}</legend>
               {choices.map((c) => (
                 <label key={c.merchant_id}>
                   <input
@@ -85,7 +84,7 @@ export function SignIn() {
             </fieldset>
           ) : (
             <>
-              <Field label="Email" path="/body/email" problems={problems}>
+              <Field label={w.t.common.email} path="/body/email" problems={problems}>
                 {(p) => (
                   <input
                     {...p}
@@ -98,7 +97,7 @@ export function SignIn() {
                   />
                 )}
               </Field>
-              <Field label="Password" path="/body/password" problems={problems}>
+              <Field label={w.t.common.password} path="/body/password" problems={problems}>
                 {(p) => (
                   <input
                     {...p}
@@ -113,17 +112,13 @@ export function SignIn() {
               </Field>
             </>
           )}
-          {problems && (
-            <p role="alert" className="problem" lang={lang}>
-              {problems.message}
-            </p>
-          )}
+          <ProblemBanner problems={problems} shown={["/body/email", "/body/password"]} />
           <button type="submit" aria-busy={busy} disabled={busy || (choices !== undefined && !shop)}>
-            {choices ? "Open this shop" : "Sign in"}
+            {choices ? w.t.common.openShop : w.t.common.signIn}
           </button>
           {choices && (
             <button type="button" className="secondary" onClick={startOver}>
-              Use another email
+              {w.t.common.otherEmail}
             </button>
           )}
         </form>

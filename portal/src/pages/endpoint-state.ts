@@ -1,25 +1,21 @@
 // What shop staff read about an endpoint the service turned off. The API's disabled_reason is written for
 // developers (status codes, timestamps); these are the same two causes in plain words.
-import { formatTime, type S } from "../api.ts";
+import type { Words } from "../words/index.ts";
+import type { WebhookEndpoint } from "../../../generated/api.ts";
 
 const FAILING_SINCE = /^Every delivery attempt has failed since (\S+Z)/;
 
 /** Why we stopped sending events to this endpoint, in plain words; undefined while it is on or was turned off by hand. */
-export function stoppedBecause(ep: Pick<S["WebhookEndpoint"], "enabled" | "disabled_reason">): string | undefined {
+export function stoppedBecause(ep: Pick<WebhookEndpoint, "enabled" | "disabled_reason">, w: Words): string | undefined {
   if (ep.enabled || !ep.disabled_reason) return undefined;
-  if (ep.disabled_reason.startsWith("The endpoint answered 410"))
-    return "Your system answered that this address is no longer in use, so we stopped sending events to it.";
+  if (ep.disabled_reason.startsWith("The endpoint answered 410")) return w.t.webhooks.stopped410;
   const since = FAILING_SINCE.exec(ep.disabled_reason)?.[1];
-  if (since)
-    return `Every attempt to send events here has failed since ${formatTime(since)}, so we stopped sending them.`;
-  return "Sending events here kept failing, so we stopped.";
+  if (since) return w.t.webhooks.failingSince(w.date(since));
+  return w.t.webhooks.keptFailing;
 }
 
-export const WHAT_NOW =
-  "Events from the time it is off are not sent later: the delivery log shows what was missed. Once your system receives events again, turn sending back on.";
-
 /** The state column: on, off, or stopped by us. */
-export function stateWords(ep: Pick<S["WebhookEndpoint"], "enabled" | "disabled_reason">): string {
-  if (ep.enabled) return "Sending events";
-  return ep.disabled_reason ? "Stopped: not receiving" : "Turned off";
+export function stateWords(ep: Pick<WebhookEndpoint, "enabled" | "disabled_reason">, w: Words): string {
+  if (ep.enabled) return w.t.webhooks.sending;
+  return ep.disabled_reason ? w.t.webhooks.stoppedState : w.t.webhooks.off;
 }

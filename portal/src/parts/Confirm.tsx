@@ -1,6 +1,7 @@
 // A confirmation step before an action that cannot be undone (rotate a secret, disable, withdraw, remove):
 // a modal <dialog> (focus stays inside, Escape cancels) that names what will happen in plain words.
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useWords } from "../words/index.ts";
 
 export interface ConfirmProps {
   /** The question, e.g. "Withdraw shipment PO-1?" */
@@ -26,7 +27,7 @@ export function Confirm({
   title,
   children,
   confirmLabel,
-  cancelLabel = "Cancel",
+  cancelLabel,
   onConfirm,
   onCancel,
   busy,
@@ -34,6 +35,7 @@ export function Confirm({
   className,
   destructive,
 }: ConfirmProps) {
+  const { t } = useWords();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -49,7 +51,7 @@ export function Confirm({
         <div>{children}</div>
         <footer>
           <button type="button" className="secondary" onClick={onCancel}>
-            {cancelLabel}
+            {cancelLabel ?? t.common.cancel}
           </button>
           <button
             type={form ? "submit" : "button"}

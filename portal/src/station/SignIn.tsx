@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { useWords } from "../words/index.ts";
 import type { StationWords } from "../words/station-words.ts";
 import { hint, stationClient } from "./session.ts";
+import { ApiError, problemsOf } from "../app/data.ts";
 import type { StationSession } from "../../../generated/api.ts";
 
 export function SignIn({
@@ -114,7 +115,7 @@ export function ChangePassword({
       });
       if (r.data) onChanged(r.data);
       else {
-        const p = w.problems(r.error, "changeStationPassword");
+        const p = problemsOf(w, new ApiError(r.response.status, r.error), "changeStationPassword");
         setError([p?.message, ...Object.values(p?.fields ?? {})].filter(Boolean).join(" "));
       }
     } catch {

@@ -5,6 +5,12 @@ import type { FieldName, GroupName, ItemName, Shape } from "./fields.ts";
 import type { Limits } from "./limits.ts";
 import type { ShopifyWords } from "./shopify-words.ts";
 import type { StationWords } from "./station-words.ts";
+import type { checkout } from "./en/checkout.ts";
+import type { common } from "./en/common.ts";
+import type { pricingPage } from "./en/pricing-page.ts";
+import type { shipments } from "./en/shipments.ts";
+import type { users } from "./en/users.ts";
+import type { webhooks } from "./en/webhooks.ts";
 import type {
   InboundShipmentAction,
   InboundShipmentStatus,
@@ -101,9 +107,9 @@ export interface FactWords {
   none?: string;
 }
 
+/** A price list's two kinds of step, named by their item's title ("Pricing rule 2", "Price change 1") wherever they
+ * are named: the editor, its conditions, the explanation of a price (rules.ts stepName). */
 export interface TraceWords {
-  pricingRule: (n: number) => string;
-  modificationRule: (n: number) => string;
   /** A rule's own description after its name. */
   named: (rule: string, description: string) => string;
   base: (price: string, rule: string) => string;
@@ -184,4 +190,12 @@ export interface Catalogue {
 
   /** The Checkout page's Shopify part: the callback addresses and the steps that connect a Shopify shop. */
   shopify: ShopifyWords;
+  /** The pages' own words, area by area. Each area's shape is its English words' (en/<area>.ts): fi and sv are
+   * checked against it, and test/unit/words-parity.test.ts compares all three. */
+  common: typeof common;
+  checkout: typeof checkout;
+  shipments: typeof shipments;
+  pricingPage: typeof pricingPage;
+  webhooks: typeof webhooks;
+  users: typeof users;
 }

@@ -3,6 +3,7 @@
 // Weights are grams in the API and shown in kilograms from 1 kg; chains, countries and methods by name.
 import type { RuleOperator, RuleValue, ShippingFactName, components } from "../../../generated/api.ts";
 import { FACT_KINDS } from "../../../client/rules.ts";
+import type { Catalogue } from "./catalogue.ts";
 import { CATALOGUES } from "./catalogues.ts";
 import { CHAINS, type Adjust } from "./codes.ts";
 import { formatMoney, formatNumber, formatUnit, formatVolume, formatWeight, lowerFirst, upperFirst } from "./format.ts";
@@ -123,6 +124,11 @@ export function describeCheck(who: Who, criterion: S["RuleCriterion"], actual: u
   return c.no(condition, factValue(who, criterion.fact, actual));
 }
 
+/** A pricing step's one name, in the editor and in a price's explanation alike: "Pricing rule 2", "Price change 1"
+ * (its item's title and its position from 1). */
+export const stepName = (t: Catalogue, kind: "pricing_rule" | "modification_rule", index: number): string =>
+  `${t.items[kind].title} ${index + 1}`;
+
 export interface TraceStep {
   kind: "base" | "fallback" | "not_applied" | "applied" | "omitted";
   /** "Base price €5.90: pricing rule 2 “Posti points” applied", "Price change 1 did not apply". */
@@ -149,8 +155,8 @@ export function describeTrace(who: Who, { trace, list, facts, currency = "EUR" }
   type Rule = { description?: string; criteria: S["RuleCriterion"][] };
   const name = (title: string, rule: Rule | undefined) =>
     rule?.description ? t.trace.named(title, rule.description) : title;
-  const pricing = (i: number) => name(t.trace.pricingRule(i + 1), list.pricing_rules[i]);
-  const modification = (i: number) => name(t.trace.modificationRule(i + 1), list.modification_rules[i]);
+  const pricing = (i: number) => name(stepName(t, "pricing_rule", i), list.pricing_rules[i]);
+  const modification = (i: number) => name(stepName(t, "modification_rule", i), list.modification_rules[i]);
   const because = (check: S["RuleCheck"], rule: Rule | undefined) => {
     const criterion = check.failed_criterion === null ? undefined : rule?.criteria[check.failed_criterion];
     return criterion && describeCheck(who, criterion, facts[criterion.fact]);

@@ -57,6 +57,7 @@ export function words(of: Lang | Speaker | readonly string[] = browserLanguages(
     locale: who.locale,
     t: CATALOGUES[who.lang],
     answer: (code, form) => answerMessage(who, code, form),
+    // eslint-disable-next-line no-restricted-syntax -- the catalogue's side of the one way (app/data.ts problemsOf)
     problems: (error, form) => problemsIn(who, error, form),
     field: (detail, form) => fieldMessage(who, detail, form),
     condition: (fact, op, value) => describeCondition(who, fact, op, value),

@@ -3,8 +3,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { CarrierServiceTokenCreate, CarrierServiceTokenWithSecret } from "../../../../generated/api.ts";
-import { problemsOf, type Problems } from "../../api.ts";
-import { ApiError, unwrap } from "../../app/data.ts";
+import type { Problems } from "../../api.ts";
+import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/use-words.ts";
@@ -26,7 +26,8 @@ function atTheBox(p: Problems | undefined): Problems | undefined {
 export function NewCallbackForm({ onCreated }: { onCreated: (t: CarrierServiceTokenWithSecret) => void }) {
   const api = useApi();
   const qc = useQueryClient();
-  const w = useWords().t.shopify;
+  const words = useWords();
+  const w = words.t.shopify;
   const [name, setName] = useState("");
   const [pickupRates, setPickupRates] = useState("3");
   const [properties, setProperties] = useState("");
@@ -43,8 +44,7 @@ export function NewCallbackForm({ onCreated }: { onCreated: (t: CarrierServiceTo
       return qc.invalidateQueries({ queryKey: CALLBACKS });
     },
   });
-  const problems =
-    create.error instanceof ApiError ? atTheBox(problemsOf(create.error.body, "createCarrierServiceToken")) : undefined;
+  const problems = atTheBox(problemsOf(words, create.error, "createCarrierServiceToken"));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const tags = properties

@@ -1,10 +1,11 @@
 // Creating a checkout key: a name and the shop's web addresses, one per line.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { problemsOf, type Problems, type S } from "../../api.ts";
-import { ApiError, unwrap } from "../../app/data.ts";
+import type { Problems, S } from "../../api.ts";
+import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
+import { useWords } from "../../words/index.ts";
 
 /** The addresses are one text box: a problem with one line of it is shown at the box (the words name the line). */
 function atTheBox(p: Problems | undefined): Problems | undefined {
@@ -19,6 +20,8 @@ function atTheBox(p: Problems | undefined): Problems | undefined {
 
 export function NewKeyForm({ onCreated }: { onCreated: (k: S["PublishableKey"]) => void }) {
   const api = useApi();
+  const w = useWords();
+  const t = w.t.checkout;
   const qc = useQueryClient();
   const [name, setName] = useState("");
   const [origins, setOrigins] = useState("");
@@ -31,8 +34,7 @@ export function NewKeyForm({ onCreated }: { onCreated: (k: S["PublishableKey"]) 
       return qc.invalidateQueries({ queryKey: ["publishable_keys"] });
     },
   });
-  const problems =
-    create.error instanceof ApiError ? atTheBox(problemsOf(create.error.body, "createPublishableKey")) : undefined;
+  const problems = atTheBox(problemsOf(w, create.error, "createPublishableKey"));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const list = origins
@@ -42,18 +44,18 @@ export function NewKeyForm({ onCreated }: { onCreated: (k: S["PublishableKey"]) 
     create.mutate({ ...(name && { name }), origins: list });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="New checkout key">
-      <h2>Create a key</h2>
+    <form onSubmit={submit} noValidate aria-label={t.newKey}>
+      <h2>{t.createTitle}</h2>
       <div className="row">
-        <Field label="Name (for you, e.g. the shop's name)" path="/body/name" problems={problems}>
+        <Field label={t.nameField} path="/body/name" problems={problems}>
           {(p) => <input {...p} type="text" value={name} onChange={(e) => setName(e.target.value)} />}
         </Field>
-        <Field label="Websites that may use it, one per line" path="/body/origins" problems={problems}>
+        <Field label={t.originsField} path="/body/origins" problems={problems}>
           {(p) => (
             <textarea
               {...p}
               rows={3}
-              placeholder="https://shop.example.com"
+              placeholder={t.originsExample}
               value={origins}
               onChange={(e) => setOrigins(e.target.value)}
             />
@@ -62,7 +64,7 @@ export function NewKeyForm({ onCreated }: { onCreated: (k: S["PublishableKey"]) 
       </div>
       <ProblemBanner problems={problems} shown={["/body/name", "/body/origins"]} />
       <button type="submit" aria-busy={create.isPending} disabled={create.isPending}>
-        Create key
+        {t.create}
       </button>
     </form>
   );

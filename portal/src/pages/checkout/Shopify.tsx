@@ -4,25 +4,30 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import type { CarrierServiceToken, CarrierServiceTokenWithSecret } from "../../../../generated/api.ts";
-import { BASE_URL, formatTime } from "../../api.ts";
-import { unwrap } from "../../app/data.ts";
+import { BASE_URL } from "../../api.ts";
+import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Confirm } from "../../parts/Confirm.tsx";
 import { CopyButton } from "../../parts/CopyButton.tsx";
+import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/use-words.ts";
 import { SecretOnce } from "../webhooks/Secret.tsx";
 import { CALLBACKS, NewCallbackForm } from "./NewCallbackForm.tsx";
 import { registrationCall } from "./shopify-call.ts";
 
+/** The shown part of a callback address (the rest was shown once): a path, as code. */
+const addressHint = (k: CarrierServiceToken) => `…/carrier_service/${k.token_hint}…`;
+
 export function Shopify() {
   const api = useApi();
   const qc = useQueryClient();
-  const { t } = useWords();
+  const words = useWords();
+  const { t } = words;
   const w = t.shopify;
   const id = useId().replace(/:/g, "");
   const tokens = useQuery({
     queryKey: CALLBACKS,
-    queryFn: () => unwrap(api.GET("/shopify/carrier_service_tokens")),
+    queryFn: ({ signal }) => unwrap(api.GET("/shopify/carrier_service_tokens", { signal })),
   });
   const [notice, setNotice] = useState<string>();
   const [created, setCreated] = useState<CarrierServiceTokenWithSecret>();
@@ -57,6 +62,7 @@ export function Shopify() {
         <li>{w.stepZones}</li>
       </ol>
       {notice && <p role="status">{notice}</p>}
+      <ProblemBanner problems={problemsOf(words, tokens.error ?? revoke.error)} />
       {created && url && (
         <SecretOnce title={w.createdTitle} secret={url} onDone={() => setCreated(undefined)}>
           <p>{w.createdAbout}</p>
@@ -90,12 +96,12 @@ export function Shopify() {
                 <tr key={k.id}>
                   <td data-label={w.name}>{nameOf(k)}</td>
                   <td data-label={w.address}>
-                    <code>…/carrier_service/{k.token_hint}…</code>
+                    <code>{addressHint(k)}</code>
                   </td>
                   <td data-label={w.pickupRates}>{k.pickup_rates}</td>
                   <td data-label={w.signed}>{k.has_app_secret ? t.yesNo.yes : t.yesNo.no}</td>
-                  <td data-label={w.created}>{formatTime(k.created_at)}</td>
-                  <td data-label={w.status}>{k.revoked_at ? w.revokedAt(formatTime(k.revoked_at)) : w.working}</td>
+                  <td data-label={w.created}>{words.date(k.created_at)}</td>
+                  <td data-label={w.status}>{k.revoked_at ? w.revokedAt(words.date(k.revoked_at)) : w.working}</td>
                   <td>
                     {!k.revoked_at && (
                       <button

@@ -1,7 +1,7 @@
 // Several values chosen from a known list ("is one of Posti or Matkahuolto"): ticks for a short list, and for a
 // long one (countries) the chosen values with a remove button each and a list to add one more from.
 import { useId } from "react";
-import { useWords } from "../../words/index.ts";
+import { lowerFirst, useWords } from "../../words/index.ts";
 
 export interface Choice {
   value: string;
@@ -21,7 +21,7 @@ const SHORT = 8;
 
 export function ChoiceList({ legend, options, chosen, onChange, message }: Props) {
   const id = useId();
-  const { lang } = useWords();
+  const t = useWords().t.pricingPage;
   const labelOf = (v: string) => options.find((o) => o.value === v)?.label ?? v;
   // Chosen values in the list's order, so that the rule reads the same however they were ticked.
   const change = (values: string[]) =>
@@ -47,14 +47,14 @@ export function ChoiceList({ legend, options, chosen, onChange, message }: Props
         ))
       ) : (
         <>
-          <ul className="chips" lang={lang}>
+          <ul className="chips">
             {chosen.map((v) => (
               <li key={v}>
                 {labelOf(v)}
                 <button
                   type="button"
                   className="outline secondary"
-                  aria-label={`Remove ${labelOf(v)}`}
+                  aria-label={t.removeThis(labelOf(v))}
                   onClick={() => change(chosen.filter((c) => c !== v))}
                 >
                   ✕
@@ -63,12 +63,12 @@ export function ChoiceList({ legend, options, chosen, onChange, message }: Props
             ))}
           </ul>
           <select
-            aria-label={`Add to ${legend.toLowerCase()}`}
+            aria-label={t.addToList(lowerFirst(legend))}
             {...error}
             value=""
             onChange={(e) => e.target.value && change([...chosen, e.target.value])}
           >
-            <option value="">Add…</option>
+            <option value="">{t.addOne}</option>
             {options
               .filter((o) => !chosen.includes(o.value))
               .map((o) => (
@@ -80,7 +80,7 @@ export function ChoiceList({ legend, options, chosen, onChange, message }: Props
         </>
       )}
       {message !== undefined && (
-        <small id={`${id}-error`} className="field-error" lang={lang}>
+        <small id={`${id}-error`} className="field-error">
           {message}
         </small>
       )}

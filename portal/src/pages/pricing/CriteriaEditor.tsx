@@ -40,7 +40,7 @@ export function CriteriaEditor({ criteria, onChange, path, problems, ruleLabel, 
         className="outline"
         onClick={() => onChange([...criteria, newCriterion("order.total_weight")])}
       >
-        Add {condition} to {lowerFirst(ruleLabel)}
+        {w.t.pricingPage.addTo(condition, lowerFirst(ruleLabel))}
       </button>
     </div>
   );

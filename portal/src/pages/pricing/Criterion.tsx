@@ -39,6 +39,7 @@ export function choicesOf(w: Words, fact: ShippingFactName, branches: string[], 
 
 export function Criterion({ c, path, problems, label, branches, onSet, onRemove }: Props) {
   const w = useWords();
+  const t = w.t.pricingPage;
   const served = useSettings().data?.countries ?? ["FI"];
   const list = c.op === "in" || c.op === "not_in";
   const chosen = CHOSEN.has(c.fact) && c.op !== "contains";
@@ -57,13 +58,13 @@ export function Criterion({ c, path, problems, label, branches, onSet, onRemove 
     onSet({ op, isNull: false });
   };
   const valuePath = `${path}/value`;
-  const valueLabel = unit ? `Value (${unit.sign})` : "Value";
+  const valueLabel = unit ? t.valueIn(unit.sign) : t.value;
 
   return (
     <div className="criterion" role="group" aria-label={label}>
-      <Field label="Checks" path={`${path}/fact`} problems={problems}>
+      <Field label={t.checks} path={`${path}/fact`} problems={problems}>
         {(p) => (
-          <select {...p} lang={w.lang} value={c.fact} onChange={(e) => setFact(e.target.value as ShippingFactName)}>
+          <select {...p} value={c.fact} onChange={(e) => setFact(e.target.value as ShippingFactName)}>
             {FACTS.map((f) => (
               <option key={f} value={f}>
                 {w.t.facts[f].label}
@@ -72,9 +73,9 @@ export function Criterion({ c, path, problems, label, branches, onSet, onRemove 
           </select>
         )}
       </Field>
-      <Field label="Comparison" path={`${path}/op`} problems={problems}>
+      <Field label={t.comparison} path={`${path}/op`} problems={problems}>
         {(p) => (
-          <select {...p} lang={w.lang} value={c.op} onChange={(e) => setOp(e.target.value as RuleOperator)}>
+          <select {...p} value={c.op} onChange={(e) => setOp(e.target.value as RuleOperator)}>
             {operatorsOf(c.fact).map((o) => (
               <option key={o} value={o}>
                 {w.operator(o, c.fact)}
@@ -85,7 +86,7 @@ export function Criterion({ c, path, problems, label, branches, onSet, onRemove 
       </Field>
       {chosen && list ? (
         <ChoiceList
-          legend="Values"
+          legend={t.values}
           options={options}
           chosen={c.chosen}
           onChange={(values) => onSet({ chosen: values })}
@@ -97,7 +98,7 @@ export function Criterion({ c, path, problems, label, branches, onSet, onRemove 
             chosen ? (
               <select
                 {...p}
-                lang={w.lang}
+
                 value={c.isNull ? "" : c.text}
                 onChange={(e) => onSet({ text: e.target.value, isNull: false })}
               >
@@ -109,7 +110,7 @@ export function Criterion({ c, path, problems, label, branches, onSet, onRemove 
                 ))}
               </select>
             ) : FACT_KINDS[c.fact] === "boolean" ? (
-              <select {...p} lang={w.lang} value={c.text} onChange={(e) => onSet({ text: e.target.value })}>
+              <select {...p} value={c.text} onChange={(e) => onSet({ text: e.target.value })}>
                 <option value="true">{w.t.yesNo.yes}</option>
                 <option value="false">{w.t.yesNo.no}</option>
               </select>
@@ -118,14 +119,14 @@ export function Criterion({ c, path, problems, label, branches, onSet, onRemove 
                 {...p}
                 inputMode={FACT_KINDS[c.fact] === "number" && !list ? "decimal" : undefined}
                 value={c.text}
-                placeholder={list ? "Separate values with ;" : undefined}
+                placeholder={list ? t.separate : undefined}
                 onChange={(e) => onSet({ text: e.target.value, isNull: false })}
               />
             )
           }
         </Field>
       )}
-      <button type="button" className="outline secondary remove" aria-label={`Remove ${label}`} onClick={onRemove}>
+      <button type="button" className="outline secondary remove" aria-label={t.removeThis(label)} onClick={onRemove}>
         ✕
       </button>
     </div>

@@ -3,7 +3,7 @@
 // asked a moment after each change: the server owns the calendar and the public holidays).
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { S } from "../../api.ts";
-import { bodyOf, unwrap } from "../../app/data.ts";
+import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Field } from "../../parts/fields.tsx";
 import { formatWeekdayDay, useWords, weekdayName } from "../../words/index.ts";
@@ -16,7 +16,7 @@ import {
   type DatedMethod,
   type DatesDraft,
 } from "./dates-draft.ts";
-import { place, wordsFor } from "./problems.ts";
+import { place } from "./problems.ts";
 import { useSettled } from "./useSettled.ts";
 
 /** The zones the browser knows, the merchant's own first when the browser does not list it. */
@@ -35,23 +35,23 @@ interface Props {
 
 export function DeliveryDates({ draft, onChange, country, problems: saved }: Props) {
   const w = useWords();
+  const tp = w.t.pricingPage;
   const setTimes = (m: DatedMethod, patch: Partial<DatesDraft["times"][DatedMethod]>) =>
     onChange({ ...draft, times: { ...draft.times, [m]: { ...draft.times[m], ...patch } } });
   const preview = useDatesPreview(draft, country);
   // What the preview found wrong is marked as you type; after a save, what the save said.
-  const problems = saved ?? place(wordsFor(w, bodyOf(preview.error), "previewDeliveryDates"), DATE_FIELDS).problems;
+  const problems = saved ?? place(problemsOf(w, preview.error, "previewDeliveryDates"), DATE_FIELDS).problems;
   return (
     <fieldset className="delivery-dates">
-      <legend>Delivery dates</legend>
-      <p className="muted">
-        Checkout shows your customers when their order would arrive. Leave the time zone empty to show no dates.
-      </p>
-      <Field label="Your warehouse's time zone" path="/body/time_zone" problems={problems}>
+      <legend>{tp.deliveryDates}</legend>
+      <p className="muted">{tp.datesAbout}</p>
+      <Field label={tp.timeZone} path="/body/time_zone" problems={problems}>
         {(p) => (
           <select {...p} value={draft.zone} onChange={(e) => onChange({ ...draft, zone: e.target.value })}>
-            <option value="">No delivery dates</option>
+            <option value="">{tp.noDates}</option>
             {zones(draft.zone).map((z) => (
-              <option key={z} value={z}>
+              // A zone's name is the time zone database's (its places' English names), in no language of ours.
+              <option key={z} value={z} translate="no">
                 {z.replaceAll("_", " ")}
               </option>
             ))}
@@ -65,8 +65,8 @@ export function DeliveryDates({ draft, onChange, country, problems: saved }: Pro
             const at = `/body/delivery_times/${m}`;
             const name = w.t.methods[m];
             return (
-              <fieldset key={m} aria-label={`${name}: delivery dates`}>
-                <legend lang={w.lang}>{name}</legend>
+              <fieldset key={m} aria-label={tp.methodDates(name)}>
+                <legend>{name}</legend>
                 <label>
                   <input
                     type="checkbox"
@@ -74,16 +74,16 @@ export function DeliveryDates({ draft, onChange, country, problems: saved }: Pro
                     checked={t.on}
                     onChange={(e) => setTimes(m, { on: e.target.checked })}
                   />{" "}
-                  Show delivery dates
+                  {tp.showDates}
                 </label>
                 {t.on && (
                   <>
                     {(
                       [
-                        ["cutoff", "cutoff", "Orders placed before this time leave that day"],
-                        ["handling", "handling_days", "Days your warehouse needs to send a parcel"],
-                        ["min", "transit_days_min", "Fewest days on the way"],
-                        ["max", "transit_days_max", "Most days on the way"],
+                        ["cutoff", "cutoff", tp.cutoff],
+                        ["handling", "handling_days", tp.handling],
+                        ["min", "transit_days_min", tp.transitMin],
+                        ["max", "transit_days_max", tp.transitMax],
                       ] as const
                     ).map(([key, field, label]) => (
                       <Field key={key} label={label} path={`${at}/${field}`} problems={problems}>
@@ -98,7 +98,7 @@ export function DeliveryDates({ draft, onChange, country, problems: saved }: Pro
                       </Field>
                     ))}
                     <fieldset className="weekdays">
-                      <legend>Days parcels move (public holidays of the customer's country never count)</legend>
+                      <legend>{tp.movingDays}</legend>
                       {WEEKDAYS.map((d, i) => (
                         <label key={d}>
                           <input
@@ -108,13 +108,11 @@ export function DeliveryDates({ draft, onChange, country, problems: saved }: Pro
                               setTimes(m, { days: e.target.checked ? [...t.days, d] : t.days.filter((x) => x !== d) })
                             }
                           />{" "}
-                          <span lang={w.lang}>{weekdayName(w, i)}</span>
+                          <span>{weekdayName(w, i)}</span>
                         </label>
                       ))}
                       {problems?.fields[`${at}/moving_days`] && (
-                        <small className="field-error" lang={w.lang}>
-                          {problems.fields[`${at}/moving_days`]}
-                        </small>
+                        <small className="field-error">{problems.fields[`${at}/moving_days`]}</small>
                       )}
                     </fieldset>
                     <Said estimate={preview.data?.estimates[m]} busy={preview.isFetching} />
@@ -136,7 +134,7 @@ function Said({ estimate, busy }: { estimate: S["DeliveryEstimate"] | undefined;
   const [from, to] = [formatWeekdayDay(w, estimate.earliest), formatWeekdayDay(w, estimate.latest)];
   return (
     <p role="status" aria-busy={busy} className="dates-preview">
-      Ordered now: delivered <span lang={w.lang}>{from === to ? from : `${from} – ${to}`}</span>
+      {w.t.pricingPage.orderedNow(from === to ? from : `${from} – ${to}`)}
     </p>
   );
 }
@@ -148,8 +146,13 @@ function useDatesPreview(draft: DatesDraft, country: S["CountryCode"]) {
   const asked = useSettled(JSON.stringify(body), 300);
   return useQuery({
     queryKey: ["delivery_dates_preview", asked],
-    queryFn: () =>
-      unwrap(api.POST("/merchant/delivery_dates/_preview", { body: JSON.parse(asked) as S["DeliveryDatesPreview"] })),
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.POST("/merchant/delivery_dates/_preview", {
+          body: JSON.parse(asked) as S["DeliveryDatesPreview"],
+          signal,
+        }),
+      ),
     enabled: draft.zone !== "",
     placeholderData: keepPreviousData,
     retry: false,

@@ -13,12 +13,13 @@ interface Props {
 
 export function ListFields({ draft, update, problems }: Props) {
   const w = useWords();
+  const t = w.t.pricingPage;
   return (
     <div className="row">
-      <Field label="Name" path="/body/name" problems={problems}>
+      <Field label={t.name} path="/body/name" problems={problems}>
         {(p) => <input {...p} value={draft.name} onChange={(e) => update({ name: e.target.value })} />}
       </Field>
-      <Field label="Currency" path="/body/currency" problems={problems}>
+      <Field label={t.currency} path="/body/currency" problems={problems}>
         {(p) => (
           <input
             {...p}
@@ -29,13 +30,13 @@ export function ListFields({ draft, update, problems }: Props) {
           />
         )}
       </Field>
-      <Field label="VAT rate (%)" path="/body/tax" problems={problems}>
+      <Field label={t.vat} path="/body/tax" problems={problems}>
         {(p) => (
           <input {...p} inputMode="decimal" value={draft.tax} onChange={(e) => update({ tax: e.target.value })} />
         )}
       </Field>
       <Field
-        label={`Default price (${currencySign(w.locale, draft.currency)})`}
+        label={t.defaultPrice(currencySign(w.locale, draft.currency))}
         path="/body/fallback_price"
         problems={problems}
       >

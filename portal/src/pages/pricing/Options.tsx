@@ -14,8 +14,9 @@ const SHOWN = 5;
 const ordered = (first: ShippingMethodType) => [first, ...METHODS.filter((m) => m !== first)];
 
 export function Options({ answer, first }: { answer: ShippingOptionsResult; first: ShippingMethodType }) {
+  const { t } = useWords();
   return (
-    <ul className="options" aria-label="Shipping options">
+    <ul className="options" aria-label={t.pricingPage.options}>
       {ordered(first).map((m) => (
         <Option key={m} method={m} answer={answer} />
       ))}
@@ -25,6 +26,7 @@ export function Options({ answer, first }: { answer: ShippingOptionsResult; firs
 
 function Option({ method, answer }: { method: ShippingMethodType; answer: ShippingOptionsResult }) {
   const w = useWords();
+  const t = w.t.pricingPage;
   const name = w.t.methods[method];
   const option = answer.options[method];
   const list = answer.explanation?.price_lists[method];
@@ -40,16 +42,15 @@ function Option({ method, answer }: { method: ShippingMethodType; answer: Shippi
   if (!option.available) {
     return (
       <li className="option" aria-label={name}>
-        <strong lang={w.lang}>{name}</strong>: <span className="muted">not offered.</span>{" "}
-        <span lang={w.lang}>{w.t.unavailable[option.reason]}</span>
+        <strong>{name}</strong>: <span className="muted">{t.notOffered}</span>{" "}
+        <span>{w.t.unavailable[option.reason]}</span>
       </li>
     );
   }
   if ("price" in option) {
     return (
       <li className="option" aria-label={name}>
-        <strong lang={w.lang}>{name}</strong>:{" "}
-        <span className="price">{w.money(option.price.gross, option.price.currency)}</span>
+        <strong>{name}</strong>: <span className="price">{w.money(option.price.gross, option.price.currency)}</span>
         {trace(option.explanation, option.price, answer.facts["pup.branch"])}
       </li>
     );
@@ -57,16 +58,13 @@ function Option({ method, answer }: { method: ShippingMethodType; answer: Shippi
   const points = Object.values(option.pickup_points);
   return (
     <li className="option" aria-label={name}>
-      <strong lang={w.lang}>{name}</strong>: {points.length === 1 ? "1 pickup point" : `${points.length} pickup points`}
-      {points.length > SHOWN && <span className="muted"> (the nearest {SHOWN} shown)</span>}
+      <strong>{name}</strong>: {t.points(points.length)}
+      {points.length > SHOWN && <span className="muted">{t.nearestShown(SHOWN)}</span>}
       <ul className="points">
         {points.slice(0, SHOWN).map((p) => (
           <li key={p.id}>
-            {p.name}{" "}
-            <small className="muted" lang={w.lang}>
-              ({w.branch(p.branch)})
-            </small>
-            : <span className="price">{w.money(p.price.gross, p.price.currency)}</span>
+            {p.name} <small className="muted">({w.branch(p.branch)})</small>:{" "}
+            <span className="price">{w.money(p.price.gross, p.price.currency)}</span>
             {trace(p.explanation, p.price, p.branch)}
           </li>
         ))}
@@ -83,20 +81,20 @@ export function Answer({ answer, method }: { answer: ShippingOptionsResult; meth
   const w = useWords();
   const option = answer.options[method];
   const said = (() => {
-    if (!option.available) return <span lang={w.lang}>not offered. {w.t.unavailable[option.reason]}</span>;
+    if (!option.available) return <span>{`${w.t.pricingPage.notOffered} ${w.t.unavailable[option.reason]}`}</span>;
     if ("price" in option) return <span className="price">{w.money(option.price.gross, option.price.currency)}</span>;
     const nearest = new Map<string, S["Price"]>();
     for (const p of Object.values(option.pickup_points)) if (!nearest.has(p.branch)) nearest.set(p.branch, p.price);
     return [...nearest].map(([branch, price], i) => (
       <span key={branch}>
         {i > 0 && ", "}
-        <span lang={w.lang}>{w.branch(branch)}</span> {w.money(price.gross, price.currency)}
+        <span>{w.branch(branch)}</span> {w.money(price.gross, price.currency)}
       </span>
     ));
   })();
   return (
     <>
-      <strong lang={w.lang}>{w.t.methods[method]}</strong>: {said}
+      <strong>{w.t.methods[method]}</strong>: {said}
     </>
   );
 }

@@ -5,15 +5,14 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { S } from "../../api.ts";
-import { unwrap } from "../../app/data.ts";
+import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
-import { Field } from "../../parts/fields.tsx";
+import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
 import { countries, currencySign, kilograms } from "./choices.ts";
 import { Options } from "./Options.tsx";
 import { inputOf, numberOrText, type ListDraft } from "./pricing-draft.ts";
-import { detailsOutside, place, wordsFor } from "./problems.ts";
-import { bodyOf } from "../../app/data.ts";
+import { detailsOutside, place } from "./problems.ts";
 import { useSettled } from "./useSettled.ts";
 import { gramsFromKg } from "../../parts/weight.ts";
 
@@ -29,6 +28,7 @@ interface Props {
 export function Preview({ draft, onChecked }: Props) {
   const api = useApi();
   const w = useWords();
+  const t = w.t.pricingPage;
   const [postalcode, setPostalcode] = useState("20780");
   const [country, setCountry] = useState<S["CountryCode"]>("FI");
   const [weight, setWeight] = useState("1");
@@ -53,9 +53,9 @@ export function Preview({ draft, onChecked }: Props) {
   const asked = useSettled(JSON.stringify(body), 300);
   const preview = useQuery({
     queryKey: [...PREVIEW, asked],
-    queryFn: async () =>
+    queryFn: async ({ signal }) =>
       (await unwrap(
-        api.POST("/shipping_options/_preview", { body: JSON.parse(asked) as typeof body }),
+        api.POST("/shipping_options/_preview", { body: JSON.parse(asked) as typeof body, signal }),
       )) as S["ShippingOptionsResult"],
     placeholderData: keepPreviousData,
     staleTime: Infinity,
@@ -67,26 +67,20 @@ export function Preview({ draft, onChecked }: Props) {
     if (!preview.isFetching) report.current(preview.isError ? { error: preview.error } : { answer: preview.data });
   }, [preview.isFetching, preview.isError, preview.error, preview.data]);
 
-  const error = bodyOf(preview.error);
-  const said = wordsFor(w, detailsOutside(error, ["/body/price_lists"]), "previewShippingOptions");
-  const { problems: mine, rest } = place(said, CUSTOMER);
+  const said = problemsOf(w, detailsOutside(preview.error, ["/body/price_lists"]), "previewShippingOptions");
+  const { problems: mine } = place(said, CUSTOMER);
   const answer = !preview.isError ? preview.data : undefined;
   return (
-    <section aria-label="Preview" aria-busy={preview.isFetching} className="preview">
-      <h3>Preview</h3>
-      <p className="muted">What checkout would answer with this draft, before you save it.</p>
+    <section aria-label={t.preview} aria-busy={preview.isFetching} className="preview">
+      <h3>{t.preview}</h3>
+      <p className="muted">{t.previewAbout}</p>
       <div className="row">
-        <Field label="Postal code" path="/body/postalcode" problems={mine}>
+        <Field label={t.postalCode} path="/body/postalcode" problems={mine}>
           {(p) => <input {...p} value={postalcode} onChange={(e) => setPostalcode(e.target.value)} />}
         </Field>
-        <Field label="Country" path="/body/country" problems={mine}>
+        <Field label={t.country} path="/body/country" problems={mine}>
           {(p) => (
-            <select
-              {...p}
-              lang={w.lang}
-              value={country}
-              onChange={(e) => setCountry(e.target.value as S["CountryCode"])}
-            >
+            <select {...p} value={country} onChange={(e) => setCountry(e.target.value as S["CountryCode"])}>
               {countries(w).map((c) => (
                 <option key={c.value} value={c.value}>
                   {c.label}
@@ -97,28 +91,17 @@ export function Preview({ draft, onChecked }: Props) {
         </Field>
       </div>
       <div className="row">
-        <Field label={`Weight (${kilograms(w.locale).sign})`} path="/body/weight" problems={mine}>
+        <Field label={t.weight(kilograms(w.locale).sign)} path="/body/weight" problems={mine}>
           {(p) => <input {...p} inputMode="decimal" value={weight} onChange={(e) => setWeight(e.target.value)} />}
         </Field>
-        <Field label={`Order value (${currencySign(w.locale, "EUR")})`} path="/body/cart_value" problems={mine}>
+        <Field label={t.orderValue(currencySign(w.locale, "EUR"))} path="/body/cart_value" problems={mine}>
           {(p) => <input {...p} inputMode="decimal" value={cart} onChange={(e) => setCart(e.target.value)} />}
         </Field>
-        <Field label="Tags" path="/body/tags" problems={mine}>
-          {(p) => <input {...p} value={tags} placeholder="vip, b2b" onChange={(e) => setTags(e.target.value)} />}
+        <Field label={t.tags} path="/body/tags" problems={mine}>
+          {(p) => <input {...p} value={tags} placeholder={t.tagsExample} onChange={(e) => setTags(e.target.value)} />}
         </Field>
       </div>
-      {preview.isError && (
-        <div role="alert" className="problem" lang={w.lang}>
-          <p>{said?.message}</p>
-          {rest.length > 0 && (
-            <ul>
-              {rest.map((m) => (
-                <li key={m}>{m}</li>
-              ))}
-            </ul>
-          )}
-        </div>
-      )}
+      <ProblemBanner problems={said} shown={CUSTOMER} />
       {answer && <Options answer={answer} first={draft.method} />}
     </section>
   );

@@ -1,7 +1,7 @@
 // The price changes (modification rules): each one whose conditions all hold adjusts the price, in order.
 import type { Problems, S } from "../../api.ts";
 import { Field } from "../../parts/fields.tsx";
-import { lowerFirst, useWords } from "../../words/index.ts";
+import { lowerFirst, stepName, useWords } from "../../words/index.ts";
 import { currencySign } from "./choices.ts";
 import { CriteriaEditor } from "./CriteriaEditor.tsx";
 import { criteriaOf, itemEdits, nextKey, numberOrText, type ModificationDraft } from "./pricing-draft.ts";
@@ -19,6 +19,8 @@ const ADJUSTS: S["ModificationRule"]["adjust"][] = ["add", "multiply", "set"];
 
 export function PriceChanges({ rules, currency, onChange, problems, branches }: Props) {
   const w = useWords();
+  const t = w.t.pricingPage;
+  const item = w.t.items.modification_rule;
   const sign = currencySign(w.locale, currency);
   const what = (r: ModificationDraft) => {
     const n = numberOrText(r.amount);
@@ -26,10 +28,10 @@ export function PriceChanges({ rules, currency, onChange, problems, branches }: 
   };
   return (
     <section aria-labelledby="price-changes">
-      <h3 id="price-changes">Price changes</h3>
-      <p className="muted">Each one whose conditions all hold changes the price, in order.</p>
+      <h3 id="price-changes">{t.priceChanges}</h3>
+      <p className="muted">{t.priceChangesAbout}</p>
       {rules.map((r, i) => {
-        const label = `${w.t.items.modification_rule.title} ${i + 1}`;
+        const label = stepName(w.t, "modification_rule", i);
         const at = `/body/modification_rules/${i}`;
         const { set, move, remove } = itemEdits(rules, i, onChange);
         return (
@@ -43,14 +45,13 @@ export function PriceChanges({ rules, currency, onChange, problems, branches }: 
             onRemove={remove}
           >
             <div className="row">
-              <Field label="Description" path={`${at}/description`} problems={problems}>
+              <Field label={t.description} path={`${at}/description`} problems={problems}>
                 {(p) => <input {...p} value={r.description} onChange={(e) => set({ description: e.target.value })} />}
               </Field>
-              <Field label="Change" path={`${at}/adjust`} problems={problems}>
+              <Field label={t.change} path={`${at}/adjust`} problems={problems}>
                 {(p) => (
                   <select
                     {...p}
-                    lang={w.lang}
                     value={r.adjust}
                     onChange={(e) => set({ adjust: e.target.value as ModificationDraft["adjust"] })}
                   >
@@ -63,7 +64,7 @@ export function PriceChanges({ rules, currency, onChange, problems, branches }: 
                 )}
               </Field>
               <Field
-                label={r.adjust === "multiply" ? "Factor" : `Amount (${sign})`}
+                label={r.adjust === "multiply" ? t.factor : t.amount(sign)}
                 path={`${at}/amount`}
                 problems={problems}
               >
@@ -95,7 +96,7 @@ export function PriceChanges({ rules, currency, onChange, problems, branches }: 
           onChange([...rules, { key: nextKey(), description: "", criteria: [], adjust: "add", amount: "0.00" }])
         }
       >
-        Add price change
+        {t.addStep(item.one)}
       </button>
     </section>
   );

@@ -5,7 +5,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import type { S } from "../../api.ts";
-import { unwrap } from "../../app/data.ts";
+import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { useWords } from "../../words/index.ts";
 import { ListFields } from "./ListFields.tsx";
@@ -14,8 +14,8 @@ import { PREVIEW, Preview } from "./Preview.tsx";
 import { PriceChanges } from "./PriceChanges.tsx";
 import { fieldPaths, inputOf, type ListDraft } from "./pricing-draft.ts";
 import { PricingRules } from "./PricingRules.tsx";
-import { detailsUnder, place, wordsFor } from "./problems.ts";
-import { bodyOf } from "../../app/data.ts";
+import { detailsUnder, place } from "./problems.ts";
+import { ProblemBanner } from "../../parts/fields.tsx";
 import { PRICE_LISTS } from "./queries.ts";
 
 interface Props {
@@ -28,6 +28,7 @@ export function PriceListEditor({ initial, branches, onDirty }: Props) {
   const api = useApi();
   const qc = useQueryClient();
   const w = useWords();
+  const t = w.t.pricingPage;
   const [draft, setDraft] = useState(initial);
   const [saved, setSaved] = useState(() => JSON.stringify(inputOf(initial)));
   const [notice, setNotice] = useState<string>();
@@ -49,7 +50,7 @@ export function PriceListEditor({ initial, branches, onDirty }: Props) {
     onSuccess: (list, input) => {
       setDraft((d) => ({ ...d, id: list.id }));
       setSaved(JSON.stringify(input));
-      setNotice(`Saved ${list.name}. Checkout answers with it within a second.`);
+      setNotice(t.savedList(list.name));
       void qc.invalidateQueries({ queryKey: PRICE_LISTS });
       void qc.invalidateQueries({ queryKey: PREVIEW });
     },
@@ -68,19 +69,15 @@ export function PriceListEditor({ initial, branches, onDirty }: Props) {
   // The save's answer once there is one; until then what the preview's check says of the draft.
   const form = draft.id ? "replacePriceList" : "createPriceList";
   const said = save.isError
-    ? wordsFor(w, bodyOf(save.error), form)
-    : wordsFor(w, detailsUnder(bodyOf(checked.error), "/body/price_lists/0"), form);
-  const { problems, rest } = place(said, fieldPaths(draft));
+    ? problemsOf(w, save.error, form)
+    : problemsOf(w, detailsUnder(checked.error, "/body/price_lists/0"), form);
+  const { problems } = place(said, fieldPaths(draft));
   const name = w.t.methods[draft.method];
 
   return (
     <div className="editor">
-      <form onSubmit={submit} noValidate aria-label={`${name} price list`}>
-        {!draft.id && (
-          <p className="muted">
-            You have no price list for this delivery method yet: it is not offered until you save one.
-          </p>
-        )}
+      <form onSubmit={submit} noValidate aria-label={t.listOf(name)}>
+        {!draft.id && <p className="muted">{t.noListYet}</p>}
         <ListFields draft={draft} update={update} problems={problems} />
         <PricingRules
           rules={draft.pricing_rules}
@@ -98,26 +95,20 @@ export function PriceListEditor({ initial, branches, onDirty }: Props) {
         />
         <div className="savebar">
           {checked.answer && (
-            <p role="status" aria-label="Preview of this price list" className="answer-now">
+            <p role="status" aria-label={t.previewOfList} className="answer-now">
               <Answer answer={checked.answer} method={draft.method} />
             </p>
           )}
-          {(save.isError || rest.length > 0) && (
-            <div role={save.isError ? "alert" : undefined} className="problem" lang={w.lang}>
-              {save.isError && <p>{said?.message}</p>}
-              {rest.length > 0 && (
-                <ul>
-                  {rest.map((m) => (
-                    <li key={m}>{m}</li>
-                  ))}
-                </ul>
-              )}
-            </div>
-          )}
+          {/* Until saved, the preview's check of the draft: its field messages, quietly, not its sentence. */}
+          <ProblemBanner
+            problems={said && { ...said, message: save.isError ? said.message : "" }}
+            shown={fieldPaths(draft)}
+            quiet={!save.isError}
+          />
           {notice && <p role="status">{notice}</p>}
-          {dirty && !save.isPending && !save.isError && <p className="muted">You have unsaved changes.</p>}
+          {dirty && !save.isPending && !save.isError && <p className="muted">{t.unsaved}</p>}
           <button type="submit" aria-busy={save.isPending} disabled={save.isPending}>
-            Save price list
+            {t.saveList}
           </button>
         </div>
       </form>

@@ -4,7 +4,7 @@
 import { useCallback, useState } from "react";
 import { Confirm } from "../../parts/Confirm.tsx";
 import { useLeaveGuard } from "../../parts/useLeaveGuard.ts";
-import { useWords } from "../../words/index.ts";
+import { lowerFirst, useWords } from "../../words/index.ts";
 import { PriceListEditor } from "./PriceListEditor.tsx";
 import { draftOf, newDraft } from "./pricing-draft.ts";
 import { useBranches, usePriceLists } from "./queries.ts";
@@ -15,6 +15,7 @@ const METHODS: ShippingMethodType[] = ["pickup", "home", "letter"];
 
 export function Pricing(_: { rest: string[] }) {
   const w = useWords();
+  const t = w.t.pricingPage;
   const lists = usePriceLists();
   const branches = useBranches();
   const [method, setMethod] = useState<ShippingMethodType>("pickup");
@@ -34,19 +35,18 @@ export function Pricing(_: { rest: string[] }) {
   return (
     <section className="pricing">
       <hgroup>
-        <h1>Pricing</h1>
-        <p>Which delivery methods you offer, and what they cost your customers.</p>
+        <h1>{t.title}</h1>
+        <p>{t.about}</p>
       </hgroup>
       <Settings onDirty={onSettingsDirty} />
-      <h2>Price lists</h2>
-      <div role="group" aria-label="Price list" className="tabs">
+      <h2>{t.priceLists}</h2>
+      <div role="group" aria-label={t.priceList} className="tabs">
         {METHODS.map((m) => (
           <button
             key={m}
             type="button"
             aria-pressed={m === method}
             className={m === method ? "" : "outline"}
-            lang={w.lang}
             onClick={() => open(m)}
           >
             {w.t.methods[m]}
@@ -54,7 +54,7 @@ export function Pricing(_: { rest: string[] }) {
         ))}
       </div>
       {!lists.data ? (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{w.t.common.loading}</p>
       ) : (
         <PriceListEditor
           key={method}
@@ -65,8 +65,8 @@ export function Pricing(_: { rest: string[] }) {
       )}
       {asked && (
         <Confirm
-          title={`Open the ${w.t.methods[asked].toLowerCase()} price list?`}
-          confirmLabel="Discard changes"
+          title={t.openOther(lowerFirst(w.t.methods[asked]))}
+          confirmLabel={t.discard}
           destructive
           onConfirm={() => {
             setListDirty(false);
@@ -75,10 +75,7 @@ export function Pricing(_: { rest: string[] }) {
           }}
           onCancel={() => setAsked(undefined)}
         >
-          <p>
-            Your changes to the {w.t.methods[method].toLowerCase()} price list are not saved. If you open another price
-            list now, they are lost.
-          </p>
+          <p>{t.unsavedList(lowerFirst(w.t.methods[method]))}</p>
         </Confirm>
       )}
     </section>

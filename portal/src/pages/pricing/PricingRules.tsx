@@ -1,7 +1,7 @@
 // The pricing rules, tested in order: the first whose conditions all hold sets the base price.
 import type { Problems } from "../../api.ts";
 import { Field } from "../../parts/fields.tsx";
-import { useWords } from "../../words/index.ts";
+import { stepName, useWords } from "../../words/index.ts";
 import { currencySign } from "./choices.ts";
 import { CriteriaEditor } from "./CriteriaEditor.tsx";
 import { criteriaOf, itemEdits, nextKey, numberOrText, type PricingRuleDraft } from "./pricing-draft.ts";
@@ -17,18 +17,18 @@ interface Props {
 
 export function PricingRules({ rules, currency, onChange, problems, branches }: Props) {
   const w = useWords();
+  const t = w.t.pricingPage;
+  const item = w.t.items.pricing_rule;
   const money = (text: string) => {
     const n = numberOrText(text);
     return typeof n === "number" ? w.money(n, currency) : text;
   };
   return (
     <section aria-labelledby="pricing-rules">
-      <h3 id="pricing-rules">Pricing rules</h3>
-      <p className="muted">
-        Tested in order: the first whose conditions all hold sets the base price; if none does, the default price.
-      </p>
+      <h3 id="pricing-rules">{t.pricingRules}</h3>
+      <p className="muted">{t.pricingRulesAbout}</p>
       {rules.map((r, i) => {
-        const label = `${w.t.items.pricing_rule.title} ${i + 1}`;
+        const label = stepName(w.t, "pricing_rule", i);
         const at = `/body/pricing_rules/${i}`;
         const { set, move, remove } = itemEdits(rules, i, onChange);
         return (
@@ -42,10 +42,10 @@ export function PricingRules({ rules, currency, onChange, problems, branches }: 
             onRemove={remove}
           >
             <div className="row">
-              <Field label="Description" path={`${at}/description`} problems={problems}>
+              <Field label={t.description} path={`${at}/description`} problems={problems}>
                 {(p) => <input {...p} value={r.description} onChange={(e) => set({ description: e.target.value })} />}
               </Field>
-              <Field label={`Price (${currencySign(w.locale, currency)})`} path={`${at}/price`} problems={problems}>
+              <Field label={t.price(currencySign(w.locale, currency))} path={`${at}/price`} problems={problems}>
                 {(p) => (
                   <input {...p} inputMode="decimal" value={r.price} onChange={(e) => set({ price: e.target.value })} />
                 )}
@@ -67,7 +67,7 @@ export function PricingRules({ rules, currency, onChange, problems, branches }: 
         className="secondary"
         onClick={() => onChange([...rules, { key: nextKey(), description: "", criteria: [], price: "0.00" }])}
       >
-        Add pricing rule
+        {t.addStep(item.one)}
       </button>
     </section>
   );

@@ -15,21 +15,19 @@ interface Props {
 }
 
 export function RuleCard({ label, sentence, index, count, onMove, onRemove, children }: Props) {
-  const { lang } = useWords();
+  const t = useWords().t.pricingPage;
   return (
     <article className="rule" aria-label={label}>
       <header>
         <div>
           <strong>{label}</strong>
-          <p className="sentence" lang={lang}>
-            {sentence}
-          </p>
+          <p className="sentence">{sentence}</p>
         </div>
         <span className="actions">
           <button
             type="button"
             className="outline"
-            aria-label={`Move ${label} up`}
+            aria-label={t.moveUp(label)}
             disabled={index === 0}
             onClick={() => onMove(-1)}
           >
@@ -38,14 +36,14 @@ export function RuleCard({ label, sentence, index, count, onMove, onRemove, chil
           <button
             type="button"
             className="outline"
-            aria-label={`Move ${label} down`}
+            aria-label={t.moveDown(label)}
             disabled={index === count - 1}
             onClick={() => onMove(1)}
           >
             ↓
           </button>
-          <button type="button" className="destructive outline" aria-label={`Remove ${label}`} onClick={onRemove}>
-            Remove
+          <button type="button" className="destructive outline" aria-label={t.removeThis(label)} onClick={onRemove}>
+            {t.remove}
           </button>
         </span>
       </header>

@@ -3,22 +3,22 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import type { S } from "../../api.ts";
-import { unwrap } from "../../app/data.ts";
+import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
-import { Field } from "../../parts/fields.tsx";
+import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
 import { ChoiceList } from "./ChoiceList.tsx";
 import { DeliveryDates } from "./DeliveryDates.tsx";
 import { countries, kilograms } from "./choices.ts";
-import { place, wordsFor } from "./problems.ts";
-import { bodyOf } from "../../app/data.ts";
+import { place } from "./problems.ts";
 import { PREVIEW } from "./Preview.tsx";
 import { SETTINGS, useSettings } from "./queries.ts";
 import { draftOf, FIELDS, inputOf, METHODS, type Draft } from "./settings-draft.ts";
 
 export function Settings({ onDirty }: { onDirty: (dirty: boolean) => void }) {
   const settings = useSettings();
-  if (!settings.data) return <p aria-busy="true">Loading settings…</p>;
+  const { t } = useWords();
+  if (!settings.data) return <p aria-busy="true">{t.pricingPage.loadingSettings}</p>;
   return <SettingsForm initial={settings.data} onDirty={onDirty} />;
 }
 
@@ -26,6 +26,7 @@ function SettingsForm({ initial, onDirty }: { initial: S["ShippingSettings"]; on
   const api = useApi();
   const qc = useQueryClient();
   const w = useWords();
+  const t = w.t.pricingPage;
   const [draft, setDraft] = useState(() => draftOf(initial));
   const [saved, setSaved] = useState(() => JSON.stringify(inputOf(draftOf(initial))));
   const dirty = JSON.stringify(inputOf(draft)) !== saved;
@@ -47,18 +48,18 @@ function SettingsForm({ initial, onDirty }: { initial: S["ShippingSettings"]; on
     e.preventDefault();
     save.mutate(inputOf(draft));
   };
-  const said = wordsFor(w, bodyOf(save.error), "replaceShippingSettings");
-  const { problems, rest } = place(said, FIELDS);
+  const said = problemsOf(w, save.error, "replaceShippingSettings");
+  const { problems } = place(said, FIELDS);
   const unit = kilograms(w.locale).sign;
 
   return (
     <details>
-      <summary>Shipping settings</summary>
-      <form onSubmit={submit} noValidate aria-label="Shipping settings">
+      <summary>{t.settings}</summary>
+      <form onSubmit={submit} noValidate aria-label={t.settings}>
         <div className="methods">
           {METHODS.map((m) => (
             <fieldset key={m}>
-              <legend lang={w.lang}>{w.t.methods[m]}</legend>
+              <legend>{w.t.methods[m]}</legend>
               <label>
                 <input
                   type="checkbox"
@@ -66,15 +67,15 @@ function SettingsForm({ initial, onDirty }: { initial: S["ShippingSettings"]; on
                   checked={draft.enabled[m]}
                   onChange={(e) => set({ enabled: { ...draft.enabled, [m]: e.target.checked } })}
                 />{" "}
-                Offered
+                {t.offered}
               </label>
-              <Field label={`Weight limit (${unit})`} path={`/body/${m}/max_weight_g`} problems={problems}>
+              <Field label={t.weightLimit(unit)} path={`/body/${m}/max_weight_g`} problems={problems}>
                 {(p) => (
                   <input
                     {...p}
                     inputMode="decimal"
                     value={draft.max[m]}
-                    placeholder={m === "letter" ? undefined : "No limit"}
+                    placeholder={m === "letter" ? undefined : t.noLimit}
                     onChange={(e) => set({ max: { ...draft.max, [m]: e.target.value } })}
                   />
                 )}
@@ -96,13 +97,13 @@ function SettingsForm({ initial, onDirty }: { initial: S["ShippingSettings"]; on
         </div>
         <div className="row">
           <ChoiceList
-            legend="Countries you deliver to"
+            legend={t.countries}
             options={countries(w)}
             chosen={draft.countries}
             onChange={(chosen) => set({ countries: chosen })}
             message={problems?.fields["/body/countries"]}
           />
-          <Field label="Pickup points offered" path="/body/pickup_points_limit" problems={problems}>
+          <Field label={t.pickupPoints} path="/body/pickup_points_limit" problems={problems}>
             {(p) => (
               <input {...p} inputMode="numeric" value={draft.limit} onChange={(e) => set({ limit: e.target.value })} />
             )}
@@ -114,21 +115,10 @@ function SettingsForm({ initial, onDirty }: { initial: S["ShippingSettings"]; on
           country={(draft.countries[0] ?? "FI") as S["CountryCode"]}
           problems={problems}
         />
-        {save.isError && (
-          <div role="alert" className="problem" lang={w.lang}>
-            <p>{said?.message}</p>
-            {rest.length > 0 && (
-              <ul>
-                {rest.map((m) => (
-                  <li key={m}>{m}</li>
-                ))}
-              </ul>
-            )}
-          </div>
-        )}
-        {save.isSuccess && <p role="status">Settings saved.</p>}
+        <ProblemBanner problems={said} shown={FIELDS} />
+        {save.isSuccess && <p role="status">{t.settingsSaved}</p>}
         <button type="submit" aria-busy={save.isPending} disabled={save.isPending}>
-          Save settings
+          {t.saveSettings}
         </button>
       </form>
     </details>

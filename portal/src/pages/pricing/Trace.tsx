@@ -6,8 +6,8 @@ export function Trace(input: TraceInput) {
   const w = useWords();
   return (
     <details className="trace">
-      <summary>Why this price</summary>
-      <ul lang={w.lang}>
+      <summary>{w.t.pricingPage.whyThisPrice}</summary>
+      <ul>
         {w.trace(input).map((step, i) => (
           <li key={i} className={step.kind}>
             {step.text}

@@ -1,28 +1,27 @@
-// An answer's problems in the catalogue's words, for the pricing forms: re-rooted where a preview's detail is about
+// An answer's problems (app/data.ts problemsOf) for the pricing forms: re-rooted where a preview's detail is about
 // the draft (`/body/price_lists/0/tax` is the editor's `/body/tax`), and each message put with the nearest field
 // the form shows (a value of an `is one of` list goes with the list's field), the rest said in the banner.
 import type { Problems } from "../../api.ts";
-import type { AnswerBody } from "../../app/data.ts";
-import type { Form, Words } from "../../words/index.ts";
+import { ApiError } from "../../app/data.ts";
+import type { ErrorDetail } from "../../../../generated/api.ts";
+
+/** The same answer with other details: an error that is not the service's answer stays as it is. */
+function withDetails(error: unknown, pick: (details: ErrorDetail[]) => ErrorDetail[]): unknown {
+  if (!(error instanceof ApiError) || !error.body) return error;
+  return new ApiError(error.status, { ...error.body, details: pick(error.body.details ?? []) });
+}
 
 /** The details under `from`, with their paths re-rooted at `/body` (others left out). */
-export function detailsUnder(body: AnswerBody | undefined, from: string): AnswerBody | undefined {
-  if (!body) return undefined;
-  const details = (body.details ?? [])
-    .filter((d) => d.path === from || d.path.startsWith(`${from}/`))
-    .map((d) => ({ ...d, path: `/body${d.path.slice(from.length)}` }));
-  return { ...body, details };
-}
+export const detailsUnder = (error: unknown, from: string): unknown =>
+  withDetails(error, (ds) =>
+    ds
+      .filter((d) => d.path === from || d.path.startsWith(`${from}/`))
+      .map((d) => ({ ...d, path: `/body${d.path.slice(from.length)}` })),
+  );
 
 /** The details not under any of `prefixes`. */
-export function detailsOutside(body: AnswerBody | undefined, prefixes: string[]): AnswerBody | undefined {
-  if (!body) return undefined;
-  const inside = (p: string) => prefixes.some((s) => p === s || p.startsWith(`${s}/`));
-  return { ...body, details: (body.details ?? []).filter((d) => !inside(d.path)) };
-}
-
-export const wordsFor = (w: Words, body: AnswerBody | undefined, form: Form): Problems | undefined =>
-  body ? w.problems(body, form) : undefined;
+export const detailsOutside = (error: unknown, prefixes: string[]): unknown =>
+  withDetails(error, (ds) => ds.filter((d) => !prefixes.some((s) => d.path === s || d.path.startsWith(`${s}/`))));
 
 export interface Placed {
   /** Messages by the path of a field the form shows. */

@@ -10,12 +10,18 @@ export const BRANCHES = ["pickup_point_branches"] as const;
 
 export function usePriceLists() {
   const api = useApi();
-  return useQuery({ queryKey: PRICE_LISTS, queryFn: () => unwrap(api.GET("/merchant/price_lists")) });
+  return useQuery({
+    queryKey: PRICE_LISTS,
+    queryFn: ({ signal }) => unwrap(api.GET("/merchant/price_lists", { signal })),
+  });
 }
 
 export function useSettings() {
   const api = useApi();
-  return useQuery({ queryKey: SETTINGS, queryFn: () => unwrap(api.GET("/merchant/shipping_settings")) });
+  return useQuery({
+    queryKey: SETTINGS,
+    queryFn: ({ signal }) => unwrap(api.GET("/merchant/shipping_settings", { signal })),
+  });
 }
 
 /** The chains' branch codes, sorted; the directory changes seldom. */
@@ -23,7 +29,7 @@ export function useBranches(): string[] {
   const api = useApi();
   const branches = useQuery({
     queryKey: BRANCHES,
-    queryFn: () => unwrap(api.GET("/pickup_points/branches")),
+    queryFn: ({ signal }) => unwrap(api.GET("/pickup_points/branches", { signal })),
     staleTime: 10 * 60_000,
   });
   return branches.data?.items.map((b) => b.branch) ?? [];

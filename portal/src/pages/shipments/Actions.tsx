@@ -7,13 +7,16 @@ import { Link } from "wouter";
 import { Confirm } from "../../parts/Confirm.tsx";
 import { useWords, type Words } from "../../words/index.ts";
 import { useShipmentAction } from "./data.ts";
-import { isStatusClash, problemWords, statusNow } from "./problems.ts";
+import { isStatusClash, statusNow } from "./problems.ts";
+import { problemsOf, Refusal } from "../../app/data.ts";
+import { ProblemBanner } from "../../parts/fields.tsx";
 import type { InboundShipment } from "../../../../generated/api.ts";
 
 type Asked = "confirm" | "delete";
 
 export function ShipmentActions({ shipment }: { shipment: InboundShipment }) {
   const w = useWords();
+  const ts = w.t.shipments;
   const act = useShipmentAction(shipment.id);
   const [asked, setAsked] = useState<Asked>();
   const [done, setDone] = useState("");
@@ -28,11 +31,7 @@ export function ShipmentActions({ shipment }: { shipment: InboundShipment }) {
   const run = (action: Asked) =>
     act.mutate(action, {
       onSuccess: (r) => {
-        setDone(
-          action === "confirm"
-            ? `Done: the warehouse now expects this delivery. Its status is now “${w.t.statuses[r.status]}”.`
-            : `Done: the shipment is withdrawn, and the warehouse no longer expects it. Its status is now “${w.t.statuses[r.status]}”.`,
-        );
+        setDone(action === "confirm" ? ts.confirmed(w.t.statuses[r.status]) : ts.withdrawn(w.t.statuses[r.status]));
       },
       onSettled: () => setAsked(undefined),
     });
@@ -41,11 +40,11 @@ export function ShipmentActions({ shipment }: { shipment: InboundShipment }) {
     setDone("");
     setAsked(action);
   };
-  const refused = act.error ? refusal(w, act.error, act.variables) : "";
+  const refused = problemsOf(w, refusal(w, act.error, act.variables));
   return (
     <div className="shipment-actions">
       {actions.length > 0 && (
-        <section aria-label="What you can do" className="buttons">
+        <section aria-label={ts.whatYouCanDo} className="buttons">
           {actions.includes("modify") && (
             <Link href={`/shipments/${shipment.id}/edit`} className="button-link">
               {w.t.actions.modify}
@@ -63,49 +62,42 @@ export function ShipmentActions({ shipment }: { shipment: InboundShipment }) {
           )}
         </section>
       )}
-      {actions.length === 0 && (
-        <p className="muted">This shipment is closed: it can no longer be changed, confirmed or withdrawn.</p>
-      )}
+      {actions.length === 0 && <p className="muted">{ts.closed}</p>}
       <p role="status" ref={said} tabIndex={-1} className="done">
         {done}
       </p>
-      {refused && (
-        <p role="alert" className="problem">
-          {refused}
-        </p>
-      )}
+      <ProblemBanner problems={refused} />
       {asked === "confirm" && (
         <Confirm
-          title={`Confirm shipment ${ref}?`}
-          confirmLabel="Confirm shipment"
+          title={ts.confirmQuestion(ref)}
+          confirmLabel={ts.confirmShipment}
           busy={act.isPending}
           onConfirm={() => run("confirm")}
           onCancel={() => setAsked(undefined)}
         >
-          <p>The warehouse will expect this delivery. You can still edit the shipment afterwards.</p>
+          <p>{ts.confirmWhat}</p>
         </Confirm>
       )}
       {asked === "delete" && (
         <Confirm
-          title={`Withdraw shipment ${ref}?`}
-          confirmLabel="Withdraw shipment"
+          title={ts.withdrawQuestion(ref)}
+          confirmLabel={ts.withdrawShipment}
           destructive
-          cancelLabel="Keep it"
+          cancelLabel={ts.keepIt}
           busy={act.isPending}
           onConfirm={() => run("delete")}
           onCancel={() => setAsked(undefined)}
         >
-          <p>The shipment is withdrawn; the warehouse no longer expects it. This cannot be undone.</p>
+          <p>{ts.withdrawWhat}</p>
         </Confirm>
       )}
     </div>
   );
 }
 
-/** Why it was not done: a status that moved on named as it is now, anything else in the catalogue's words. */
-function refusal(w: Words, error: unknown, tried: Asked | undefined): string {
-  const verb = tried === "confirm" ? "confirmed" : "withdrawn";
+/** Why it was not done: a status that moved on named as it is now; anything else as the service answered. */
+function refusal(w: Words, error: unknown, tried: Asked | undefined): unknown {
   const status = isStatusClash(error) ? statusNow(w, error) : undefined;
-  if (status) return `The shipment was not ${verb}: someone changed it in the meantime. ${status}`;
-  return problemWords(w, error)?.message ?? "";
+  if (!status) return error;
+  return new Refusal(tried === "confirm" ? w.t.shipments.notConfirmed(status) : w.t.shipments.notWithdrawn(status));
 }

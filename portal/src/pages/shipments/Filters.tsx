@@ -8,6 +8,7 @@ import type { InboundShipmentStatus } from "../../../../generated/api.ts";
 
 export function ShipmentFilters({ applied, onApply }: { applied: Filters; onApply: (f: Filters) => void }) {
   const w = useWords();
+  const ts = w.t.shipments;
   const [text, setText] = useState(applied.q);
   // Back, forward or a link with other filters: the box shows what is applied.
   useEffect(() => setText(applied.q), [applied.q]);
@@ -23,22 +24,22 @@ export function ShipmentFilters({ applied, onApply }: { applied: Filters; onAppl
   };
   const n = applied.statuses.length;
   const summary =
-    n === 0 ? "Any status" : n <= 2 ? applied.statuses.map((s) => w.t.statuses[s]).join(", ") : `${n} statuses`;
+    n === 0 ? ts.anyStatus : n <= 2 ? applied.statuses.map((s) => w.t.statuses[s]).join(", ") : ts.statusCount(n);
   const any = applied.q !== "" || applied.statuses.length > 0;
   return (
-    <form aria-label="Find shipments" className="shipment-filters" onSubmit={submit}>
+    <form aria-label={ts.find} className="shipment-filters" onSubmit={submit}>
       <label className="search">
-        Reference or sender
+        {ts.refOrSender}
         <input
           type="search"
           value={text}
           maxLength={100}
-          placeholder="e.g. PO-1042 or Acme"
+          placeholder={ts.searchExample}
           onChange={(e) => setText(e.target.value)}
         />
       </label>
       <fieldset className="statuses">
-        <legend>Status</legend>
+        <legend>{ts.status}</legend>
         <details className="dropdown">
           <summary>{summary}</summary>
           <ul>
@@ -58,10 +59,10 @@ export function ShipmentFilters({ applied, onApply }: { applied: Filters; onAppl
         </details>
       </fieldset>
       <div className="buttons">
-        <button type="submit">Search</button>
+        <button type="submit">{ts.search}</button>
         {any && (
           <button type="button" className="secondary outline" onClick={() => onApply({ q: "", statuses: [] })}>
-            Clear filters
+            {ts.clearFilters}
           </button>
         )}
       </div>

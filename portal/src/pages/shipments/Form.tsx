@@ -4,12 +4,11 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { navigate } from "../../app/location.ts";
+import { problemsOf } from "../../app/data.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { useLeaveGuard } from "../../parts/useLeaveGuard.ts";
 import { useWords } from "../../words/index.ts";
 import { useSaveShipment, useShipment } from "./data.ts";
-import { FormProblems } from "./FormProblems.tsx";
-import { problemWords } from "./problems.ts";
 import { LINE_FIELDS, newLine, ProductLines, type LineDraft } from "./ProductLines.tsx";
 import type { InboundShipment, InboundShipmentCreate, ProductLineInput } from "../../../../generated/api.ts";
 
@@ -27,25 +26,23 @@ export function ShipmentForm({ id }: { id?: string }) {
 
 function EditShipment({ id }: { id: string }) {
   const w = useWords();
+  const ts = w.t.shipments;
   const shipment = useShipment(id);
-  if (shipment.isPending) return <p aria-busy="true">Loading the shipment…</p>;
+  if (shipment.isPending) return <p aria-busy="true">{ts.loadingOne}</p>;
   if (shipment.isError)
     return (
       <section>
-        <ProblemBanner problems={problemWords(w, shipment.error, "getInboundShipment")} />
-        <Link href="/shipments">Back to the shipments</Link>
+        <ProblemBanner problems={problemsOf(w, shipment.error, "getInboundShipment")} />
+        <Link href="/shipments">{ts.backToList}</Link>
       </section>
     );
   const s = shipment.data;
   if (!(s.actions ?? []).includes("modify"))
     return (
       <section>
-        <h1 className="wrap-anywhere">Edit shipment {s.merchants_ref}</h1>
-        <p role="alert">
-          This shipment can no longer be changed: its status is “{w.t.statuses[s.status]}”. A shipment the warehouse has
-          received or cancelled, or that you have withdrawn, stays as it is.
-        </p>
-        <Link href={`/shipments/${s.id}`}>Back to the shipment</Link>
+        <h1 className="wrap-anywhere">{ts.edit(s.merchants_ref)}</h1>
+        <p role="alert">{ts.closedForEdits(w.t.statuses[s.status])}</p>
+        <Link href={`/shipments/${s.id}`}>{ts.backToOne}</Link>
       </section>
     );
   return <Editor id={id} initial={draftOf(s)} />;
@@ -89,6 +86,7 @@ const same = (a: Draft, b: Draft) =>
 
 function Editor({ id, initial }: { id?: string; initial: Draft }) {
   const w = useWords();
+  const ts = w.t.shipments;
   const [draft, setDraft] = useState(initial);
   const save = useSaveShipment(id);
   const [saved, setSaved] = useState<string>();
@@ -100,7 +98,7 @@ function Editor({ id, initial }: { id?: string; initial: Draft }) {
 
   const form = id ? "modifyInboundShipment" : "createInboundShipment";
   const at = id ? "/body/products_all" : "/body/products";
-  const problems = problemWords(w, save.error, form);
+  const problems = problemsOf(w, save.error, form);
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -115,49 +113,49 @@ function Editor({ id, initial }: { id?: string; initial: Draft }) {
   const shown = (path: string) =>
     ["/body/merchants_ref", "/body/sender_name", "/body/expected_at_wh"].includes(path) ||
     draft.lines.some((_, i) => LINE_FIELDS.some((f) => path === `${at}/${i}/${f}`));
-  const title = id ? `Edit shipment ${initial.ref}` : "Announce a shipment";
+  const title = id ? ts.edit(initial.ref) : ts.announceOne;
   return (
     <section>
-      <nav aria-label="Breadcrumb">
+      <nav aria-label={w.t.common.breadcrumb}>
         <ul>
           <li>
-            <Link href="/shipments">Shipments</Link>
+            <Link href="/shipments">{ts.title}</Link>
           </li>
           {id && (
             <li className="wrap-anywhere">
               <Link href={`/shipments/${id}`}>{initial.ref}</Link>
             </li>
           )}
-          <li>{id ? "Edit" : "Announce"}</li>
+          <li>{id ? ts.editCrumb : ts.announceCrumb}</li>
         </ul>
       </nav>
       <h1 className="wrap-anywhere">{title}</h1>
       <form onSubmit={submit} noValidate aria-label={title} className="shipment-form">
         <div className="shipment-head">
-          <Field label="Your reference" path="/body/merchants_ref" problems={problems}>
+          <Field label={ts.yourReference} path="/body/merchants_ref" problems={problems}>
             {(p) => (
               <input
                 {...p}
                 value={draft.ref}
-                placeholder="e.g. the purchase order number"
+                placeholder={ts.referenceExample}
                 onChange={(e) => set({ ref: e.target.value })}
               />
             )}
           </Field>
-          <Field label="Sender" path="/body/sender_name" problems={problems}>
+          <Field label={ts.sender} path="/body/sender_name" problems={problems}>
             {(p) => <input {...p} value={draft.sender} onChange={(e) => set({ sender: e.target.value })} />}
           </Field>
-          <Field label="Expected at the warehouse (optional)" path="/body/expected_at_wh" problems={problems}>
+          <Field label={ts.expectedOptional} path="/body/expected_at_wh" problems={problems}>
             {(p) => (
               <input {...p} type="date" value={draft.expected} onChange={(e) => set({ expected: e.target.value })} />
             )}
           </Field>
         </div>
-        <h2>Products</h2>
+        <h2>{ts.products}</h2>
         <ProductLines lines={draft.lines} onChange={(lines) => set({ lines })} at={at} problems={problems} />
-        <FormProblems problems={problems} shown={shown} />
+        <ProblemBanner problems={problems} shown={shown} />
         <button type="submit" aria-busy={save.isPending} disabled={save.isPending}>
-          {id ? "Save changes" : "Announce"}
+          {id ? ts.saveChanges : ts.announce}
         </button>
       </form>
     </section>

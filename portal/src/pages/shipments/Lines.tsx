@@ -4,30 +4,31 @@ import type { InboundShipment } from "../../../../generated/api.ts";
 
 export function ShipmentLines({ shipment }: { shipment: InboundShipment }) {
   const w = useWords();
+  const ts = w.t.shipments;
   const priced = shipment.products.some((l) => l.purchasePrice !== undefined);
   return (
-    <table className="stack-on-phone" aria-label="Products">
+    <table className="stack-on-phone" aria-label={ts.products}>
       <thead>
         <tr>
-          <th scope="col">Product</th>
-          <th scope="col">Product code</th>
-          <th scope="col">GTIN</th>
-          <th scope="col">Announced</th>
-          <th scope="col">Arrived</th>
-          {priced && <th scope="col">Purchase price</th>}
+          <th scope="col">{ts.product}</th>
+          <th scope="col">{ts.productCode}</th>
+          <th scope="col">{ts.gtin}</th>
+          <th scope="col">{ts.announced}</th>
+          <th scope="col">{ts.arrived}</th>
+          {priced && <th scope="col">{ts.purchasePrice}</th>}
         </tr>
       </thead>
       <tbody>
         {shipment.products.map((l) => (
           <tr key={l.product.id}>
-            <td data-label="Product">{l.product.name || "No name given"}</td>
-            <td data-label="Product code" className="wrap-anywhere">
+            <td data-label={ts.product}>{l.product.name || ts.noName}</td>
+            <td data-label={ts.productCode} className="wrap-anywhere">
               {l.product.merchants_id}
             </td>
-            <td data-label="GTIN">{l.product.gtin || "None"}</td>
-            <td data-label="Announced">{w.number(l.qty)}</td>
-            <td data-label="Arrived">{w.number(l.arrivedQty)}</td>
-            {priced && <td data-label="Purchase price">{w.money(l.purchasePrice)}</td>}
+            <td data-label={ts.gtin}>{l.product.gtin || ts.noGtin}</td>
+            <td data-label={ts.announced}>{w.number(l.qty)}</td>
+            <td data-label={ts.arrived}>{w.number(l.arrivedQty)}</td>
+            {priced && <td data-label={ts.purchasePrice}>{w.money(l.purchasePrice)}</td>}
           </tr>
         ))}
       </tbody>

@@ -2,15 +2,16 @@
 // found by a piece of the reference or the sender's name and filtered by status; the filters live in the address.
 import { Link } from "wouter";
 import { useQueryParams } from "../../app/location.ts";
+import { problemsOf } from "../../app/data.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
-import { useWords } from "../../words/index.ts";
+import { useWords, type Catalogue } from "../../words/index.ts";
 import { isStatus, STATUSES, useShipmentList, type Filters } from "./data.ts";
 import { ShipmentFilters } from "./Filters.tsx";
 import { ShipmentTable } from "./ListTable.tsx";
-import { problemWords } from "./problems.ts";
 
 export function ShipmentList() {
   const w = useWords();
+  const ts = w.t.shipments;
   const [params, setParams] = useQueryParams();
   const chosen = new Set(params.getAll("status").filter(isStatus));
   const filters: Filters = { q: (params.get("q") ?? "").trim(), statuses: STATUSES.filter((s) => chosen.has(s)) };
@@ -22,25 +23,21 @@ export function ShipmentList() {
     <section>
       <div className="heading-row">
         <hgroup>
-          <h1>Shipments</h1>
-          <p>Deliveries your suppliers bring to the warehouse, newest first, and what has arrived of them.</p>
+          <h1>{ts.title}</h1>
+          <p>{ts.about}</p>
         </hgroup>
         <Link href="/shipments/new" className="button-link">
-          Announce a shipment
+          {ts.announceOne}
         </Link>
       </div>
       <ShipmentFilters applied={filters} onApply={apply} />
-      {list.isError && <ProblemBanner problems={problemWords(w, list.error, "listInboundShipments")} />}
-      {list.isPending && <p aria-busy="true">Loading shipments…</p>}
+      {list.isError && <ProblemBanner problems={problemsOf(w, list.error, "listInboundShipments")} />}
+      {list.isPending && <p aria-busy="true">{ts.loadingList}</p>}
       {items.length > 0 && <ShipmentTable items={items} />}
-      {list.isSuccess && items.length === 0 && (
-        <p className="muted">
-          {filtered ? "No shipments match these filters." : "No shipments yet: announce the first one."}
-        </p>
-      )}
+      {list.isSuccess && items.length === 0 && <p className="muted">{filtered ? ts.noneMatch : ts.noneYet}</p>}
       {list.isSuccess && items.length > 0 && (
         <p className="muted" role="status">
-          {countWords(items.length, filtered, list.hasNextPage)}
+          {countWords(ts, items.length, filtered, list.hasNextPage)}
         </p>
       )}
       {list.hasNextPage && (
@@ -51,16 +48,12 @@ export function ShipmentList() {
           disabled={list.isFetchingNextPage}
           onClick={() => void list.fetchNextPage()}
         >
-          Show more
+          {ts.showMore}
         </button>
       )}
     </section>
   );
 }
 
-const countWords = (n: number, filtered: boolean, more: boolean) =>
-  more
-    ? `Showing the newest ${n} ${filtered ? "matching shipments" : "shipments"}.`
-    : filtered
-      ? `${n} ${n === 1 ? "shipment matches" : "shipments match"}.`
-      : `Showing all ${n} ${n === 1 ? "shipment" : "shipments"}.`;
+const countWords = (ts: Catalogue["shipments"], n: number, filtered: boolean, more: boolean) =>
+  more ? ts.showingNewest(n, filtered) : filtered ? ts.matching(n) : ts.showingAll(n);

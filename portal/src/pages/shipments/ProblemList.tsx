@@ -4,16 +4,17 @@ import type { InboundShipment } from "../../../../generated/api.ts";
 
 export function ProblemList({ shipment }: { shipment: InboundShipment }) {
   const w = useWords();
-  if (shipment.problems.length === 0) return <p className="muted">No problems reported.</p>;
+  const ts = w.t.shipments;
+  if (shipment.problems.length === 0) return <p className="muted">{ts.noProblems}</p>;
   return (
-    <ul aria-label="Problems" className="shipment-problems">
+    <ul aria-label={ts.problems} className="shipment-problems">
       {shipment.problems.map((p) => (
         <li key={p.id}>
           <strong>{w.t.problemTypes[p.type]}</strong>
-          {p.merchants_id && <> (product {p.merchants_id})</>}: {p.description}
+          {p.merchants_id && ts.ofProduct(p.merchants_id)}: {p.description}
           <br />
           <small className="muted">
-            {p.resolved ? `Sorted out ${w.date(p.resolved_at)}` : `Open since ${w.date(p.created_at)}`}
+            {p.resolved ? ts.sortedOut(w.date(p.resolved_at)) : ts.openSince(w.date(p.created_at))}
           </small>
         </li>
       ))}

@@ -49,6 +49,7 @@ function lineProblems(w: Words, problems: Problems | undefined, at: string, i: n
 
 export function ProductLines({ lines, onChange, at, problems }: Props) {
   const w = useWords();
+  const ts = w.t.shipments;
   const set = (i: number, patch: Partial<LineDraft>) =>
     onChange(lines.map((l, j) => (j === i ? { ...l, ...patch } : l)));
   return (
@@ -62,7 +63,7 @@ export function ProductLines({ lines, onChange, at, problems }: Props) {
             <legend>
               {w.t.items.product.title} {i + 1}
             </legend>
-            <Field label="Product code" path={path("merchants_id")} problems={mine}>
+            <Field label={ts.productCode} path={path("merchants_id")} problems={mine}>
               {(p) => (
                 <input
                   {...p}
@@ -72,15 +73,15 @@ export function ProductLines({ lines, onChange, at, problems }: Props) {
                 />
               )}
             </Field>
-            <Field label="Name" path={path("name")} problems={mine}>
+            <Field label={ts.name} path={path("name")} problems={mine}>
               {(p) => <input {...p} value={l.name} onChange={(e) => set(i, { name: e.target.value })} />}
             </Field>
-            <Field label="GTIN (barcode)" path={path("gtin")} problems={mine}>
+            <Field label={ts.gtinBarcode} path={path("gtin")} problems={mine}>
               {(p) => (
                 <input {...p} value={l.gtin} inputMode="numeric" onChange={(e) => set(i, { gtin: e.target.value })} />
               )}
             </Field>
-            <Field label="Quantity" path={path("qty")} problems={mine}>
+            <Field label={ts.quantity} path={path("qty")} problems={mine}>
               {(p) => (
                 <input
                   {...p}
@@ -91,7 +92,7 @@ export function ProductLines({ lines, onChange, at, problems }: Props) {
                 />
               )}
             </Field>
-            <Field label="Purchase price" path={path("purchasePrice")} problems={mine}>
+            <Field label={ts.purchasePrice} path={path("purchasePrice")} problems={mine}>
               {(p) => (
                 <input {...p} inputMode="decimal" value={l.price} onChange={(e) => set(i, { price: e.target.value })} />
               )}
@@ -99,23 +100,19 @@ export function ProductLines({ lines, onChange, at, problems }: Props) {
             <button
               type="button"
               className="outline secondary remove"
-              aria-label={`Remove product ${i + 1}`}
+              aria-label={ts.removeProduct(i + 1)}
               disabled={lines.length === 1 || arrived > 0}
               onClick={() => onChange(lines.filter((_, j) => j !== i))}
             >
-              Remove
+              {ts.remove}
             </button>
-            {arrived > 0 && (
-              <small className="muted arrived">
-                Already arrived: {w.number(arrived)}. The line stays, with a quantity of at least {w.number(arrived)}.
-              </small>
-            )}
+            {arrived > 0 && <small className="muted arrived">{ts.alreadyArrived(w.number(arrived))}</small>}
           </fieldset>
         );
       })}
       <p>
         <button type="button" className="outline" onClick={() => onChange([...lines, newLine()])}>
-          Add a product
+          {ts.addProduct}
         </button>
       </p>
     </>

@@ -1,6 +1,7 @@
 // One shipment: its status and dates, what the shop may do with it now, its product lines, what has arrived,
 // how its status changed, and any problems the warehouse reported. All in plain words and one date format.
 import { Link } from "wouter";
+import { problemsOf } from "../../app/data.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
 import { ShipmentActions } from "./Actions.tsx";
@@ -10,20 +11,20 @@ import { takesArrivals } from "./live.ts";
 import { ShipmentLabel } from "./Label.tsx";
 import { ShipmentLines } from "./Lines.tsx";
 import { ProblemList } from "./ProblemList.tsx";
-import { problemWords } from "./problems.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { StatusTimeline } from "./Timeline.tsx";
 import type { InboundShipment } from "../../../../generated/api.ts";
 
 export function ShipmentView({ id }: { id: string }) {
   const w = useWords();
+  const ts = w.t.shipments;
   const shipment = useShipment(id, { live: true });
-  if (shipment.isPending) return <p aria-busy="true">Loading the shipment…</p>;
+  if (shipment.isPending) return <p aria-busy="true">{ts.loadingOne}</p>;
   if (shipment.isError)
     return (
       <section>
-        <ProblemBanner problems={problemWords(w, shipment.error, "getInboundShipment")} />
-        <Link href="/shipments">Back to the shipments</Link>
+        <ProblemBanner problems={problemsOf(w, shipment.error, "getInboundShipment")} />
+        <Link href="/shipments">{ts.backToList}</Link>
       </section>
     );
   return <Loaded shipment={shipment.data} />;
@@ -32,40 +33,41 @@ export function ShipmentView({ id }: { id: string }) {
 function Loaded({ shipment }: { shipment: InboundShipment }) {
   const w = useWords();
   useTimelineFollows(shipment.id, shipment.updated_at);
+  const ts = w.t.shipments;
   return (
     <section className="shipment">
-      <nav aria-label="Breadcrumb">
+      <nav aria-label={w.t.common.breadcrumb}>
         <ul>
           <li>
-            <Link href="/shipments">Shipments</Link>
+            <Link href="/shipments">{ts.title}</Link>
           </li>
           <li className="wrap-anywhere">{shipment.merchants_ref}</li>
         </ul>
       </nav>
       <hgroup>
         <h1 className="wrap-anywhere">{shipment.merchants_ref}</h1>
-        <p>From {shipment.sender_name}</p>
+        <p>{ts.from(shipment.sender_name)}</p>
       </hgroup>
       <dl className="facts">
-        <dt>Status</dt>
+        <dt>{ts.status}</dt>
         <dd>
           <StatusBadge status={shipment.status} />
         </dd>
-        <dt>Expected at the warehouse</dt>
-        <dd>{shipment.expected_at_wh ? w.day(shipment.expected_at_wh) : "Not given"}</dd>
-        <dt>Announced</dt>
+        <dt>{ts.expectedAtWarehouse}</dt>
+        <dd>{shipment.expected_at_wh ? w.day(shipment.expected_at_wh) : ts.notGiven}</dd>
+        <dt>{ts.announced}</dt>
         <dd>{w.date(shipment.created_at)}</dd>
-        <dt>Last change</dt>
+        <dt>{ts.lastChange}</dt>
         <dd>{w.date(shipment.updated_at)}</dd>
       </dl>
       <ShipmentActions shipment={shipment} />
       <ShipmentLabel shipment={shipment} />
-      <h2>Products</h2>
+      <h2>{ts.products}</h2>
       <ShipmentLines shipment={shipment} />
       <ShipmentArrivals shipment={shipment} live={takesArrivals(shipment.status)} />
-      <h2>Status timeline</h2>
+      <h2>{ts.timeline}</h2>
       <StatusTimeline id={shipment.id} />
-      <h2>Problems</h2>
+      <h2>{ts.problems}</h2>
       <ProblemList shipment={shipment} />
     </section>
   );

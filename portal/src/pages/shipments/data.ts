@@ -50,9 +50,10 @@ export function useShipmentList(filters: Filters) {
   return useInfiniteQuery({
     queryKey: keys.list(filters),
     initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) =>
+    queryFn: ({ pageParam, signal }) =>
       unwrap(
         api.GET("/inbound_shipments", {
+          signal,
           params: {
             query: {
               sort: "-created_at",
@@ -79,7 +80,8 @@ export function useShipment(id: string, { live = false }: { live?: boolean } = {
   const api = useApi();
   return useQuery({
     queryKey: keys.one(id),
-    queryFn: () => unwrap(api.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } } })),
+    queryFn: ({ signal }) =>
+      unwrap(api.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } }, signal })),
     refetchInterval: (q) => (live && q.state.data && takesArrivals(q.state.data.status) ? LIVE_POLL_MS : false),
   });
 }
@@ -99,8 +101,10 @@ export function useStatusHistory(id: string) {
   const api = useApi();
   return useQuery({
     queryKey: keys.history(id),
-    queryFn: () =>
-      unwrap(api.GET("/inbound_shipments/{shipment_id}/status_history", { params: { path: { shipment_id: id } } })),
+    queryFn: ({ signal }) =>
+      unwrap(
+        api.GET("/inbound_shipments/{shipment_id}/status_history", { params: { path: { shipment_id: id } }, signal }),
+      ),
   });
 }
 

@@ -1,11 +1,7 @@
-// A failed request in the catalogue's words (what api.ts's problemsOf is being switched to, with the form's own
-// limits): the answer's sentence, and each field's message by its path.
-import type { Problems } from "../../api.ts";
-import { ApiError, bodyOf } from "../../app/data.ts";
-import type { Form, Words } from "../../words/index.ts";
-
-export const problemWords = (w: Words, error: unknown, form?: Form): Problems | undefined =>
-  error ? w.problems(bodyOf(error), form) : undefined;
+// A refusal of a shipment's action because its status moved on, named as it is now (the words of any other failed
+// request come from app/data.ts problemsOf).
+import { ApiError } from "../../app/data.ts";
+import type { Words } from "../../words/index.ts";
 
 /** A refusal because the shipment's status moved on (someone else acted on it meanwhile). */
 export const isStatusClash = (error: unknown): boolean => error instanceof ApiError && error.status === 409;

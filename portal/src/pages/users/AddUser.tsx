@@ -3,19 +3,23 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { S } from "../../api.ts";
-import { unwrap } from "../../app/data.ts";
+import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
-import { problemsOfError, USERS } from "./data.ts";
+import { USERS } from "./data.ts";
+import { LIMITS } from "../../words/limits.ts";
 import type { PortalUserRole } from "../../../../generated/api.ts";
 
 const SHOWN = ["/body/email", "/body/password", "/body/role"];
+/** The spec's shortest password. */
+const MIN_LENGTH = LIMITS.createPortalUser?.["/body/password"]?.minLength ?? 10;
 
 export function AddUser() {
   const api = useApi();
   const qc = useQueryClient();
-  const { t } = useWords();
+  const w = useWords();
+  const { t } = w;
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [role, setRole] = useState<PortalUserRole>("staff");
@@ -24,27 +28,27 @@ export function AddUser() {
     mutationFn: (body: S["PortalUserCreate"]) => unwrap(api.POST("/portal_users/_create", { body })),
     onMutate: () => setNotice(undefined),
     onSuccess: (u) => {
-      setNotice(`${u.email} can now sign in. Give them the password yourself: it is not shown again.`);
+      setNotice(t.users.added1(u.email));
       setEmail("");
       setPassword("");
       return qc.invalidateQueries({ queryKey: USERS });
     },
   });
-  const problems = problemsOfError(create.error, "createPortalUser");
+  const problems = problemsOf(w, create.error, "createPortalUser");
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate({ email, password, role });
   };
   return (
-    <form onSubmit={submit} noValidate aria-label="New user" className="add-user">
-      <h2>Add a user</h2>
+    <form onSubmit={submit} noValidate aria-label={t.users.newUser} className="add-user">
+      <h2>{t.users.addTitle}</h2>
       <div className="row">
-        <Field label="Email of the new user" path="/body/email" problems={problems}>
+        <Field label={t.users.newEmail} path="/body/email" problems={problems}>
           {(p) => (
             <input {...p} type="email" autoComplete="off" value={email} onChange={(e) => setEmail(e.target.value)} />
           )}
         </Field>
-        <Field label="Initial password" path="/body/password" problems={problems}>
+        <Field label={t.users.initialPassword} path="/body/password" problems={problems}>
           {(p) => (
             <input
               {...p}
@@ -55,7 +59,7 @@ export function AddUser() {
             />
           )}
         </Field>
-        <Field label="Role" path="/body/role" problems={problems}>
+        <Field label={t.users.role} path="/body/role" problems={problems}>
           {(p) => (
             <select {...p} value={role} onChange={(e) => setRole(e.target.value as PortalUserRole)}>
               <option value="staff">{t.roles.staff}</option>
@@ -64,14 +68,11 @@ export function AddUser() {
           )}
         </Field>
       </div>
-      <p className="muted">
-        The password needs at least 10 characters. “{t.roles.admin}” can also manage the users here; “{t.roles.staff}”
-        can do everything else.
-      </p>
+      <p className="muted">{t.users.rolesAbout(MIN_LENGTH, t.roles.admin, t.roles.staff)}</p>
       <ProblemBanner problems={problems} shown={SHOWN} />
       {notice && <p role="status">{notice}</p>}
       <button type="submit" aria-busy={create.isPending} disabled={create.isPending}>
-        Add user
+        {t.users.add}
       </button>
     </form>
   );

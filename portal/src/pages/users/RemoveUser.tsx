@@ -7,6 +7,7 @@ import { signedOut, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Confirm } from "../../parts/Confirm.tsx";
 import { refusalOf, USERS } from "./data.ts";
+import { useWords } from "../../words/index.ts";
 
 export function RemoveUser({
   user,
@@ -22,6 +23,8 @@ export function RemoveUser({
   onCancel: () => void;
 }) {
   const api = useApi();
+  const w = useWords();
+  const t = w.t.users;
   const qc = useQueryClient();
   const remove = useMutation({
     mutationFn: () => unwrap(api.POST("/portal_users/{user_id}/_delete", { params: { path: { user_id: user.id } } })),
@@ -35,22 +38,18 @@ export function RemoveUser({
       );
       return qc.invalidateQueries({ queryKey: USERS });
     },
-    onError: (e) => onRefused(refusalOf(e, "deletePortalUser") ?? ""),
+    onError: (e) => onRefused(refusalOf(w, e, "deletePortalUser") ?? ""),
   });
   return (
     <Confirm
-      title={`Remove ${user.email}?`}
-      confirmLabel="Remove user"
+      title={t.removeQuestion(user.email)}
+      confirmLabel={t.removeUser}
       destructive
       busy={remove.isPending}
       onConfirm={() => remove.mutate()}
       onCancel={onCancel}
     >
-      <p>
-        {you
-          ? "You are signed out at once and can no longer sign in to this shop's portal."
-          : "They are signed out at once and can no longer sign in."}
-      </p>
+      <p>{you ? t.removeYourself : t.removeThem}</p>
     </Confirm>
   );
 }

@@ -3,11 +3,15 @@
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import type { S } from "../../api.ts";
-import { unwrap } from "../../app/data.ts";
+import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Confirm } from "../../parts/Confirm.tsx";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
-import { problemsOfError } from "./data.ts";
+import { useWords } from "../../words/index.ts";
+import { LIMITS } from "../../words/limits.ts";
+
+/** The spec's shortest temporary password. */
+const MIN_LENGTH = LIMITS.resetPortalUserPassword?.["/body/password"]?.minLength ?? 10;
 
 export function ResetPassword({
   user,
@@ -19,6 +23,8 @@ export function ResetPassword({
   onCancel: () => void;
 }) {
   const api = useApi();
+  const w = useWords();
+  const t = w.t.users;
   const formId = useId();
   const [password, setPassword] = useState("");
   const reset = useMutation({
@@ -31,7 +37,7 @@ export function ResetPassword({
       ),
     onSuccess: onDone,
   });
-  const problems = problemsOfError(reset.error, "resetPortalUserPassword");
+  const problems = problemsOf(w, reset.error, "resetPortalUserPassword");
   const submit = (e: FormEvent) => {
     e.preventDefault();
     reset.mutate(password);
@@ -41,18 +47,15 @@ export function ResetPassword({
   return (
     <Confirm
       className="reset-password"
-      title={`Reset the password of ${user.email}?`}
-      confirmLabel="Set temporary password"
+      title={t.resetQuestion(user.email)}
+      confirmLabel={t.setTemporary}
       form={formId}
       busy={reset.isPending}
       onCancel={onCancel}
     >
-      <p>
-        Type a temporary password and give it to them yourself: the portal sends no email. They are signed out now, and
-        at their next sign-in they must choose a new password of their own.
-      </p>
-      <form id={formId} onSubmit={submit} noValidate aria-label="Reset password">
-        <Field label="Temporary password (at least 10 characters)" path="/body/password" problems={problems}>
+      <p>{t.resetAbout}</p>
+      <form id={formId} onSubmit={submit} noValidate aria-label={t.reset}>
+        <Field label={t.temporaryPassword(MIN_LENGTH)} path="/body/password" problems={problems}>
           {(p) => (
             <input
               {...p}

@@ -15,16 +15,15 @@ const ROLES: PortalUserRole[] = ["admin", "staff"];
 export function RoleControl({ user, you, onSaid }: { user: PortalUser; you: boolean; onSaid: (s: Said) => void }) {
   const api = useApi();
   const qc = useQueryClient();
-  const { t } = useWords();
+  const w = useWords();
+  const { t } = w;
   const [choice, setChoice] = useState<PortalUserRole>(user.role);
   const save = useMutation({
     mutationFn: (role: PortalUserRole) =>
       unwrap(api.POST("/portal_users/{user_id}", { params: { path: { user_id: user.id } }, body: { role } })),
     onSuccess: (saved) => {
       onSaid({
-        text: you
-          ? `Your role is now ${t.roles[saved.role]}. Sign in again to go on.`
-          : `The role of ${saved.email} is now ${t.roles[saved.role]}. They were signed out, and sign in again with their own password.`,
+        text: you ? t.users.yourRoleNow(t.roles[saved.role]) : t.users.roleNow(saved.email, t.roles[saved.role]),
       });
       qc.setQueryData<S["PortalUserList"]>(
         USERS,
@@ -34,13 +33,13 @@ export function RoleControl({ user, you, onSaid }: { user: PortalUser; you: bool
     },
     onError: (e) => {
       setChoice(user.role);
-      onSaid({ text: refusalOf(e, "updatePortalUser") ?? "", problem: true });
+      onSaid({ text: refusalOf(w, e, "updatePortalUser") ?? "", problem: true });
     },
   });
   return (
     <div className="role-control">
       <select
-        aria-label={`Role of ${user.email}`}
+        aria-label={t.users.roleOf(user.email)}
         value={choice}
         disabled={save.isPending}
         onChange={(e) => setChoice(e.target.value as PortalUserRole)}
@@ -54,12 +53,12 @@ export function RoleControl({ user, you, onSaid }: { user: PortalUser; you: bool
       {choice !== user.role && (
         <button
           type="button"
-          aria-label={`Save role of ${user.email}`}
+          aria-label={t.users.saveRoleOf(user.email)}
           aria-busy={save.isPending}
           disabled={save.isPending}
           onClick={() => save.mutate(choice)}
         >
-          Save role
+          {t.users.saveRole}
         </button>
       )}
     </div>

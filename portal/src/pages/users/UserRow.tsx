@@ -1,7 +1,8 @@
 // One portal user in the list: email, role (changed in place), since when, and the actions on the person. What
 // the last action on them did, or why it was refused, shows in a line of its own under the row.
-import { formatTime } from "../../api.ts";
+import { useWords } from "../../words/index.ts";
 import { RoleControl } from "./RoleControl.tsx";
+import { ProblemBanner } from "../../parts/fields.tsx";
 import type { PortalUser } from "../../../../generated/api.ts";
 
 /** What an action on a user did (a status) or why it was refused (an alert). */
@@ -27,42 +28,43 @@ export function UserRow({
   onReset: () => void;
   onRemove: () => void;
 }) {
+  const w = useWords();
+  const t = w.t.users;
   return (
     <>
       <tr className={said ? "has-said" : undefined}>
-        <td data-label="Email" className="wrap-anywhere">
+        <td data-label={t.email} className="wrap-anywhere">
           {user.email}
-          {you && <small className="muted"> (you)</small>}
+          {you && <small className="muted">{t.you}</small>}
         </td>
-        <td data-label="Role">
+        <td data-label={t.role}>
           {/* A new role from the list starts the choice anew. */}
           <RoleControl key={user.role} user={user} you={you} onSaid={onSaid} />
         </td>
-        <td data-label="Added">{formatTime(user.created_at)}</td>
+        <td data-label={t.added}>{w.date(user.created_at)}</td>
         <td className="user-actions">
           {you ? (
-            <a href="#/password">Change your password</a>
+            <a href="#/password">{t.changeYours}</a>
           ) : (
-            <button
-              type="button"
-              className="secondary outline"
-              aria-label={`Reset password of ${user.email}`}
-              onClick={onReset}
-            >
-              Reset password
+            <button type="button" className="secondary outline" aria-label={t.resetOf(user.email)} onClick={onReset}>
+              {t.reset}
             </button>
           )}
-          <button type="button" className="destructive outline" aria-label={`Remove ${user.email}`} onClick={onRemove}>
-            Remove
+          <button type="button" className="destructive outline" aria-label={t.removeOf(user.email)} onClick={onRemove}>
+            {t.remove}
           </button>
         </td>
       </tr>
       {said && (
         <tr className="said">
           <td colSpan={COLUMNS}>
-            <p role={said.problem ? "alert" : "status"} className={said.problem ? "problem" : "done"}>
-              {said.text}
-            </p>
+            {said.problem ? (
+              <ProblemBanner problems={{ message: said.text, fields: {} }} />
+            ) : (
+              <p role="status" className="done">
+                {said.text}
+              </p>
+            )}
           </td>
         </tr>
       )}

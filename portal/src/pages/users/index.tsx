@@ -4,7 +4,9 @@ import { useState } from "react";
 import { useCurrentSession } from "../../app/session.ts";
 import { useWords } from "../../words/index.ts";
 import { AddUser } from "./AddUser.tsx";
-import { problemsOfError, useUsers } from "./data.ts";
+import { useUsers } from "./data.ts";
+import { problemsOf } from "../../app/data.ts";
+import { ProblemBanner } from "../../parts/fields.tsx";
 import { RemoveUser } from "./RemoveUser.tsx";
 import { ResetPassword } from "./ResetPassword.tsx";
 import { UserRow, type Said } from "./UserRow.tsx";
@@ -16,6 +18,7 @@ export function Users(_: { rest: string[] }) {
   const session = useCurrentSession();
   const users = useUsers();
   const w = useWords();
+  const t = w.t.users;
   // What the last action on a user said, shown under that user's row; a removal's outcome above the list.
   const [said, setSaid] = useState<Said & { id: string }>();
   const [removed, setRemoved] = useState<string>();
@@ -36,28 +39,24 @@ export function Users(_: { rest: string[] }) {
     }
     setPending({ kind, user });
   };
-  const failed = problemsOfError(users.error, "listPortalUsers");
+  const failed = problemsOf(w, users.error, "listPortalUsers");
   return (
     <section className="users">
       <hgroup>
-        <h1>Users</h1>
-        <p>The people who sign in to this portal for your shop.</p>
+        <h1>{t.title}</h1>
+        <p>{t.about}</p>
       </hgroup>
       {removed && <p role="status">{removed}</p>}
-      {failed && (
-        <p role="alert" className="problem">
-          {failed.message}
-        </p>
-      )}
+      <ProblemBanner problems={failed} />
       <div className="table-wrap">
-        <table aria-label="Users" className="stack-on-phone users-table" aria-busy={users.isPending}>
+        <table aria-label={t.title} className="stack-on-phone users-table" aria-busy={users.isPending}>
           <thead>
             <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Added</th>
+              <th scope="col">{t.email}</th>
+              <th scope="col">{t.role}</th>
+              <th scope="col">{t.added}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t.actions}</span>
               </th>
             </tr>
           </thead>
@@ -83,7 +82,7 @@ export function Users(_: { rest: string[] }) {
           onDone={() => {
             setPending(undefined);
             sayOf(pending.user.id)({
-              text: `Temporary password set: ${pending.user.email} is signed out now, and must choose a new password at their next sign-in. Give them the temporary password yourself.`,
+              text: t.resetDone(pending.user.email),
             });
           }}
         />
@@ -95,7 +94,7 @@ export function Users(_: { rest: string[] }) {
           onCancel={() => setPending(undefined)}
           onRemoved={() => {
             setPending(undefined);
-            setRemoved(`${pending.user.email} was removed: they were signed out and can no longer sign in.`);
+            setRemoved(t.removed(pending.user.email));
           }}
           onRefused={(why) => {
             setPending(undefined);

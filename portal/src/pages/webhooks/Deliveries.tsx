@@ -1,7 +1,7 @@
 // An endpoint's delivery log: each event in words with the shipment it is about, how its delivery went and why it
 // failed; rows on their way refresh by themselves; "Retry now" on rows that are waiting or failed.
 import { Link } from "wouter";
-import { formatTime } from "../../api.ts";
+import { problemsOf } from "../../app/data.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
 import { useDeliveries, useRetry } from "./data.ts";
@@ -23,88 +23,88 @@ function superseded(items: WebhookDelivery[]): Set<string> {
 export function Deliveries({ endpointId, enabled }: { endpointId: string; enabled: boolean }) {
   const deliveries = useDeliveries(endpointId);
   const retry = useRetry();
-  const { t, lang } = useWords();
+  const w = useWords();
+  const { t } = w;
+  const tw = t.webhooks;
   const items = deliveries.data?.items;
   const retried = superseded(items ?? []);
   return (
     <section aria-labelledby="deliveries-title">
       <div className="heading-row">
-        <h2 id="deliveries-title">Deliveries</h2>
+        <h2 id="deliveries-title">{tw.deliveries}</h2>
         <button
           type="button"
           className="outline fit"
           aria-busy={deliveries.isFetching}
           onClick={() => void deliveries.refetch()}
         >
-          Refresh
+          {tw.refresh}
         </button>
       </div>
-      <p className="muted">
-        The newest first. Deliveries on their way update by themselves; we try a failed one again for about a day.
-      </p>
+      <p className="muted">{tw.deliveriesAbout}</p>
       {retry.isSuccess && <p role="status">{retry.data}</p>}
-      {retry.isError && <ProblemBanner problems={{ message: retry.error.message, fields: {} }} />}
-      {deliveries.isError && <ProblemBanner problems={{ message: deliveries.error.message, fields: {} }} />}
-      {deliveries.isPending && <p aria-busy="true">Loading…</p>}
+      <ProblemBanner problems={problemsOf(w, retry.error, "redeliverWebhook")} />
+      <ProblemBanner problems={problemsOf(w, deliveries.error, "listWebhookDeliveries")} />
+      {deliveries.isPending && <p aria-busy="true">{t.common.loading}</p>}
       {items && items.length > 0 && (
-        <table className="stack-on-phone webhooks-table deliveries" aria-label="Deliveries">
+        <table className="stack-on-phone webhooks-table deliveries" aria-label={tw.deliveries}>
           <thead>
             <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Why it failed</th>
+              <th scope="col">{tw.event}</th>
+              <th scope="col">{tw.status}</th>
+              <th scope="col">{tw.whyFailed}</th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{tw.actions}</span>
               </th>
             </tr>
           </thead>
           <tbody>
             {items.map((d) => {
-              const what = `${t.eventTypes[d.event_type]} of ${formatTime(d.created_at)}`;
-              const failure = failureWords(d, t);
+              const what = tw.eventOf(t.eventTypes[d.event_type], w.date(d.created_at));
+              const failure = failureWords(d, w);
               return (
                 <tr key={d.id}>
-                  <td data-label="Event">
-                    <span lang={lang}>{t.eventTypes[d.event_type]}</span>
+                  <td data-label={tw.event}>
+                    <span>{t.eventTypes[d.event_type]}</span>
                     <br />
-                    <small className="muted nowrap">{formatTime(d.created_at)}</small>
+                    <small className="muted nowrap">{w.date(d.created_at)}</small>
                     {d.shipment && (
                       <>
                         <br />
-                        <Link href={`/shipments/${d.shipment.id}`}>Shipment {d.shipment.merchants_ref}</Link>
+                        <Link href={`/shipments/${d.shipment.id}`}>{tw.shipment(d.shipment.merchants_ref)}</Link>
                       </>
                     )}
                   </td>
-                  <td data-label="Status">
+                  <td data-label={tw.status}>
                     <span className={`status ${d.status}`}>
-                      <span lang={lang}>{t.deliveryStatuses[d.status]}</span>
+                      <span>{t.deliveryStatuses[d.status]}</span>
                     </span>
                     <br />
-                    <small>{whenWords(d)}</small>
+                    <small>{whenWords(d, w)}</small>
                   </td>
-                  <td data-label="Why it failed" className={failure || retried.has(d.id) ? undefined : "nothing"}>
+                  <td data-label={tw.whyFailed} className={failure || retried.has(d.id) ? undefined : "nothing"}>
                     {failure ?? <span className="muted">—</span>}
                     {retried.has(d.id) && (
                       <>
                         <br />
-                        <small className="muted">Sent again since: see the newer row.</small>
+                        <small className="muted">{tw.sentAgainSince}</small>
                       </>
                     )}
                   </td>
                   <td className="actions">
-                    <Link href={`/webhooks/${endpointId}/deliveries/${d.id}`} aria-label={`Details: ${what}`}>
-                      Details
+                    <Link href={`/webhooks/${endpointId}/deliveries/${d.id}`} aria-label={tw.detailsOf(what)}>
+                      {tw.details}
                     </Link>
                     {enabled && d.status !== "succeeded" && !retried.has(d.id) && (
                       <button
                         type="button"
                         className="outline"
-                        aria-label={`Retry now: ${what}`}
+                        aria-label={tw.retryOf(what)}
                         aria-busy={retry.isPending && retry.variables?.id === d.id}
                         disabled={retry.isPending}
                         onClick={() => retry.mutate(d)}
                       >
-                        Retry now
+                        {tw.retry}
                       </button>
                     )}
                   </td>
@@ -114,7 +114,7 @@ export function Deliveries({ endpointId, enabled }: { endpointId: string; enable
           </tbody>
         </table>
       )}
-      {items?.length === 0 && <p className="muted">Nothing sent yet.</p>}
+      {items?.length === 0 && <p className="muted">{tw.nothingSent}</p>}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 // One delivery: the event in words and the shipment it is about, how it went and why it failed, "Retry now", and
 // exactly what we send (the JSON body, pretty-printed in a box of its own). Refreshes by itself while on its way.
 import { Link } from "wouter";
-import { formatTime } from "../../api.ts";
+import { problemsOf } from "../../app/data.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
 import { useDelivery, useEndpoint, useRetry } from "./data.ts";
@@ -11,50 +11,52 @@ export function DeliveryView({ endpointId, id }: { endpointId: string; id: strin
   const endpoint = useEndpoint(endpointId);
   const delivery = useDelivery(id);
   const retry = useRetry();
-  const { t, lang } = useWords();
-  if (delivery.isPending) return <p aria-busy="true">Loading…</p>;
-  if (delivery.isError) return <ProblemBanner problems={{ message: delivery.error.message, fields: {} }} />;
+  const w = useWords();
+  const { t } = w;
+  const tw = t.webhooks;
+  if (delivery.isPending) return <p aria-busy="true">{t.common.loading}</p>;
+  if (delivery.isError) return <ProblemBanner problems={problemsOf(w, delivery.error, "getWebhookDelivery")} />;
   const d = delivery.data;
-  const failure = failureWords(d, t);
+  const failure = failureWords(d, w);
   const canRetry = endpoint.data?.enabled === true;
   return (
     <section>
-      <nav aria-label="Breadcrumb">
+      <nav aria-label={t.common.breadcrumb}>
         <ul>
           <li>
-            <Link href="/webhooks">Webhooks</Link>
+            <Link href="/webhooks">{tw.title}</Link>
           </li>
           <li className="wrap-anywhere">
-            <Link href={`/webhooks/${endpointId}`}>{endpoint.data?.url ?? "Endpoint"}</Link>
+            <Link href={`/webhooks/${endpointId}`}>{endpoint.data?.url ?? tw.endpoint}</Link>
           </li>
-          <li>Delivery</li>
+          <li>{tw.delivery}</li>
         </ul>
       </nav>
       <hgroup>
-        <h1 lang={lang}>{t.eventTypes[d.event_type]}</h1>
+        <h1>{t.eventTypes[d.event_type]}</h1>
         <p>
           <span className={`status ${d.status}`}>
-            <span lang={lang}>{t.deliveryStatuses[d.status]}</span>
+            <span>{t.deliveryStatuses[d.status]}</span>
           </span>{" "}
-          {whenWords(d)}
+          {whenWords(d, w)}
         </p>
       </hgroup>
       <dl className="facts">
-        <dt>Happened</dt>
-        <dd>{formatTime(d.created_at)}</dd>
+        <dt>{tw.happened}</dt>
+        <dd>{w.date(d.created_at)}</dd>
         {d.shipment && (
           <>
-            <dt>Shipment</dt>
+            <dt>{tw.shipmentLabel}</dt>
             <dd>
-              <Link href={`/shipments/${d.shipment.id}`}>Shipment {d.shipment.merchants_ref}</Link>
+              <Link href={`/shipments/${d.shipment.id}`}>{tw.shipment(d.shipment.merchants_ref)}</Link>
             </dd>
           </>
         )}
-        <dt>Tries</dt>
+        <dt>{tw.tries}</dt>
         <dd>{d.attempts}</dd>
         {failure && (
           <>
-            <dt>Why it failed</dt>
+            <dt>{tw.whyFailed}</dt>
             <dd>{failure}</dd>
           </>
         )}
@@ -67,41 +69,41 @@ export function DeliveryView({ endpointId, id }: { endpointId: string; id: strin
           disabled={retry.isPending}
           onClick={() => retry.mutate(d)}
         >
-          {d.status === "succeeded" ? "Send it again" : "Retry now"}
+          {d.status === "succeeded" ? tw.sendAgain : tw.retry}
         </button>
       )}
       {retry.isSuccess && <p role="status">{retry.data}</p>}
-      {retry.isError && <ProblemBanner problems={{ message: retry.error.message, fields: {} }} />}
-      <h2 id="payload-title">What we send</h2>
-      <p className="muted">The content of this event exactly as your system receives it (for your developer).</p>
+      <ProblemBanner problems={problemsOf(w, retry.error, "redeliverWebhook")} />
+      <h2 id="payload-title">{tw.whatWeSend}</h2>
+      <p className="muted">{tw.whatWeSendAbout}</p>
       <pre className="payload" tabIndex={0} role="region" aria-labelledby="payload-title">
         <code>{JSON.stringify(d.payload, null, 2)}</code>
       </pre>
       {(d.last_response_status !== null || d.last_error || d.last_response_excerpt) && (
         <details>
-          <summary>Technical details of the last try (for your developer)</summary>
+          <summary>{tw.technical}</summary>
           <dl className="facts">
             {d.last_response_status !== null && (
               <>
-                <dt>Answer status</dt>
+                <dt>{tw.answerStatus}</dt>
                 <dd>{d.last_response_status}</dd>
               </>
             )}
             {d.last_duration_ms !== null && (
               <>
-                <dt>Time taken</dt>
-                <dd>{d.last_duration_ms} ms</dd>
+                <dt>{tw.timeTaken}</dt>
+                <dd>{tw.milliseconds(d.last_duration_ms)}</dd>
               </>
             )}
             {d.last_error && (
               <>
-                <dt>Error</dt>
+                <dt>{tw.error}</dt>
                 <dd className="wrap-anywhere">{d.last_error}</dd>
               </>
             )}
             {d.last_response_excerpt && (
               <>
-                <dt>The answer began with</dt>
+                <dt>{tw.answerBegan}</dt>
                 <dd>
                   <pre className="excerpt">{d.last_response_excerpt}</pre>
                 </dd>

@@ -3,21 +3,22 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link } from "wouter";
-import { unwrap } from "../../app/data.ts";
+import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
-import { formatTime, type S } from "../../api.ts";
+import type { S } from "../../api.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
-import { stateWords, stoppedBecause, WHAT_NOW } from "../endpoint-state.ts";
+import { stateWords, stoppedBecause } from "../endpoint-state.ts";
 import { keys, useEndpoints } from "./data.ts";
 import { EventChoice } from "./EventChoice.tsx";
 import { SecretOnce } from "./Secret.tsx";
 import { useWords } from "../../words/index.ts";
-import { formProblems } from "./words.ts";
 import type { WebhookEventType } from "../../../../generated/api.ts";
 
 export function EndpointList() {
   const api = useApi();
-  const { t, lang } = useWords();
+  const w = useWords();
+  const { t } = w;
+  const tw = t.webhooks;
   const client = useQueryClient();
   const endpoints = useEndpoints();
   const [url, setUrl] = useState("");
@@ -29,7 +30,7 @@ export function EndpointList() {
       await client.invalidateQueries({ queryKey: keys.endpoints });
     },
   });
-  const problems = formProblems(create.error);
+  const problems = problemsOf(w, create.error, "createWebhookEndpoint");
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate({ url: url.trim(), event_types: events });
@@ -38,81 +39,63 @@ export function EndpointList() {
   return (
     <section>
       <hgroup>
-        <h1>Webhooks</h1>
-        <p>
-          Endpoints are the web addresses of your systems that we send events to. Here you see them and how each
-          delivery went.
-        </p>
+        <h1>{tw.title}</h1>
+        <p>{tw.about}</p>
       </hgroup>
       {create.data && (
-        <SecretOnce
-          title="Signing secret of the new endpoint"
-          secret={create.data.secret}
-          onDone={() => create.reset()}
-        >
-          <p>
-            Your system uses this secret to check that events for {create.data.url} come from us. It is shown only now:
-            copy it into your system's settings.
-          </p>
+        <SecretOnce title={tw.newSecretTitle} secret={create.data.secret} onDone={() => create.reset()}>
+          <p>{tw.newSecretAbout(create.data.url)}</p>
         </SecretOnce>
       )}
       {items
-        ?.filter((ep) => stoppedBecause(ep))
+        ?.filter((ep) => stoppedBecause(ep, w))
         .map((ep) => (
-          <article key={ep.id} role="alert" aria-label={`Events are not being sent to ${ep.url}`}>
-            <strong className="wrap-anywhere">Events are not being sent to {ep.url}</strong>
-            <p>{stoppedBecause(ep)}</p>
+          <article key={ep.id} role="alert" aria-label={tw.notSentTo(ep.url)}>
+            <strong className="wrap-anywhere">{tw.notSentTo(ep.url)}</strong>
+            <p>{stoppedBecause(ep, w)}</p>
             <p>
-              {WHAT_NOW} <Link href={`/webhooks/${ep.id}`}>Open this endpoint</Link>
+              {tw.whatNow} <Link href={`/webhooks/${ep.id}`}>{tw.openEndpoint}</Link>
             </p>
           </article>
         ))}
-      {endpoints.isError && <ProblemBanner problems={{ message: endpoints.error.message, fields: {} }} />}
-      {endpoints.isPending && <p aria-busy="true">Loading…</p>}
+      <ProblemBanner problems={problemsOf(w, endpoints.error, "listWebhookEndpoints")} />
+      {endpoints.isPending && <p aria-busy="true">{t.common.loading}</p>}
       {items && items.length > 0 && (
-        <table className="stack-on-phone webhooks-table" aria-label="Endpoints">
+        <table className="stack-on-phone webhooks-table" aria-label={tw.endpoints}>
           <thead>
             <tr>
-              <th scope="col">Address</th>
-              <th scope="col">Events</th>
-              <th scope="col">State</th>
-              <th scope="col">Added</th>
+              <th scope="col">{tw.address}</th>
+              <th scope="col">{tw.events}</th>
+              <th scope="col">{tw.state}</th>
+              <th scope="col">{tw.added}</th>
             </tr>
           </thead>
           <tbody>
             {items.map((ep) => (
               <tr key={ep.id}>
-                <td data-label="Address" className="wrap-anywhere">
+                <td data-label={tw.address} className="wrap-anywhere">
                   <Link href={`/webhooks/${ep.id}`}>{ep.url}</Link>
                 </td>
-                <td data-label="Events" lang={lang}>
-                  {ep.event_types.map((type) => t.eventTypes[type]).join("; ")}
-                </td>
-                <td data-label="State">{stateWords(ep)}</td>
-                <td data-label="Added">{formatTime(ep.created_at)}</td>
+                <td data-label={tw.events}>{ep.event_types.map((type) => t.eventTypes[type]).join("; ")}</td>
+                <td data-label={tw.state}>{stateWords(ep, w)}</td>
+                <td data-label={tw.added}>{w.date(ep.created_at)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      {items?.length === 0 && <p className="muted">No endpoints yet: add the first one below.</p>}
-      <form onSubmit={submit} noValidate aria-label="New endpoint">
-        <h2>Add an endpoint</h2>
-        <Field label="Web address of your receiving system" path="/body/url" problems={problems}>
+      {items?.length === 0 && <p className="muted">{tw.noEndpoints}</p>}
+      <form onSubmit={submit} noValidate aria-label={tw.newEndpoint}>
+        <h2>{tw.addTitle}</h2>
+        <Field label={tw.url} path="/body/url" problems={problems}>
           {(p) => (
-            <input
-              {...p}
-              type="url"
-              value={url}
-              placeholder="https://erp.example.com/hooks/logistics"
-              onChange={(e) => setUrl(e.target.value)}
-            />
+            <input {...p} type="url" value={url} placeholder={tw.urlExample} onChange={(e) => setUrl(e.target.value)} />
           )}
         </Field>
         <EventChoice chosen={events} onChange={setEvents} problems={problems} />
         <ProblemBanner problems={problems} shown={["/body/url", "/body/event_types"]} />
         <button type="submit" aria-busy={create.isPending} disabled={create.isPending}>
-          Add endpoint
+          {tw.add}
         </button>
       </form>
     </section>

@@ -4,31 +4,34 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { unwrap } from "../../app/data.ts";
+import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
-import { formatTime } from "../../api.ts";
 import { Confirm, useConfirm } from "../../parts/Confirm.tsx";
 import { ProblemBanner } from "../../parts/fields.tsx";
-import { stateWords, stoppedBecause, WHAT_NOW } from "../endpoint-state.ts";
+import { stateWords, stoppedBecause } from "../endpoint-state.ts";
 import { keys, useEndpoint } from "./data.ts";
 import { Deliveries } from "./Deliveries.tsx";
 import { EventChoice } from "./EventChoice.tsx";
 import { SecretOnce } from "./Secret.tsx";
-import { formProblems, ROTATION_OVERLAP_HOURS } from "./words.ts";
+import { ROTATION_OVERLAP_HOURS } from "./words.ts";
+import { useWords } from "../../words/index.ts";
 import type { WebhookEndpoint, WebhookEventType } from "../../../../generated/api.ts";
 
 type Action = { call: () => Promise<unknown>; done: string };
 
 export function EndpointView({ id }: { id: string }) {
   const endpoint = useEndpoint(id);
-  if (endpoint.isPending) return <p aria-busy="true">Loading…</p>;
-  if (endpoint.isError) return <ProblemBanner problems={{ message: endpoint.error.message, fields: {} }} />;
+  const w = useWords();
+  if (endpoint.isPending) return <p aria-busy="true">{w.t.common.loading}</p>;
+  if (endpoint.isError) return <ProblemBanner problems={problemsOf(w, endpoint.error, "getWebhookEndpoint")} />;
   return <Loaded endpoint={endpoint.data} />;
 }
 
 function Loaded({ endpoint }: { endpoint: WebhookEndpoint }) {
   const api = useApi();
   const client = useQueryClient();
+  const w = useWords();
+  const tw = w.t.webhooks;
   const path = { params: { path: { webhook_id: endpoint.id } } };
   const [events, setEvents] = useState<WebhookEventType[]>(endpoint.event_types);
   // Back to what is saved when that changes, not at every refetch (a choice being made stays).
@@ -47,8 +50,8 @@ function Loaded({ endpoint }: { endpoint: WebhookEndpoint }) {
     mutationFn: () => unwrap(api.POST("/webhook_endpoints/{webhook_id}/_rotate_secret", path)),
     onSettled: () => confirm.close(),
   });
-  const problems = formProblems(act.error ?? rotate.error);
-  const stopped = stoppedBecause(endpoint);
+  const problems = problemsOf(w, act.error ?? rotate.error, "updateWebhookEndpoint");
+  const stopped = stoppedBecause(endpoint, w);
   const run = (a: Action) => {
     // A new secret stays on screen until "I have stored it": it is never shown again.
     if (rotate.isError) rotate.reset();
@@ -58,41 +61,37 @@ function Loaded({ endpoint }: { endpoint: WebhookEndpoint }) {
     confirm.close();
     run({
       call: () => unwrap(api.POST("/webhook_endpoints/{webhook_id}", { ...path, body: { enabled: false } })),
-      done: "Sending turned off.",
+      done: tw.turnedOff,
     });
   };
   const overlapUntil = rotate.data
-    ? formatTime(new Date(Date.parse(rotate.data.updated_at) + ROTATION_OVERLAP_HOURS * 3600_000).toISOString())
+    ? w.date(new Date(Date.parse(rotate.data.updated_at) + ROTATION_OVERLAP_HOURS * 3600_000).toISOString())
     : "";
 
   return (
     <section>
-      <nav aria-label="Breadcrumb">
+      <nav aria-label={w.t.common.breadcrumb}>
         <ul>
           <li>
-            <Link href="/webhooks">Webhooks</Link>
+            <Link href="/webhooks">{tw.title}</Link>
           </li>
           <li className="wrap-anywhere">{endpoint.url}</li>
         </ul>
       </nav>
       <hgroup>
         <h1 className="wrap-anywhere endpoint-title">{endpoint.url}</h1>
-        <p>{stateWords(endpoint)}</p>
+        <p>{stateWords(endpoint, w)}</p>
       </hgroup>
       {stopped && (
-        <article role="alert" aria-label="Events are not being sent">
-          <strong>Events are not being sent to this endpoint</strong>
+        <article role="alert" aria-label={tw.notSent}>
+          <strong>{tw.notSentHere}</strong>
           <p>{stopped}</p>
-          <p>{WHAT_NOW}</p>
+          <p>{tw.whatNow}</p>
         </article>
       )}
       {rotate.data && (
-        <SecretOnce title="New signing secret" secret={rotate.data.secret} onDone={() => rotate.reset()}>
-          <p>
-            It is shown only now: copy it into your system's settings. The old secret keeps working for{" "}
-            {ROTATION_OVERLAP_HOURS} hours, until {overlapUntil}: until then every event is signed with both, so your
-            system accepts events while you switch it over. After that, only the new secret works.
-          </p>
+        <SecretOnce title={tw.rotatedTitle} secret={rotate.data.secret} onDone={() => rotate.reset()}>
+          <p>{tw.rotatedAbout(ROTATION_OVERLAP_HOURS, overlapUntil)}</p>
         </SecretOnce>
       )}
       <div className="row actions-row">
@@ -104,14 +103,14 @@ function Loaded({ endpoint }: { endpoint: WebhookEndpoint }) {
               onClick={() =>
                 run({
                   call: () => unwrap(api.POST("/webhook_endpoints/{webhook_id}/_test", path)),
-                  done: "A test event is on its way: see Deliveries below.",
+                  done: tw.testSent,
                 })
               }
             >
-              Send test event
+              {tw.sendTest}
             </button>
             <button type="button" className="fit secondary outline" onClick={() => confirm.ask("off")}>
-              Turn sending off
+              {tw.turnOff}
             </button>
           </>
         ) : (
@@ -121,15 +120,15 @@ function Loaded({ endpoint }: { endpoint: WebhookEndpoint }) {
             onClick={() =>
               run({
                 call: () => unwrap(api.POST("/webhook_endpoints/{webhook_id}", { ...path, body: { enabled: true } })),
-                done: "Sending turned back on.",
+                done: tw.turnedOn,
               })
             }
           >
-            Turn sending back on
+            {tw.turnOn}
           </button>
         )}
         <button type="button" className="fit secondary outline" onClick={() => confirm.ask("rotate")}>
-          Make a new signing secret
+          {tw.rotate}
         </button>
       </div>
       <ProblemBanner problems={problems} shown={["/body/event_types"]} />
@@ -137,39 +136,36 @@ function Loaded({ endpoint }: { endpoint: WebhookEndpoint }) {
       <form
         noValidate
         className="endpoint-events"
-        aria-label="Events of this endpoint"
+        aria-label={tw.thisEndpointsEvents}
         onSubmit={(e) => {
           e.preventDefault();
           run({
             call: () => unwrap(api.POST("/webhook_endpoints/{webhook_id}", { ...path, body: { event_types: events } })),
-            done: "Events saved.",
+            done: tw.eventsSaved,
           });
         }}
       >
         <EventChoice chosen={events} onChange={setEvents} problems={problems} />
         <button type="submit" className="fit">
-          Save events
+          {tw.saveEvents}
         </button>
       </form>
       {confirm.pending === "off" && (
         <Confirm
-          title="Turn sending off?"
-          confirmLabel="Turn sending off"
+          title={tw.turnOffQuestion}
+          confirmLabel={tw.turnOff}
           destructive
           onConfirm={turnOff}
           onCancel={confirm.close}
         >
-          <p className="wrap-anywhere">We stop sending events to {endpoint.url}.</p>
-          <p>
-            Events that happen while it is off are not sent later. Deliveries already waiting are held until you turn
-            sending back on.
-          </p>
+          <p className="wrap-anywhere">{tw.turnOffWhat(endpoint.url)}</p>
+          <p>{tw.turnOffAfter}</p>
         </Confirm>
       )}
       {confirm.pending === "rotate" && (
         <Confirm
-          title="Make a new signing secret?"
-          confirmLabel="Make a new secret"
+          title={tw.rotateQuestion}
+          confirmLabel={tw.rotateConfirm}
           busy={rotate.isPending}
           onConfirm={() => {
             act.reset();
@@ -177,11 +173,7 @@ function Loaded({ endpoint }: { endpoint: WebhookEndpoint }) {
           }}
           onCancel={confirm.close}
         >
-          <p>
-            We make a new secret and show it to you once. For {ROTATION_OVERLAP_HOURS} hours we sign every event with
-            both the old and the new secret, so your system keeps accepting events while you switch it over. After that,
-            only the new secret works.
-          </p>
+          <p>{tw.rotateWhat(ROTATION_OVERLAP_HOURS)}</p>
         </Confirm>
       )}
       <Deliveries endpointId={endpoint.id} enabled={endpoint.enabled} />

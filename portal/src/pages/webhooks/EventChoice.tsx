@@ -12,11 +12,11 @@ export function EventChoice({
   onChange: (c: WebhookEventType[]) => void;
   problems?: Problems;
 }) {
-  const { t, lang } = useWords();
+  const { t } = useWords();
   const message = problems?.fields["/body/event_types"];
   return (
     <fieldset aria-invalid={message ? true : undefined}>
-      <legend>Events to send</legend>
+      <legend>{t.webhooks.eventsToSend}</legend>
       {(Object.keys(t.eventTypes) as WebhookEventType[]).map((type) => (
         <label key={type}>
           <input
@@ -24,7 +24,7 @@ export function EventChoice({
             checked={chosen.includes(type)}
             onChange={(e) => onChange(e.target.checked ? [...chosen, type] : chosen.filter((x) => x !== type))}
           />{" "}
-          <span lang={lang}>{t.eventTypes[type]}</span>
+          <span>{t.eventTypes[type]}</span>
         </label>
       ))}
       {message && <small className="field-error">{message}</small>}

@@ -1,6 +1,7 @@
 // A signing secret, shown once (after creating an endpoint or rotating its secret), with a Copy button.
 import { useId, type ReactNode } from "react";
 import { CopyButton } from "../../parts/CopyButton.tsx";
+import { useWords } from "../../words/index.ts";
 
 export function SecretOnce({
   title,
@@ -14,6 +15,7 @@ export function SecretOnce({
   onDone: () => void;
 }) {
   const id = useId().replace(/:/g, "");
+  const tw = useWords().t.webhooks;
   return (
     <article aria-labelledby={`${id}-title`} className="secret-once">
       <h2 id={`${id}-title`}>{title}</h2>
@@ -22,9 +24,9 @@ export function SecretOnce({
         <code>{secret}</code>
       </pre>
       <div className="secret-actions">
-        <CopyButton text={secret} label="Copy secret" target={`${id}-secret`} />
+        <CopyButton text={secret} label={tw.copySecret} target={`${id}-secret`} />
         <button type="button" className="outline" onClick={onDone}>
-          I have stored it
+          {tw.stored}
         </button>
       </div>
     </article>

@@ -1,10 +1,11 @@
 // The webhooks area's reads and the one write every view shares (retry a delivery), through the portal's data
 // layer: TanStack Query, `unwrap` (a 401 signs the page out by itself).
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiError, unwrap } from "../../app/data.ts";
+import { ApiError, Refusal, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import type { S } from "../../api.ts";
 import { retryRefusedWords } from "./words.ts";
+import { useWords } from "../../words/index.ts";
 
 /** While a delivery is on its way, how often its view asks again. */
 export const POLL_MS = 2_000;
@@ -21,7 +22,7 @@ export function useEndpoints() {
   const api = useApi();
   return useQuery({
     queryKey: keys.endpoints,
-    queryFn: () => unwrap(api.GET("/webhook_endpoints", { params: { query: { limit: 100 } } })),
+    queryFn: ({ signal }) => unwrap(api.GET("/webhook_endpoints", { params: { query: { limit: 100 } }, signal })),
   });
 }
 
@@ -29,7 +30,8 @@ export function useEndpoint(id: string) {
   const api = useApi();
   return useQuery({
     queryKey: keys.endpoint(id),
-    queryFn: () => unwrap(api.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: id } } })),
+    queryFn: ({ signal }) =>
+      unwrap(api.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: id } }, signal })),
   });
 }
 
@@ -38,10 +40,11 @@ export function useDeliveries(id: string) {
   const api = useApi();
   return useQuery({
     queryKey: keys.deliveries(id),
-    queryFn: () =>
+    queryFn: ({ signal }) =>
       unwrap(
         api.GET("/webhook_endpoints/{webhook_id}/deliveries", {
           params: { path: { webhook_id: id }, query: { limit: 50 } },
+          signal,
         }),
       ),
     refetchInterval: (q) => (q.state.data?.items.some((d) => d.status === "pending") ? POLL_MS : false),
@@ -52,17 +55,19 @@ export function useDelivery(id: string) {
   const api = useApi();
   return useQuery({
     queryKey: keys.delivery(id),
-    queryFn: () => unwrap(api.GET("/webhook_deliveries/{delivery_id}", { params: { path: { delivery_id: id } } })),
+    queryFn: ({ signal }) =>
+      unwrap(api.GET("/webhook_deliveries/{delivery_id}", { params: { path: { delivery_id: id } }, signal })),
     refetchInterval: (q) => (q.state.data?.status === "pending" ? POLL_MS : false),
   });
 }
 
 /**
  * "Retry now": a failed delivery is queued again (a new delivery), a pending one is attempted now. Resolves to
- * what to tell the person; a refusal (409) becomes an Error whose message is in plain words.
+ * what to tell the person; a refusal (409) becomes a Refusal in plain words.
  */
 export function useRetry() {
   const api = useApi();
+  const w = useWords();
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (d: Pick<S["WebhookDelivery"], "id" | "status" | "next_attempt_at">) => {
@@ -72,10 +77,10 @@ export function useRetry() {
         );
       } catch (e) {
         if (e instanceof ApiError && e.status === 409)
-          throw new Error(retryRefusedWords(e.body?.message, d.next_attempt_at));
+          throw new Refusal(retryRefusedWords(e.body?.message, d.next_attempt_at, w));
         throw e;
       }
-      return d.status === "pending" ? "Trying again now." : "Sending it again now.";
+      return d.status === "pending" ? w.t.webhooks.retrying : w.t.webhooks.sendingAgain;
     },
     onSettled: () => client.invalidateQueries({ queryKey: keys.all }),
   });

@@ -89,8 +89,6 @@ export const pricing: Pricing = {
   },
   or,
   trace: {
-    pricingRule: (n) => `Pricing rule ${n}`,
-    modificationRule: (n) => `Price change ${n}`,
     named: (rule, description) => `${rule} “${description}”`,
     base: (price, rule) => `Base price ${price}: ${rule} applied`,
     fallback: (price) => `Base price ${price}: no pricing rule applied, so the default price is used`,

@@ -90,8 +90,6 @@ export const pricing: Pricing = {
   },
   or: (values) => joined(values, "tai"),
   trace: {
-    pricingRule: (n) => `Hinnoittelusääntö ${n}`,
-    modificationRule: (n) => `Hinnanmuutos ${n}`,
     named: (rule, description) => `${rule} ”${description}”`,
     base: (price, rule) => `Perushinta ${price}: ${rule} täsmäsi`,
     fallback: (price) => `Perushinta ${price}: mikään hinnoittelusääntö ei täsmännyt, joten käytetään oletushintaa`,

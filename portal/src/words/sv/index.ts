@@ -1,13 +1,19 @@
 // Svenska, när webbläsarens första språk som portalen talar är svenska.
 import type { Catalogue } from "../catalogue.ts";
 import { arrivals } from "./arrivals.ts";
+import { checkout } from "./checkout.ts";
+import { common } from "./common.ts";
 import { errors } from "./errors.ts";
 import { fields } from "./fields.ts";
 import { label } from "./label.ts";
 import { pricing } from "./pricing.ts";
 import { shopify } from "./shopify.ts";
+import { pricingPage } from "./pricing-page.ts";
+import { shipments } from "./shipments.ts";
 import { station } from "./station.ts";
 import { statuses } from "./statuses.ts";
+import { users } from "./users.ts";
+import { webhooks } from "./webhooks.ts";
 
 export const sv: Catalogue = {
   ...arrivals,
@@ -18,4 +24,10 @@ export const sv: Catalogue = {
   ...shopify,
   ...station,
   ...statuses,
+  ...common,
+  ...checkout,
+  ...shipments,
+  ...pricingPage,
+  ...webhooks,
+  ...users,
 };

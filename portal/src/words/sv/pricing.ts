@@ -90,8 +90,6 @@ export const pricing: Pricing = {
   },
   or,
   trace: {
-    pricingRule: (n) => `Prisregel ${n}`,
-    modificationRule: (n) => `Prisjustering ${n}`,
     named: (rule, description) => `${rule} ”${description}”`,
     base: (price, rule) => `Grundpris ${price}: ${rule} gällde`,
     fallback: (price) => `Grundpris ${price}: ingen prisregel gällde, så standardpriset används`,
