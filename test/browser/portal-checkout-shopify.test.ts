@@ -47,7 +47,7 @@ async function askRates(url: string) {
 
 const openCheckout = async (page: Page) => {
   await page
-    .getByRole("navigation", { name: "Main" })
+    .getByRole("navigation", { name: /^(Main|Päävalikko)$/ })
     .getByRole("link", { name: /^(Checkout|Kassa)$/ })
     .click();
 };

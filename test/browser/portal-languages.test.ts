@@ -43,6 +43,8 @@ const PRICE_LIST = {
     },
   ],
 };
+/** The warehouse system that records an arrival: the shipment page names it by its id. */
+const OPERATOR = "varasto-1";
 const KEY = { name: "Verkkokauppa", origins: ["https://kauppa.esimerkki.fi"] };
 const SHIPMENT = announcement({
   merchants_ref: "OT-2026-117",
@@ -57,6 +59,7 @@ const DATA = [
   MERCHANT,
   USER.email,
   ENDPOINT,
+  OPERATOR,
   KEY.name,
   PRICE_LIST.name,
   ...PRICE_LIST.pricing_rules.map((r) => r.description),
@@ -74,7 +77,7 @@ beforeAll(async () => {
   rig = await startPortalRig({ webhooks: { allowPrivateNetworks: true, retrySchedule: [] } });
   const m = await portalUser(rig, MERCHANT, USER.email, USER.password);
   const shipment = await createShipment(m, SHIPMENT);
-  await arrive(await rig.srv.operator("portal-languages-wh"), shipment, [{ merchants_id: "KAHVI-500", change: 4 }]);
+  await arrive(await rig.srv.operator(OPERATOR), shipment, [{ merchants_id: "KAHVI-500", change: 4 }]);
   expect((await m.POST("/publishable_keys/_create", { body: KEY })).response.status).toBe(201);
   const list = await m.POST("/merchant/price_lists/_create", { body: PRICE_LIST });
   expect(list.response.status, JSON.stringify(list.error)).toBe(201);

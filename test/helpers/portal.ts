@@ -4,6 +4,7 @@
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect, inject } from "vitest";
+import { CATALOGUES, pickLang } from "../../portal/src/words/index.ts";
 import { provisionPortalUser } from "../../server/portal/users.ts";
 import { expectAccessible, launchChromium } from "./browser.ts";
 import { startTestServer, type TestServer, type TestServerOptions } from "./server.ts";
@@ -102,9 +103,13 @@ export async function openPortal(
   // A page of its own context takes the context with it; a signed-in context stays for the file's next page.
   if (!opts.as) portal.page.once("close", () => void context.close().catch(() => undefined));
   await portal.page.goto(`${rig.srv.origin}/portal/${opts.hash ? `#${opts.hash}` : ""}`);
-  if (opts.as) await portal.page.getByRole("navigation", { name: "Main" }).waitFor();
+  if (opts.as) await portal.page.getByRole("navigation", { name: (await frameWords(portal.page)).main }).waitFor();
   return portal;
 }
+
+/** The portal frame's words in the page's language (the browser's first the portal speaks; one page in one). */
+export const frameWords = async (page: Page) =>
+  CATALOGUES[pickLang(await page.evaluate(() => [...navigator.languages]))].common;
 
 /** A new page of `context` that records console errors, page errors and requests to another origin. */
 async function watchedPage(rig: PortalRig, context: BrowserContext, expected: number[]): Promise<PortalPage> {
@@ -124,12 +129,13 @@ async function watchedPage(rig: PortalRig, context: BrowserContext, expected: nu
 }
 
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
-  const form = page.getByRole("form", { name: "Sign in" });
+  const w = await frameWords(page);
+  const form = page.getByRole("form", { name: w.signInForm });
   await form.waitFor();
-  await form.getByLabel("Email", { exact: true }).fill(email);
-  await form.getByLabel("Password", { exact: true }).fill(password);
-  await form.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("navigation", { name: "Main" }).waitFor();
+  await form.getByLabel(w.email, { exact: true }).fill(email);
+  await form.getByLabel(w.password, { exact: true }).fill(password);
+  await form.getByRole("button", { name: w.signIn }).click();
+  await page.getByRole("navigation", { name: w.main }).waitFor();
 }
 
 /** A merchant and a portal user of it (admin unless told), for one journey file. */
