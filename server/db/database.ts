@@ -180,7 +180,7 @@ export async function openEmbedded(pgliteDir: string, opts: EmbeddedOptions = {}
     kind: "pglite",
     poolStats: statsOf(pool),
     listen: (channel, onNotify) => listen(checkChannel(channel), onNotify),
-    ...((opts.durability ?? "durable") === "durable" && { durable: thread.durable }),
+    ...((opts.durability ?? "durable") === "durable" && { durable: () => thread.durable() }),
     backup: async () => {
       // Holding the one connection: no transaction is open while the files are read. The checkpoint writes
       // every committed change to the data files, so a restore starts without replaying the log.

@@ -91,7 +91,8 @@ async function options(
     country: facts["customer.country"],
     now,
   };
-  if (!explain) return { options: withEstimates(buildShippingOptions({ ...input, pickupPoints, pickupReason }), estimates) };
+  if (!explain)
+    return { options: withEstimates(buildShippingOptions({ ...input, pickupPoints, pickupReason }), estimates) };
   const book = new TraceBook();
   const built = buildShippingOptions({ ...input, pickupPoints, pickupReason }, book);
   return { options: withEstimates(built, estimates), explanation: book.explanation() };

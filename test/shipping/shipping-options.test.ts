@@ -166,7 +166,11 @@ describe("availability: every reason code", () => {
     const m = await merchant({ ...SETTINGS, pickup_points_limit: 3 });
     expect(Object.keys(pickupPoints((await shippingOptions(m, { postalcode: "20780" })).options))).toHaveLength(3);
     // The demo's 50 points nearest to 20780 reach 145 km: a merchant allowing that far.
-    const fifty = await merchant({ ...SETTINGS, pickup: { enabled: true, max_distance_km: 200 }, pickup_points_limit: 50 });
+    const fifty = await merchant({
+      ...SETTINGS,
+      pickup: { enabled: true, max_distance_km: 200 },
+      pickup_points_limit: 50,
+    });
     expect(pickupPoints((await shippingOptions(fifty, { postalcode: "20780" })).options).map((p) => p.id)).toEqual(
       nearestIds(50),
     );

@@ -192,9 +192,9 @@ describe("unavailableReason: every reason code", () => {
     // Points win over a stale reason; an earlier reason wins over the directory's.
     expect(unavailableReason("pickup", input({ pickupReason: "pickup_points_too_far" }))).toBeNull();
     const off = settings({ pickup: { enabled: false, max_distance_km: 50 } });
-    expect(unavailableReason("pickup", input({ settings: off, pickupPoints: [], pickupReason: "unknown_postal_code" }))).toBe(
-      "merchant_disabled",
-    );
+    expect(
+      unavailableReason("pickup", input({ settings: off, pickupPoints: [], pickupReason: "unknown_postal_code" })),
+    ).toBe("merchant_disabled");
     expect(unavailableDetail("pickup", "pickup_points_too_far", input({ pickupPoints: [] }))).toContain(
       "pickup.max_distance_km 50 km",
     );
