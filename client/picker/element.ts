@@ -51,6 +51,8 @@ const SCRIPT_API = (() => {
 
 /** The reason the service gives for a postal code its directory does not know. */
 const UNKNOWN_POSTAL_CODE = "unknown_postal_code";
+/** The reason for pickup when every point is beyond the merchant's greatest distance. */
+const TOO_FAR = "pickup_points_too_far";
 /** How long the picker waits for an answer before it offers to try again. */
 const TIMEOUT_MS = 15_000;
 
@@ -187,7 +189,7 @@ export class ShippingPicker extends HTMLElement {
     const t = this.texts;
     const answer = body as S["ShippingOptionsResult"] | undefined;
     if (status === 200 && answer?.options) {
-      const reasons = Object.values(answer.options).map((o) => (o.available ? "" : (o.reason as string)));
+      const reasons = Object.values(answer.options).map((o) => (o.available ? "" : o.reason));
       if (reasons.includes(UNKNOWN_POSTAL_CODE)) return t.badCode;
       this.answer = answer;
       return this.summary(postalcode);
@@ -216,9 +218,12 @@ export class ShippingPicker extends HTMLElement {
 
   private summary(code: string): string {
     const methods = (["home", "letter", "pickup"] as const).filter((m) => this.available(m)).length;
-    if (methods === 0) return this.texts.none;
+    // Pickup missing because no point is near: said, so the shopper does not look for it in vain.
+    const pickup = this.answer?.options.pickup;
+    const far = pickup && !pickup.available && pickup.reason === TOO_FAR ? ` ${this.texts.tooFar}` : "";
+    if (methods === 0) return this.texts.none + far;
     const points = this.points().length;
-    return `${this.texts.methods(methods, code)}${points ? ` ${this.texts.found(points, code)}` : ""}`;
+    return `${this.texts.methods(methods, code)}${points ? ` ${this.texts.found(points, code)}` : ""}${far}`;
   }
 
   /** The postal code search and the live region stay; what they show is set, so a screen reader hears changes. */

@@ -223,6 +223,52 @@ describe("the checkout picker on a shop's page", () => {
     expect(errors).toEqual([]);
   });
 
+  it("says when pickup is missing because no point is near (Ivalo, 814 km from the nearest), in the page's language", async () => {
+    const { page, errors } = await open(listed);
+    const picker = page.locator("logistics-shipping-picker");
+    await expect.poll(() => page.getByRole("group", { name: "Delivery method" }).getByRole("radio").count()).toBe(3);
+    await picker.evaluate((el) => el.setAttribute("postalcode", "99800"));
+    await expect
+      .poll(() => page.getByRole("status").textContent())
+      .toMatch(/^\d delivery options for 99800\. No pickup point is near this postal code\.$/);
+    expect(await page.getByRole("radio", { name: /Pickup point/ }).count()).toBe(0);
+    await picker.evaluate((el) => el.setAttribute("lang", "fi"));
+    await expect
+      .poll(() => page.getByRole("status").textContent())
+      .toMatch(/Tämän postinumeron lähellä ei ole noutopistettä\.$/);
+    expect(errors).toEqual([]);
+  });
+
+  it("hides the shop's fallback words once picker.js has loaded, and leaves them when it cannot load", async () => {
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body>
+<script src="${srv.origin}/picker.js"></script>
+<logistics-shipping-picker api="${srv.baseUrl}" key="${key}" postalcode="20780" country="FI">
+  <p>Delivery options could not be shown: choose home delivery below.</p>
+</logistics-shipping-picker></body></html>`;
+    const shop = await serveShop(() => html);
+    const fallback = (page: Page) => page.getByText("Delivery options could not be shown: choose home delivery below.");
+    try {
+      for (const loads of [true, false]) {
+        const context = await browser.newContext();
+        try {
+          const page = await context.newPage();
+          if (!loads) await page.route("**/picker.js", (r) => r.abort("connectionfailed"));
+          await page.goto(originOf(shop));
+          if (loads) {
+            await expect.poll(() => page.getByRole("textbox", { name: "Postal code" }).count()).toBe(1);
+            expect(await fallback(page).isVisible()).toBe(false);
+          } else {
+            expect(await fallback(page).isVisible()).toBe(true);
+          }
+        } finally {
+          await context.close();
+        }
+      }
+    } finally {
+      shop.close();
+    }
+  });
+
   it("searches by postal code, speaks the page's language, and fits a 320 px screen", async () => {
     const { page, errors } = await open(listed, 320);
     const methods = page.getByRole("group", { name: "Delivery method" });
