@@ -1,7 +1,8 @@
 // The checkout picker in a real browser, as a shop uses it: a shop page on another origin than the server loads
 // /picker.js and the element with the merchant's publishable key. The customer picks by keyboard and by mouse,
 // the page receives the quote, and the shop's backend check (verifyQuote) and the order endpoint accept it. The
-// same page on an origin the key does not list gets nothing but the refusal.
+// same page on an origin the key does not list gets nothing but the refusal. In Finnish and Swedish it shows no word of
+// its English texts (one language per page, issue 56).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -10,6 +11,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
+import { TEXTS } from "../../client/picker/texts.ts";
 import { verifyQuote } from "../../client/quotes.ts";
 import { seedDemo } from "../../server/demo.ts";
 import { expectAccessible, launchChromium } from "../helpers/browser.ts";
@@ -97,6 +99,32 @@ async function open(shop: Server, width = 1024): Promise<{ page: Page; errors: s
   return { page, errors };
 }
 const picks = (page: Page) => page.evaluate(() => (window as unknown as { picks: Heard[] }).picks);
+/** The words (three letters or more) of a language's picker texts, the functions' with sample values. */
+const wordsOf = (text: string) => (text.toLowerCase().match(/\p{L}{3,}/gu) ?? []) as string[];
+const vocabulary = (lang: keyof typeof TEXTS) =>
+  new Set(
+    Object.values(TEXTS[lang]).flatMap((t) =>
+      wordsOf(typeof t === "function" ? (t as (a: number, b: string) => string)(2, "00100") : t),
+    ),
+  );
+/** Words of the English texts that neither the Finnish nor the Swedish use ("Posti" would be shared). */
+const ENGLISH = (() => {
+  const [fi, sv] = [vocabulary("fi"), vocabulary("sv")];
+  return new Set([...vocabulary("en")].filter((w) => !fi.has(w) && !sv.has(w)));
+})();
+const englishWords = (text: string) => [...new Set(wordsOf(text).filter((w) => ENGLISH.has(w)))];
+/** What a shopper reads or hears in the picker: its text (not its style sheet) and the names given to its parts. */
+const pickerShows = (page: Page) =>
+  page.locator("logistics-shipping-picker").evaluate((el) => {
+    const parts: string[] = [];
+    for (const node of el.shadowRoot!.querySelectorAll("*")) {
+      if (node.matches("style")) continue;
+      for (const a of ["aria-label", "placeholder", "title", "alt"]) parts.push(node.getAttribute(a) ?? "");
+      for (const n of node.childNodes) if (n.nodeType === Node.TEXT_NODE) parts.push(n.textContent ?? "");
+    }
+    return parts.join("\n");
+  });
+
 /** The element's `value`, as the page reads it. */
 const valueOf = (page: Page) =>
   page.locator("logistics-shipping-picker").evaluate((el) => (el as unknown as { value: Heard }).value);
@@ -270,6 +298,8 @@ describe("the checkout picker on a shop's page", () => {
   });
 
   it("searches by postal code, speaks the page's language, and fits a 320 px screen", async () => {
+    expect(ENGLISH.size).toBeGreaterThan(30);
+    expect(englishWords("Toimitustapa Posti Pickup point")).toEqual(["pickup", "point"]);
     const { page, errors } = await open(listed, 320);
     const methods = page.getByRole("group", { name: "Delivery method" });
     await expect.poll(() => methods.getByRole("radio").count(), { timeout: 10_000 }).toBe(3);
@@ -307,6 +337,8 @@ describe("the checkout picker on a shop's page", () => {
       const listed = (await page.getByRole("group", { name: points }).textContent()) ?? "";
       expect(listed).toMatch(hours);
       expect(listed).not.toMatch(/\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b/);
+      // One language: nothing the picker shows is a word of its English texts that Finnish and Swedish lack.
+      expect(englishWords(await pickerShows(page))).toEqual([]);
     }
     expect(errors).toEqual([]);
   });
