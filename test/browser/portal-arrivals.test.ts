@@ -60,6 +60,7 @@ const WORDS = {
     received: /^Being received\b/,
     correction: "-1 (correction)",
     system: `Warehouse system ${SYSTEM}`,
+    timeline: "Status timeline",
   },
   fi: {
     title: "Saapuneet",
@@ -69,6 +70,7 @@ const WORDS = {
     received: /^Vastaanotetaan\b/,
     correction: "\u22121 (korjaus)", // Finnish writes a minus sign
     system: `Varaston järjestelmä ${SYSTEM}`,
+    timeline: "Tilan muutokset",
   },
 };
 
@@ -136,7 +138,7 @@ describe("a shipment's arrivals on its open page", () => {
       // The status and its timeline follow the first arrival without a reload.
       await expect.poll(() => page.locator("dl.facts dd").first().textContent()).toBe(say.status);
       await expect
-        .poll(() => page.getByRole("list", { name: "Status timeline" }).getByRole("listitem").allTextContents())
+        .poll(() => page.getByRole("list", { name: say.timeline }).getByRole("listitem").allTextContents())
         .toEqual([expect.any(String), expect.stringMatching(say.received)]);
       expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
       await checkScreen(page, `arrivals-${language}`);
