@@ -53,7 +53,11 @@ useTestServer(async (s) => {
   await loadDemo(s);
   const stored = neverMatching("pickup");
   expect(Buffer.byteLength(JSON.stringify(stored))).toBeGreaterThan(100_000);
-  await configure(m, { ...SETTINGS, pickup_points_limit: 50 }, [stored, list("home")]);
+  // 50 demo points reach 165 km from Kaarina: beyond the default 50 km (issue 56's Near).
+  await configure(m, { ...SETTINGS, pickup: { enabled: true, max_distance_km: 200 }, pickup_points_limit: 50 }, [
+    stored,
+    list("home"),
+  ]);
 });
 
 describe("explain=true with 200 rules that never match and 50 pickup points", () => {

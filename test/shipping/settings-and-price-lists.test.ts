@@ -22,7 +22,7 @@ describe("shipping settings", () => {
     expect(defaults.data).toEqual({
       letter: { enabled: true, max_weight_g: 2000 },
       home: { enabled: true },
-      pickup: { enabled: true },
+      pickup: { enabled: true, max_distance_km: 50 },
       countries: ["FI"],
       pickup_points_limit: 10,
       time_zone: null,
