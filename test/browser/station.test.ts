@@ -224,13 +224,15 @@ describe("the receiving station", () => {
     await expect.poll(() => lastScan(maija).textContent()).toBe("Tote bag: +1, now 1 of 3");
     await wedge(maija, GTIN.tee);
     await expect.poll(() => lastScan(maija).textContent()).toMatch(/^Blue T-shirt M: \+1, now \d+ of 10$/);
-    await expect.poll(() => unsentInBar(maija).textContent()).toBe("Connected");
+    await expect.poll(() => unsentInBar(maija).textContent(), { timeout: 15_000 }).toBe("Connected");
 
     // Offline: five more scans, kept in the browser and shown as not sent.
     await maija.context().setOffline(true);
     for (const code of [GTIN.tee, GTIN.tee, GTIN.socks, "SKU-BAG", STRANGER]) await wedge(maija, code);
     await wedge(pekka, GTIN.tee);
-    await expect.poll(() => unsentInBar(maija).textContent()).toMatch(/^No connection.*5 scans not sent yet$/);
+    await expect
+      .poll(() => unsentInBar(maija).textContent(), { timeout: 15_000 })
+      .toMatch(/^No connection.*5 scans not sent yet$/);
     await maija.getByText("2 not sent yet").first().waitFor();
     await checkScreen(maija, "offline");
     // Finish is refused while scans wait.
@@ -284,7 +286,7 @@ describe("the receiving station", () => {
     // Pekka's next scan waits offline while a supervisor finishes the delivery at her station.
     await pekka.context().setOffline(true);
     await wedge(pekka, GTIN.tee);
-    await expect.poll(() => unsentInBar(pekka).textContent()).toMatch(/1 scan not sent yet$/);
+    await expect.poll(() => unsentInBar(pekka).textContent(), { timeout: 15_000 }).toMatch(/1 scan not sent yet$/);
     const sanna = await openStation();
     await signIn(sanna, SANNA);
     await openByCode(sanna, "PO-DOCK-12");
