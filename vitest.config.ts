@@ -83,6 +83,7 @@ export default defineConfig({
                   "test/process/embedded-lock.test.ts",
                   "test/process/durable-commits.test.ts",
                   "test/process/durable-trace.test.ts",
+                  "test/process/power-cut-fs.test.ts",
                   "test/process/feed-restore.test.ts",
                   "test/process/tracing.test.ts",
                   "test/client/package.test.ts",
