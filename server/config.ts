@@ -36,6 +36,19 @@ const RULES: ((config: SettingValues<typeof SETTINGS>, env: NodeJS.ProcessEnv) =
       ? "DATABASE_POOL_MODE and DATABASE_LISTEN_URL need DATABASE_URL: they describe the way to PostgreSQL"
       : undefined,
   (c) =>
+    c.pickerMap.tileUrl !== undefined && c.pickerMap.attribution === undefined
+      ? "PICKER_MAP_ATTRIBUTION is required with PICKER_MAP_TILE_URL: the credit line the tile provider asks for, shown on the map (e.g. © OpenStreetMap contributors)"
+      : undefined,
+  // (An unset URL, not a refused one: that has its own message.)
+  (c, env) =>
+    !env.PICKER_MAP_TILE_URL?.trim() && c.pickerMap.attribution !== undefined
+      ? "PICKER_MAP_ATTRIBUTION is set but PICKER_MAP_TILE_URL is not: without a tile URL the picker shows no map"
+      : undefined,
+  (c) =>
+    (c.pickerMap.attribution?.length ?? 0) > 300
+      ? `PICKER_MAP_ATTRIBUTION must be at most 300 characters, got ${c.pickerMap.attribution!.length}`
+      : undefined,
+  (c) =>
     c.otelTracesExporter !== undefined && !["otlp", "none"].includes(c.otelTracesExporter.toLowerCase())
       ? `OTEL_TRACES_EXPORTER must be otlp or none, got "${c.otelTracesExporter}"`
       : undefined,

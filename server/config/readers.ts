@@ -135,6 +135,42 @@ export function url(o: Common & { schemes: readonly string[] }): Setting<string 
   };
 }
 
+/** Placeholders a map tile URL template may hold: Leaflet's (subdomain, zoom, column, row, retina suffix). */
+const TILE_PLACEHOLDERS = ["s", "z", "x", "y", "r"];
+
+/**
+ * A map tile URL template (`https://tiles.example/{z}/{x}/{y}.png`), unset by default: http(s), with `{z}`, `{x}`
+ * and `{y}`, no other placeholder than Leaflet's, no user name or password (every shopper's browser gets it).
+ */
+export function tileUrlTemplate(o: Common): Setting<string | undefined> {
+  const usage = `${o.name} must be an http:// or https:// URL template with {z}, {x} and {y} (e.g. https://tiles.example/{z}/{x}/{y}.png)`;
+  return {
+    name: o.name,
+    meaning: o.meaning,
+    shownDefault: "unset",
+    allowed: `a URL template starting with ${code("https://")} or ${code("http://")}, with ${["{z}", "{x}", "{y}"].map(code).join(", ")} (also ${code("{s}")}, ${code("{r}")})`,
+    read(raw) {
+      if (isBlank(raw)) return { value: undefined };
+      const value = raw.trim();
+      const names = [...value.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!);
+      const unknown = names.find((n) => !TILE_PLACEHOLDERS.includes(n));
+      if (unknown !== undefined) return { problem: `${usage}; {${unknown}} is not one of {s}, {z}, {x}, {y}, {r}` };
+      const missing = ["z", "x", "y"].filter((n) => !names.includes(n));
+      if (missing.length) return { problem: `${usage}; it lacks ${missing.map((n) => `{${n}}`).join(", ")}` };
+      let parsed: URL;
+      try {
+        parsed = new URL(value.replace(/\{([szxyr])\}/g, (_, n: string) => (n === "s" ? "a" : n === "r" ? "" : "0")));
+      } catch {
+        return { problem: `${usage}; it is not a URL` };
+      }
+      if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return { problem: usage };
+      if (parsed.username || parsed.password)
+        return { problem: `${o.name} must hold no user name or password: every shopper's browser is given it` };
+      return { value };
+    },
+  };
+}
+
 /**
  * Comma-separated AES-256 keys, each base64 of 32 bytes; unset is none. The message names the entry, never a
  * key's text (it is a secret).

@@ -3,7 +3,7 @@
 // by its property in Config, plus the code that uses it; rows nest under a group key such as `webhooks`.
 // The order is that of the docs and of the start-up messages.
 import { DEFAULT_TIMEOUTS } from "../db/timeouts.ts";
-import { flag, mainKeys, oneOf, secondsList, text, trustProxy, url, wholeNumber } from "./readers.ts";
+import { flag, mainKeys, oneOf, secondsList, text, tileUrlTemplate, trustProxy, url, wholeNumber } from "./readers.ts";
 
 export const ROLES = ["both", "api", "worker"] as const;
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -291,6 +291,19 @@ export const SETTINGS = {
     zero: "no cache",
     meaning: "How long a server reuses the nearest pickup points of a postal code.",
   }),
+  pickerMap: {
+    tileUrl: tileUrlTemplate({
+      name: "PICKER_MAP_TILE_URL",
+      meaning:
+        "The checkout picker's map: the tile server's URL template (your own, or a provider whose terms allow your traffic). Set, the picker offers a list/map switch for pickup points; its map code (Leaflet, served from this server) and the tiles load only when a shopper opens the map. Unset, no map, no map code and no request to any tile server (docs/checkout-picker.md).",
+    }),
+    attribution: text({
+      name: "PICKER_MAP_ATTRIBUTION",
+      allowed: "plain text, at most 300 characters; required with `PICKER_MAP_TILE_URL`",
+      meaning:
+        "The map data's credit line the tile provider asks for (e.g. `© OpenStreetMap contributors`), shown on the map as written.",
+    }),
+  },
   otelSdkDisabled: flag({
     name: "OTEL_SDK_DISABLED",
     default: false,

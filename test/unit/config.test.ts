@@ -57,6 +57,7 @@ describe("configuration", () => {
       metricsHost: "127.0.0.1",
       deliveryRetentionDays: 30,
       role: "both",
+      pickerMap: { tileUrl: undefined, attribution: undefined },
     });
   });
   it("reads the process role; a worker needs PostgreSQL", () => {
@@ -165,6 +166,52 @@ describe("configuration", () => {
   it("reads the embedded database's durability, and refuses another word", () => {
     expect(loadConfig({ PGLITE_DURABILITY: "relaxed" }).pgliteDurability).toBe("relaxed");
     expect(() => loadConfig({ PGLITE_DURABILITY: "fast" })).toThrow(/PGLITE_DURABILITY/);
+  });
+  it("reads the picker map's tile URL template and its credit line, refusing bad ones with a clear message", () => {
+    const credit = "© OpenStreetMap contributors";
+    expect(
+      loadConfig({ PICKER_MAP_TILE_URL: " https://tiles.example/{z}/{x}/{y}.png ", PICKER_MAP_ATTRIBUTION: credit })
+        .pickerMap,
+    ).toEqual({ tileUrl: "https://tiles.example/{z}/{x}/{y}.png", attribution: credit });
+    expect(
+      loadConfig({
+        PICKER_MAP_TILE_URL: "http://127.0.0.1:8080/{s}/{z}/{x}/{y}{r}.png?k=1",
+        PICKER_MAP_ATTRIBUTION: "x",
+      }).pickerMap.tileUrl,
+    ).toBe("http://127.0.0.1:8080/{s}/{z}/{x}/{y}{r}.png?k=1");
+    const refused = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+      return [];
+    };
+    const usage =
+      "PICKER_MAP_TILE_URL must be an http:// or https:// URL template with {z}, {x} and {y} (e.g. https://tiles.example/{z}/{x}/{y}.png)";
+    const withCredit = (url: string) => refused({ PICKER_MAP_TILE_URL: url, PICKER_MAP_ATTRIBUTION: credit });
+    expect(withCredit("https://tiles.example/{z}/{x}.png")).toEqual([`${usage}; it lacks {y}`]);
+    expect(withCredit("https://tiles.example/tile.png")).toEqual([`${usage}; it lacks {z}, {x}, {y}`]);
+    expect(withCredit("https://tiles.example/{z}/{x}/{y}.png?key={apikey}")).toEqual([
+      `${usage}; {apikey} is not one of {s}, {z}, {x}, {y}, {r}`,
+    ]);
+    expect(withCredit("ftp://tiles.example/{z}/{x}/{y}.png")).toEqual([usage]);
+    expect(withCredit("tiles.example/{z}/{x}/{y}.png")).toEqual([`${usage}; it is not a URL`]);
+    expect(withCredit("https://user:pw@tiles.example/{z}/{x}/{y}.png")).toEqual([
+      "PICKER_MAP_TILE_URL must hold no user name or password: every shopper's browser is given it",
+    ]);
+    expect(refused({ PICKER_MAP_TILE_URL: "https://tiles.example/{z}/{x}/{y}.png" })).toEqual([
+      "PICKER_MAP_ATTRIBUTION is required with PICKER_MAP_TILE_URL: the credit line the tile provider asks for, shown on the map (e.g. © OpenStreetMap contributors)",
+    ]);
+    expect(refused({ PICKER_MAP_ATTRIBUTION: credit })).toEqual([
+      "PICKER_MAP_ATTRIBUTION is set but PICKER_MAP_TILE_URL is not: without a tile URL the picker shows no map",
+    ]);
+    expect(
+      refused({
+        PICKER_MAP_TILE_URL: "https://tiles.example/{z}/{x}/{y}.png",
+        PICKER_MAP_ATTRIBUTION: "a".repeat(301),
+      }),
+    ).toEqual(["PICKER_MAP_ATTRIBUTION must be at most 300 characters, got 301"]);
   });
   it("names every bad value at once", () => {
     try {
