@@ -117,6 +117,21 @@ export class ShippingPicker extends HTMLElement {
     return `${new Intl.NumberFormat(this.locale, { maximumFractionDigits: 1 }).format(metres / 1000)} km`;
   }
 
+  /** "Delivered Tue 1 Dec – Thu 3 Dec" (one date when both are the same day); nothing when the answer has none. */
+  private dates(estimate: S["DeliveryEstimate"] | undefined): string[] {
+    if (!estimate) return [];
+    // A `YYYY-MM-DD` parses as midnight UTC: formatted in UTC, it is that calendar day wherever the shopper is.
+    const format = new Intl.DateTimeFormat(this.locale, {
+      weekday: "short",
+      day: "numeric",
+      month: "short",
+      timeZone: "UTC",
+    });
+    const earliest = format.format(Date.parse(estimate.earliest));
+    const latest = format.format(Date.parse(estimate.latest));
+    return [this.texts.delivered(earliest === latest ? earliest : `${earliest} – ${latest}`)];
+  }
+
   /** Asks again once the current task's attribute changes have all landed. */
   private load(): void {
     if (this.scheduled) return;
@@ -271,8 +286,13 @@ export class ShippingPicker extends HTMLElement {
     for (const method of ["home", "letter", "pickup"] as const) {
       const option = this.answer.options[method];
       if (!option.available) continue;
-      const price = "price" in option ? this.money(option.price) : t.from(this.money(cheapest(this.points())!.price));
-      methods.append(this.radio("method", method, t[method], price, this.method === method, () => this.choose(method)));
+      const [price, dates] =
+        "price" in option
+          ? [this.money(option.price), this.dates(option.delivery_estimate)]
+          : [t.from(this.money(cheapest(this.points())!.price)), []];
+      methods.append(
+        this.radio("method", method, t[method], price, this.method === method, () => this.choose(method), dates),
+      );
     }
     content.append(methods);
 
@@ -282,6 +302,7 @@ export class ShippingPicker extends HTMLElement {
       for (const p of this.points()) {
         const detail = [
           `${p.address}, ${p.postalcode} ${p.city}`,
+          ...this.dates(p.delivery_estimate),
           ...(p.distance_m !== undefined ? [`${t.distance}: ${this.distance(p.distance_m)}`] : []),
           ...(p.location_info ? [`${t.hours}: ${openingHours(p.location_info, this.locale)}`] : []),
         ];

@@ -23,6 +23,7 @@ export const TEXTS = {
     chosen: (what: string, price: string) => `Chosen: ${what}, ${price}.`,
     hours: "Opening hours",
     distance: "Distance",
+    delivered: (dates: string) => `Delivered ${dates}`,
   },
   fi: {
     legend: "Toimitustapa",
@@ -46,6 +47,7 @@ export const TEXTS = {
     chosen: (what: string, price: string) => `Valittu: ${what}, ${price}.`,
     hours: "Aukioloajat",
     distance: "Etäisyys",
+    delivered: (dates: string) => `Perillä ${dates}`,
   },
   sv: {
     legend: "Leveranssätt",
@@ -69,6 +71,7 @@ export const TEXTS = {
     chosen: (what: string, price: string) => `Valt: ${what}, ${price}.`,
     hours: "Öppettider",
     distance: "Avstånd",
+    delivered: (dates: string) => `Levereras ${dates}`,
   },
 } as const;
 
