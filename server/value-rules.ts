@@ -5,6 +5,7 @@ import { passwordValueRules } from "./auth/http.ts";
 import type { ValueRules } from "./operations.ts";
 import { inboundValueRules } from "./inbound/http.ts";
 import { orderValueRules } from "./orders/http.ts";
+import { pickupPointValueRules } from "./pickup-points/http.ts";
 import { publishableKeyValueRules } from "./publishable-keys/http.ts";
 import { shippingValueRules } from "./shipping/http.ts";
 import { webhookValueRules } from "./webhooks/http.ts";
@@ -13,6 +14,7 @@ export const VALUE_RULES: ValueRules = {
   ...inboundValueRules,
   ...shippingValueRules,
   ...orderValueRules,
+  ...pickupPointValueRules,
   ...publishableKeyValueRules,
   ...passwordValueRules,
   ...webhookValueRules,

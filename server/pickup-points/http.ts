@@ -2,10 +2,11 @@
 // (and filled in the defaults of `country` and `limit`).
 import type { Principal } from "../accounts/domain.ts";
 import type { Db } from "../db/database.ts";
-import type { Context, HandlersWith } from "../operations.ts";
+import type { Context, HandlersWith, ValueRules } from "../operations.ts";
 import { shippingConfig, type ShippingConfig } from "../shipping/merchant-config.ts";
 import { DEFAULT_SETTINGS } from "../shipping/settings.ts";
-import { normalisePostalCode } from "../shared/postal-codes.ts";
+import { normalisePostalCode, queryPostalCodeProblems } from "../shared/postal-codes.ts";
+import { queryDefault } from "../shared/spec-schemas.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import { getPickupPoint, listBranches, lookupPickupPoints, type Nearest } from "./lookup.ts";
 
@@ -35,3 +36,13 @@ export const pickupPointHandlers = {
   listPickupPointBranches: async (c) => ({ status: 200, body: await listBranches(c.db) }),
   getPickupPoint: async (c) => ({ status: 200, body: await getPickupPoint(c.db, c.path.pickup_point_id) }),
 } satisfies HandlersWith<{ caches: Caches }>;
+
+// Without a country, each lookup's default from the spec.
+const LOOKUP_COUNTRY = queryDefault("lookupPickupPoints", "country");
+const NEAREST_COUNTRY = queryDefault("listNearestPickupPoints", "country");
+
+/** The value rules of the pickup point lookups, keyed by operationId: a postal code the country can have. */
+export const pickupPointValueRules = {
+  lookupPickupPoints: ({ query }) => queryPostalCodeProblems(query, LOOKUP_COUNTRY),
+  listNearestPickupPoints: ({ query }) => queryPostalCodeProblems(query, NEAREST_COUNTRY),
+} satisfies ValueRules;

@@ -8,9 +8,8 @@ import type {
   PickupPointWithDistance,
 } from "../../generated/api.ts";
 import type { Executor } from "../db/transaction.ts";
-import { invalid, notFound } from "../shared/errors.ts";
+import { notFound } from "../shared/errors.ts";
 import { distanceM, type Coordinates } from "../shared/geo.ts";
-import { postalCodeProblem } from "../shared/postal-codes.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import * as q from "./db.ts";
 
@@ -22,12 +21,6 @@ export interface NearestQuery {
   postalcode: string;
   country: CountryCode;
   limit: number;
-}
-
-/** A postal code the country cannot have is bad input (400), not an empty answer. */
-export function checkPostalCode(country: string, postalcode: string): void {
-  const problem = postalCodeProblem(country, postalcode);
-  if (problem) throw invalid([{ path: "/query/postalcode", message: problem, code: "pattern" }]);
 }
 
 export interface Nearest {
@@ -72,14 +65,14 @@ function withDistances(origin: Coordinates, rows: q.PointRow[], limit: number): 
  * in that postal code; else none: the postal code is unknown when the directory has the country's postal codes
  * (never answered as a neighbouring postal code's), else the country is not covered (no points). The first two
  * cases, the usual ones, take one round trip; answers are cached in `directory`. The result is shared: callers
- * must not change it.
+ * must not change it. The postal code is one its country can have: the operations' value rules refuse any other
+ * (pickupPointValueRules, shippingValueRules), and stored orders and imports were checked when they entered.
  */
 export async function nearestPickupPoints(
   db: Executor,
   directory: TtlCache<Nearest>,
   query: NearestQuery,
 ): Promise<Nearest> {
-  checkPostalCode(query.country, query.postalcode);
   return directory.get(`${query.country}\0${query.postalcode}\0${query.limit}`, () => findNearest(db, query));
 }
 

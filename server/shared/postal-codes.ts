@@ -3,6 +3,7 @@
 // that rules, quotes, orders and lookups compare one spelling: SE `98138` is `981 38`, GB `ze1-0aa` is `ZE1 0AA`.
 // A table rather than a library: the validation packages (postcode-validator, postal-codes-js) have patterns but no
 // formatting, and `postcode` formats GB only; each form here is "these characters, a separator at this position".
+import type { ErrorDetail } from "./errors.ts";
 
 interface CountryForm {
   /** The code without spaces and hyphens, upper case. */
@@ -49,6 +50,18 @@ export function normalisePostalCode(country: string, code: string): string {
   if (!form) return code.trim().replace(/\s+/g, " ").toUpperCase();
   const compact = compactPostalCode(code);
   return form.compact.test(compact) ? form.format(compact) : code;
+}
+
+/**
+ * The value rule of an operation whose query names a customer's `postalcode` and `country` (shipping options, the
+ * pickup point lookups): a postal code the country can have. The query may not have passed its schema (see
+ * operations.ts ValueRule): only strings count; a missing country is the operation's default.
+ */
+export function queryPostalCodeProblems(query: Record<string, unknown>, defaultCountry: string): ErrorDetail[] {
+  const { postalcode, country = defaultCountry } = query;
+  const problem =
+    typeof postalcode === "string" && typeof country === "string" ? postalCodeProblem(country, postalcode) : null;
+  return problem ? [{ path: "/query/postalcode", message: problem, code: "pattern" }] : [];
 }
 
 /** Why `postalcode` (in any spelling) cannot be a postal code of `country`, or null when it can. */

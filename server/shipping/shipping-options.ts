@@ -23,7 +23,7 @@ import { DEFAULT_SETTINGS } from "./settings.ts";
 import { deliverySettingsProblems, withEstimates, type DeliveryTimesByMethod } from "./delivery-dates.ts";
 import type { ErrorDetail } from "../shared/errors.ts";
 import { fieldOf, isNumber, itemsOf } from "../shared/loose.ts";
-import { postalCodeProblem } from "../shared/postal-codes.ts";
+import { postalCodeProblem, queryPostalCodeProblems } from "../shared/postal-codes.ts";
 import { hasAtMostTwoDecimals } from "../shared/money.ts";
 
 /** What a shipping options answer may reuse (services.ts makes them and invalidates them across instances). */
@@ -103,11 +103,8 @@ async function options(
  * `cart_value` in cents like every amount. The query may not have passed its schema: only strings and numbers count.
  */
 export function shippingQueryProblems(query: Record<string, unknown>, defaultCountry: string): ErrorDetail[] {
-  const problems: ErrorDetail[] = [];
-  const { postalcode, country = defaultCountry, cart_value } = query;
-  const postal =
-    typeof postalcode === "string" && typeof country === "string" ? postalCodeProblem(country, postalcode) : null;
-  if (postal) problems.push({ path: "/query/postalcode", message: postal, code: "pattern" });
+  const problems = queryPostalCodeProblems(query, defaultCountry);
+  const { cart_value } = query;
   if (isNumber(cart_value) && !hasAtMostTwoDecimals(cart_value))
     problems.push({ path: "/query/cart_value", message: "at most two decimals", code: "multipleOf" });
   return problems;

@@ -314,6 +314,16 @@ export const PARITY_TABLE: ParityRow[] = [
     },
   },
   {
+    name: "the pickup point lookup for a postal code Finland cannot have",
+    method: "GET",
+    path: "/pickup_points/lookup?postalcode=ABC12&country=FI",
+    expect: {
+      status: 400,
+      code: "validation_failed",
+      check: (b) => expect(b.details).toMatchObject([{ path: "/query/postalcode", code: "pattern" }]),
+    },
+  },
+  {
     name: "a publishable key for an origin with the scheme's default port",
     method: "POST",
     path: "/publishable_keys/_create",

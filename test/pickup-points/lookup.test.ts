@@ -189,6 +189,20 @@ describe("GET /pickup_points/lookup and /pickup_points", () => {
     expectError(await m.GET("/pickup_points", { params: { query: query as never } }), 400, "validation_failed", [path]);
   });
 
+  it("names a postal code the country cannot have beside the query's other problems in one 400", async () => {
+    for (const path of ["/pickup_points/lookup", "/pickup_points"] as const) {
+      for (const [other, value] of [
+        ["limit", 0],
+        ["radius", 5],
+      ] as const) {
+        const query = { postalcode: "ABC12", [other]: value } as never;
+        const r = await expectUnchanged(srv, () => m.GET(path, { params: { query } }));
+        const error = expectError(r, 400, "validation_failed", ["/query/postalcode", `/query/${other}`]);
+        expect(error.details.find((d) => d.path === "/query/postalcode")).toMatchObject({ code: "pattern" });
+      }
+    }
+  });
+
   it("refuses a missing postalcode and an unknown parameter", async () => {
     expectError(await m.GET("/pickup_points/lookup", { params: { query: {} as never } }), 400, "validation_failed", [
       "/query/postalcode",

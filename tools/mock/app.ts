@@ -10,7 +10,6 @@ import { matchedOperation, type Res } from "../../server/http/express.ts";
 import { requestStages } from "../../server/http/pipeline.ts";
 import { expressBase } from "../../server/http/express-base.ts";
 import { addSpecRoutes } from "../../server/http/spec-routes.ts";
-import { checkPostalCode } from "../../server/pickup-points/lookup.ts";
 import { mockAuthenticate } from "./auth.ts";
 import { exampleFor, follow } from "./follow.ts";
 import { preferences, prismMocker, type Mocker } from "./prism.ts";
@@ -60,9 +59,6 @@ export async function createMockApp({ logger, print }: MockOptions) {
 function answer(mocker: Mocker) {
   return async (req: Request, res: Res) => {
     const operationId = matchedOperation(req)!.operationId!;
-    // The one rule of a query's shape the server checks in its domain: a postal code the country cannot have.
-    const { postalcode, country } = req.query;
-    if (typeof postalcode === "string" && typeof country === "string") checkPostalCode(country, postalcode);
     const prefer = preferences(req.header("prefer"));
     const reply = await mocker({
       method: req.method,
