@@ -13,6 +13,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 export const RECORDED = path.resolve(import.meta.dirname, "file-times.json");
 /** Where each run writes its own times (`cp .tmp/file-times.json test/file-times.json` to keep them). */
 export const MEASURED = path.resolve(import.meta.dirname, "../.tmp/file-times.json");
+/** Where each run writes every file's seconds and processor seconds, to compare the files' cost between runs. */
+export const MEASURED_CPU = path.resolve(import.meta.dirname, "../.tmp/file-cpu.json");
 
 const key = (project: string, root: string, file: string) => `${project}:${path.relative(root, file)}`;
 
@@ -86,5 +88,12 @@ export default class FileTimes implements Reporter {
       MEASURED,
       `${JSON.stringify(Object.fromEntries(rows.map((r) => [r.key, Math.round(r.seconds)])), null, 2)}\n`,
     );
+    const round = (x: number | undefined) => (x === undefined ? null : Math.round(x * 10) / 10);
+    const byCpu = [...rows].sort((a, b) => (b.cpu ?? 0) - (a.cpu ?? 0));
+    // One file a line, the most processor seconds first.
+    const entries = byCpu.map(
+      (r) => `  ${JSON.stringify(r.key)}: ${JSON.stringify({ seconds: round(r.seconds), cpu: round(r.cpu) })}`,
+    );
+    writeFileSync(MEASURED_CPU, `{\n${entries.join(",\n")}\n}\n`);
   }
 }
