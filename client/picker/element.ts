@@ -53,6 +53,8 @@ const SCRIPT_API = (() => {
 const UNKNOWN_POSTAL_CODE = "unknown_postal_code";
 /** The reason for pickup when every point is beyond the merchant's greatest distance. */
 const TOO_FAR = "pickup_points_too_far";
+/** Where the shopper's last choice is kept, in the shop origin's localStorage (docs/checkout-picker.md). */
+const CHOICE_KEY = "logistics-shipping-picker:choice";
 /** How long the picker waits for an answer before it offers to try again. */
 const TIMEOUT_MS = 15_000;
 
@@ -78,6 +80,8 @@ export class ShippingPicker extends HTMLElement {
   private pointId: string | undefined;
   private asked = 0;
   private scheduled = false;
+  /** Whether the remembered choice was looked for: once, in the first answer. */
+  private restored = false;
   /** The query the shown answer (and so the choice) was asked with: another one clears the choice. */
   private basis: string | undefined;
   /** The current choice, as the last `logistics-pick` event told it; null when none (or it was cleared). */
@@ -196,6 +200,8 @@ export class ShippingPicker extends HTMLElement {
       clearTimeout(timer);
     }
     if (this.method && !this.available(this.method)) this.method = undefined;
+    // The first answer only (the page was loaded again): after another postal code or cart, the shopper chooses anew.
+    if (!this.method && this.answer && !this.restored) this.restore();
     this.render(status);
   }
 
@@ -344,22 +350,48 @@ export class ShippingPicker extends HTMLElement {
   }
 
   private choose(method: Method): void {
+    this.select(method);
+    this.render(this.liveText());
+    this.focusGroup("method");
+  }
+
+  private choosePoint(p: Point): void {
+    this.selectPoint(p);
+    this.render(this.liveText());
+    this.focusGroup("point");
+  }
+
+  private select(method: Method): void {
     this.method = method;
     this.pointId = undefined;
     const option = this.answer!.options[method];
     if (method !== "pickup" && option.available && "price" in option && option.quote) {
       this.pick({ method, pickup_point: null, price: option.price, quote: option.quote });
     } else this.clear();
-    this.render(this.liveText());
-    this.focusGroup("method");
   }
 
-  private choosePoint(p: Point): void {
+  private selectPoint(p: Point): void {
+    this.method = "pickup";
     this.pointId = p.id;
     if (p.quote) this.pick({ method: "pickup", pickup_point: p, price: p.price, quote: p.quote });
     else this.clear();
-    this.render(this.liveText());
-    this.focusGroup("point");
+  }
+
+  /**
+   * The shopper's last choice on this shop's origin (a pickup point's id, or `home` or `letter`), chosen again when
+   * this answer still offers it; anything else, or storage the browser refuses (private mode), is passed over.
+   */
+  private restore(): void {
+    this.restored = true;
+    let saved: string | null;
+    try {
+      saved = localStorage.getItem(CHOICE_KEY);
+    } catch {
+      return;
+    }
+    const point = this.points().find((p) => p.id === saved);
+    if (point) this.selectPoint(point);
+    else if ((saved === "home" || saved === "letter") && this.available(saved)) this.select(saved);
   }
 
   private liveText(): string {
@@ -375,6 +407,11 @@ export class ShippingPicker extends HTMLElement {
 
   private pick(detail: PickDetail): void {
     this.value = detail;
+    try {
+      localStorage.setItem(CHOICE_KEY, detail.pickup_point?.id ?? detail.method);
+    } catch {
+      // Storage refused (private mode, a blocked origin): the choice holds, it is only not remembered.
+    }
     this.dispatchEvent(new CustomEvent<PickDetail>("logistics-pick", { detail, bubbles: true, composed: true }));
   }
 

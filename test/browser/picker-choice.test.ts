@@ -160,3 +160,97 @@ describe("the picker's delivery dates", () => {
     lang = "en";
   });
 });
+
+const CHOICE_KEY = "logistics-shipping-picker:choice";
+/** What the page heard since it was loaded: each `logistics-pick` event's detail. */
+const picks = (page: Page) =>
+  page.evaluate(
+    () => (window as unknown as { picks: ({ method: string; pickup_point: { id: string } | null } | null)[] }).picks,
+  );
+const stored = (page: Page) => page.evaluate((k) => localStorage.getItem(k), CHOICE_KEY);
+
+describe("the shopper's last choice, remembered on the shop's origin", () => {
+  it("When the shopper chose a pickup point (then home) and the page is loaded again, then that choice is chosen again, with its quote", async () => {
+    const { page, errors } = await open();
+    const methods = page.getByRole("group", { name: "Delivery method" });
+    await expect.poll(() => methods.getByRole("radio").count(), { timeout: 15_000 }).toBe(3);
+    expect(await stored(page)).toBeNull();
+    await page.getByRole("radio", { name: /Pickup point/ }).check();
+    const points = page.getByRole("group", { name: "Choose a pickup point" });
+    await expect.poll(() => points.getByRole("radio").count(), { timeout: 15_000 }).toBeGreaterThan(2);
+    const third = points.getByRole("radio").nth(2);
+    const id = (await third.getAttribute("value"))!;
+    await third.check();
+    await expect.poll(() => picks(page).then((p) => p.at(-1)?.pickup_point?.id)).toBe(id);
+    // Only the point's id is kept.
+    expect(await stored(page)).toBe(id);
+
+    await page.reload();
+    await expect
+      .poll(() => points.getByRole("radio", { checked: true }).getAttribute("value"), { timeout: 15_000 })
+      .toBe(id);
+    expect(await page.getByRole("radio", { name: /Pickup point/ }).isChecked()).toBe(true);
+    await expect.poll(() => picks(page)).toHaveLength(1);
+    const [heard] = await picks(page);
+    expect(heard).toMatchObject({ method: "pickup", pickup_point: { id }, quote: expect.any(String) });
+    const value = await page
+      .locator("logistics-shipping-picker")
+      .evaluate((el) => (el as unknown as { value: { pickup_point: { id: string } | null } | null }).value);
+    expect(value?.pickup_point?.id).toBe(id);
+    await page.screenshot({ path: `${SHOTS}/picker-remembered.png`, fullPage: true });
+    await expectAccessible(page);
+
+    await page.getByRole("radio", { name: /Home delivery/ }).check();
+    await expect.poll(() => stored(page)).toBe("home");
+    await page.reload();
+    await expect
+      .poll(() => page.getByRole("radio", { name: /Home delivery/ }).isChecked(), { timeout: 15_000 })
+      .toBe(true);
+    await expect.poll(() => picks(page).then((p) => p.map((d) => d?.method))).toEqual(["home"]);
+    expect(await page.getByRole("group", { name: "Choose a pickup point" }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("When the remembered point is not offered, then nothing is chosen and nothing is said", async () => {
+    const { page, errors } = await open();
+    const methods = page.getByRole("group", { name: "Delivery method" });
+    await expect.poll(() => methods.getByRole("radio").count(), { timeout: 15_000 }).toBe(3);
+    for (const stale of ["0123456789abcdef01234567", "pickup", "{}"]) {
+      await page.evaluate(([k, v]) => localStorage.setItem(k!, v!), [CHOICE_KEY, stale]);
+      await page.reload();
+      await expect.poll(() => methods.getByRole("radio").count(), { timeout: 15_000 }).toBe(3);
+      await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^3 delivery options for 20780\./);
+      expect(await page.getByRole("radio", { checked: true }).count()).toBe(0);
+      expect(await picks(page)).toEqual([]);
+      expect(await stored(page)).toBe(stale);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it("When the browser refuses storage (private mode), then the picker works as before and remembers nothing", async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(() => {
+      Object.defineProperty(window, "localStorage", {
+        get() {
+          throw new DOMException("The operation is insecure.", "SecurityError");
+        },
+      });
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(originOf(shop));
+    const methods = page.getByRole("group", { name: "Delivery method" });
+    await expect.poll(() => methods.getByRole("radio").count(), { timeout: 15_000 }).toBe(3);
+    await page.getByRole("radio", { name: /Home delivery/ }).check();
+    await expect.poll(() => picks(page).then((p) => p.at(-1)?.method)).toBe("home");
+    await page.reload();
+    await expect.poll(() => methods.getByRole("radio").count(), { timeout: 15_000 }).toBe(3);
+    await expect.poll(() => page.getByRole("status").textContent()).toMatch(/^3 delivery options for 20780\./);
+    expect(await page.getByRole("radio", { checked: true }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
