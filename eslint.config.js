@@ -66,6 +66,12 @@ export const ONE_WAY = [
       "Pass TanStack Query's signal to the request (queryFn: ({ signal }) => unwrap(api.GET(path, { signal }))): a cancelled query stops.",
   },
 ];
+// One list of credentials a shop hands out and takes back (checkout keys, Shopify callback addresses): a Revoke
+// written into a table is parts/RevocableTable.tsx's.
+export const ONE_REVOCABLE_LIST = {
+  selector: "JSXElement[openingElement.name.name='table'] MemberExpression[property.name=/^revoke/]",
+  message: "A list of keys or addresses that can be revoked is parts/RevocableTable.tsx: one table, one confirmation.",
+};
 export const ONE_BANNER = {
   selector: "JSXAttribute[name.name='className'] > Literal[value=/(^|\\s)problem(\\s|$)/]",
   message: "The portal has one problem banner: parts/fields.tsx ProblemBanner.",
@@ -131,8 +137,13 @@ export default tseslint.config(
     // One name for each of the spec's types (issue 54 item 2): generated/api.ts exports each schema by its own name;
     // one language per page (issue 56).
     rules: {
-      "no-restricted-syntax": ["error", ...PORTAL_SYNTAX, ONE_LANGUAGE, ...ONE_WAY, ONE_BANNER],
+      "no-restricted-syntax": ["error", ...PORTAL_SYNTAX, ONE_LANGUAGE, ...ONE_WAY, ONE_BANNER, ONE_REVOCABLE_LIST],
     },
+  },
+  {
+    // The one revocable list itself.
+    files: ["portal/src/parts/RevocableTable.tsx"],
+    rules: { "no-restricted-syntax": ["error", ...PORTAL_SYNTAX, ONE_LANGUAGE, ...ONE_WAY, ONE_BANNER] },
   },
   {
     // The receiving station says its few refusals in sentences of its own words (station-words.ts), not in banners.

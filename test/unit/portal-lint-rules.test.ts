@@ -1,19 +1,22 @@
 // The portal's house rules that hold issue 56 and issue 54 item 2 (eslint.config.js): one language per page (no
-// words written into a view), one way from a failed request to words, one problem banner, and TanStack Query's
-// signal in every query's request. Each rule is shown to refuse what it is about and to let the right way pass, so
-// that a selector that silently stopped matching fails here, not only in review.
+// words written into a view), one way from a failed request to words, one problem banner, TanStack Query's
+// signal in every query's request, and one list of revocable keys and addresses. Each rule is shown to refuse what it
+// is about and to let the right way pass, so that a selector that silently stopped matching fails here, not only in
+// review.
 import { Linter } from "eslint";
 import tseslint from "typescript-eslint";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error -- the house rules are plain JavaScript (eslint.config.js), without types
-import { ONE_BANNER, ONE_LANGUAGE, ONE_WAY } from "../../eslint.config.js";
+import { ONE_BANNER, ONE_LANGUAGE, ONE_REVOCABLE_LIST, ONE_WAY } from "../../eslint.config.js";
 
 const linter = new Linter({ configType: "flat" });
 const config = [
   {
     files: ["**/*.tsx"],
     languageOptions: { parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true } } },
-    rules: { "no-restricted-syntax": ["error", ONE_LANGUAGE, ...(ONE_WAY as unknown[]), ONE_BANNER] },
+    rules: {
+      "no-restricted-syntax": ["error", ONE_LANGUAGE, ...(ONE_WAY as unknown[]), ONE_BANNER, ONE_REVOCABLE_LIST],
+    },
   },
 ] as Linter.Config[];
 
@@ -26,6 +29,7 @@ const ONE_PATH = "A failed request is said one way";
 const NOT_MESSAGE = "Say a failed request in the person's words, not the service's message";
 const SIGNAL = "Pass TanStack Query's signal to the request (queryFn";
 const BANNER = "The portal has one problem banner";
+const REVOCABLE = "A list of keys or addresses that can be revoked is parts/RevocableTable.tsx";
 
 describe("the portal's house rules", () => {
   it("refuse words written into a view, in text, attributes a person reads, and sentences made in place", () => {
@@ -62,6 +66,20 @@ describe("the portal's house rules", () => {
     expect(refusals(`const a = <p className="muted problem" />;`)).toEqual([BANNER]);
     expect(refusals(`useQuery({ queryKey: K, queryFn: () => unwrap(api.GET("/x")) });`)).toEqual([SIGNAL]);
     expect(refusals(`useQuery({ queryKey: K, queryFn: async ({ pageParam }) => get(pageParam) });`)).toEqual([SIGNAL]);
+  });
+
+  it("refuse a revocable list written again, and let the one list and a Revoke outside a table through", () => {
+    for (const code of [
+      `const a = <table><tbody><tr><td><button onClick={f}>{t.revoke}</button></td></tr></tbody></table>;`,
+      `const a = <table><tbody>{items.map((k) => <tr key={k.id}><td>{k.revoked_at ? w.revokedAt(d) : w.working}</td></tr>)}</tbody></table>;`,
+    ])
+      expect([...new Set(refusals(code))], code).toEqual([REVOCABLE]);
+    for (const code of [
+      `const a = <RevocableTable label={t.keys} items={items} words={t} confirmLabel={t.revokeKey} />;`,
+      `const a = <Confirm title={t.revokeQuestion(name)} confirmLabel={t.revokeKey} />;`,
+      `const a = <table><tbody><tr><td>{t.name}</td></tr></tbody></table>;`,
+    ])
+      expect(refusals(code), code).toEqual([]);
   });
 
   it("and let the one way through", () => {

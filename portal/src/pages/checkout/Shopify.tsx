@@ -7,9 +7,9 @@ import type { CarrierServiceToken, CarrierServiceTokenWithSecret } from "../../.
 import { BASE_URL } from "../../api.ts";
 import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
-import { Confirm } from "../../parts/Confirm.tsx";
 import { CopyButton } from "../../parts/CopyButton.tsx";
 import { ProblemBanner } from "../../parts/fields.tsx";
+import { RevocableTable } from "../../parts/RevocableTable.tsx";
 import { useWords } from "../../words/use-words.ts";
 import { SecretOnce } from "../webhooks/Secret.tsx";
 import { CALLBACKS, NewCallbackForm } from "./NewCallbackForm.tsx";
@@ -31,14 +31,12 @@ export function Shopify() {
   });
   const [notice, setNotice] = useState<string>();
   const [created, setCreated] = useState<CarrierServiceTokenWithSecret>();
-  const [revoking, setRevoking] = useState<CarrierServiceToken>();
   const revoke = useMutation({
     mutationFn: (tokenId: string) =>
       unwrap(
         api.POST("/shopify/carrier_service_tokens/{token_id}/_revoke", { params: { path: { token_id: tokenId } } }),
       ),
     onSuccess: () => {
-      setRevoking(undefined);
       setNotice(w.revoked);
       return qc.invalidateQueries({ queryKey: CALLBACKS });
     },
@@ -76,61 +74,23 @@ export function Shopify() {
         </SecretOnce>
       )}
       {items.length > 0 && (
-        <div className="table-wrap">
-          <table aria-label={w.addresses} className="stack-on-phone" aria-busy={tokens.isPending}>
-            <thead>
-              <tr>
-                <th scope="col">{w.name}</th>
-                <th scope="col">{w.address}</th>
-                <th scope="col">{w.pickupRates}</th>
-                <th scope="col">{w.signed}</th>
-                <th scope="col">{w.created}</th>
-                <th scope="col">{w.status}</th>
-                <th scope="col">
-                  <span className="visually-hidden">{w.actions}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((k) => (
-                <tr key={k.id}>
-                  <td data-label={w.name}>{nameOf(k)}</td>
-                  <td data-label={w.address}>
-                    <code>{addressHint(k)}</code>
-                  </td>
-                  <td data-label={w.pickupRates}>{k.pickup_rates}</td>
-                  <td data-label={w.signed}>{k.has_app_secret ? t.yesNo.yes : t.yesNo.no}</td>
-                  <td data-label={w.created}>{words.date(k.created_at)}</td>
-                  <td data-label={w.status}>{k.revoked_at ? w.revokedAt(words.date(k.revoked_at)) : w.working}</td>
-                  <td>
-                    {!k.revoked_at && (
-                      <button
-                        type="button"
-                        className="destructive outline"
-                        aria-label={`${w.revoke}: ${nameOf(k)}`}
-                        onClick={() => setRevoking(k)}
-                      >
-                        {w.revoke}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {revoking && (
-        <Confirm
-          title={w.revokeQuestion(nameOf(revoking))}
+        <RevocableTable
+          label={w.addresses}
+          items={items}
+          pending={tokens.isPending}
+          columns={[
+            { label: w.name, cell: nameOf },
+            { label: w.address, cell: (k) => <code>{addressHint(k)}</code> },
+            { label: w.pickupRates, cell: (k) => k.pickup_rates },
+            { label: w.signed, cell: (k) => (k.has_app_secret ? t.yesNo.yes : t.yesNo.no) },
+          ]}
+          nameOf={nameOf}
+          words={w}
           confirmLabel={w.revokeAddress}
-          destructive
-          busy={revoke.isPending}
-          onConfirm={() => revoke.mutate(revoking.id)}
-          onCancel={() => setRevoking(undefined)}
-        >
-          <p>{w.revokeWhat}</p>
-        </Confirm>
+          revokeLabelOf={(k) => `${w.revoke}: ${nameOf(k)}`}
+          revoking={revoke.isPending}
+          onRevoke={(k) => revoke.mutateAsync(k.id)}
+        />
       )}
       <NewCallbackForm
         onCreated={(k) => {
