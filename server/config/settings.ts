@@ -289,7 +289,8 @@ export const SETTINGS = {
     min: 0,
     max: 86400,
     zero: "no cache",
-    meaning: "How long a server reuses the nearest pickup points of a postal code.",
+    meaning:
+      "How long a server reuses the nearest pickup points of a postal code (a postal code asked for again within as long once more gets them while one request refreshes them).",
   }),
   pickerMap: {
     tileUrl: tileUrlTemplate({

@@ -1,8 +1,14 @@
 // Answers kept for a while, with invalidation: the one cache type of the service (the pickup point directory,
 // each merchant's shipping configuration). A load that started before a forget is not kept, so a change
 // committed while a stale read was in flight is never hidden for a whole time to live.
+//
+// One load per key at a time: the requests that miss together share it, instead of each running the same query
+// at the moment an answer expires. An answer less than one more time to live past its own, and not forgotten, is
+// still served while one refresh runs, so a key in steady use never makes a request wait at expiry; an older one,
+// a forgotten key or a cleared cache is never served.
 export class TtlCache<V> {
   private entries = new Map<string, { value: V; until: number; version: string }>();
+  private loading = new Map<string, { promise: Promise<V>; version: string }>();
   /** Bumped by clear(); forget() bumps the key's own. */
   private version = 0;
   private keyVersions = new Map<string, number>();
@@ -15,16 +21,17 @@ export class TtlCache<V> {
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
     if (this.ttlMs === 0) return load();
-    const now = Date.now();
+    const version = this.versionOf(key);
     const hit = this.entries.get(key);
-    if (hit && hit.until > now && hit.version === this.versionOf(key)) return hit.value;
-    const started = this.versionOf(key);
-    const value = await load();
-    if (this.versionOf(key) === started) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, { value, until: now + this.ttlMs, version: started });
-    }
-    return value;
+    const current = hit?.version === version ? hit : undefined;
+    const now = Date.now();
+    if (current && current.until > now) return current.value;
+    const pending = this.loading.get(key);
+    const flight = pending?.version === version ? pending.promise : this.start(key, version, load);
+    if (!current || current.until + this.ttlMs <= now) return flight;
+    // Past its time to live: this request keeps the answer; a failed refresh is tried again by the next one.
+    flight.catch(() => undefined);
+    return current.value;
   }
 
   forget(key: string): void {
@@ -38,6 +45,25 @@ export class TtlCache<V> {
     this.entries.clear();
     this.keyVersions.clear();
     this.version++;
+  }
+
+  private start(key: string, version: string, load: () => Promise<V>): Promise<V> {
+    const flight = { version, promise: undefined as unknown as Promise<V> };
+    flight.promise = (async () => {
+      try {
+        // Never synchronously: the flight is registered before its load can settle.
+        const value = await Promise.resolve().then(load);
+        if (this.versionOf(key) === version) {
+          if (this.entries.size >= this.maxEntries && !this.entries.has(key)) this.entries.clear();
+          this.entries.set(key, { value, until: Date.now() + this.ttlMs, version });
+        }
+        return value;
+      } finally {
+        if (this.loading.get(key) === flight) this.loading.delete(key);
+      }
+    })();
+    this.loading.set(key, flight);
+    return flight.promise;
   }
 
   private versionOf(key: string): string {

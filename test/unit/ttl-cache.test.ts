@@ -14,12 +14,85 @@ describe("TtlCache (the directory's and the shipping configuration's cache)", ()
     expect(await cache.get("FI 00100", load)).toBe(3);
     cache.clear();
     expect(await cache.get("FI 20780", load)).toBe(4);
-    vi.useFakeTimers({ now: Date.now() + 61_000 });
+    vi.useFakeTimers({ now: Date.now() + 121_000 });
     try {
+      // Two times to live past: never served, the request waits for the load.
       expect(await cache.get("FI 20780", load)).toBe(5);
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("runs one load for the requests that miss together, and shares its failure", async () => {
+    const cache = new TtlCache<number>(60_000);
+    let loads = 0;
+    let release!: (n: number) => void;
+    const slow = () => {
+      loads++;
+      return new Promise<number>((resolve) => (release = resolve));
+    };
+    const together = [cache.get("k", slow), cache.get("k", slow), cache.get("k", slow)];
+    await Promise.resolve();
+    release(7);
+    expect(await Promise.all(together)).toEqual([7, 7, 7]);
+    expect(loads).toBe(1);
+    const failing = () => {
+      loads++;
+      return Promise.reject(new Error("database down"));
+    };
+    const failed = await Promise.allSettled([cache.get("f", failing), cache.get("f", failing)]);
+    expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(loads).toBe(2);
+    // Not kept: the next request loads again.
+    expect(await cache.get("f", async () => ++loads)).toBe(3);
+  });
+
+  it("serves an answer just past its time to live while one refresh runs, then the refreshed one", async () => {
+    const cache = new TtlCache<string>(60_000);
+    expect(await cache.get("k", async () => "old")).toBe("old");
+    vi.useFakeTimers({ now: Date.now() + 61_000, toFake: ["Date"] });
+    const settled = () => new Promise((resolve) => setImmediate(resolve));
+    try {
+      let loads = 0;
+      let release!: (v: string) => void;
+      const refresh = () => {
+        loads++;
+        return new Promise<string>((resolve) => (release = resolve));
+      };
+      expect(await cache.get("k", refresh)).toBe("old");
+      expect(await cache.get("k", refresh)).toBe("old");
+      expect(loads).toBe(1);
+      release("new");
+      await vi.waitFor(async () => expect(await cache.get("k", refresh)).toBe("new"));
+      expect(loads).toBe(1);
+      // A failed refresh leaves the answer to the next request, which tries again.
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(await cache.get("k", () => Promise.reject(new Error("down")))).toBe("new");
+      await settled();
+      expect(await cache.get("k", async () => "newer")).toBe("new");
+      await vi.waitFor(async () => expect(await cache.get("k", async () => "never")).toBe("newer"));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("never serves a forgotten key or a cleared cache while it reloads", async () => {
+    const cache = new TtlCache<string>(60_000);
+    await cache.get("k", async () => "old");
+    cache.forget("k");
+    expect(await cache.get("k", async () => "after forget")).toBe("after forget");
+    cache.clear();
+    expect(await cache.get("k", async () => "after clear")).toBe("after clear");
+    // A load that started before a forget is not joined by the requests after it.
+    let release!: (v: string) => void;
+    const before = cache.get("j", () => new Promise<string>((resolve) => (release = resolve)));
+    await Promise.resolve();
+    cache.forget("j");
+    const after = cache.get("j", async () => "fresh");
+    release("stale");
+    expect(await before).toBe("stale");
+    expect(await after).toBe("fresh");
+    expect(await cache.get("j", async () => "never")).toBe("fresh");
   });
 
   it("does not keep an answer read while its key was forgotten or the cache cleared, and is off with a time to live of 0", async () => {
