@@ -80,13 +80,10 @@ async function creates(s: ServerProcess, tag: string, writers: number, each: num
   return answered;
 }
 
-// Skipped only outside CI, on a machine without strace; CI installs it.
-// Not run for now (issue 52 stays open): in the lead's full run of 29 Nov 2026 one answered create of 24 had no log
-// flush found between its commit's first log write and its answer; alone it passed again. Either the barrier lets an
-// answer join a flush that began before its commit, or this check misreads which write is the commit's; until that
-// is known it must not pass or fail at random. DURABLE_TRACE=1 runs it.
-const investigating = !process.env.DURABLE_TRACE;
-it.skipIf(investigating || (!hasStrace && !process.env.CI))(
+// Skipped only outside CI, on a machine without strace; CI installs it. (Skipped for a while after an intermittent
+// miss in a full run: the reader took the next request's commit, written while this one's flush was under way, as
+// part of this one's; strace-log.ts now follows a commit's writes only where they continue one another.)
+it.skipIf(!hasStrace && !process.env.CI)(
   "durable: every answered create's commit is flushed after it was written and before its answer; relaxed: never",
   { timeout: 300_000 },
   async () => {
