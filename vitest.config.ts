@@ -84,6 +84,7 @@ export default defineConfig({
                   "test/process/durable-commits.test.ts",
                   "test/process/durable-trace.test.ts",
                   "test/process/power-cut-fs.test.ts",
+                  "test/process/power-cut.test.ts",
                   "test/process/feed-restore.test.ts",
                   "test/process/tracing.test.ts",
                   "test/client/package.test.ts",

@@ -82,8 +82,19 @@ async function main() {
   const runsWorker = config.role !== "api";
   const mainKeys = await loadMainKeys(config);
   logger.info({ main_key: mainKeys.keys.currentId }, describeKeySource(mainKeys));
+  // A failed flush of the embedded database (a disk error): what the disk holds is unknown, and a later answer
+  // could show a commit that is not there. The process stops before answering anything more, as PostgreSQL does;
+  // started again, it recovers from what the disk holds (test/process/power-cut.test.ts).
+  const durable = handle.durable;
+  const stopIfNotFlushed =
+    durable &&
+    (() =>
+      durable().catch((err: Error) => {
+        logger.fatal({ err }, "the embedded database could not flush its files to the disk: stopping");
+        process.exit(1);
+      }));
   const services = createServices({
-    handle,
+    handle: { ...handle, durable: stopIfNotFlushed },
     logger,
     keys: mainKeys.keys,
     webhooks: config.webhooks,
