@@ -18,7 +18,7 @@ import { metricsHandler } from "./metrics/http.ts";
 import type { Metrics } from "./metrics/metrics.ts";
 import type { Handlers } from "./operations.ts";
 import { portalSite } from "./portal/site.ts";
-import { pickerSite } from "./picker/site.ts";
+import { pickerSite, type PickerMap } from "./picker/site.ts";
 import { AppError } from "./shared/errors.ts";
 import type { TrustProxy } from "./config/readers.ts";
 import type { Services } from "./services.ts";
@@ -67,6 +67,8 @@ export interface AppOptions {
   pickerDir?: string;
   /** Serve the demo shop page (/demo/checkout): with SEED_DEMO. */
   demoPages?: boolean;
+  /** The picker's map (PICKER_MAP_TILE_URL and its credit line); absent: no map. */
+  pickerMap?: PickerMap;
   /** TRUST_PROXY: whose forwarding headers give the client's address and scheme (req.ip, req.secure). */
   trustProxy?: TrustProxy;
 }
@@ -93,6 +95,7 @@ export function createApp({
   clientDir,
   pickerDir,
   demoPages = false,
+  pickerMap,
   trustProxy = false,
 }: AppOptions) {
   const { db } = services;
@@ -175,7 +178,7 @@ export function createApp({
   app.use(docsRoutes(BASE_PATH));
   app.use(clientPackageRoutes(clientDir));
   app.use(portalSite(portalDir));
-  app.use(pickerSite({ dir: pickerDir, demo: demoPages }));
+  app.use(pickerSite({ dir: pickerDir, demo: demoPages, map: pickerMap }));
 
   app.use(notFoundHandler(BASE_PATH));
   if (addresses) app.use(addresses.refusals, pace);

@@ -129,6 +129,10 @@ async function main() {
     responseValidationPercent: config.responseValidationPercent,
     trustProxy: config.trustProxy,
     demoPages: config.seedDemo,
+    pickerMap:
+      config.pickerMap.tileUrl && config.pickerMap.attribution
+        ? { tileUrl: config.pickerMap.tileUrl, attribution: config.pickerMap.attribution }
+        : undefined,
   });
   const metricsServer =
     config.metricsPort === undefined

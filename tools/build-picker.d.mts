@@ -1,2 +1,5 @@
-/** Builds the checkout picker's one script into `outfile` (default dist/picker/picker.js); returns the files it read. */
+/**
+ * Builds the checkout picker's scripts: picker.js into `outfile` (default dist/picker/picker.js) and picker-map.js
+ * (the map, imported by picker.js when a shopper opens it) beside it; returns the files they were built from.
+ */
 export function buildPicker(outfile?: string): Promise<string[]>;

@@ -6,7 +6,7 @@
 // PGlite stays a package: it finds its WebAssembly and data files beside its own modules.
 // Then the merchant portal (portal/, Vite) into dist/portal, which the server serves at /portal, and the client
 // package into dist/client, which the server offers for download at /client/ (only when client/ changed), and the
-// checkout picker into dist/picker, which the server serves at /picker.js.
+// checkout picker into dist/picker, which the server serves at /picker.js (and its map at /picker-map.js).
 // The builders (esbuild, Vite) are imported only when something is to be built: `npm start` with nothing changed
 // only hashes the inputs, and loading Vite alone took a third of that check.
 import { portalInputs, recordInputs, upToDate } from "./build-inputs.mjs";

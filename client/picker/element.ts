@@ -8,6 +8,7 @@ import type { components } from "../../generated/api.ts";
 import { languageOf, TEXTS, type Language, type Texts } from "./texts.ts";
 import { BASE_PATH } from "../../generated/base-path.ts";
 import { openingHours } from "./hours.ts";
+import { mapSwitch } from "./map-switch.ts";
 
 type S = components["schemas"];
 type Point = S["PickupPointWithPrice"];
@@ -41,6 +42,8 @@ legend { font-weight: bold; padding: 0 .25em; }
 .detail { display: block; font-size: .9em; color: var(--logistics-muted, #4a4a4a); }
 .status:empty { display: none; }
 .status { margin: 0 0 .75em; }
+.views { display: flex; gap: .25em; margin: 0 0 .5em; }
+.views button[aria-pressed=false] { background: none; color: inherit; box-shadow: inset 0 0 0 1px var(--logistics-border, #767676); }
 `;
 
 /** Where the API is when the page does not say: the server that served this script. */
@@ -86,6 +89,8 @@ export class ShippingPicker extends HTMLElement {
   private basis: string | undefined;
   /** The current choice, as the last `logistics-pick` event told it; null when none (or it was cleared). */
   value: PickDetail | null = null;
+  /** The pickup points' list/map switch: only when the server has a map (map-switch.ts). */
+  private map = mapSwitch(() => this.render(this.built?.status.textContent ?? ""));
 
   connectedCallback(): void {
     this.load();
@@ -305,7 +310,14 @@ export class ShippingPicker extends HTMLElement {
     if (this.method === "pickup") {
       const points = element("fieldset");
       points.append(element("legend", {}, t.points));
-      for (const p of this.points()) {
+      const onMap = this.map?.(
+        points,
+        this.language,
+        this.points().map((p) => ({ point: p, label: `${p.name}, ${this.money(p.price)}` })),
+        this.pointId,
+        (p) => this.choosePoint(p),
+      );
+      for (const p of onMap ? [] : this.points()) {
         const detail = [
           `${p.address}, ${p.postalcode} ${p.city}`,
           ...this.dates(p.delivery_estimate),

@@ -1,40 +1,50 @@
-// The checkout picker's script (built by `npm run build` into dist/picker), served at /picker.js for shops' pages
-// on any origin (a classic <script>, which needs no CORS), and with SEED_DEMO a demo shop page at /demo/checkout
-// that shows it working with the demo merchant's publishable key.
+// The checkout picker's scripts (built by `npm run build` into dist/picker), served for shops' pages on any origin:
+// /picker.js (a classic <script>, which needs no CORS) and, when the operator set a map tile URL, /picker-map.js
+// (the map, an ES module that picker.js imports when a shopper opens the map: CORS for every origin). The map's
+// settings are written into picker.js over its placeholder (client/picker/map-switch.ts), so the picker knows them
+// without a request of its own. With SEED_DEMO, a demo shop page at /demo/checkout shows it working with the demo
+// merchant's publishable key.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { Router } from "express";
+import { Router, type Response } from "express";
 import { fromRoot } from "../shared/paths.ts";
 import { DEMO_PUBLISHABLE_KEY } from "../publishable-keys/demo.ts";
 
-const DEMO_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+/** The operator's map (PICKER_MAP_TILE_URL, PICKER_MAP_ATTRIBUTION); none, no map. */
+export interface PickerMap {
+  tileUrl: string;
+  attribution: string;
+}
 
-export function pickerSite(opts: { dir?: string; demo?: boolean } = {}): Router {
-  const file = path.join(opts.dir ?? fromRoot("dist/picker"), "picker.js");
-  let cached: { mtimeMs: number; bytes: Buffer } | undefined;
+/** What picker.js holds where the server writes the map's settings (client/picker/map-switch.ts). */
+export const MAP_PLACEHOLDER = '"__LOGISTICS_PICKER_MAP__"';
+
+const demoCsp = (map: PickerMap | undefined) =>
+  `default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self'${map ? ` ${tileSource(map.tileUrl)}` : ""}; frame-ancestors 'none'; base-uri 'none'; object-src 'none'`;
+
+/** The CSP source of a tile URL template's server: `https://*.tile.example` when its host starts with `{s}.`. */
+export function tileSource(template: string): string {
+  const url = new URL(template.replace(/\{[szxyr]\}/g, "0"));
+  return template.includes("//{s}.") ? `${url.protocol}//*.${url.host.slice(2)}` : url.origin;
+}
+
+export function pickerSite(opts: { dir?: string; demo?: boolean; map?: PickerMap } = {}): Router {
+  const dir = opts.dir ?? fromRoot("dist/picker");
+  const { map } = opts;
+  const settings = map && JSON.stringify(JSON.stringify({ tiles: map.tileUrl, attribution: map.attribution }));
   const r = Router();
-  r.get("/picker.js", (_req, res) => {
-    if (!existsSync(file)) {
-      return void res
-        .status(503)
-        .type("text/plain")
-        .send("The picker is not built: run `npm run build` (npm start does).");
-    }
-    const { mtimeMs } = statSync(file);
-    if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, bytes: readFileSync(file) };
-    res.set({
-      "Content-Type": "text/javascript; charset=utf-8",
-      // Short: a shop's pages pick up a new release within minutes, with no version in the URL to change.
-      "Cache-Control": "public, max-age=300",
-      "X-Content-Type-Options": "nosniff",
-      "Cross-Origin-Resource-Policy": "cross-origin",
-    });
-    res.send(cached.bytes);
-  });
+  r.get(
+    "/picker.js",
+    script(path.join(dir, "picker.js"), (bytes) =>
+      settings ? Buffer.from(bytes.toString("utf8").replace(MAP_PLACEHOLDER, settings)) : bytes,
+    ),
+  );
+  // picker-map.js is imported as a module, which a page of another origin may only do with CORS.
+  if (map)
+    r.get("/picker-map.js", script(path.join(dir, "picker-map.js"), undefined, { "Access-Control-Allow-Origin": "*" }));
   if (opts.demo) {
     r.get("/demo/checkout", (_req, res) => {
-      res.set({ "Content-Security-Policy": DEMO_CSP, "Cache-Control": "no-cache" });
+      res.set({ "Content-Security-Policy": demoCsp(map), "Cache-Control": "no-cache" });
       res.type("html").send(DEMO_PAGE);
     });
     r.get("/demo/checkout.js", (_req, res) => {
@@ -43,6 +53,30 @@ export function pickerSite(opts: { dir?: string; demo?: boolean } = {}): Router 
     });
   }
   return r;
+}
+
+/** A built script, read again when its file changes, `edit`ed once per read. */
+function script(file: string, edit: (bytes: Buffer) => Buffer = (b) => b, headers: Record<string, string> = {}) {
+  let cached: { mtimeMs: number; bytes: Buffer } | undefined;
+  return (_req: unknown, res: Response) => {
+    if (!existsSync(file)) {
+      return void res
+        .status(503)
+        .type("text/plain")
+        .send("The picker is not built: run `npm run build` (npm start does).");
+    }
+    const { mtimeMs } = statSync(file);
+    if (cached?.mtimeMs !== mtimeMs) cached = { mtimeMs, bytes: edit(readFileSync(file)) };
+    res.set({
+      "Content-Type": "text/javascript; charset=utf-8",
+      // Short: a shop's pages pick up a new release within minutes, with no version in the URL to change.
+      "Cache-Control": "public, max-age=300",
+      "X-Content-Type-Options": "nosniff",
+      "Cross-Origin-Resource-Policy": "cross-origin",
+      ...headers,
+    });
+    res.send(cached.bytes);
+  };
 }
 
 const DEMO_PAGE = `<!doctype html>

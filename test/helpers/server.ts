@@ -77,6 +77,8 @@ export interface TestServerOptions {
   /** Serve the picker built into this folder (default dist/picker), and the demo shop page. */
   pickerDir?: string;
   demoPages?: boolean;
+  /** The picker's map settings (PICKER_MAP_TILE_URL, PICKER_MAP_ATTRIBUTION). */
+  pickerMap?: AppOptions["pickerMap"];
   trustProxy?: TrustProxy;
   /** The app's logger (default: silent, or TEST_LOG_LEVEL's level on stdout). */
   logger?: Logger;
@@ -143,6 +145,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     clientDir: opts.clientDir,
     pickerDir: opts.pickerDir,
     demoPages: opts.demoPages,
+    pickerMap: opts.pickerMap,
     trustProxy: opts.trustProxy,
   });
   const server: Server = await new Promise((resolve) => {

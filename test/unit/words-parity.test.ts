@@ -3,6 +3,7 @@
 // does a sentence in one language that is a function (it takes a number or a name) and plain text in another.
 import { describe, expect, it } from "vitest";
 import { TEXTS } from "../../client/picker/texts.ts";
+import { MAP_TEXTS, SWITCH_TEXTS } from "../../client/picker/map-texts.ts";
 import { CATALOGUES, LANGS } from "../../portal/src/words/index.ts";
 
 /** Each leaf's path and kind: "station.unsent: function", "statuses.en_route: string". */
@@ -56,6 +57,14 @@ describe("every words catalogue has the same keys in each language", () => {
     expect(Object.keys(TEXTS).sort()).toEqual(["en", "fi", "sv"]);
     expect(parity(TEXTS)).toEqual(noDifferences(TEXTS));
     expect(shapeOf(TEXTS.en).get("found")).toBe("function");
+  });
+
+  it("the checkout picker's map's (its switch in picker.js, the map in picker-map.js)", () => {
+    for (const catalogue of [SWITCH_TEXTS, MAP_TEXTS]) {
+      expect(Object.keys(catalogue).sort()).toEqual(["en", "fi", "sv"]);
+      expect(parity(catalogue)).toEqual(noDifferences(catalogue));
+    }
+    expect(shapeOf(MAP_TEXTS.en).get("zoomIn")).toBe("string");
   });
 
   it("and the comparison names a key one language lacks, one it has alone, and one of another kind", () => {
