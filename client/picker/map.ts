@@ -1,7 +1,7 @@
 // picker-map.js: the map view of the picker's pickup points (client/picker/map-switch.ts imports it the first time
 // a shopper opens the map). Leaflet and its style sheet, bundled here and served by our server like picker.js; the
-// tiles come from the operator's tile server (PICKER_MAP_TILE_URL). The style sheet goes into the picker's shadow
-// root, where the page's own styles do not reach. Each pickup point is a marker that the keyboard reaches in the
+// tiles come from the operator's tile server (PICKER_MAP_TILE_URL). The style sheet goes into the map's box in the
+// picker's shadow root, where the page's own styles do not reach. Each pickup point is a marker that the keyboard reaches in the
 // list's order (nearest first), named by the point's name; Enter or Space, or a click, chooses it as the list does.
 import {
   control,
@@ -50,13 +50,10 @@ const text = (s: string) => {
 };
 
 export const createMap: CreateMap = (host, settings) => {
-  const root = host.getRootNode();
-  if (root instanceof ShadowRoot && !root.querySelector("style[data-map]")) {
-    const style = document.createElement("style");
-    style.dataset.map = "";
-    style.textContent = LEAFLET_CSS + STYLE;
-    root.append(style);
-  }
+  // Inside the map's own box: the picker redraws its shadow root's other children (a change of language does).
+  const style = document.createElement("style");
+  style.textContent = LEAFLET_CSS + STYLE;
+  host.append(style);
   host.setAttribute("role", "region");
   const map: Map = leafletMap(host, { zoomControl: false, attributionControl: false });
   // The credit line is the operator's plain text: set as text, never as markup.
