@@ -6,6 +6,8 @@
 // ever acknowledged (each of the last round's by GET, all of them through the list). Then again, POWER_CUTS times
 // (npm test: a few; `npm run test:power-cut` in .ci/run: 50). The same with PGLITE_DURABILITY=relaxed must lose an
 // acknowledged write, or the file system proves nothing and the test fails.
+// `npm test` keeps the short durable run only (issue 52: at most 60 s); the relaxed proof and the failing disk run
+// in the full step, `npm run test:power-cut`, which sets POWER_CUTS and is a step of .ci/run of its own.
 // Needs /dev/fuse, fusermount3 and python3-pyfuse3 (.ci/run installs them): without them it fails, never skips.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +20,7 @@ const MERCHANT = "power.example.com";
 const SECRET = "power-secret-1234";
 const WRITERS = 4;
 const CUTS = Number(process.env.POWER_CUTS || 2);
+const FULL = process.env.POWER_CUTS !== undefined;
 const dir = mkdtempSync(path.join(tmpdir(), "logistics-power-cut-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -150,7 +153,7 @@ it(
   },
 );
 
-it(
+it.runIf(FULL)(
   "relaxed: the same run loses acknowledged writes (proof that the file system drops what was not flushed)",
   { timeout: 240_000 },
   async () => {
@@ -160,7 +163,7 @@ it(
   },
 );
 
-it(
+it.runIf(FULL)(
   "a failed flush (the disk answers EIO) stops the server before it answers the write; restarted, it has every answered one",
   { timeout: 240_000 },
   async () => {
