@@ -3,6 +3,7 @@
 import { createLogisticsClient, type components, type ErrorBody, type LogisticsClient } from "../../client/index.ts";
 import { BASE_PATH } from "../../generated/base-path.ts";
 
+// eslint-disable-next-line no-restricted-syntax -- the one name of the spec's schemas: S["Bar"] is Bar
 export type S = components["schemas"];
 export type Api = LogisticsClient;
 export type { ErrorBody };

@@ -1,13 +1,19 @@
 // The portal's house rules that hold issue 56 and issue 54 item 2 (eslint.config.js): one language per page (no
 // words written into a view), one way from a failed request to words, one problem banner, TanStack Query's
-// signal in every query's request, and one list of revocable keys and addresses. Each rule is shown to refuse what it
+// signal in every query's request, one list of revocable keys and addresses, and the syntax rules (the spec's base
+// path, one name for each spec type, one kg <-> g conversion, one dialog, no request body type written by hand). Each rule is shown to refuse what it
 // is about and to let the right way pass, so that a selector that silently stopped matching fails here, not only in
 // review.
 import { Linter } from "eslint";
 import tseslint from "typescript-eslint";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error -- the house rules are plain JavaScript (eslint.config.js), without types
-import { ONE_BANNER, ONE_LANGUAGE, ONE_REVOCABLE_LIST, ONE_WAY } from "../../eslint.config.js";
+import * as rules from "../../eslint.config.js";
+
+const { ONE_BANNER, ONE_DIALOG_ROLE, ONE_LANGUAGE, ONE_REVOCABLE_LIST, ONE_WAY, PORTAL_SYNTAX } = rules as Record<
+  string,
+  unknown
+>;
 
 const linter = new Linter({ configType: "flat" });
 const config = [
@@ -15,7 +21,15 @@ const config = [
     files: ["**/*.tsx"],
     languageOptions: { parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true } } },
     rules: {
-      "no-restricted-syntax": ["error", ONE_LANGUAGE, ...(ONE_WAY as unknown[]), ONE_BANNER, ONE_REVOCABLE_LIST],
+      "no-restricted-syntax": [
+        "error",
+        ...(PORTAL_SYNTAX as unknown[]),
+        ONE_DIALOG_ROLE,
+        ONE_LANGUAGE,
+        ...(ONE_WAY as unknown[]),
+        ONE_BANNER,
+        ONE_REVOCABLE_LIST,
+      ],
     },
   },
 ] as Linter.Config[];
@@ -30,6 +44,11 @@ const NOT_MESSAGE = "Say a failed request in the person's words, not the service
 const SIGNAL = "Pass TanStack Query's signal to the request (queryFn";
 const BANNER = "The portal has one problem banner";
 const REVOCABLE = "A list of keys or addresses that can be revoked is parts/RevocableTable.tsx";
+const BASE = "Import BASE_PATH from generated/base-path.ts";
+const ONE_NAME = "A spec type has one name, its own";
+const GRAMS = "A kilogram's grams come from parts/weight.ts (GRAMS_PER_KG, kgFromGrams, gramsFromKg)";
+const DIALOG = "The portal has one dialog";
+const BODY = "A request body's type is the spec's";
 
 describe("the portal's house rules", () => {
   it("refuse words written into a view, in text, attributes a person reads, and sentences made in place", () => {
@@ -88,6 +107,93 @@ describe("the portal's house rules", () => {
       `const a = <p className="problems-list status problem-free" />;`,
       `useQuery({ queryKey: K, queryFn: ({ signal }) => unwrap(api.GET("/x", { signal })) });`,
       `useInfiniteQuery({ queryKey: K, queryFn: ({ pageParam, signal }) => get(pageParam, signal) });`,
+    ])
+      expect(refusals(code), code).toEqual([]);
+  });
+
+  it("refuse the base path written again, in a string or a template", () => {
+    expect(refusals(`const u = "/2015-01-01/inbound_shipments";`)).toEqual([BASE]);
+    expect(refusals("const u = `${origin}/2015-01-01/x`;")).toEqual([BASE]);
+    expect(refusals("const u = `${origin}${BASE_PATH}/x`;")).toEqual([]);
+  });
+
+  it("refuse a second name for a spec type, also for a part of one or for the schemas (api.ts names them S, once)", () => {
+    for (const code of [
+      `type Role = S["PortalUserRole"];`,
+      `type Role = components["schemas"]["PortalUserRole"];`,
+      `export type Role = S["PortalUser"]["role"];`,
+      `type Candidate = S["AmbiguousReference"]["candidates"][number];`,
+      `type Choice = components["schemas"]["PortalMerchantChoice"]["merchants"];`,
+      `type S = components["schemas"];`,
+    ])
+      expect(refusals(code), code).toEqual([ONE_NAME]);
+    for (const code of [
+      `import type { PortalUserRole } from "../../generated/api.ts";`,
+      `import type { S } from "../api.ts";`,
+      `const roles: S["PortalUserRole"][] = ["admin"];`,
+      `function f(u: S["PortalUser"]["role"]) {}`,
+      `type Asked = "confirm" | "delete";`,
+      `type Pending = { kind: "reset"; user: PortalUser };`,
+    ])
+      expect(refusals(code), code).toEqual([]);
+  });
+
+  it("refuse a kilogram's grams worked out in place, and let the one conversion and other thousands through", () => {
+    for (const code of [
+      `const g = kg * 1000;`,
+      `const kg = g / 1000;`,
+      `const kg = g * 0.001;`,
+      `const kg = g / 1e3;`,
+      `g *= 1000;`,
+      `const GRAMS = 1000;`,
+      `export const GRAMS_PER_KG = 1000;`,
+      `const w = { weight: 1000 };`,
+    ])
+      expect(refusals(code), code).toEqual([GRAMS]);
+    for (const code of [
+      `const g = gramsFromKg(kg);`,
+      `const kg = kgFromGrams(g) + 1;`,
+      `const MS_PER_SECOND = 1000;`,
+      `const limits = { max: 1000, minimum: 0 };`,
+      `setTimeout(f, 1000);`,
+      `const a = <input max={1000} />;`,
+    ])
+      expect(refusals(code), code).toEqual([]);
+  });
+
+  it("refuse a dialog made by hand, and let the one Confirm through", () => {
+    for (const code of [
+      `const a = <dialog open>{x}</dialog>;`,
+      `ref.current?.showModal();`,
+      `const a = <div role="dialog" aria-modal="true">{x}</div>;`,
+      `const a = <section role="alertdialog">{x}</section>;`,
+    ])
+      expect(refusals(code), code).toEqual([DIALOG]);
+    for (const code of [
+      `const a = <Confirm title={t.q} confirmLabel={t.yes} form={id} onCancel={close}>{x}</Confirm>;`,
+      `const a = <div role="alert">{x}</div>;`,
+    ])
+      expect(refusals(code), code).toEqual([]);
+  });
+
+  it("refuse a request body's type written by hand, and let the spec's type through", () => {
+    for (const code of [
+      `const body: { current_password: string; new_password: string } = x;`,
+      `function send(body: { password: string }) {}`,
+      `useMutation({ mutationFn: (body: { password: string }) => unwrap(post(body)) });`,
+      `useMutation({ mutationFn: (input: { role: string }) => unwrap(post(input)) });`,
+      `useMutation({ mutationFn: ({ role }: { role: string }) => unwrap(post(role)) });`,
+      `type ChangeBody = { current_password: string };`,
+      `interface ChangeBody { current_password: string }`,
+      `const f = (changeBody: { a: string }) => changeBody;`,
+    ])
+      expect(refusals(code), code).toEqual([BODY]);
+    for (const code of [
+      `useMutation({ mutationFn: (body: PortalPasswordChange) => unwrap(post(body)) });`,
+      `useMutation({ mutationFn: (body: S["PortalUserCreate"]) => unwrap(post(body)) });`,
+      `useMutation({ mutationFn: (id: string) => unwrap(revoke(id)) });`,
+      `type AnswerBody = Omit<Partial<ErrorBody>, "code"> & { code?: AnswerCode };`,
+      `api.POST("/x", { body: { role } });`,
     ])
       expect(refusals(code), code).toEqual([]);
   });

@@ -7,7 +7,6 @@ import { signedIn } from "../app/session.ts";
 import { useWords } from "../words/index.ts";
 
 // Merchants are known by their id, which reads like the shop's web address: the service keeps no other name.
-type Choice = S["PortalMerchantChoice"]["merchants"];
 
 export function SignIn() {
   const w = useWords();
@@ -16,7 +15,7 @@ export function SignIn() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   // Set when this email and password open the portal of several shops: the person picks one.
-  const [choices, setChoices] = useState<Choice>();
+  const [choices, setChoices] = useState<S["PortalMerchantChoice"]["merchants"]>();
   const [shop, setShop] = useState("");
   // What the last attempt ran into, said in the page's language (again if the language changes).
   const [failed, setFailed] = useState<unknown>();

@@ -40,6 +40,7 @@ export function Confirm({
   const titleId = useId();
   useEffect(() => {
     const d = ref.current;
+    // eslint-disable-next-line no-restricted-syntax -- the portal's one dialog
     if (d && !d.open) d.showModal();
     return () => d?.close();
   }, []);

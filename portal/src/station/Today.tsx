@@ -5,8 +5,8 @@ import type { LogisticsClient } from "../../../client/index.ts";
 import { useWords } from "../words/index.ts";
 import type { StationWords } from "../words/station-words.ts";
 import { CameraScan } from "./Camera.tsx";
-import { localToday, type S } from "./session.ts";
-import type { WarehouseInboundShipment } from "../../../generated/api.ts";
+import { localToday } from "./session.ts";
+import type { LookupCandidate, WarehouseInboundShipment } from "../../../generated/api.ts";
 
 /** Where "Arrived" is a legal move (the service's state rules; a receiver may make it). */
 const CAN_ARRIVE: ReadonlySet<WarehouseInboundShipment["status"]> = new Set([
@@ -15,7 +15,6 @@ const CAN_ARRIVE: ReadonlySet<WarehouseInboundShipment["status"]> = new Set([
   "en_route",
   "problem",
 ]);
-type Candidate = S["AmbiguousReference"]["candidates"][number];
 
 export function Today({
   s,
@@ -32,7 +31,7 @@ export function Today({
   const [list, setList] = useState<WarehouseInboundShipment[]>();
   const [problem, setProblem] = useState<string>();
   const [code, setCode] = useState("");
-  const [candidates, setCandidates] = useState<Candidate[]>();
+  const [candidates, setCandidates] = useState<LookupCandidate[]>();
   const [busy, setBusy] = useState<string>();
 
   const load = useCallback(async () => {
@@ -59,7 +58,7 @@ export function Today({
       const r = await api.GET("/warehouse/inbound_shipments/_lookup", { params: { query: { code: c } } });
       if (r.data) return onOpen(r.data);
       if (r.response.status === 401) return onEnded();
-      const body = r.error as { code?: string; candidates?: Candidate[] } | undefined;
+      const body = r.error as { code?: string; candidates?: LookupCandidate[] } | undefined;
       if (body?.code === "ambiguous_reference" && body.candidates) setCandidates(body.candidates);
       else if (r.response.status === 404 || r.response.status === 400) setProblem(s.notFound(c));
       else setProblem(w.answer(body?.code ?? "unknown"));

@@ -1,10 +1,12 @@
 // Who is signed in at this station: the station session (its own cookie, `station_session`, beside the portal's),
 // and the typed client for its CSRF token. The token lives in memory only; a reload asks the session for it again.
-import { createLogisticsClient, type components, type LogisticsClient } from "../../../client/index.ts";
+import { createLogisticsClient, type LogisticsClient } from "../../../client/index.ts";
 import { BASE_PATH } from "../../../generated/base-path.ts";
 import type { StationSession, WarehouseInboundShipment } from "../../../generated/api.ts";
+import type { S } from "../api.ts";
 
-export type S = components["schemas"];
+/** The spec's schemas by their own names (named once, in the portal's api.ts). */
+export type { S };
 
 const BASE_URL = `${window.location.origin}${BASE_PATH}`;
 

@@ -2,10 +2,9 @@
 // added to the spec is a type error in every language's file until it has words there; the detail codes (an
 // ErrorDetail's `code` is a free string in the spec) are listed here, and test/unit/portal-words.test.ts checks
 // that the list holds every code the server's sources and the spec's examples name.
-import type { components } from "../../../generated/api.ts";
+import type { S } from "../api.ts";
 
-type S = components["schemas"];
-
+// eslint-disable-next-line no-restricted-syntax -- the spec leaves Error's code enum unnamed
 export type ErrorCode = S["Error"]["code"];
 /** Answers that are not an Error body: sign-in's choice of merchant, an answer that is not the service's, none. */
 export type PortalCode = "merchant_choice_required" | "unexpected_response" | "unreachable";
@@ -105,7 +104,9 @@ export const isDetailCode = (code: string | undefined): code is DetailCode =>
   code !== undefined && (DETAIL_CODES as readonly string[]).includes(code);
 
 /** Who moved a shipment to a status (an entry of its status history). */
+// eslint-disable-next-line no-restricted-syntax -- the spec leaves this enum (by) unnamed
 export type StatusChanger = S["InboundStatusHistory"]["items"][number]["by"];
+// eslint-disable-next-line no-restricted-syntax -- the spec leaves this enum (adjust) unnamed
 export type Adjust = S["ModificationRule"]["adjust"];
 
 /** Pickup point branches the portal names by their chain; others are named from the branch itself. */

@@ -1,7 +1,8 @@
 // Price list rules in words: a criterion as a sentence ("Order weight is over 10 kg"), a rule check of a price
 // trace ("Order weight is over 10 kg: no (it is 1 kg)"), a whole trace as steps, a modification's adjustment.
 // Weights are grams in the API and shown in kilograms from 1 kg; chains, countries and methods by name.
-import type { RuleOperator, RuleValue, ShippingFactName, components } from "../../../generated/api.ts";
+import type { RuleOperator, RuleValue, ShippingFactName } from "../../../generated/api.ts";
+import type { S } from "../api.ts";
 import { FACT_KINDS } from "../../../client/rules.ts";
 import type { Catalogue } from "./catalogue.ts";
 import { CATALOGUES } from "./catalogues.ts";
@@ -9,7 +10,6 @@ import { CHAINS, type Adjust } from "./codes.ts";
 import { formatMoney, formatNumber, formatUnit, formatVolume, formatWeight, lowerFirst, upperFirst } from "./format.ts";
 import { speakerOf, type Lang, type Speaker } from "./lang.ts";
 
-type S = components["schemas"];
 type Who = Lang | Speaker;
 
 /** A pickup point branch by its chain's name: fi.posti is "Posti"; an unknown se.some_chain is "Some chain". */
