@@ -167,7 +167,7 @@ export class SharedWindowLimit {
       reading = this.counter
         .read(key)
         .then(
-          (c) => void this.learn(key, c ?? { consumed: 0, resetsAt: Date.now() + this.counter.windowSeconds * 1000 }),
+          (c) => void this.learn(key, c ? this.withoutSending(key, c) : this.emptyWindow()),
           // The database is away: the request itself answers 503; the count is not worth failing it for.
           (err) => this.onError(err),
         )
@@ -175,6 +175,21 @@ export class SharedWindowLimit {
       this.reading.set(key, reading);
     }
     return reading;
+  }
+
+  /**
+   * A read's total without the points this instance is still sending. The read runs on another connection than
+   * the additions, so it may already include an addition whose own answer has not come back: counted again with
+   * `sending`, a caller under its limit would be refused for a whole window. The addition's answer corrects the
+   * total a moment later; meanwhile at most the points in flight are left out (a request too many, never one
+   * refused too early).
+   */
+  private withoutSending(key: string, total: Counted): Counted {
+    return { ...total, consumed: Math.max(0, total.consumed - (this.sending.get(key) ?? 0)) };
+  }
+
+  private emptyWindow(): Counted {
+    return { consumed: 0, resetsAt: Date.now() + this.counter.windowSeconds * 1000 };
   }
 
   private learn(key: string, total: Counted) {

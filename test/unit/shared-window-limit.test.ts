@@ -1,0 +1,72 @@
+// SharedWindowLimit (server/db/counters.ts): every instance's counts meet in the database; each instance adds
+// what it took on one connection and reads the totals on another. Seen as a flaky test on PostgreSQL
+// (test/http/address-limits.test.ts: a caller refused one request before its share): a read answered after the
+// database applied an addition, but before that addition's own answer came back, counted the same points twice.
+import { describe, expect, it } from "vitest";
+import { SharedWindowLimit, type Counted, type WindowCounter } from "../../server/db/counters.ts";
+
+/** A database of totals whose additions apply at once; while `held`, their answers wait for `answer()`. */
+function fakeCounter(limit: number) {
+  const totals = new Map<string, number>();
+  const resetsAt = Date.now() + 60_000;
+  const unanswered: (() => void)[] = [];
+  const state = { held: true };
+  const counter = {
+    limit,
+    windowSeconds: 60,
+    add(key: string, points: number): Promise<Counted> {
+      totals.set(key, (totals.get(key) ?? 0) + points);
+      const consumed = totals.get(key)!;
+      if (!state.held) return Promise.resolve({ consumed, resetsAt });
+      return new Promise((resolve) => unanswered.push(() => resolve({ consumed, resetsAt })));
+    },
+    read(key: string): Promise<Counted | undefined> {
+      const consumed = totals.get(key);
+      return Promise.resolve(consumed === undefined ? undefined : { consumed, resetsAt });
+    },
+  };
+  return {
+    counter: counter as unknown as WindowCounter,
+    totals,
+    /** Answers the additions held so far, and every later one at once. */
+    answer: () => {
+      state.held = false;
+      unanswered.splice(0).forEach((f) => f());
+    },
+  };
+}
+
+const FLUSH_MS = 20;
+const stale = () => new Promise((r) => setTimeout(r, FLUSH_MS * 3));
+
+describe("a shared window limit", () => {
+  it("does not count an addition twice when a read sees it before the addition's answer comes back", async () => {
+    const db = fakeCounter(2);
+    const limit = new SharedWindowLimit(db.counter, undefined, FLUSH_MS);
+    expect(await limit.take("caller")).toBe(0);
+    const sent = limit.flush(); // applied in the database (1), its answer not back yet
+    expect(db.totals.get("caller")).toBe(1);
+    await stale(); // the known total is too old to judge by: the next take reads
+    expect(await limit.take("caller")).toBe(0); // 1 used of 2: the second fits
+    db.answer();
+    await sent;
+    await limit.flush();
+    expect(db.totals.get("caller")).toBe(2);
+    await stale();
+    expect(await limit.take("caller")).toBeGreaterThan(0); // 2 of 2 used: refused until the window ends
+  });
+
+  it("still refuses past the limit while additions are in flight", async () => {
+    const db = fakeCounter(2);
+    const limit = new SharedWindowLimit(db.counter, undefined, FLUSH_MS);
+    expect(await limit.take("caller")).toBe(0);
+    expect(await limit.take("caller")).toBe(0);
+    const sent = limit.flush(); // both applied, neither answered
+    await stale();
+    expect(await limit.take("caller")).toBeGreaterThan(0);
+    db.answer();
+    await sent;
+    await stale();
+    expect(await limit.take("caller")).toBeGreaterThan(0);
+  });
+});
