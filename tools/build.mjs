@@ -11,7 +11,7 @@
 // only hashes the inputs, and loading Vite alone took a third of that check.
 import { portalInputs, recordInputs, upToDate } from "./build-inputs.mjs";
 import { packClient } from "./client-pack.mjs";
-import { copyFileSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -49,6 +49,7 @@ export async function buildServer(outfile = "dist/server/main.js") {
     sourcemap: true,
     sourcesContent: false,
     logLevel: "warning",
+    plugins: [pgOnNode],
   });
   // The embedded database's thread (server/db/embedded-worker.mjs, and the module it imports) is started by its
   // path, beside the bundle.
@@ -58,6 +59,24 @@ export async function buildServer(outfile = "dist/server/main.js") {
 }
 
 const WORKER = ["server/db/embedded-worker.mjs", "server/db/embedded-flush.mjs"];
+
+/**
+ * node-postgres asks at load whether it runs on Cloudflare Workers by constructing a `Response`, and on Node 20 the
+ * first `Response` loads node's own undici, fetch and all: 45-125 ms of every start of the server, which never uses
+ * them (bench/levers.md, "Start to ready, again"). The bundle's pg takes node's sockets without asking, as it does on
+ * node anyway. A pg whose stream.js no longer reads this way fails the build, so the change is never lost unnoticed.
+ */
+const pgOnNode = {
+  name: "pg-on-node",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]stream\.js$/ }, ({ path: file }) => {
+      const source = readFileSync(file, "utf8");
+      const asked = "if (isCloudflareRuntime()) {";
+      if (!source.includes(asked)) throw new Error(`${file}: no "${asked}" to replace; see tools/build.mjs pgOnNode`);
+      return { contents: source.replace(asked, "if (false) {"), loader: "js" };
+    });
+  },
+};
 
 // `--if-changed` (npm start): each part is built only when a file it was built from changed since.
 const SERVER = { manifest: "dist/server/.inputs.json", output: "dist/server/main.js" };
