@@ -2431,7 +2431,7 @@ export interface components {
             id: string;
             /** @description Name to print on shipping labels. */
             label_name?: string;
-            /** @description The carrier's type of the point, e.g. `PICKUPPOINT`, `PARCELLOCKER`. */
+            /** @description The carrier's type of the point, in its own words, e.g. `PICKUPPOINT`, `PARCELLOCKER`; `kind` of the point says the same in three words every carrier shares. */
             type?: string;
             /** @description The carrier's office or routing code. */
             office?: string;
@@ -2440,6 +2440,19 @@ export interface components {
         CarrierInfoMap: {
             [key: string]: components["schemas"]["CarrierInfo"];
         };
+        /**
+         * @description What kind of place the pickup point is, so that a shopper can choose between them:
+         *     - `locker`: a parcel locker, where the shopper opens a compartment with a code; no one hands the parcel over.
+         *     - `counter`: a staffed counter: a post office, a carrier's office, or a shop or kiosk that hands out parcels.
+         *     - `unknown`: the directory does not know.
+         *     The directory sets it when points are imported, from the carriers' own `type` in `carrier_info`
+         *     (free text such as `PARCELLOCKER`, `APT` or `Pakettiautomaatti` for a locker, `POSTOFFICE`, `AGENCY`,
+         *     `SERVICE_POINT` or `Noutopiste` for a counter; a type it does not know, no type, or carriers that disagree:
+         *     `unknown`), unless the import file gives `kind` itself.
+         * @example counter
+         * @enum {string}
+         */
+        PickupPointKind: "locker" | "counter" | "unknown";
         /** @description A pickup point in shipping options, with the fee for delivery to it. */
         PickupPointWithPrice: {
             id: components["schemas"]["Id"];
@@ -2452,6 +2465,7 @@ export interface components {
             branch: components["schemas"]["PickupPointBranch"];
             location_info: string | null;
             carrier_info: components["schemas"]["CarrierInfoMap"];
+            kind: components["schemas"]["PickupPointKind"];
             price: components["schemas"]["Price"];
             /** @description Great-circle distance from the customer's location, in metres. */
             distance_m?: number;
@@ -2774,6 +2788,7 @@ export interface components {
             branch: components["schemas"]["PickupPointBranch"];
             location_info: string | null;
             carrier_info: components["schemas"]["CarrierInfoMap"];
+            kind: components["schemas"]["PickupPointKind"];
             /** @description Great-circle distance from the customer's location, in metres. */
             distance_m: number;
         };
@@ -2810,7 +2825,10 @@ export interface components {
         PickupPointBranchList: {
             items: components["schemas"]["PickupPointBranchCount"][];
         };
-        /** @description A pickup point of the directory. */
+        /**
+         * @description A pickup point of the directory. In a directory import file (JSON or CSV), `kind` may be left out: the
+         *     directory then sets it from `carrier_info` (see `PickupPointKind`).
+         */
         PickupPoint: {
             id: components["schemas"]["Id"];
             name: string;
@@ -2824,6 +2842,7 @@ export interface components {
             /** @description Free-text opening hours or a hint where to find the point; `null` when none. */
             location_info: string | null;
             carrier_info: components["schemas"]["CarrierInfoMap"];
+            kind: components["schemas"]["PickupPointKind"];
         };
         /** @description The customer the order is shipped to. */
         OrderCustomer: {
@@ -4127,6 +4146,7 @@ export type ShippingMethodOption = components['schemas']['ShippingMethodOption']
 export type Coordinates = components['schemas']['Coordinates'];
 export type CarrierInfo = components['schemas']['CarrierInfo'];
 export type CarrierInfoMap = components['schemas']['CarrierInfoMap'];
+export type PickupPointKind = components['schemas']['PickupPointKind'];
 export type PickupPointWithPrice = components['schemas']['PickupPointWithPrice'];
 export type PickupMethodOption = components['schemas']['PickupMethodOption'];
 export type ShippingOptionsByMethod = components['schemas']['ShippingOptionsByMethod'];
@@ -5856,7 +5876,8 @@ export interface operations {
                      *           "type": "PICKUPPOINT",
                      *           "office": "00100"
                      *         }
-                     *       }
+                     *       },
+                     *       "kind": "counter"
                      *     }
                      */
                     "application/json": components["schemas"]["PickupPoint"];

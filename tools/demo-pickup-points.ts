@@ -399,6 +399,16 @@ function carrierInfo(name: string, postalcode: string, kind: Kind, h: string): P
   }
 }
 
+// Matkahuolto's shops carry no type: the demo says what they are, as an operator's import file may (kind.ts maps the rest).
+const POINT_KIND: Record<Kind, PickupPoint["kind"]> = {
+  posti_shop: "counter",
+  posti_locker: "locker",
+  posti_office: "counter",
+  mh_shop: "counter",
+  mh_office: "counter",
+  schenker: "counter",
+};
+
 const BRANCH: Record<Kind, string> = {
   posti_shop: "fi.posti",
   posti_locker: "fi.posti",
@@ -432,6 +442,7 @@ export function demoPickupPoints(): PickupPoint[] {
       branch: BRANCH[kind],
       location_info: hours,
       carrier_info: carrierInfo(name, postalcode, kind, h.slice(24)),
+      kind: POINT_KIND[kind],
       ...SPEC_EXAMPLES[name],
     };
   });

@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { components } from "../generated/api.ts";
+import { carrierTypeKind } from "../server/pickup-points/kind.ts";
 import { formatGeoNamesLine, type PostalCodeLocation } from "../server/pickup-points/geonames-format.ts";
 
 type PickupPoint = components["schemas"]["PickupPoint"];
@@ -259,6 +260,7 @@ export function generateDirectory(count: number, seed = 1): GeneratedDirectory {
             ? { id: carrierId, label_name: name.slice(0, 200), type, office: code.postalcode }
             : { id: carrierId, type },
       },
+      kind: carrierTypeKind(type),
     });
   }
   return { points, postalCodes };

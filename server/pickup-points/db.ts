@@ -11,7 +11,7 @@ type PickupPoint = components["schemas"]["PickupPoint"];
 /** A directory row as the queries read it (the index column and timestamps left out). */
 export type PointRow = Omit<Selectable<Database["pickup_points"]>, "position" | "created_at" | "updated_at">;
 
-const POINT_COLUMNS = sql`id, name, address, postalcode, city, country, lat, lon, branch, location_info, carrier_info`;
+const POINT_COLUMNS = sql`id, name, address, postalcode, city, country, lat, lon, branch, location_info, carrier_info, kind`;
 
 /** jsonb keeps keys in its own order: give each carrier's fields in the spec's order, as imported. */
 function carrierInfo(stored: PickupPoint["carrier_info"]): PickupPoint["carrier_info"] {
@@ -39,6 +39,7 @@ export const toPickupPoint = (r: PointRow): PickupPoint => ({
   branch: r.branch,
   location_info: r.location_info,
   carrier_info: carrierInfo(r.carrier_info),
+  kind: r.kind,
 });
 
 export async function findPoint(db: Executor, id: string): Promise<PointRow | undefined> {
@@ -132,17 +133,18 @@ export async function upsertPoints(db: Executor, points: readonly PickupPoint[],
     async (json) =>
       (
         await sql<{ inserted: boolean }>`
-    insert into pickup_points as p (id, name, address, postalcode, city, country, lat, lon, branch, location_info, carrier_info, created_at, updated_at)
-    select id, name, address, postalcode, city, country, lat, lon, branch, location_info, carrier_info, ${now}::timestamptz, ${now}::timestamptz
+    insert into pickup_points as p (id, name, address, postalcode, city, country, lat, lon, branch, location_info, carrier_info, kind, created_at, updated_at)
+    select id, name, address, postalcode, city, country, lat, lon, branch, location_info, carrier_info, kind, ${now}::timestamptz, ${now}::timestamptz
     from jsonb_to_recordset(${json}::jsonb) as r(id text, name text, address text, postalcode text, city text, country text,
-      lat float8, lon float8, branch text, location_info text, carrier_info jsonb)
+      lat float8, lon float8, branch text, location_info text, carrier_info jsonb, kind text)
     on conflict (id) do update set
       name = excluded.name, address = excluded.address, postalcode = excluded.postalcode, city = excluded.city,
       country = excluded.country, lat = excluded.lat, lon = excluded.lon, branch = excluded.branch,
-      location_info = excluded.location_info, carrier_info = excluded.carrier_info, updated_at = excluded.updated_at
-    where (p.name, p.address, p.postalcode, p.city, p.country, p.lat, p.lon, p.branch, p.location_info, p.carrier_info)
+      location_info = excluded.location_info, carrier_info = excluded.carrier_info, kind = excluded.kind,
+      updated_at = excluded.updated_at
+    where (p.name, p.address, p.postalcode, p.city, p.country, p.lat, p.lon, p.branch, p.location_info, p.carrier_info, p.kind)
       is distinct from (excluded.name, excluded.address, excluded.postalcode, excluded.city, excluded.country,
-        excluded.lat, excluded.lon, excluded.branch, excluded.location_info, excluded.carrier_info)
+        excluded.lat, excluded.lon, excluded.branch, excluded.location_info, excluded.carrier_info, excluded.kind)
     returning (xmax = 0) as inserted
   `.execute(db)
       ).rows,

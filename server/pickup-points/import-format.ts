@@ -4,8 +4,11 @@ import { parse as parseCsv } from "csv-parse/sync";
 import type { components } from "../../generated/api.ts";
 import { normalisePostalCode, postalCodeProblem } from "../shared/postal-codes.ts";
 import { schemaProblems, specValidator } from "../shared/spec-schemas.ts";
+import { pickupPointKind } from "./kind.ts";
 
 export type PickupPoint = components["schemas"]["PickupPoint"];
+/** A record of an import file: a PickupPoint whose `kind` may be left out (then set from its `carrier_info`). */
+export type PickupPointRecord = Omit<PickupPoint, "kind"> & { kind?: PickupPoint["kind"] };
 
 export interface ImportError {
   /** JSON: index of the record in the array (0-based, as in a JSON pointer). */
@@ -46,10 +49,17 @@ export function unstorableText(value: unknown, path = ""): FieldProblem[] {
   ]);
 }
 
-/** Every problem of one record: the spec's PickupPoint schema, non-blank texts, the country's postal code shape. */
+/**
+ * Every problem of one record: the spec's PickupPoint schema (where `kind` may be left out, but when given is one of
+ * the schema's words), non-blank texts, the country's postal code shape.
+ */
 export function validatePickupPoint(value: unknown): FieldProblem[] {
   const validate = specValidator("PickupPoint");
-  const problems: FieldProblem[] = validate(value)
+  const withKind =
+    value !== null && typeof value === "object" && !Array.isArray(value) && !("kind" in value)
+      ? { ...value, kind: "unknown" }
+      : value;
+  const problems: FieldProblem[] = validate(withKind)
     ? []
     : schemaProblems(validate.errors).map((p) => ({
         field: p.path === "" ? null : p.path.slice(1),
@@ -74,11 +84,9 @@ export function validatePickupPoint(value: unknown): FieldProblem[] {
   return problems;
 }
 
-/** Validates records in order, adding a duplicate-id check across the file. */
-function collect<T extends { id: string }>(
-  items: { value: unknown; where: Pick<ImportError, "record" | "line"> }[],
-): ParseResult<T> {
-  const records: T[] = [];
+/** Validates records in order, adding a duplicate-id check across the file; a record without `kind` gets its carriers'. */
+function collect(items: { value: unknown; where: Pick<ImportError, "record" | "line"> }[]): ParseResult<PickupPoint> {
+  const records: PickupPoint[] = [];
   const errors: ImportError[] = [];
   const seen = new Map<string, Pick<ImportError, "record" | "line">>();
   for (const { value, where } of items) {
@@ -95,8 +103,12 @@ function collect<T extends { id: string }>(
     }
     if (problems.length === 0) {
       // Stored in the country's form, as lookups ask for it.
-      const point = value as T & { country: string; postalcode: string };
-      records.push({ ...point, postalcode: normalisePostalCode(point.country, point.postalcode) });
+      const point = value as PickupPointRecord;
+      records.push({
+        ...point,
+        postalcode: normalisePostalCode(point.country, point.postalcode),
+        kind: point.kind ?? pickupPointKind(point.carrier_info),
+      });
     } else errors.push(...problems.map((p) => ({ ...where, ...p })));
   }
   return { records, errors };
@@ -143,6 +155,8 @@ export const CSV_COLUMNS = [
   "location_info",
   "carrier_info",
 ] as const;
+/** Columns a file may leave out: an empty `kind` cell, or no such column, and the carriers' types set it. */
+const OPTIONAL_COLUMNS = ["kind"] as const;
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** `60.45`, `[60.45, 22.26]` or `60.45,22.26` / `60.45 22.26` for a `coordinates` cell. */
@@ -156,8 +170,8 @@ function coordinatesCell(cell: string): number[] | null {
 
 /**
  * CSV with a header row naming the columns `id,name,address,postalcode,city,country,branch,location_info,
- * carrier_info` and either `lat`+`lon` or one `coordinates` cell; any column order. An empty `location_info`
- * is null; `carrier_info` is a JSON object (empty cell: `{}`).
+ * carrier_info` and either `lat`+`lon` or one `coordinates` cell, and optionally `kind`; any column order. An empty
+ * `location_info` is null; `carrier_info` is a JSON object (empty cell: `{}`); an empty `kind` is left out.
  */
 export function parsePickupPointsCsv(text: string): ParseResult<PickupPoint> {
   const errors: ImportError[] = [];
@@ -198,7 +212,7 @@ export function parsePickupPointsCsv(text: string): ParseResult<PickupPoint> {
   const hasLatLon = header.includes("lat") && header.includes("lon");
   const missing: string[] = CSV_COLUMNS.filter((c) => !header.includes(c));
   if (!hasLatLon && !header.includes("coordinates")) missing.push("coordinates (or lat and lon)");
-  const known = new Set<string>([...CSV_COLUMNS, "lat", "lon", "coordinates"]);
+  const known = new Set<string>([...CSV_COLUMNS, ...OPTIONAL_COLUMNS, "lat", "lon", "coordinates"]);
   const unknown = header.filter((h) => !known.has(h));
   if (missing.length > 0 || unknown.length > 0) {
     return {
@@ -251,6 +265,7 @@ export function parsePickupPointsCsv(text: string): ParseResult<PickupPoint> {
       branch: row.branch,
       location_info: row.location_info === "" ? null : row.location_info,
       carrier_info: carrierInfo,
+      ...(row.kind !== undefined && row.kind !== "" && { kind: row.kind }),
     };
     if (cellErrors.length > 0) {
       // Still report the row's other problems, but not the unreadable cells a second time.
@@ -263,7 +278,7 @@ export function parsePickupPointsCsv(text: string): ParseResult<PickupPoint> {
     }
     items.push({ where: { line }, value });
   }
-  const result = collect<PickupPoint>(items);
+  const result = collect(items);
   // Field paths of CSV records name columns: coordinates/0 is the lat column when the file has one.
   const renamed = [...errors, ...result.errors].map((e) =>
     hasLatLon && e.field?.startsWith("coordinates/") ? { ...e, field: e.field === "coordinates/0" ? "lat" : "lon" } : e,

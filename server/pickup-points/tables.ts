@@ -20,6 +20,8 @@ export interface PickupPointsTables {
     branch: string;
     location_info: string | null;
     carrier_info: Json<CarrierInfoMap>;
+    /** Normalised from carrier_info's types (kind.ts) or given by the import (0023_pickup_point_kind.ts). */
+    kind: components["schemas"]["PickupPointKind"];
     /** Generated from lat/lon: the unit vector the nearest-point index orders by (0002_shipping.ts). */
     position: ColumnType<string, never, never>;
     created_at: CreatedAt;

@@ -113,6 +113,7 @@ function pointFields(
     branch: p.branch,
     location_info: p.location_info,
     carrier_info: p.carrier_info,
+    kind: p.kind,
     ...(distances && p.distance_m !== undefined && { distance_m: p.distance_m }),
   };
 }

@@ -54,6 +54,7 @@ export const point = (over: Partial<S["PickupPoint"]> = {}): S["PickupPoint"] =>
   branch: "fi.posti",
   location_info: null,
   carrier_info: { fi_posti: { id: String(seq) } },
+  kind: "unknown",
   ...over,
 });
 

@@ -109,6 +109,36 @@ export const PARITY_TABLE: ParityRow[] = [
       check: (b) => expect((b.facts as Record<string, unknown>)["customer.postalcode"]).toBe("20780"),
     },
   },
+  // Lockers and counters (issue 51): the spec's Kaarina and Helsinki examples are the demo directory's points, with
+  // their kind: a Posti parcel locker, Posti and Matkahuolto counters.
+  {
+    name: "shipping options for 20780: each pickup point's kind",
+    method: "GET",
+    path: "/shipping_options?postalcode=20780&country=FI",
+    expect: {
+      status: 200,
+      check: (b) => {
+        const points = (b.options as { pickup: { pickup_points: Record<string, { kind: string }> } }).pickup
+          .pickup_points;
+        expect(points["8712b5457606ca2e4ba6f518"]!.kind).toBe("counter");
+        expect(points["d7cad6002ff96859c30c5c20"]!.kind).toBe("counter");
+        expect(points["5128c02151fe5a6eef7b3338"]!.kind).toBe("locker");
+      },
+    },
+  },
+  {
+    name: "the pickup point lookup for 00100: each point's kind",
+    method: "GET",
+    path: "/pickup_points/lookup?postalcode=00100&country=FI&limit=2",
+    expect: {
+      status: 200,
+      check: (b) => {
+        const points = b.pickup_points as { id: string; kind: string }[];
+        expect(points.find((p) => p.id === "5a1f0c2e9b8d7a6f5e4d3c2b")!.kind).toBe("counter"); // K-Market Kamppi
+        for (const p of points) expect(["locker", "counter", "unknown"]).toContain(p.kind);
+      },
+    },
+  },
   // Near means near (issue 56): the spec's Ivalo and unknown postal code examples are the server's answers on the
   // demo directory (parity.test.ts loads it and prices home and pickup for the table's merchant).
   ...(

@@ -24,7 +24,11 @@ afterAll(async () => {
 });
 
 const points = (db = handle.db) =>
-  db.selectFrom("pickup_points").select(["id", "name", "lat", "lon", "branch", "carrier_info"]).orderBy("id").execute();
+  db
+    .selectFrom("pickup_points")
+    .select(["id", "name", "lat", "lon", "branch", "carrier_info", "kind"])
+    .orderBy("id")
+    .execute();
 const codes = (db = handle.db) =>
   db
     .selectFrom("postal_code_locations")
@@ -77,6 +81,42 @@ describe("importing pickup points", () => {
       name: "A2",
       carrier_info: { fi_posti: { id: "9", type: "PARCELLOCKER" } },
     });
+  });
+
+  it("stores each point's kind: the file's own when given, else its carriers' types'; a changed kind is an update", async () => {
+    const withoutKind = (p: S["PickupPoint"]) => {
+      const { kind: _left, ...record } = p;
+      return record;
+    };
+    const locker = withoutKind(
+      point({ name: "Locker", carrier_info: { fi_posti: { id: "1", type: "Pakettiautomaatti" } } }),
+    );
+    const counter = withoutKind(
+      point({ name: "Counter", carrier_info: { fi_posti: { id: "2", type: "SERVICE_POINT" } } }),
+    );
+    const none = withoutKind(point({ name: "None", carrier_info: { fi_matkahuolto: { id: "3" } } }));
+    const told = point({ name: "Told", kind: "counter", carrier_info: { fi_matkahuolto: { id: "4" } } });
+    expect(await importJson([locker, counter, none, told])).toMatchObject({ inserted: 4, errors: [] });
+    const kindOf = async (id: string) => (await points()).find((p) => p.id === id)!.kind;
+    expect([await kindOf(locker.id), await kindOf(counter.id), await kindOf(none.id), await kindOf(told.id)]).toEqual([
+      "locker",
+      "counter",
+      "unknown",
+      "counter",
+    ]);
+    expect(await importJson([{ ...none, kind: "locker" }, told])).toMatchObject({ updated: 1, unchanged: 1 });
+    expect(await kindOf(none.id)).toBe("locker");
+  });
+
+  it("refuses a kind the spec does not name, by record and field, storing nothing", async () => {
+    const before = await points();
+    const r = await importJson([point({ name: "fine" }), { ...a, kind: "box" }, { ...b, kind: null }]);
+    expect(r.errors).toEqual([
+      { record: 1, field: "kind", message: 'must be one of "locker", "counter", "unknown"' },
+      { record: 2, field: "kind", message: 'must be string; must be one of "locker", "counter", "unknown"' },
+    ]);
+    expect(r).toMatchObject({ inserted: 0, updated: 0 });
+    expect(await points()).toEqual(before);
   });
 
   it("imports nothing when any record is bad, reporting each by record number and field", async () => {
@@ -208,7 +248,12 @@ describe("npm run cli -- pickup-points import / postal-codes import", () => {
       writeFileSync(path.join(dir, "points.json"), JSON.stringify([p1, p2]));
       writeFileSync(
         path.join(dir, "bad.json"),
-        JSON.stringify([p1, { ...p2, id: "XYZ" }, { ...p2, coordinates: [60, 200] }]),
+        JSON.stringify([
+          p1,
+          { ...p2, id: "XYZ" },
+          { ...p2, coordinates: [60, 200] },
+          { ...point({ name: "CLI three" }), kind: "Locker" },
+        ]),
       );
       writeFileSync(path.join(dir, "codes.txt"), geonames("FI", "21500", 60.425, 22.515, "Piikkiö") + "\n");
 
@@ -219,7 +264,8 @@ describe("npm run cli -- pickup-points import / postal-codes import", () => {
       expect(bad.code).toBe(1);
       expect(bad.output).toContain("record 1, id:");
       expect(bad.output).toContain("record 2, coordinates/1:");
-      expect(bad.output).toContain("2 problems; nothing was imported.");
+      expect(bad.output).toContain('record 3, kind: must be one of "locker", "counter", "unknown"');
+      expect(bad.output).toContain("3 problems; nothing was imported.");
       const pc = await cli(["postal-codes", "import", path.join(dir, "codes.txt")], env);
       expect(pc.code, pc.output).toBe(0);
       expect(pc.output).toContain("1 postal codes: 1 new, 0 updated, 0 unchanged.");

@@ -5,11 +5,11 @@ import {
   parsePickupPointsCsv,
   parsePickupPointsJson,
   validatePickupPoint,
-  type PickupPoint,
+  type PickupPointRecord,
 } from "../../server/pickup-points/import-format.ts";
 import { formatGeoNamesLine, parseGeoNamesPostalCodes } from "../../server/pickup-points/geonames-format.ts";
 
-const good: PickupPoint = {
+const good: PickupPointRecord = {
   id: "5a1f0c2e9b8d7a6f5e4d3c2b",
   name: "K-Market Kamppi",
   address: "Urho Kekkosen katu 1",
@@ -21,7 +21,7 @@ const good: PickupPoint = {
   location_info: "Mon-Fri 7-22, Sat 8-22, Sun 10-22",
   carrier_info: { fi_posti: { id: "124301", label_name: "K-Market Kamppi", type: "PICKUPPOINT", office: "00100" } },
 };
-const other: PickupPoint = {
+const other: PickupPointRecord = {
   id: "5a1f0c2e9b8d7a6f5e4d3c2c",
   name: "R-kioski Rautatientori",
   address: "Kaivokatu 1",
@@ -33,6 +33,24 @@ const other: PickupPoint = {
   location_info: null,
   carrier_info: { fi_matkahuolto: { id: "9617" } },
 };
+// As parsed: the kind their carriers' types give (PICKUPPOINT: a counter; Matkahuolto's point names no type).
+const goodRead = { ...good, kind: "counter" };
+const otherRead = { ...other, kind: "unknown" };
+const header = "id,name,address,postalcode,city,country,lat,lon,branch,location_info,carrier_info";
+const row = (p: PickupPointRecord) =>
+  [
+    p.id,
+    p.name,
+    p.address,
+    p.postalcode,
+    p.city,
+    p.country,
+    p.coordinates[0],
+    p.coordinates[1],
+    p.branch,
+    p.location_info === null ? "" : `"${p.location_info}"`,
+    `"${JSON.stringify(p.carrier_info).replace(/"/g, '""')}"`,
+  ].join(",");
 const fields = (value: unknown) => validatePickupPoint(value).map((p) => p.field);
 
 describe("validatePickupPoint", () => {
@@ -101,7 +119,7 @@ describe("parsePickupPointsJson", () => {
   it("returns every valid record and every problem by record index", () => {
     const bad = { ...other, id: "nothex", coordinates: [100, 24] };
     const result = parsePickupPointsJson(JSON.stringify([good, bad, other]));
-    expect(result.records).toEqual([good, other]);
+    expect(result.records).toEqual([goodRead, otherRead]);
     expect(result.errors).toEqual([
       { record: 1, field: "id", message: expect.stringContaining("pattern") },
       { record: 1, field: "coordinates/0", message: "must be <= 90" },
@@ -125,25 +143,9 @@ describe("parsePickupPointsJson", () => {
 });
 
 describe("parsePickupPointsCsv", () => {
-  const header = "id,name,address,postalcode,city,country,lat,lon,branch,location_info,carrier_info";
-  const row = (p: PickupPoint) =>
-    [
-      p.id,
-      p.name,
-      p.address,
-      p.postalcode,
-      p.city,
-      p.country,
-      p.coordinates[0],
-      p.coordinates[1],
-      p.branch,
-      p.location_info === null ? "" : `"${p.location_info}"`,
-      `"${JSON.stringify(p.carrier_info).replace(/"/g, '""')}"`,
-    ].join(",");
-
   it("reads lat/lon columns, empty location_info as null and carrier_info as JSON", () => {
     const result = parsePickupPointsCsv([header, row(good), row(other)].join("\n") + "\n");
-    expect(result).toEqual({ records: [good, other], errors: [] });
+    expect(result).toEqual({ records: [goodRead, otherRead], errors: [] });
   });
 
   it("reads one coordinates column, any column order, a BOM and CRLF", () => {
@@ -151,7 +153,7 @@ describe("parsePickupPointsCsv", () => {
       "\uFEFFcoordinates,id,name,address,postalcode,city,country,branch,location_info,carrier_info\r\n" +
       `"60.16916, 24.93169",${good.id},${good.name},${good.address},00100,HELSINKI,FI,fi.posti,"${good.location_info}","${JSON.stringify(good.carrier_info).replace(/"/g, '""')}"\r\n` +
       `[60.17098 24.94146],${other.id},${other.name},${other.address},00100,HELSINKI,FI,fi.matkahuolto,,"{""fi_matkahuolto"":{""id"":""9617""}}"\r\n`;
-    expect(parsePickupPointsCsv(text)).toEqual({ records: [good, other], errors: [] });
+    expect(parsePickupPointsCsv(text)).toEqual({ records: [goodRead, otherRead], errors: [] });
   });
 
   it("reports bad rows by the line they start on, and keeps the good ones", () => {
@@ -205,8 +207,51 @@ describe("parsePickupPointsCsv", () => {
     expect(detectFormat("  \n[{}]")).toBe("json");
     expect(detectFormat("id,name")).toBe("csv");
     expect(detectFormat("[]", "points.CSV")).toBe("csv");
-    expect(parsePickupPoints(JSON.stringify([good])).records).toEqual([good]);
-    expect(parsePickupPoints([header, row(good)].join("\n")).records).toEqual([good]);
+    expect(parsePickupPoints(JSON.stringify([good])).records).toEqual([goodRead]);
+    expect(parsePickupPoints([header, row(good)].join("\n")).records).toEqual([goodRead]);
+  });
+});
+
+describe("an import's kind", () => {
+  it("is the file's own when given, else the carriers'; a word not in the spec is refused by field", () => {
+    const locker = { ...other, id: "5a1f0c2e9b8d7a6f5e4d3c2d", carrier_info: { fi_posti: { id: "1", type: "APT" } } };
+    const result = parsePickupPointsJson(
+      JSON.stringify([{ ...other, kind: "counter" }, locker, { ...good, kind: "unknown" }]),
+    );
+    expect(result).toEqual({
+      records: [
+        { ...other, kind: "counter" },
+        { ...locker, kind: "locker" },
+        { ...good, kind: "unknown" },
+      ],
+      errors: [],
+    });
+    const oneOf = 'must be one of "locker", "counter", "unknown"';
+    for (const [kind, message] of [
+      ["Locker", oneOf],
+      ["parcel_locker", oneOf],
+      ["", oneOf],
+      [null, `must be string; ${oneOf}`],
+      [1, `must be string; ${oneOf}`],
+    ] as const) {
+      expect(parsePickupPointsJson(JSON.stringify([good, { ...other, kind }]))).toEqual({
+        records: [goodRead],
+        errors: [{ record: 1, field: "kind", message }],
+      });
+    }
+  });
+
+  it("may be a CSV column, an empty cell leaving it to the carriers", () => {
+    const csv = [
+      `${header},kind`,
+      `${row(good)},`,
+      `${row(other)},counter`,
+      `${row({ ...other, id: "5a1f0c2e9b8d7a6f5e4d3c2d" })},box`,
+    ].join("\n");
+    expect(parsePickupPointsCsv(csv)).toEqual({
+      records: [goodRead, { ...other, kind: "counter" }],
+      errors: [{ line: 4, field: "kind", message: 'must be one of "locker", "counter", "unknown"' }],
+    });
   });
 });
 

@@ -27,6 +27,7 @@ import * as m0019 from "./0019_delivery_dates.ts";
 import * as m0020 from "./0020_sealed_secrets.ts";
 import * as m0021 from "./0021_carrier_service_tokens.ts";
 import * as m0022 from "./0022_pickup_max_distance.ts";
+import * as m0023 from "./0023_pickup_point_kind.ts";
 import * as c0011 from "./contract/0011_drop_global_portal_email.ts";
 import * as c0016 from "./contract/0016_rule_postal_codes.ts";
 import * as c0020 from "./contract/0020_sealed_secrets.ts";
@@ -54,6 +55,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "0020_sealed_secrets": m0020,
   "0021_carrier_service_tokens": m0021,
   "0022_pickup_max_distance": m0022,
+  "0023_pickup_point_kind": m0023,
 };
 
 /** Kept in their own migration table, so that MIGRATIONS stay in order whenever these run. */
