@@ -44,7 +44,16 @@ export async function startEmbeddedThread(
   durable = false,
 ): Promise<EmbeddedThread> {
   const worker = new Worker(new URL("./embedded-worker.mjs", import.meta.url), {
-    workerData: { dir, startParams, loadDataDir, durable },
+    workerData: {
+      dir,
+      startParams,
+      loadDataDir,
+      durable,
+      // V8's flags are the process's: the thread leaves an operator's tiering budget as it is (embedded-worker.mjs).
+      tieringBudgetGiven: [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) =>
+        a.startsWith("--wasm-tiering-budget"),
+      ),
+    },
     // The thread runs plain JavaScript: no TypeScript loader of the parent's is needed there.
     execArgv: [],
   });

@@ -5,6 +5,7 @@
 // gzipped tar; { id, close: true } closes the database; { id, flush: gen } answers once the commits that `gen` (an
 // exchange's answer carries it) counts are on the disk (embedded-flush.mjs; at once with relaxed durability).
 import { Blob } from "node:buffer";
+import { setFlagsFromString } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { NodeFS } from "@electric-sql/pglite/nodefs";
@@ -60,12 +61,27 @@ class OwnerOnlyNodeFS extends NodeFS {
   }
 }
 
-const { dir, startParams, loadDataDir, durable } = workerData;
+const { dir, startParams, loadDataDir, durable, tieringBudgetGiven } = workerData;
+
+/**
+ * V8 optimises a WebAssembly function once it has run through its tiering budget (roughly bytes of code executed),
+ * on background threads. PostgreSQL's start runs much code once (the relation cache, catalogue scans), and with
+ * V8's default budget (1,800,000 in Node 20's V8) those optimisations took ~1.2 s of processor time at every start
+ * of the server, 40% of it, on the two cores the request thread needs to load the server meanwhile
+ * (bench/levers.md, "Start to ready, again"). A function's budget is set when the module is instantiated, and set
+ * again from the flag each time it runs out: so the opening instantiates under a large budget and the flag goes back
+ * to the default at once. Functions hot in serving still tier up, after their first large budget (a query loop
+ * measured the same processor time per query from its second block of 200 on). An operator's own
+ * --wasm-tiering-budget (NODE_OPTIONS or node's arguments) is left alone.
+ */
+const OPENING_TIERING_BUDGET = 1_000_000_000;
+const TIERING_BUDGET = 1_800_000;
 const fs = new OwnerOnlyNodeFS(dir, durable);
 /** How far the log was written: each exchange's answer says, for the barrier before a request's answer. */
 const gen = () => fs.files?.gen() ?? 0;
 let db;
 try {
+  if (!tieringBudgetGiven) setFlagsFromString(`--wasm-tiering-budget=${OPENING_TIERING_BUDGET}`);
   db = await PGlite.create({
     fs,
     extensions: { cube },
@@ -75,6 +91,8 @@ try {
   parentPort.postMessage({ ready: true });
 } catch (err) {
   parentPort.postMessage({ failed: plain(err) });
+} finally {
+  if (!tieringBudgetGiven) setFlagsFromString(`--wasm-tiering-budget=${TIERING_BUDGET}`);
 }
 
 parentPort.on("message", async ({ id, exchange, dump, close, flush }) => {
