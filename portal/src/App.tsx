@@ -1,12 +1,13 @@
 // The signed-in frame (navigation, account, the area the address names); the sign-in form until there is a session;
 // only the form for a new password (and Sign out) while an admin-reset password waits to be changed.
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
 import { Redirect, Route, Router, Switch } from "wouter";
 import { apiClient } from "./api.ts";
-import { queryClient, signedOut } from "./app/data.ts";
+import { queryClient, sessionQuery, signedOut } from "./app/data.ts";
 import { useHashPath, useHashSearch } from "./app/location.ts";
 import { AREAS } from "./app/routes.tsx";
-import { ApiContext, SessionContext, useSession } from "./app/session.ts";
+import { ApiContext, SessionContext } from "./app/session.ts";
 import { Shell } from "./app/Shell.tsx";
 import { ChangePassword, PasswordGate } from "./pages/ChangePassword.tsx";
 import { SignIn } from "./pages/SignIn.tsx";
@@ -14,7 +15,7 @@ import { useWords } from "./words/index.ts";
 import type { PortalSession } from "../../generated/api.ts";
 
 export function App() {
-  const session = useSession();
+  const session = useQuery(sessionQuery());
   const w = useWords();
   // The page is in one language: the one its words are in (screen readers and the browser's own words follow it),
   // its title too.

@@ -1,6 +1,7 @@
 // The portal's house rules that hold issue 56 and issue 54 item 2 (eslint.config.js): one language per page (no
 // words written into a view), one way from a failed request to words, one problem banner, TanStack Query's
-// signal in every query's request, one list of revocable keys and addresses, and the syntax rules (the spec's base
+// signal in every query's request, one data layer shape (query option factories in each area's data file), one
+// list of revocable keys and addresses, and the syntax rules (the spec's base
 // path, one name for each spec type, one kg <-> g conversion, one dialog, no request body type written by hand). Each rule is shown to refuse what it
 // is about and to let the right way pass, so that a selector that silently stopped matching fails here, not only in
 // review.
@@ -10,39 +11,55 @@ import { describe, expect, it } from "vitest";
 // @ts-expect-error -- the house rules are plain JavaScript (eslint.config.js), without types
 import * as rules from "../../eslint.config.js";
 
-const { ONE_BANNER, ONE_DIALOG_ROLE, ONE_LANGUAGE, ONE_REVOCABLE_LIST, ONE_WAY, PORTAL_SYNTAX } = rules as Record<
-  string,
-  unknown
->;
+const {
+  DATA_FILES,
+  ONE_BANNER,
+  ONE_DIALOG_ROLE,
+  ONE_LANGUAGE,
+  ONE_QUERY_SHAPE,
+  ONE_REVOCABLE_LIST,
+  ONE_WAY,
+  PORTAL_SYNTAX,
+  QUERY_OPTIONS_HOME,
+} = rules as Record<string, unknown>;
 
 const linter = new Linter({ configType: "flat" });
+const ALL = [
+  ...(PORTAL_SYNTAX as unknown[]),
+  ONE_DIALOG_ROLE,
+  ONE_LANGUAGE,
+  ...(ONE_WAY as unknown[]),
+  ONE_BANNER,
+  ONE_REVOCABLE_LIST,
+  ONE_QUERY_SHAPE,
+  QUERY_OPTIONS_HOME,
+];
+/** As eslint.config.js has them: every rule in a view, the query option factories' own rule left out in a data file. */
 const config = [
   {
-    files: ["**/*.tsx"],
+    files: ["**/*.ts", "**/*.tsx"],
     languageOptions: { parser: tseslint.parser, parserOptions: { ecmaFeatures: { jsx: true } } },
-    rules: {
-      "no-restricted-syntax": [
-        "error",
-        ...(PORTAL_SYNTAX as unknown[]),
-        ONE_DIALOG_ROLE,
-        ONE_LANGUAGE,
-        ...(ONE_WAY as unknown[]),
-        ONE_BANNER,
-        ONE_REVOCABLE_LIST,
-      ],
-    },
+    rules: { "no-restricted-syntax": ["error", ...ALL] },
+  },
+  {
+    files: DATA_FILES as string[],
+    rules: { "no-restricted-syntax": ["error", ...ALL.filter((r) => r !== QUERY_OPTIONS_HOME)] },
   },
 ] as Linter.Config[];
 
 /** The rule messages `code` gets, each by its first words. */
-const refusals = (code: string) =>
-  linter.verify(code, config, "portal/src/pages/x/View.tsx").map((m) => m.message.split(":")[0]);
+const refusals = (code: string, file = "portal/src/pages/x/View.tsx") =>
+  linter.verify(code, config, file).map((m) => m.message.split(":")[0]);
+const DATA_FILE = "portal/src/pages/x/data.ts";
 
 const WORDS = "Words a person reads come from the catalogue (useWords().t, portal/src/words/<lang>/)";
 const ONE_PATH = "A failed request is said one way";
 const NOT_MESSAGE = "Say a failed request in the person's words, not the service's message";
 const SIGNAL = "Pass TanStack Query's signal to the request (queryFn";
 const BANNER = "The portal has one problem banner";
+const QUERY_SHAPE =
+  "Read through a query option factory of the area's data.ts (useQuery(shipmentQuery(api, id))), not an options object written in the call.";
+const HOME = "Query option factories live in the area's data file (pages/<area>/data.ts, app/data.ts)";
 const REVOCABLE = "A list of keys or addresses that can be revoked is parts/RevocableTable.tsx";
 const BASE = "Import BASE_PATH from generated/base-path.ts";
 const ONE_NAME = "A spec type has one name, its own";
@@ -83,8 +100,12 @@ describe("the portal's house rules", () => {
     expect(refusals(`const a = <p>{list.error.message}</p>;`)).toEqual([NOT_MESSAGE]);
     expect(refusals(`const a = <div role="alert" className="problem">{m}</div>;`)).toEqual([BANNER]);
     expect(refusals(`const a = <p className="muted problem" />;`)).toEqual([BANNER]);
-    expect(refusals(`useQuery({ queryKey: K, queryFn: () => unwrap(api.GET("/x")) });`)).toEqual([SIGNAL]);
-    expect(refusals(`useQuery({ queryKey: K, queryFn: async ({ pageParam }) => get(pageParam) });`)).toEqual([SIGNAL]);
+    expect(refusals(`queryOptions({ queryKey: K, queryFn: () => unwrap(api.GET("/x")) });`, DATA_FILE)).toEqual([
+      SIGNAL,
+    ]);
+    expect(
+      refusals(`infiniteQueryOptions({ queryKey: K, queryFn: async ({ pageParam }) => get(pageParam) });`, DATA_FILE),
+    ).toEqual([SIGNAL]);
   });
 
   it("refuse a revocable list written again, and let the one list and a Revoke outside a table through", () => {
@@ -105,10 +126,14 @@ describe("the portal's house rules", () => {
     for (const code of [
       `const a = <ProblemBanner problems={problemsOf(w, list.error, "listX")} />;`,
       `const a = <p className="problems-list status problem-free" />;`,
-      `useQuery({ queryKey: K, queryFn: ({ signal }) => unwrap(api.GET("/x", { signal })) });`,
-      `useInfiniteQuery({ queryKey: K, queryFn: ({ pageParam, signal }) => get(pageParam, signal) });`,
+      `const shipment = useQuery(shipmentQuery(api, id));`,
     ])
       expect(refusals(code), code).toEqual([]);
+    for (const code of [
+      `export const xQuery = (api: Api) => queryOptions({ queryKey: K, queryFn: ({ signal }) => unwrap(api.GET("/x", { signal })) });`,
+      `export const xsQuery = () => infiniteQueryOptions({ queryKey: K, queryFn: ({ pageParam, signal }) => get(pageParam, signal) });`,
+    ])
+      expect(refusals(code, DATA_FILE), code).toEqual([]);
   });
 
   it("refuse the base path written again, in a string or a template", () => {
@@ -196,5 +221,57 @@ describe("the portal's house rules", () => {
       `api.POST("/x", { body: { role } });`,
     ])
       expect(refusals(code), code).toEqual([]);
+  });
+
+  it("refuse a query's options written in a view or a hook, and a query option factory outside the data files", () => {
+    for (const [code, file] of [
+      [`const k = useQuery({ queryKey: KEYS, queryFn: ({ signal }) => unwrap(api.GET("/keys", { signal })) });`],
+      [`const l = useInfiniteQuery({ queryKey: K, queryFn: ({ pageParam, signal }) => get(pageParam, signal) });`],
+      [`const s = useQuery({ ...shipmentQuery(api, id), enabled: ok });`],
+      [`void qc.fetchQuery({ queryKey: K, queryFn: ({ signal }) => get(signal) });`],
+      [`void qc.ensureQueryData({ queryKey: K, queryFn: ({ signal }) => get(signal) });`],
+      [`export const useX = () => useQuery({ queryKey: K, queryFn: ({ signal }) => get(signal) });`, DATA_FILE],
+      [
+        `export const useX = () => useQuery({ queryKey: K, queryFn: ({ signal }) => get(signal) });`,
+        "portal/src/app/data.ts",
+      ],
+    ] as [string, string?][])
+      expect(refusals(code, file), code).toEqual([QUERY_SHAPE]);
+    for (const [code, file] of [
+      [`const k = useQuery(queryOptions({ queryKey: K, queryFn: ({ signal }) => get(signal) }));`],
+      [`const x = infiniteQueryOptions({ queryKey: K, queryFn: ({ pageParam, signal }) => get(pageParam, signal) });`],
+      [
+        `export const q = () => queryOptions({ queryKey: K, queryFn: ({ signal }) => get(signal) });`,
+        "portal/src/app/session.ts",
+      ],
+      [
+        `export const q = () => queryOptions({ queryKey: K, queryFn: ({ signal }) => get(signal) });`,
+        "portal/src/pages/pricing/queries.ts",
+      ],
+    ] as [string, string?][])
+      expect(refusals(code, file), code).toEqual([HOME]);
+  });
+
+  it("let a view pass a data file's factory to the hook, and the data file make it", () => {
+    for (const code of [
+      `const shipment = useQuery(shipmentQuery(api, id, { live: true }));`,
+      `const list = useInfiniteQuery(shipmentListQuery(api, filters));`,
+      `const branches = useQuery(branchesQuery(api)).data ?? [];`,
+      `void qc.invalidateQueries({ queryKey: keys.all });`,
+      `void qc.prefetchQuery(shipmentQuery(api, id));`,
+      `const m = useMutation({ mutationFn: (id: string) => unwrap(revoke(id)) });`,
+    ])
+      expect(refusals(code), code).toEqual([]);
+    for (const [code, file] of [
+      [
+        `export const sessionQuery = () => queryOptions({ queryKey: S, queryFn: ({ signal }) => get(signal), staleTime: Infinity });`,
+        "portal/src/app/data.ts",
+      ],
+      [
+        `export function listQuery(api: Api, f: Filters) { return infiniteQueryOptions({ queryKey: keys.list(f), initialPageParam: "", queryFn: ({ pageParam, signal }) => get(api, f, pageParam, signal), getNextPageParam: (l) => l.next }); }`,
+        DATA_FILE,
+      ],
+    ] as [string, string?][])
+      expect(refusals(code, file), code).toEqual([]);
   });
 });

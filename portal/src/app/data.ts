@@ -1,7 +1,9 @@
 // The one data layer: every request goes through `unwrap`, which turns the typed client's answer into data or
 // an ApiError, and a 401 into the signed-out state (once, here, for every view). TanStack Query caches.
-import { QueryClient } from "@tanstack/react-query";
+import { QueryClient, queryOptions } from "@tanstack/react-query";
 import type { ErrorBody } from "../../../client/index.ts";
+import { apiClient } from "../api.ts";
+import type { PortalSession } from "../../../generated/api.ts";
 import type { AnswerCode } from "../words/codes.ts";
 import type { Form, Problems, Words } from "../words/index.ts";
 
@@ -101,4 +103,22 @@ export async function unwrap<T>(request: Promise<Answer<T>>): Promise<T> {
   }
   if (!r.response.ok || r.data === undefined) throw new ApiError(r.response.status, r.error as ErrorBody);
   return r.data;
+}
+
+/** Who is signed in: one query every view reads (App.tsx useQuery(sessionQuery())), asked only where this browser
+ * signed in. A reload keeps the cookie, not the CSRF token: the session answer gives it again. */
+export function sessionQuery() {
+  return queryOptions({
+    queryKey: SESSION_KEY,
+    queryFn: async ({ signal }): Promise<PortalSession | null> => {
+      if (!hint.get()) return null;
+      try {
+        return await unwrap(apiClient().GET("/portal_sessions/current", { signal }));
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 401) return null;
+        throw e;
+      }
+    },
+    staleTime: Infinity,
+  });
 }

@@ -1,26 +1,9 @@
-// Who is signed in: one query that every view reads, and the typed client made for that session's CSRF token.
-import { useQuery } from "@tanstack/react-query";
+// Who is signed in (data.ts sessionQuery, read by App.tsx), and the typed client made for that session's CSRF
+// token, which the views under the signed-in frame take from here.
 import { createContext, useContext } from "react";
-import { apiClient, type Api } from "../api.ts";
-import { ApiError, hint, queryClient, SESSION_KEY, unwrap } from "./data.ts";
+import type { Api } from "../api.ts";
+import { hint, queryClient, SESSION_KEY } from "./data.ts";
 import type { PortalSession } from "../../../generated/api.ts";
-
-export function useSession() {
-  return useQuery({
-    queryKey: SESSION_KEY,
-    // A reload keeps the cookie, not the CSRF token: the session answer gives it again.
-    queryFn: async ({ signal }): Promise<PortalSession | null> => {
-      if (!hint.get()) return null;
-      try {
-        return await unwrap(apiClient().GET("/portal_sessions/current", { signal }));
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 401) return null;
-        throw e;
-      }
-    },
-    staleTime: Infinity,
-  });
-}
 
 export function signedIn(session: PortalSession): void {
   hint.set(true);

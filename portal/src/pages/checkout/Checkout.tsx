@@ -12,9 +12,9 @@ import { CopyButton } from "../../parts/CopyButton.tsx";
 import { NewKeyForm } from "./NewKeyForm.tsx";
 import { Shopify } from "./Shopify.tsx";
 import { snippet } from "./snippet.ts";
+import { KEYS, publishableKeysQuery } from "./data.ts";
 import { useWords, type Catalogue } from "../../words/index.ts";
 
-export const KEYS = ["publishable_keys"] as const;
 const keyName = (k: S["PublishableKey"], t: Catalogue["checkout"]) => k.name || t.unnamed;
 
 export function Checkout(_: { rest: string[] }) {
@@ -22,7 +22,7 @@ export function Checkout(_: { rest: string[] }) {
   const w = useWords();
   const t = w.t.checkout;
   const qc = useQueryClient();
-  const keys = useQuery({ queryKey: KEYS, queryFn: ({ signal }) => unwrap(api.GET("/publishable_keys", { signal })) });
+  const keys = useQuery(publishableKeysQuery(api));
   const [notice, setNotice] = useState<string>();
   const revoke = useMutation({
     mutationFn: (id: string) =>

@@ -8,8 +8,8 @@ import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/use-words.ts";
+import { CALLBACKS } from "./data.ts";
 
-export const CALLBACKS = ["shopify_callbacks"] as const;
 const SHOWN = ["/body/name", "/body/pickup_rates", "/body/tag_properties", "/body/app_secret"];
 
 /** The properties are one text box: a problem with one line of it is shown at the box (the words name the line). */

@@ -6,6 +6,7 @@ import { problemsOf, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
+import { KEYS } from "./data.ts";
 
 /** The addresses are one text box: a problem with one line of it is shown at the box (the words name the line). */
 function atTheBox(p: Problems | undefined): Problems | undefined {
@@ -31,7 +32,7 @@ export function NewKeyForm({ onCreated }: { onCreated: (k: S["PublishableKey"]) 
       setName("");
       setOrigins("");
       onCreated(k);
-      return qc.invalidateQueries({ queryKey: ["publishable_keys"] });
+      return qc.invalidateQueries({ queryKey: KEYS });
     },
   });
   const problems = atTheBox(problemsOf(w, create.error, "createPublishableKey"));

@@ -12,7 +12,8 @@ import { ProblemBanner } from "../../parts/fields.tsx";
 import { RevocableTable } from "../../parts/RevocableTable.tsx";
 import { useWords } from "../../words/use-words.ts";
 import { SecretOnce } from "../webhooks/Secret.tsx";
-import { CALLBACKS, NewCallbackForm } from "./NewCallbackForm.tsx";
+import { CALLBACKS, callbacksQuery } from "./data.ts";
+import { NewCallbackForm } from "./NewCallbackForm.tsx";
 import { registrationCall } from "./shopify-call.ts";
 
 /** The shown part of a callback address (the rest was shown once): a path, as code. */
@@ -25,10 +26,7 @@ export function Shopify() {
   const { t } = words;
   const w = t.shopify;
   const id = useId().replace(/:/g, "");
-  const tokens = useQuery({
-    queryKey: CALLBACKS,
-    queryFn: ({ signal }) => unwrap(api.GET("/shopify/carrier_service_tokens", { signal })),
-  });
+  const tokens = useQuery(callbacksQuery(api));
   const [notice, setNotice] = useState<string>();
   const [created, setCreated] = useState<CarrierServiceTokenWithSecret>();
   const revoke = useMutation({

@@ -1,5 +1,6 @@
 // One condition of a rule, as the sentence it makes: what is checked ("Order weight"), the comparison ("is over")
 // and the value in the unit the editor shows (kg, €), or chosen from a list where the set is known.
+import { useQuery } from "@tanstack/react-query";
 import { FACT_KINDS } from "../../../../client/index.ts";
 import type { Problems, S } from "../../api.ts";
 import { Field } from "../../parts/fields.tsx";
@@ -7,8 +8,9 @@ import { useWords, type Words } from "../../words/index.ts";
 import { ChoiceList, type Choice } from "./ChoiceList.tsx";
 import { countries, unitOf } from "./choices.ts";
 import { CHOSEN, FACTS, newCriterion, operatorsOf, type CriterionDraft } from "./pricing-draft.ts";
-import { useSettings } from "./queries.ts";
+import { settingsQuery } from "./data.ts";
 import type { RuleOperator, ShippingFactName } from "../../../../generated/api.ts";
+import { useApi } from "../../app/session.ts";
 
 interface Props {
   c: CriterionDraft;
@@ -40,7 +42,8 @@ export function choicesOf(w: Words, fact: ShippingFactName, branches: string[], 
 export function Criterion({ c, path, problems, label, branches, onSet, onRemove }: Props) {
   const w = useWords();
   const t = w.t.pricingPage;
-  const served = useSettings().data?.countries ?? ["FI"];
+  const api = useApi();
+  const served = useQuery(settingsQuery(api)).data?.countries ?? ["FI"];
   const list = c.op === "in" || c.op === "not_in";
   const chosen = CHOSEN.has(c.fact) && c.op !== "contains";
   const unit = unitOf(c.fact, w.locale);

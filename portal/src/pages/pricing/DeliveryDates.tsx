@@ -1,9 +1,10 @@
 // The delivery dates part of the shipping settings: the warehouse's time zone and, per method, how long a parcel
 // takes, in plain words, with what an order placed now would be told (POST /merchant/delivery_dates/_preview,
 // asked a moment after each change: the server owns the calendar and the public holidays).
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
+import { useMemo } from "react";
 import type { S } from "../../api.ts";
-import { problemsOf, unwrap } from "../../app/data.ts";
+import { problemsOf } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Field } from "../../parts/fields.tsx";
 import { formatWeekdayDay, useWords, weekdayName } from "../../words/index.ts";
@@ -18,6 +19,7 @@ import {
 } from "./dates-draft.ts";
 import { place } from "./problems.ts";
 import { useSettled } from "./useSettled.ts";
+import { datesPreviewQuery } from "./data.ts";
 
 /** The zones the browser knows, the merchant's own first when the browser does not list it. */
 function zones(current: string): string[] {
@@ -144,18 +146,10 @@ function useDatesPreview(draft: DatesDraft, country: S["CountryCode"]) {
   const api = useApi();
   const body: S["DeliveryDatesPreview"] = { time_zone: draft.zone, delivery_times: deliveryTimesOf(draft), country };
   const asked = useSettled(JSON.stringify(body), 300);
-  return useQuery({
-    queryKey: ["delivery_dates_preview", asked],
-    queryFn: ({ signal }) =>
-      unwrap(
-        api.POST("/merchant/delivery_dates/_preview", {
-          body: JSON.parse(asked) as S["DeliveryDatesPreview"],
-          signal,
-        }),
-      ),
-    enabled: draft.zone !== "",
-    placeholderData: keepPreviousData,
-    retry: false,
-    refetchOnWindowFocus: false,
-  });
+  return useQuery(
+    datesPreviewQuery(
+      api,
+      useMemo(() => JSON.parse(asked) as typeof body, [asked]),
+    ),
+  );
 }

@@ -2,10 +2,10 @@
 // (POST /shipping_options/_preview), asked again a moment after each change of the draft or the customer, never
 // while nothing changes. Its check of the draft goes back to the editor, to stand next to the fields, and so does
 // its answer, for the editor to keep the edited method's price in view where the preview is off screen (a phone).
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { S } from "../../api.ts";
-import { problemsOf, unwrap } from "../../app/data.ts";
+import { problemsOf } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
@@ -14,9 +14,9 @@ import { Options } from "./Options.tsx";
 import { inputOf, numberOrText, type ListDraft } from "./pricing-draft.ts";
 import { detailsOutside, place } from "./problems.ts";
 import { useSettled } from "./useSettled.ts";
+import { previewQuery } from "./data.ts";
 import { gramsFromKg } from "../../parts/weight.ts";
 
-export const PREVIEW = ["preview"] as const;
 const CUSTOMER = ["/body/postalcode", "/body/country", "/body/weight", "/body/cart_value", "/body/tags"];
 
 interface Props {
@@ -51,16 +51,12 @@ export function Preview({ draft, onChecked }: Props) {
   };
   // A moment after the last keystroke: one request per change, not one per character.
   const asked = useSettled(JSON.stringify(body), 300);
-  const preview = useQuery({
-    queryKey: [...PREVIEW, asked],
-    queryFn: async ({ signal }) =>
-      (await unwrap(
-        api.POST("/shipping_options/_preview", { body: JSON.parse(asked) as typeof body, signal }),
-      )) as S["ShippingOptionsResult"],
-    placeholderData: keepPreviousData,
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-  });
+  const preview = useQuery(
+    previewQuery(
+      api,
+      useMemo(() => JSON.parse(asked) as typeof body, [asked]),
+    ),
+  );
   const report = useRef(onChecked);
   report.current = onChecked;
   useEffect(() => {

@@ -10,13 +10,13 @@ import { useApi } from "../../app/session.ts";
 import { useWords } from "../../words/index.ts";
 import { ListFields } from "./ListFields.tsx";
 import { Answer } from "./Options.tsx";
-import { PREVIEW, Preview } from "./Preview.tsx";
+import { Preview } from "./Preview.tsx";
 import { PriceChanges } from "./PriceChanges.tsx";
 import { fieldPaths, inputOf, type ListDraft } from "./pricing-draft.ts";
 import { PricingRules } from "./PricingRules.tsx";
 import { detailsUnder, place } from "./problems.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
-import { PRICE_LISTS } from "./queries.ts";
+import { PREVIEW, PRICE_LISTS } from "./data.ts";
 
 interface Props {
   initial: ListDraft;

@@ -1,23 +1,26 @@
 // Pricing: shipping settings, and one price list at a time (a tab per delivery method) in an editor beside a live
 // preview of what checkout would answer with the draft, before it is saved. Unsaved edits are never lost by a
 // stray click: leaving the page asks first, and so does switching to another price list.
+import { useQuery } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { Confirm } from "../../parts/Confirm.tsx";
 import { useLeaveGuard } from "../../parts/useLeaveGuard.ts";
 import { lowerFirst, useWords } from "../../words/index.ts";
 import { PriceListEditor } from "./PriceListEditor.tsx";
 import { draftOf, newDraft } from "./pricing-draft.ts";
-import { useBranches, usePriceLists } from "./queries.ts";
+import { branchesQuery, priceListsQuery } from "./data.ts";
 import { Settings } from "./Settings.tsx";
 import type { ShippingMethodType } from "../../../../generated/api.ts";
+import { useApi } from "../../app/session.ts";
 
 const METHODS: ShippingMethodType[] = ["pickup", "home", "letter"];
 
 export function Pricing(_: { rest: string[] }) {
   const w = useWords();
   const t = w.t.pricingPage;
-  const lists = usePriceLists();
-  const branches = useBranches();
+  const api = useApi();
+  const lists = useQuery(priceListsQuery(api));
+  const branches = useQuery(branchesQuery(api)).data ?? [];
   const [method, setMethod] = useState<ShippingMethodType>("pickup");
   const [asked, setAsked] = useState<ShippingMethodType>();
   const [listDirty, setListDirty] = useState(false);

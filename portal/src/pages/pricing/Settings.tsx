@@ -1,6 +1,6 @@
 // Shipping settings: which delivery methods are offered, their weight limits (in kg; the API keeps grams), the
 // countries served (chosen from the list), how far and how many pickup points checkout offers and the delivery dates.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import type { S } from "../../api.ts";
 import { problemsOf, unwrap } from "../../app/data.ts";
@@ -11,12 +11,12 @@ import { ChoiceList } from "./ChoiceList.tsx";
 import { DeliveryDates } from "./DeliveryDates.tsx";
 import { countries, kilograms } from "./choices.ts";
 import { place } from "./problems.ts";
-import { PREVIEW } from "./Preview.tsx";
-import { SETTINGS, useSettings } from "./queries.ts";
+import { PREVIEW, SETTINGS, settingsQuery } from "./data.ts";
 import { draftOf, FIELDS, inputOf, METHODS, type Draft } from "./settings-draft.ts";
 
 export function Settings({ onDirty }: { onDirty: (dirty: boolean) => void }) {
-  const settings = useSettings();
+  const api = useApi();
+  const settings = useQuery(settingsQuery(api));
   const { t } = useWords();
   if (!settings.data) return <p aria-busy="true">{t.pricingPage.loadingSettings}</p>;
   return <SettingsForm initial={settings.data} onDirty={onDirty} />;

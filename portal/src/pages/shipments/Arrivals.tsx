@@ -1,6 +1,6 @@
 // What has arrived of a shipment, oldest first: one row per product per arrival (a correction is a minus), with
 // when and who recorded it (the warehouse user's name, or the warehouse system's id). The page reads the shipment
-// again while arrivals can still come (data.ts useShipment's `live`), so new rows appear without a reload.
+// again while arrivals can still come (data.ts shipmentQuery's `live`), so new rows appear without a reload.
 import { useWords } from "../../words/index.ts";
 import type { InboundShipment, RecordedBy } from "../../../../generated/api.ts";
 

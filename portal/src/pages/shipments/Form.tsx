@@ -1,6 +1,7 @@
 // Announce a shipment, or modify one while its `actions` allow it. Sent as typed: the API's validation is the one
 // that counts, and one answer lists every problem, each shown next to its field in the catalogue's plain words.
 // Unsaved edits are not lost by a stray click (the leave guard asks first).
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { navigate } from "../../app/location.ts";
@@ -8,9 +9,10 @@ import { problemsOf } from "../../app/data.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { useLeaveGuard } from "../../parts/useLeaveGuard.ts";
 import { useWords } from "../../words/index.ts";
-import { useSaveShipment, useShipment } from "./data.ts";
+import { shipmentQuery, useSaveShipment } from "./data.ts";
 import { LINE_FIELDS, newLine, ProductLines, type LineDraft } from "./ProductLines.tsx";
 import type { InboundShipment, InboundShipmentCreate, ProductLineInput } from "../../../../generated/api.ts";
+import { useApi } from "../../app/session.ts";
 
 interface Draft {
   ref: string;
@@ -27,7 +29,8 @@ export function ShipmentForm({ id }: { id?: string }) {
 function EditShipment({ id }: { id: string }) {
   const w = useWords();
   const ts = w.t.shipments;
-  const shipment = useShipment(id);
+  const api = useApi();
+  const shipment = useQuery(shipmentQuery(api, id));
   if (shipment.isPending) return <p aria-busy="true">{ts.loadingOne}</p>;
   if (shipment.isError)
     return (

@@ -1,13 +1,15 @@
 // Inbound shipments, newest announcement first, a page at a time ("Show more" follows the API's next_cursor),
 // found by a piece of the reference or the sender's name and filtered by status; the filters live in the address.
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { useQueryParams } from "../../app/location.ts";
 import { problemsOf } from "../../app/data.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords, type Catalogue } from "../../words/index.ts";
-import { isStatus, STATUSES, useShipmentList, type Filters } from "./data.ts";
+import { isStatus, STATUSES, shipmentListQuery, type Filters } from "./data.ts";
 import { ShipmentFilters } from "./Filters.tsx";
 import { ShipmentTable } from "./ListTable.tsx";
+import { useApi } from "../../app/session.ts";
 
 export function ShipmentList() {
   const w = useWords();
@@ -15,7 +17,8 @@ export function ShipmentList() {
   const [params, setParams] = useQueryParams();
   const chosen = new Set(params.getAll("status").filter(isStatus));
   const filters: Filters = { q: (params.get("q") ?? "").trim(), statuses: STATUSES.filter((s) => chosen.has(s)) };
-  const list = useShipmentList(filters);
+  const api = useApi();
+  const list = useInfiniteQuery(shipmentListQuery(api, filters));
   const apply = (f: Filters) => setParams({ q: f.q || undefined, status: f.statuses });
   const items = list.data?.pages.flatMap((p) => p.items) ?? [];
   const filtered = filters.q !== "" || filters.statuses.length > 0;

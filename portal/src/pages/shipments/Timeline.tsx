@@ -1,13 +1,16 @@
 // How a shipment's status changed, oldest first, and who changed it.
+import { useQuery } from "@tanstack/react-query";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
-import { useStatusHistory } from "./data.ts";
+import { statusHistoryQuery } from "./data.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
+import { useApi } from "../../app/session.ts";
 
 export function StatusTimeline({ id }: { id: string }) {
   const w = useWords();
   const ts = w.t.shipments;
-  const history = useStatusHistory(id);
+  const api = useApi();
+  const history = useQuery(statusHistoryQuery(api, id));
   if (history.isPending) return <p aria-busy="true">{ts.loadingTimeline}</p>;
   if (history.isError) return <ProblemBanner problems={{ message: ts.timelineFailed, fields: {} }} quiet />;
   return (

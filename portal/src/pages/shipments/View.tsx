@@ -1,12 +1,13 @@
 // One shipment: its status and dates, what the shop may do with it now, its product lines, what has arrived,
 // how its status changed, and any problems the warehouse reported. All in plain words and one date format.
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { problemsOf } from "../../app/data.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
 import { ShipmentActions } from "./Actions.tsx";
 import { ShipmentArrivals } from "./Arrivals.tsx";
-import { useShipment, useTimelineFollows } from "./data.ts";
+import { shipmentQuery, useTimelineFollows } from "./data.ts";
 import { takesArrivals } from "./live.ts";
 import { ShipmentLabel } from "./Label.tsx";
 import { ShipmentLines } from "./Lines.tsx";
@@ -14,11 +15,13 @@ import { ProblemList } from "./ProblemList.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { StatusTimeline } from "./Timeline.tsx";
 import type { InboundShipment } from "../../../../generated/api.ts";
+import { useApi } from "../../app/session.ts";
 
 export function ShipmentView({ id }: { id: string }) {
   const w = useWords();
   const ts = w.t.shipments;
-  const shipment = useShipment(id, { live: true });
+  const api = useApi();
+  const shipment = useQuery(shipmentQuery(api, id, { live: true }));
   if (shipment.isPending) return <p aria-busy="true">{ts.loadingOne}</p>;
   if (shipment.isError)
     return (

@@ -1,7 +1,15 @@
 // The shipments area's reads and writes, through the portal's data layer: TanStack Query and `unwrap` (a 401
-// signs the page out by itself; every other refusal is an ApiError the view says in words).
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+// signs the page out by itself; every other refusal is an ApiError the view says in words). Reads are query option
+// factories (a view calls useQuery(shipmentQuery(api, id))); writes are mutation hooks.
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQueryClient,
+} from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
+import type { Api } from "../../api.ts";
 import { unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
 import { LIVE_POLL_MS, takesArrivals } from "./live.ts";
@@ -45,9 +53,8 @@ export interface Filters {
 }
 
 /** Newest announcement first, page after page as "Show more" asks. */
-export function useShipmentList(filters: Filters) {
-  const api = useApi();
-  return useInfiniteQuery({
+export function shipmentListQuery(api: Api, filters: Filters) {
+  return infiniteQueryOptions({
     queryKey: keys.list(filters),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam, signal }) =>
@@ -76,9 +83,8 @@ export function useShipmentList(filters: Filters) {
  * (TanStack Query pauses a hidden tab's interval), so the warehouse's arrivals appear as they are recorded; the
  * edit form leaves it out and is never refreshed under a person's typing.
  */
-export function useShipment(id: string, { live = false }: { live?: boolean } = {}) {
-  const api = useApi();
-  return useQuery({
+export function shipmentQuery(api: Api, id: string, { live = false }: { live?: boolean } = {}) {
+  return queryOptions({
     queryKey: keys.one(id),
     queryFn: ({ signal }) =>
       unwrap(api.GET("/inbound_shipments/{shipment_id}", { params: { path: { shipment_id: id } }, signal })),
@@ -97,9 +103,8 @@ export function useTimelineFollows(id: string, updatedAt: string) {
   }, [client, id, updatedAt]);
 }
 
-export function useStatusHistory(id: string) {
-  const api = useApi();
-  return useQuery({
+export function statusHistoryQuery(api: Api, id: string) {
+  return queryOptions({
     queryKey: keys.history(id),
     queryFn: ({ signal }) =>
       unwrap(

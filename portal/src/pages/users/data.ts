@@ -1,15 +1,14 @@
-// The users area's data: the list (TanStack Query, through `unwrap`: a 401 signs the page out by itself) and the
-// words of a refusal of one user's action.
-import { useQuery } from "@tanstack/react-query";
+// The users area's data: the list (a query option factory for TanStack Query, through `unwrap`: a 401 signs the
+// page out by itself) and the words of a refusal of one user's action.
+import { queryOptions } from "@tanstack/react-query";
+import type { Api } from "../../api.ts";
 import { problemsOf, unwrap } from "../../app/data.ts";
-import { useApi } from "../../app/session.ts";
 import type { Form, Words } from "../../words/index.ts";
 
 export const USERS = ["portal_users"] as const;
 
-export function useUsers() {
-  const api = useApi();
-  return useQuery({ queryKey: USERS, queryFn: ({ signal }) => unwrap(api.GET("/portal_users", { signal })) });
+export function usersQuery(api: Api) {
+  return queryOptions({ queryKey: USERS, queryFn: ({ signal }) => unwrap(api.GET("/portal_users", { signal })) });
 }
 
 /**

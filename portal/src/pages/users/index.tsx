@@ -1,10 +1,11 @@
 // The Users area (#/users, admins only): the people who sign in to the portal for this shop, their roles,
 // a temporary password for one who forgot theirs, removing one who left, and adding a person.
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { useCurrentSession } from "../../app/session.ts";
+import { useApi, useCurrentSession } from "../../app/session.ts";
 import { useWords } from "../../words/index.ts";
 import { AddUser } from "./AddUser.tsx";
-import { useUsers } from "./data.ts";
+import { usersQuery } from "./data.ts";
 import { problemsOf } from "../../app/data.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { RemoveUser } from "./RemoveUser.tsx";
@@ -16,7 +17,8 @@ type Pending = { kind: "reset" | "remove"; user: PortalUser };
 
 export function Users(_: { rest: string[] }) {
   const session = useCurrentSession();
-  const users = useUsers();
+  const api = useApi();
+  const users = useQuery(usersQuery(api));
   const w = useWords();
   const t = w.t.users;
   // What the last action on a user said, shown under that user's row; a removal's outcome above the list.

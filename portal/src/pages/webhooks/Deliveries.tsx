@@ -1,12 +1,14 @@
 // An endpoint's delivery log: each event in words with the shipment it is about, how its delivery went and why it
 // failed; rows on their way refresh by themselves; "Retry now" on rows that are waiting or failed.
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { problemsOf } from "../../app/data.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
-import { useDeliveries, useRetry } from "./data.ts";
+import { deliveriesQuery, useRetry } from "./data.ts";
 import { failureWords, whenWords } from "./words.ts";
 import type { WebhookDelivery } from "../../../../generated/api.ts";
+import { useApi } from "../../app/session.ts";
 
 /** Deliveries that a newer delivery of the same event (a retry) has taken over. */
 function superseded(items: WebhookDelivery[]): Set<string> {
@@ -21,7 +23,8 @@ function superseded(items: WebhookDelivery[]): Set<string> {
 }
 
 export function Deliveries({ endpointId, enabled }: { endpointId: string; enabled: boolean }) {
-  const deliveries = useDeliveries(endpointId);
+  const api = useApi();
+  const deliveries = useQuery(deliveriesQuery(api, endpointId));
   const retry = useRetry();
   const w = useWords();
   const { t } = w;

@@ -1,15 +1,18 @@
 // One delivery: the event in words and the shipment it is about, how it went and why it failed, "Retry now", and
 // exactly what we send (the JSON body, pretty-printed in a box of its own). Refreshes by itself while on its way.
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
 import { problemsOf } from "../../app/data.ts";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { useWords } from "../../words/index.ts";
-import { useDelivery, useEndpoint, useRetry } from "./data.ts";
+import { deliveryQuery, endpointQuery, useRetry } from "./data.ts";
 import { failureWords, whenWords } from "./words.ts";
+import { useApi } from "../../app/session.ts";
 
 export function DeliveryView({ endpointId, id }: { endpointId: string; id: string }) {
-  const endpoint = useEndpoint(endpointId);
-  const delivery = useDelivery(id);
+  const api = useApi();
+  const endpoint = useQuery(endpointQuery(api, endpointId));
+  const delivery = useQuery(deliveryQuery(api, id));
   const retry = useRetry();
   const w = useWords();
   const { t } = w;

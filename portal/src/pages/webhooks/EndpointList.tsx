@@ -1,6 +1,6 @@
 // The addresses events are sent to: a warning for each one we stopped sending to, the list, and a form to add
 // one (its signing secret shown once).
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link } from "wouter";
 import { problemsOf, unwrap } from "../../app/data.ts";
@@ -8,7 +8,7 @@ import { useApi } from "../../app/session.ts";
 import type { S } from "../../api.ts";
 import { Field, ProblemBanner } from "../../parts/fields.tsx";
 import { stateWords, stoppedBecause } from "../endpoint-state.ts";
-import { keys, useEndpoints } from "./data.ts";
+import { endpointsQuery, keys } from "./data.ts";
 import { EventChoice } from "./EventChoice.tsx";
 import { SecretOnce } from "./Secret.tsx";
 import { useWords } from "../../words/index.ts";
@@ -20,7 +20,7 @@ export function EndpointList() {
   const { t } = w;
   const tw = t.webhooks;
   const client = useQueryClient();
-  const endpoints = useEndpoints();
+  const endpoints = useQuery(endpointsQuery(api));
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<WebhookEventType[]>(["inbound_shipment.items_arrived"]);
   const create = useMutation({

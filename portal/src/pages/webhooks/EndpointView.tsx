@@ -1,7 +1,7 @@
 // One endpoint: why we stopped sending (if we did), the events it receives, turning sending off (after a
 // confirmation) and on, a test event, a new signing secret (after a confirmation, shown once with how long the old
 // one keeps working), and its delivery log.
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { problemsOf, unwrap } from "../../app/data.ts";
@@ -9,7 +9,7 @@ import { useApi } from "../../app/session.ts";
 import { Confirm, useConfirm } from "../../parts/Confirm.tsx";
 import { ProblemBanner } from "../../parts/fields.tsx";
 import { stateWords, stoppedBecause } from "../endpoint-state.ts";
-import { keys, useEndpoint } from "./data.ts";
+import { endpointQuery, keys } from "./data.ts";
 import { Deliveries } from "./Deliveries.tsx";
 import { EventChoice } from "./EventChoice.tsx";
 import { SecretOnce } from "./Secret.tsx";
@@ -20,7 +20,8 @@ import type { WebhookEndpoint, WebhookEventType } from "../../../../generated/ap
 type Action = { call: () => Promise<unknown>; done: string };
 
 export function EndpointView({ id }: { id: string }) {
-  const endpoint = useEndpoint(id);
+  const api = useApi();
+  const endpoint = useQuery(endpointQuery(api, id));
   const w = useWords();
   if (endpoint.isPending) return <p aria-busy="true">{w.t.common.loading}</p>;
   if (endpoint.isError) return <ProblemBanner problems={problemsOf(w, endpoint.error, "getWebhookEndpoint")} />;

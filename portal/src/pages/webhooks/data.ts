@@ -1,9 +1,10 @@
-// The webhooks area's reads and the one write every view shares (retry a delivery), through the portal's data
-// layer: TanStack Query, `unwrap` (a 401 signs the page out by itself).
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+// The webhooks area's reads (query option factories: a view calls useQuery(endpointQuery(api, id))) and the one
+// write every view shares (retry a delivery), through the portal's data layer: TanStack Query, `unwrap` (a 401
+// signs the page out by itself).
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError, Refusal, unwrap } from "../../app/data.ts";
 import { useApi } from "../../app/session.ts";
-import type { S } from "../../api.ts";
+import type { Api, S } from "../../api.ts";
 import { retryRefusedWords } from "./words.ts";
 import { useWords } from "../../words/index.ts";
 
@@ -18,17 +19,15 @@ export const keys = {
   delivery: (id: string) => ["webhooks", "delivery", id] as const,
 };
 
-export function useEndpoints() {
-  const api = useApi();
-  return useQuery({
+export function endpointsQuery(api: Api) {
+  return queryOptions({
     queryKey: keys.endpoints,
     queryFn: ({ signal }) => unwrap(api.GET("/webhook_endpoints", { params: { query: { limit: 100 } }, signal })),
   });
 }
 
-export function useEndpoint(id: string) {
-  const api = useApi();
-  return useQuery({
+export function endpointQuery(api: Api, id: string) {
+  return queryOptions({
     queryKey: keys.endpoint(id),
     queryFn: ({ signal }) =>
       unwrap(api.GET("/webhook_endpoints/{webhook_id}", { params: { path: { webhook_id: id } }, signal })),
@@ -36,9 +35,8 @@ export function useEndpoint(id: string) {
 }
 
 /** The newest deliveries; asked again every few seconds while any of them is still on its way, never otherwise. */
-export function useDeliveries(id: string) {
-  const api = useApi();
-  return useQuery({
+export function deliveriesQuery(api: Api, id: string) {
+  return queryOptions({
     queryKey: keys.deliveries(id),
     queryFn: ({ signal }) =>
       unwrap(
@@ -51,9 +49,8 @@ export function useDeliveries(id: string) {
   });
 }
 
-export function useDelivery(id: string) {
-  const api = useApi();
-  return useQuery({
+export function deliveryQuery(api: Api, id: string) {
+  return queryOptions({
     queryKey: keys.delivery(id),
     queryFn: ({ signal }) =>
       unwrap(api.GET("/webhook_deliveries/{delivery_id}", { params: { path: { delivery_id: id } }, signal })),
