@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { inputsUnchanged, stampsOf } from "./build-inputs.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const PACKAGE_FILES = ["package.json", "README.md", "CHANGELOG.md"];
@@ -58,7 +59,11 @@ export function packClient(outDir = path.join(root, "dist/client")) {
       ...PACKAGE_FILES.map((f) => path.join(root, "client", f)),
       ...listed.split("\n").filter((l) => l.trim()),
     ];
-    const manifest = { file, inputs: Object.fromEntries(inputs.map((f) => [path.relative(root, f), sha256(f)])) };
+    const manifest = {
+      file,
+      inputs: Object.fromEntries(inputs.map((f) => [path.relative(root, f), sha256(f)])),
+      stamps: stampsOf(inputs.map((f) => [path.relative(root, f), f])),
+    };
     writeFileSync(path.join(stage, MANIFEST), JSON.stringify(manifest, null, 1));
     renameSync(path.join(stage, MANIFEST), path.join(outDir, MANIFEST));
   } finally {
@@ -73,11 +78,9 @@ function upToDate(outDir, tarball) {
   const manifestPath = path.join(outDir, MANIFEST);
   if (!existsSync(tarball) || !existsSync(manifestPath)) return false;
   try {
-    const { file, inputs } = JSON.parse(readFileSync(manifestPath, "utf8"));
-    if (file !== path.basename(tarball)) return false;
-    return Object.entries(inputs).every(
-      ([f, hash]) => existsSync(path.join(root, f)) && sha256(path.join(root, f)) === hash,
-    );
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+    if (manifest.file !== path.basename(tarball)) return false;
+    return inputsUnchanged(manifestPath, manifest);
   } catch {
     return false;
   }

@@ -1,6 +1,6 @@
 // `npm start` and the operator CLI as an operator uses them, on the embedded database.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
@@ -54,6 +54,32 @@ describe("npm start's build", () => {
       writeFileSync(input, "export const a = 1;");
       expect(upToDate(manifest, output)).toBe(true);
       rmSync(output);
+      expect(upToDate(manifest, output)).toBe(false);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it("takes a file whose size and time are as recorded as unchanged, and sees a change of the same size", () => {
+    const scratch = mkdtempSync(path.join(".tmp", "build-inputs-"));
+    try {
+      const input = path.join(scratch, "input.ts");
+      const output = path.join(scratch, "out.js");
+      const manifest = path.join(scratch, "inputs.json");
+      const stamp = () =>
+        (JSON.parse(readFileSync(manifest, "utf8")) as { stamps?: Record<string, string> }).stamps?.[input];
+      writeFileSync(input, "export const a = 1;");
+      writeFileSync(output, "built");
+      recordInputs(manifest, [input]);
+      // Changed just now: no stamp (a change within the same clock tick could keep it), so its hash decides.
+      expect(stamp()).toBeUndefined();
+      const past = new Date(Date.now() - 60_000);
+      utimesSync(input, past, past);
+      // A manifest without a stamp (or an older one): the hash decides, and the stamp is recorded for the next check.
+      expect(upToDate(manifest, output)).toBe(true);
+      expect(stamp()).toMatch(/^19:\d/);
+      expect(upToDate(manifest, output)).toBe(true);
+      writeFileSync(input, "export const a = 2;");
       expect(upToDate(manifest, output)).toBe(false);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
