@@ -20,7 +20,8 @@ export const PORTAL_SYNTAX = [
   {
     selector:
       ":matches(BinaryExpression, AssignmentExpression, VariableDeclarator:not([id.name=/^MS_PER_S(ECOND)?$/])) > Literal:matches([value=1000], [value=0.001]), Property:not([key.name=/^(max|min)/]) > Literal[value=1000]",
-    message: "A kilogram's grams come from parts/weight.ts (GRAMS_PER_KG, kgFromGrams, gramsFromKg): one conversion.",
+    message:
+      "A kilogram's grams come from parts/weight.ts (kgFromGrams, gramsFromKg, wholeGramsFromKg): one conversion.",
   },
   {
     selector: "JSXOpeningElement[name.name='dialog'], CallExpression[callee.property.name='showModal']",

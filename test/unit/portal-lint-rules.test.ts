@@ -63,7 +63,7 @@ const HOME = "Query option factories live in the area's data file (pages/<area>/
 const REVOCABLE = "A list of keys or addresses that can be revoked is parts/RevocableTable.tsx";
 const BASE = "Import BASE_PATH from generated/base-path.ts";
 const ONE_NAME = "A spec type has one name, its own";
-const GRAMS = "A kilogram's grams come from parts/weight.ts (GRAMS_PER_KG, kgFromGrams, gramsFromKg)";
+const GRAMS = "A kilogram's grams come from parts/weight.ts (kgFromGrams, gramsFromKg, wholeGramsFromKg)";
 const DIALOG = "The portal has one dialog";
 const BODY = "A request body's type is the spec's";
 

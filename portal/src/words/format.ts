@@ -1,6 +1,6 @@
 // Dates, money and quantities in the speaker's locale, through Intl (one format each, for the whole portal).
 import { speakerOf, type Lang, type Speaker } from "./lang.ts";
-import { GRAMS_PER_KG, kgFromGrams } from "../parts/weight.ts";
+import { kgFromGrams } from "../parts/weight.ts";
 
 type Who = Lang | Speaker;
 const NONE = "—";
@@ -68,7 +68,7 @@ export function formatUnit(
 
 /** A weight given in grams, in grams below a kilogram and in kilograms above: "850 g", "10 kg", "1.25 kg". */
 export const formatWeight = (who: Who, grams: number): string =>
-  Math.abs(grams) < GRAMS_PER_KG ? formatUnit(who, grams, "gram") : formatUnit(who, kgFromGrams(grams), "kilogram");
+  Math.abs(kgFromGrams(grams)) < 1 ? formatUnit(who, grams, "gram") : formatUnit(who, kgFromGrams(grams), "kilogram");
 
 /** A volume in litres: "2.5 l". */
 export const formatVolume = (who: Who, litres: number): string => formatUnit(who, litres, "liter");

@@ -4,7 +4,6 @@
 import type { S } from "../../api.ts";
 import type { Words } from "../../words/index.ts";
 import type { ShippingFactName } from "../../../../generated/api.ts";
-import { GRAMS_PER_KG } from "../../parts/weight.ts";
 
 const C0 = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ";
 const C1 = "BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM";
@@ -30,11 +29,9 @@ export function countries(w: Words): { value: S["CountryCode"]; label: string }[
     .sort((a, b) => collator.compare(a.label, b.label));
 }
 
-/** How a numeric fact is shown in the editor: its unit's sign and how many of the API's units make one shown. */
+/** How a numeric fact is shown in the editor: its unit's sign (pricing-draft.ts converts a weight's value). */
 export interface Unit {
   sign: string;
-  /** API value = shown value x scale (grams per kilogram). */
-  scale: number;
 }
 
 const unitSign = (locale: string, unit: string) =>
@@ -56,15 +53,15 @@ export function currencySign(locale: string, currency: string): string {
 export function unitOf(fact: ShippingFactName, locale: string): Unit | undefined {
   switch (fact) {
     case "order.total_weight":
-      return { sign: unitSign(locale, "kilogram"), scale: GRAMS_PER_KG };
+      return { sign: unitSign(locale, "kilogram") };
     case "order.total_eur":
-      return { sign: currencySign(locale, "EUR"), scale: 1 };
+      return { sign: currencySign(locale, "EUR") };
     case "order.total_volume":
-      return { sign: unitSign(locale, "liter"), scale: 1 };
+      return { sign: unitSign(locale, "liter") };
     default:
       return undefined;
   }
 }
 
 /** Kilograms, as weights are shown outside rules too (the preview's weight, the settings' limits). */
-export const kilograms = (locale: string): Unit => ({ sign: unitSign(locale, "kilogram"), scale: GRAMS_PER_KG });
+export const kilograms = (locale: string): Unit => ({ sign: unitSign(locale, "kilogram") });

@@ -4,15 +4,15 @@
 import { FACT_KINDS, OPERATORS_BY_KIND } from "../../../../client/index.ts";
 import type { S } from "../../api.ts";
 import type { RuleOperator, ShippingFactName } from "../../../../generated/api.ts";
-import { GRAMS_PER_KG } from "../../parts/weight.ts";
+import { gramsFromKg, kgFromGrams } from "../../parts/weight.ts";
 
 export const FACTS = Object.keys(FACT_KINDS) as ShippingFactName[];
 export const operatorsOf = (fact: ShippingFactName): readonly RuleOperator[] => OPERATORS_BY_KIND[FACT_KINDS[fact]];
 
 /** Facts whose values are chosen from a list (chains from the directory, countries, methods). */
 export const CHOSEN = new Set<ShippingFactName>(["pup.branch", "customer.country", "order.shipping_type"]);
-/** API units per shown unit: the editor shows weights in kilograms. */
-const SCALE: Partial<Record<ShippingFactName, number>> = { "order.total_weight": GRAMS_PER_KG };
+/** Facts the editor shows in another unit than the API's: an order's weight in kilograms (the API's grams). */
+const IN_KG = new Set<ShippingFactName>(["order.total_weight"]);
 
 export interface CriterionDraft {
   fact: ShippingFactName;
@@ -57,14 +57,13 @@ export const numberOrText = (text: string): number | string => {
   const t = text.trim().replace(",", ".");
   return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : text;
 };
-/** Shown units to the API's, without binary noise (1.2 kg is 1200 g, not 1199.9999999999998). */
+/** Shown units to the API's, by the one conversion (1.2 kg is 1200 g, not 1199.9999999999998). */
 const toApi = (fact: ShippingFactName, text: string): number | string => {
   const n = numberOrText(text);
-  const scale = SCALE[fact] ?? 1;
-  return typeof n === "number" ? Math.round(n * scale * 1e6) / 1e6 : n;
+  return typeof n === "number" && IN_KG.has(fact) ? gramsFromKg(n) : n;
 };
 const fromApi = (fact: ShippingFactName, v: string | number | boolean | null): string =>
-  typeof v === "number" ? String(Math.round((v / (SCALE[fact] ?? 1)) * 1e6) / 1e6) : v === null ? "" : String(v);
+  typeof v === "number" ? String(IN_KG.has(fact) ? kgFromGrams(v) : v) : v === null ? "" : String(v);
 const splitList = (text: string) =>
   text
     .split(/\s*[;,]\s*/)
