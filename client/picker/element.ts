@@ -13,6 +13,8 @@ import { mapSwitch } from "./map-switch.ts";
 type S = components["schemas"];
 type Point = S["PickupPointWithPrice"];
 type Method = S["ShippingMethodType"];
+/** The pickup points shown: all, or one kind's (when the answer offers both lockers and counters). */
+type KindFilter = "all" | "locker" | "counter";
 
 /** What `logistics-pick` carries: the choice, and the quote to send to the shop's backend. */
 export interface PickDetail {
@@ -42,7 +44,7 @@ legend { font-weight: bold; padding: 0 .25em; }
 .detail { display: block; font-size: .9em; color: var(--logistics-muted, #4a4a4a); }
 .status:empty { display: none; }
 .status { margin: 0 0 .75em; }
-.views { display: flex; gap: .25em; margin: 0 0 .5em; }
+.views { display: flex; flex-wrap: wrap; gap: .25em; margin: 0 0 .5em; }
 .views button[aria-pressed=false] { background: none; color: inherit; box-shadow: inset 0 0 0 1px var(--logistics-border, #767676); }
 `;
 
@@ -89,6 +91,7 @@ export class ShippingPicker extends HTMLElement {
   private basis: string | undefined;
   /** The current choice, as the last `logistics-pick` event told it; null when none (or it was cleared). */
   value: PickDetail | null = null;
+  private kind: KindFilter = "all";
   /** The pickup points' list/map switch: only when the server has a map (map-switch.ts). */
   private map = mapSwitch(() => this.render(this.built?.status.textContent ?? ""));
 
@@ -310,14 +313,19 @@ export class ShippingPicker extends HTMLElement {
     if (this.method === "pickup") {
       const points = element("fieldset");
       points.append(element("legend", {}, t.points));
+      const all = this.points();
+      // Lockers or counters: a choice only when both are offered; points of unknown kind show under All.
+      if (!(["locker", "counter"] as const).every((k) => all.some((p) => p.kind === k))) this.kind = "all";
+      else points.append(this.kindSwitch());
+      const shown = all.filter((p) => this.kind === "all" || p.kind === this.kind);
       const onMap = this.map?.(
         points,
         this.language,
-        this.points().map((p) => ({ point: p, label: `${p.name}, ${this.money(p.price)}` })),
+        shown.map((p) => ({ point: p, label: `${p.name}, ${this.money(p.price)}` })),
         this.pointId,
         (p) => this.choosePoint(p),
       );
-      for (const p of onMap ? [] : this.points()) {
+      for (const p of onMap ? [] : shown) {
         const detail = [
           `${p.address}, ${p.postalcode} ${p.city}`,
           ...this.dates(p.delivery_estimate),
@@ -338,6 +346,26 @@ export class ShippingPicker extends HTMLElement {
       }
       content.append(points);
     }
+  }
+
+  /** All / Parcel lockers / Service counters: pressed buttons, as the list/map switch is; the keyboard stays on it. */
+  private kindSwitch(): HTMLElement {
+    const t = this.texts;
+    const group = element("div", { class: "views", role: "group", "aria-label": t.kinds });
+    for (const [kind, words] of [
+      ["all", t.all],
+      ["locker", t.lockers],
+      ["counter", t.counters],
+    ] as const) {
+      const button = element("button", { type: "button", "aria-pressed": String(this.kind === kind) }, words);
+      button.onclick = () => {
+        this.kind = kind;
+        this.render(this.built?.status.textContent ?? "");
+        this.root.querySelector<HTMLElement>(`[aria-label="${t.kinds}"] [aria-pressed=true]`)?.focus();
+      };
+      group.append(button);
+    }
+    return group;
   }
 
   private radio(

@@ -24,6 +24,10 @@ export const TEXTS = {
     hours: "Opening hours",
     distance: "Distance",
     delivered: (dates: string) => `Delivered ${dates}`,
+    kinds: "Pickup point type",
+    all: "All",
+    lockers: "Parcel lockers",
+    counters: "Service counters",
   },
   fi: {
     legend: "Toimitustapa",
@@ -48,6 +52,10 @@ export const TEXTS = {
     hours: "Aukioloajat",
     distance: "Etäisyys",
     delivered: (dates: string) => `Perillä ${dates}`,
+    kinds: "Noutopisteen tyyppi",
+    all: "Kaikki",
+    lockers: "Pakettiautomaatit",
+    counters: "Palvelupisteet",
   },
   sv: {
     legend: "Leveranssätt",
@@ -72,6 +80,10 @@ export const TEXTS = {
     hours: "Öppettider",
     distance: "Avstånd",
     delivered: (dates: string) => `Levereras ${dates}`,
+    kinds: "Typ av utlämningsställe",
+    all: "Alla",
+    lockers: "Paketautomater",
+    counters: "Serviceställen",
   },
 } as const;
 

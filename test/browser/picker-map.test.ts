@@ -249,6 +249,29 @@ describe("the picker's map", () => {
     expect(errors).toEqual([]);
   }, 180_000);
 
+  it("the filter between parcel lockers and service counters narrows the map's markers as it does the list", async () => {
+    const { page, errors } = await open(mapped);
+    await page.getByRole("radio", { name: /Pickup point/ }).check();
+    const points = page.getByRole("group", { name: "Choose a pickup point" });
+    await expect.poll(() => points.getByRole("radio").count(), WAIT).toBeGreaterThan(3);
+    const all = await points.locator(".name").allTextContents();
+    await page.getByRole("button", { name: "Map" }).click();
+    const map = page.getByRole("region", { name: "Map of the pickup points" });
+    const markers = map.locator("[role=button][aria-pressed]");
+    await expect.poll(() => markers.count(), WAIT).toBe(all.length);
+    const kinds = page.getByRole("group", { name: "Pickup point type" });
+    await kinds.getByRole("button", { name: "Parcel lockers" }).click();
+    // The demo directory's one locker near 20780.
+    await expect
+      .poll(() => markers.evaluateAll((els) => els.map((e) => e.getAttribute("aria-label"))), WAIT)
+      .toEqual(["Posti Pakettiautomaatti S-market Kaarina"]);
+    await kinds.getByRole("button", { name: "Service counters" }).click();
+    await expect.poll(() => markers.count(), WAIT).toBe(all.length - 1);
+    await page.screenshot({ path: `${SHOTS}/picker-map-counters-1024.png`, fullPage: true });
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+  }, 180_000);
+
   it("fits a phone's screen, and speaks the page's language", async () => {
     const { page, errors } = await open(mapped, 375);
     await page.getByRole("radio", { name: /Pickup point/ }).check();

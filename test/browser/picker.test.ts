@@ -139,7 +139,8 @@ describe("the checkout picker on a shop's page", () => {
     expect(await methods.textContent()).toMatch(/Pickup point.*from €3\.40/);
     await page.screenshot({ path: `${SHOTS}/picker-methods.png`, fullPage: true });
 
-    // Keyboard: from the postal code field, Tab to the methods, arrow down to pickup, Tab to the points, Space.
+    // Keyboard: from the postal code field, Tab to the methods, arrow down to pickup, Tab past the kind filter to the
+    // points, Space.
     await page.getByRole("textbox", { name: "Postal code" }).focus();
     await page.keyboard.press("Tab"); // Search
     await page.keyboard.press("Tab"); // the methods group
@@ -149,7 +150,8 @@ describe("the checkout picker on a shop's page", () => {
     await page.keyboard.press("ArrowDown"); // pickup
     const points = page.getByRole("group", { name: "Choose a pickup point" });
     await expect.poll(() => points.getByRole("radio").count()).toBeGreaterThan(1);
-    await page.keyboard.press("Tab");
+    // Past the filter's buttons (lockers and counters are both offered near 20780): All, Parcel lockers, Service counters.
+    for (let i = 0; i < 4; i++) await page.keyboard.press("Tab");
     await page.keyboard.press("Space");
     await expect.poll(() => picks(page).then((p) => p.at(-1)?.pickup_point?.id ?? null)).not.toBeNull();
     const byKeyboard = (await picks(page)).at(-1)!;

@@ -113,3 +113,18 @@ export function hiddenFromView(target: Locator): Promise<string> {
     return top && (top === el || el.contains(top)) ? "" : `${top ? name(top) : "nothing"} is on top of it`;
   });
 }
+
+/**
+ * A shop's page for the checkout picker's browser tests: a server on 127.0.0.1 answering every request with `html()`
+ * (read at each request, so a test may change what it shows), and its origin, which a publishable key lists.
+ */
+export async function startShop(html: () => string): Promise<{ origin: string; close: () => void }> {
+  const { createServer } = await import("node:http");
+  const shop = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end(html());
+  });
+  await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+  const { port } = shop.address() as import("node:net").AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => shop.close() };
+}
