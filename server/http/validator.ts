@@ -37,8 +37,9 @@ export function validator(
 ): SpecValidator {
   const sampled = responses.percent < 100;
   const all = OpenApiValidator.middleware({
-    // A copy: the validator rewrites the document it is given, and others read the parsed spec too.
-    apiSpec: structuredClone(specDocument()) as OpenAPIV3.DocumentV3_1,
+    // The parsed spec as it is: the validator rewrites a deep copy of its own (its index.js, cloneDeep), and a second
+    // copy here was 20-45 ms of every start (test/unit/spec-document.test.ts: the spec is left as it was).
+    apiSpec: specDocument() as OpenAPIV3.DocumentV3_1,
     // Already bundled by `npm run generate` (internal references only): bundling it again gives the same document
     // (test/unit/spec-bundled.test.ts) and took ~100 ms of every start. "none" is our patch's (patches/).
     $refParser: { mode: "none" as "bundle" },
