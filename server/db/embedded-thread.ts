@@ -34,6 +34,15 @@ interface PlainError {
 const revive = (e: PlainError) => Object.assign(new Error(e.message), { code: e.code, errno: e.errno });
 
 /**
+ * Whether the operator gave node its own --wasm-tiering-budget (in node's arguments or NODE_OPTIONS, node's own
+ * variable, not one of the service's settings): V8's flags are the process's, and the thread then leaves it as it
+ * is (embedded-worker.mjs).
+ */
+export function tieringBudgetGiven(env: NodeJS.ProcessEnv = process.env, execArgv = process.execArgv): boolean {
+  return [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) => a.startsWith("--wasm-tiering-budget"));
+}
+
+/**
  * Starts PGlite in `dir` on a thread of its own, with `startParams` after PGlite's defaults; resolves when it is
  * open, rejects with its error if it fails. `durable`: its flushes reach the disk (embedded-flush.mjs).
  */
@@ -49,10 +58,7 @@ export async function startEmbeddedThread(
       startParams,
       loadDataDir,
       durable,
-      // V8's flags are the process's: the thread leaves an operator's tiering budget as it is (embedded-worker.mjs).
-      tieringBudgetGiven: [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) =>
-        a.startsWith("--wasm-tiering-budget"),
-      ),
+      tieringBudgetGiven: tieringBudgetGiven(),
     },
     // The thread runs plain JavaScript: no TypeScript loader of the parent's is needed there.
     execArgv: [],
