@@ -45,6 +45,10 @@ const SUITES: Record<string, { file: string; what: string }> = {
     file: "micro/pglite-budget.ts",
     what: "GET shipment's statement alone on the embedded database: the req/s bound of its one session",
   },
+  "statement-shapes": {
+    file: "micro/statement-shapes.ts",
+    what: "GET shipment's statement in several SQL shapes: the embedded session's CPU for each",
+  },
   "embedded-growth": {
     file: "micro/embedded-growth.ts",
     what: "GET shipment on the embedded database while creates grow it (argument: another build to compare)",
