@@ -66,7 +66,7 @@ const WORKER = ["server/db/embedded-worker.mjs", "server/db/embedded-flush.mjs"]
  * them (bench/levers.md, "Start to ready, again"). The bundle's pg takes node's sockets without asking, as it does on
  * node anyway. A pg whose stream.js no longer reads this way fails the build, so the change is never lost unnoticed.
  */
-const pgOnNode = {
+export const pgOnNode = {
   name: "pg-on-node",
   setup(build) {
     build.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]stream\.js$/ }, ({ path: file }) => {

@@ -40,9 +40,19 @@ export interface Child {
 }
 
 const children = new Set<ChildProcess>();
-process.once("exit", () => {
+const killChildren = () => {
   for (const child of children) child.kill("SIGKILL");
-});
+};
+process.once("exit", killChildren);
+// A signal's default action ends the process without "exit": the children would outlive it (servers of an interrupted
+// benchmark kept running, each holding a port, a database and a core). So they go first, then the signal does what it
+// would have done.
+for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+  process.once(signal, () => {
+    killChildren();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  });
+}
 
 export function startChild(
   name: string,

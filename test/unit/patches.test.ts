@@ -4,7 +4,12 @@
 // the library does, not the text of the patch. patches/README.md describes each change as an upstream pull request.
 import express from "express";
 import type { RequestHandler } from "express";
+import type { Plugin } from "esbuild";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import url from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -147,5 +152,42 @@ describe("express-openapi-validator 5.6.2 (patches/express-openapi-validator+5.6
     synchronous.length = 0;
     expect((await fetch(`${origin}/2015-01-01/pickup_points?postalcode=00100&country=FI`)).status).toBe(200);
     expect(synchronous).toEqual([true]);
+  });
+});
+
+// tools/build.mjs rewrites one line of pg as it bundles it (no patch file: the bundle is ours, pg's package is not).
+describe(`pg ${createRequire(import.meta.url)("pg/package.json").version} (tools/build.mjs pgOnNode)`, () => {
+  /** How many `Response`s pg constructs while it loads, bundled with or without the plugin. */
+  async function responsesAtLoad(plugins: Plugin[]): Promise<number> {
+    const { build } = await import("esbuild");
+    const out = await build({
+      stdin: { contents: 'import "pg";', resolveDir: process.cwd() },
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      write: false,
+      logLevel: "silent",
+      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+      plugins,
+    });
+    // A stand-in Response that counts, installed before the bundle loads (a static import would load it first).
+    const dir = mkdtempSync(path.join(tmpdir(), "pg-on-node-"));
+    writeFileSync(path.join(dir, "pg.mjs"), out.outputFiles[0]!.text);
+    const code =
+      "let made = 0; globalThis.Response = class { constructor() { made++; } };" +
+      `await import(${JSON.stringify(url.pathToFileURL(path.join(dir, "pg.mjs")).href)});` +
+      "process.stdout.write(String(made));";
+    try {
+      return Number(execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" }));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("constructs no Response while it loads (which loads node's undici on Node 20), and the plugin is what keeps it so", async () => {
+    const { pgOnNode } = await import("../../tools/build.mjs");
+    expect(await responsesAtLoad([pgOnNode])).toBe(0);
+    // Without the plugin, the pg node_modules holds asks at load: what the plugin removes is still there to remove.
+    expect(await responsesAtLoad([])).toBe(1);
   });
 });
