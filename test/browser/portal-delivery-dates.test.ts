@@ -8,7 +8,8 @@ import { inTransaction } from "../../server/db/transaction.ts";
 import { seedDemoShipping } from "../../server/shipping/demo.ts";
 import { TestClock } from "../helpers/clock.ts";
 import {
-  checkScreen,
+  atNarrowerWidths,
+  checkScreenAtWidths,
   expectPlainWords,
   openPortal,
   portalUser,
@@ -30,7 +31,10 @@ afterAll(async () => {
   await rig?.close();
 });
 
-describe.each(WIDTHS)("the delivery dates of the Pricing page at %i px", (width) => {
+// At 1280 px, its screens at 375 px too (checkScreenAtWidths, and the parts' pictures at both): on a phone the
+// settings' fields stack one under the other and a person fills in the same ones, so the journey runs once.
+describe(`the delivery dates of the Pricing page at ${WIDTHS[0]} px, its screens at ${WIDTHS.join(" and ")} px`, () => {
+  const width = WIDTHS[0];
   it("sets home delivery's times in plain words, previews 'ordered now' before saving, and checkout answers the same dates", async () => {
     const merchant = `dates-${width}.example.com`;
     const user = { email: `staff@${merchant}`, password: "dates-page-password" };
@@ -65,7 +69,7 @@ describe.each(WIDTHS)("the delivery dates of the Pricing page at %i px", (width)
       .toBe("Ordered now: delivered Thu 3 Dec – Fri 4 Dec");
     await home.getByLabel("Orders placed before this time leave that day").fill("14:00");
     await expectPlainWords(page);
-    await checkScreen(page, "delivery-dates");
+    await checkScreenAtWidths(page, "delivery-dates");
 
     // A most below the least is marked next to its field while typing, in plain words.
     const most = home.getByLabel(/^Most days on the way/);
@@ -77,8 +81,11 @@ describe.each(WIDTHS)("the delivery dates of the Pricing page at %i px", (width)
       "Delivery times, home delivery: The most days on the way cannot be fewer than the fewest days on the way.",
     );
     await expectPlainWords(page);
-    await checkScreen(page, "delivery-dates-problem");
-    await dates.screenshot({ path: `${SHOTS}/portal-delivery-dates-problem-part-${width}.png` });
+    await checkScreenAtWidths(page, "delivery-dates-problem");
+    const problemPart = (w: number) =>
+      dates.screenshot({ path: `${SHOTS}/portal-delivery-dates-problem-part-${w}.png` });
+    await problemPart(width);
+    await atNarrowerWidths(page, problemPart);
     await most.fill("2");
     await expect.poll(() => most.getAttribute("aria-invalid"), { timeout: 10_000 }).toBeNull();
     await expect
@@ -97,7 +104,10 @@ describe.each(WIDTHS)("the delivery dates of the Pricing page at %i px", (width)
       earliest: "2026-12-02",
       latest: "2026-12-03",
     });
-    await settings.screenshot({ path: `${SHOTS}/portal-delivery-dates-saved-part-${width}.png` });
+    const savedPart = (w: number) =>
+      settings.screenshot({ path: `${SHOTS}/portal-delivery-dates-saved-part-${w}.png` });
+    await savedPart(width);
+    await atNarrowerWidths(page, savedPart);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

@@ -11,7 +11,9 @@ import type { LogisticsClient } from "../../client/index.ts";
 import { inTransaction } from "../../server/db/transaction.ts";
 import { seedDemoShipping } from "../../server/shipping/demo.ts";
 import {
+  atNarrowerWidths,
   checkScreen,
+  checkScreenAtWidths,
   expectPlainWords,
   openPortal,
   portalUser,
@@ -72,7 +74,12 @@ async function messageOf(page: Page, field: ReturnType<Page["getByLabel"]>) {
   return id ? page.locator(`[id="${id}"]`).textContent() : null;
 }
 
-describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
+// The journeys run at 1280 px and check every screen at 375 px too (checkScreenAtWidths): the narrow layout
+// stacks the preview under the form, a rule's condition on two lines and the top bar's links, and a person does the
+// same things in it. Where the layout decides what they see, the preview's answer in view and Save at hand, the check
+// runs at both widths: the preview's journey below at 1280 and 320 px, Save's bar here by narrowing the page.
+describe(`the Pricing page at ${WIDTHS[0]} px, its screens at ${WIDTHS.join(" and ")} px`, () => {
+  const width = WIDTHS[0];
   it("edits a pickup rule: the preview changes before saving, checkout's answer after", async () => {
     const { page, errors, m } = await pricingPage(width, [400]);
     expect((await checkoutPrices(m))["fi.posti"]).toBe(3.9);
@@ -84,7 +91,7 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     const pickup = option(page, "Pickup point");
     await expect.poll(() => pickup.textContent(), { timeout: 10_000 }).toContain("€3.90");
     await expectPlainWords(page);
-    await checkScreen(page, "pricing");
+    await checkScreenAtWidths(page, "pricing");
 
     // Order decides: moving a rule renumbers it, and moving it back restores the list.
     // Polled: the list is drawn again after the click, not within it (a read right after it once saw the old order).
@@ -105,7 +112,7 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     expect(trace).toContain("Order weight is over 10 kg: no (it is 1 kg)");
     expect(trace).not.toMatch(/order\.total_weight|10000|is false/);
     await expectPlainWords(page);
-    await checkScreen(page, "pricing-preview");
+    await checkScreenAtWidths(page, "pricing-preview");
 
     // A value the API refuses is marked as you type, in the catalogue's words.
     const price = second.getByLabel(/^Price/);
@@ -124,15 +131,19 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     await page.evaluate(() => fetch("/healthz"));
     expect(asked).toEqual([]);
 
-    // Save is at hand without scrolling past the preview: its bar is on screen while the rules are.
+    // Save is at hand without scrolling past the preview: its bar is on screen while the rules are, at every width.
     const save = page.getByRole("button", { name: "Save price list" });
-    expect(await save.isVisible()).toBe(true);
-    const box = await save.boundingBox();
-    expect(box!.y + box!.height).toBeLessThanOrEqual(900);
+    const atHand = async () => {
+      expect(await save.isVisible()).toBe(true);
+      const box = await save.boundingBox();
+      expect(box!.y + box!.height).toBeLessThanOrEqual(900);
+    };
+    await atHand();
+    await atNarrowerWidths(page, atHand);
     await save.click();
     await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
     await expect.poll(async () => (await checkoutPrices(m))["fi.posti"], { timeout: 5000 }).toBe(2.75);
-    await checkScreen(page, "pricing-saved");
+    await checkScreenAtWidths(page, "pricing-saved");
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);
@@ -163,7 +174,7 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
       .poll(() => option(page, "Pickup point").textContent(), { timeout: 10_000 })
       .toMatch(/\(Matkahuolto\): €4\.50/);
     await expectPlainWords(page);
-    await checkScreen(page, "pricing-chains");
+    await checkScreenAtWidths(page, "pricing-chains");
 
     await page.getByRole("button", { name: "Save price list" }).click();
     await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
@@ -204,7 +215,7 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     await settings.getByRole("button", { name: "Save settings" }).click();
     await settings.getByRole("status").filter({ hasText: "Settings saved." }).waitFor();
     expect((await m.GET("/merchant/shipping_settings")).data!.pickup.max_distance_km).toBe(30);
-    await checkScreen(page, "pricing-settings");
+    await checkScreenAtWidths(page, "pricing-settings");
     await page.locator("summary", { hasText: "Shipping settings" }).click();
 
     const weight = condition(page, 1).getByLabel(/^Value \(kg\)/);
@@ -221,7 +232,7 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     await why.getByText("Why this price").click();
     expect(await why.textContent()).toContain("Base price €7.90: pricing rule 1 “Heavy parcels” applied");
     await expectPlainWords(page);
-    await checkScreen(page, "pricing-weight");
+    await checkScreenAtWidths(page, "pricing-weight");
 
     await page.getByRole("button", { name: "Save price list" }).click();
     await page.getByRole("status").filter({ hasText: "Saved" }).waitFor();
@@ -248,7 +259,7 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     expect(await messageOf(page, vat)).toBe("Use at most two decimals in the VAT rate.");
     expect(await messageOf(page, name)).toBe("Enter the name.");
     await expectPlainWords(page);
-    await checkScreen(page, "pricing-invalid");
+    await checkScreenAtWidths(page, "pricing-invalid");
     // Nothing was stored.
     const lists = await m.GET("/merchant/price_lists");
     expect(lists.data!.items.find((l) => l.method === "pickup")).toMatchObject({ name: "Pickup", tax: 25.5 });
@@ -270,7 +281,7 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
       .getByLabel(/^Price/)
       .fill("3.10");
     await expect.poll(() => preview(page).getAttribute("aria-busy")).toBe("true");
-    await checkScreen(page, "pricing-refreshing");
+    await checkScreenAtWidths(page, "pricing-refreshing");
     release();
     await expect.poll(() => preview(page).getAttribute("aria-busy")).toBe("false");
     expect(errors).toEqual([]);
@@ -297,7 +308,7 @@ describe.each(WIDTHS)("the Pricing page at %i px", (width) => {
     const dialog = page.getByRole("dialog", { name: "Open the home delivery price list?" });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain("Your changes to the pickup point price list are not saved.");
-    await checkScreen(page, "pricing-leave");
+    await checkScreenAtWidths(page, "pricing-leave");
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "detached" });
     expect(await price.inputValue()).toBe("3.10");

@@ -11,7 +11,10 @@ import { startTestServer, type TestServer, type TestServerOptions } from "./serv
 
 export const DB = process.env.TEST_DB ?? "pglite";
 export const SHOTS = `.tmp/screenshots/${DB}`;
-/** Desktop and phone: every journey runs at both. */
+/**
+ * Desktop and phone: every screen is checked at both (checkScreen). A journey runs at both where the layout changes
+ * what the person does; elsewhere it runs at the first and checks its screens at both (checkScreenAtWidths).
+ */
 export const WIDTHS = [1280, 375] as const;
 
 export interface PortalRig {
@@ -203,6 +206,31 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   }
   await expectAccessible(page);
   await page.screenshot({ path: `${SHOTS}/portal-${name}-${width}.png`, fullPage: true });
+}
+
+/**
+ * `check` at each width of WIDTHS narrower than the page's (the widest): the page is narrowed to each in turn and
+ * widened back, its state unchanged. It is the same document with its narrow style rules applied (the portal's
+ * layout is its style sheet's: no script of it asks the width), so a journey whose steps are the same at every
+ * width runs once, at the widest, and checks at the narrower widths what the layout decides there.
+ */
+export async function atNarrowerWidths(page: Page, check: (width: number) => Promise<unknown>): Promise<void> {
+  const size = page.viewportSize();
+  if (!size || size.width !== WIDTHS[0]) throw new Error(`atNarrowerWidths: open the page at ${WIDTHS[0]} px`);
+  for (const width of WIDTHS.slice(1)) {
+    await page.setViewportSize({ width, height: size.height });
+    try {
+      await check(width);
+    } finally {
+      await page.setViewportSize(size);
+    }
+  }
+}
+
+/** `checkScreen` at every width of WIDTHS, on a page at the widest (see atNarrowerWidths). */
+export async function checkScreenAtWidths(page: Page, name: string): Promise<void> {
+  await checkScreen(page, name);
+  await atNarrowerWidths(page, () => checkScreen(page, name));
 }
 
 /** Per browser (one a file): the screens checked at the widest width, and the width-dependent rules checked narrower. */
