@@ -34,35 +34,16 @@ export interface ResponseChecks {
 export function validator(
   responses: ResponseChecks = { percent: 100 },
   rules: ValueRules = VALUE_RULES,
+  { fresh = false }: { fresh?: boolean } = {},
 ): SpecValidator {
   const sampled = responses.percent < 100;
-  const all = OpenApiValidator.middleware({
-    // The parsed spec as it is: the validator rewrites a deep copy of its own (its index.js, cloneDeep), and a second
-    // copy here was 20-45 ms of every start (test/unit/spec-document.test.ts: the spec is left as it was).
-    apiSpec: specDocument() as OpenAPIV3.DocumentV3_1,
-    // Already bundled by `npm run generate` (internal references only): bundling it again gives the same document
-    // (test/unit/spec-bundled.test.ts) and took ~100 ms of every start. "none" is our patch's (patches/).
-    $refParser: { mode: "none" as "bundle" },
-    // The document is checked against the OpenAPI schema by the test suite (redocly lint), not at each start (150 ms).
-    validateApiSpec: false,
-    // allErrors: a merchant fixing a request wants every offending field at once; bodies are capped at 1 MB.
-    validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false, allErrors: true },
-    validateResponses: {
-      removeAdditional: false,
-      // Sampled (production): the answer goes out as built; the violation is the operator's to see.
-      ...(sampled && {
-        onError: (err: { errors?: unknown }, _body: unknown, req: Request) =>
-          responses.onViolation?.(matchedOperation(req)?.operationId ?? "unmatched", err.errors),
-      }),
-    },
-    // Roles are checked by authorize() (auth/authorize.ts), between match and validate.
-    validateSecurity: false,
-    validateFormats: true,
-    ajvFormats: { mode: "full" },
-    ignoreUndocumented: false,
-    // JSON only: bodies are read by readJsonBody.
-    fileUploader: false,
-  }) as RequestHandler[];
+  // Checking every answer, the validator's middlewares hold nothing of the app they serve: every app of the process
+  // shares one (see CHECKING_EVERY_ANSWER). `fresh`: one of its own (a test that watches the library prepare).
+  const all = sampled
+    ? openApiMiddlewares(responses)
+    : fresh
+      ? openApiMiddlewares()
+      : (CHECKING_EVERY_ANSWER.all ??= openApiMiddlewares());
   // Named functions of express-openapi-validator 5.x; a release that renames them fails here at start.
   const split = all.findIndex((mw) => mw.name === "requestMiddleware");
   const names = all.map((mw) => mw.name).join(",");
@@ -79,6 +60,49 @@ export function validator(
     authorize: authorize((specDocument() as { security?: SecurityRequirement[] }).security ?? []),
     validate: [withValueRules(checkRequest, rules), sampled ? sampleResponse : checkResponse],
   };
+}
+
+/**
+ * The validator's middlewares when every answer is checked (tests, CI, development): built once per process. They
+ * compile each operation's request and response schemas on its first request (Ajv walks the whole spec for each:
+ * ~15 ms an operation and status), and keep nothing else but what the spec gives: the route table, the compiled
+ * schemas, and a request's match on the request itself. The one thing done per app, express `app.param` for the
+ * path parameters, is for routes with Express parameters, which the spec's routes under the base path are not (the
+ * handlers read the validator's own `pathParams`, express.ts). In production one app is built per process anyway;
+ * in the test suite a worker builds hundreds, and compiled them all again for each (every-operation, the fuzzer,
+ * the mock's tables: seconds of processor time a file).
+ */
+const CHECKING_EVERY_ANSWER: { all?: RequestHandler[] } = {};
+
+/** `sampled`: the checks of a sample of answers, whose violations go to its onViolation instead of becoming a 500. */
+function openApiMiddlewares(sampled?: ResponseChecks): RequestHandler[] {
+  return OpenApiValidator.middleware({
+    // The parsed spec as it is: the validator rewrites a deep copy of its own (its index.js, cloneDeep), and a second
+    // copy here was 20-45 ms of every start (test/unit/spec-document.test.ts: the spec is left as it was).
+    apiSpec: specDocument() as OpenAPIV3.DocumentV3_1,
+    // Already bundled by `npm run generate` (internal references only): bundling it again gives the same document
+    // (test/unit/spec-bundled.test.ts) and took ~100 ms of every start. "none" is our patch's (patches/).
+    $refParser: { mode: "none" as "bundle" },
+    // The document is checked against the OpenAPI schema by the test suite (redocly lint), not at each start (150 ms).
+    validateApiSpec: false,
+    // allErrors: a merchant fixing a request wants every offending field at once; bodies are capped at 1 MB.
+    validateRequests: { allowUnknownQueryParameters: false, removeAdditional: false, allErrors: true },
+    validateResponses: {
+      removeAdditional: false,
+      // Sampled (production): the answer goes out as built; the violation is the operator's to see.
+      ...(sampled && {
+        onError: (err: { errors?: unknown }, _body: unknown, req: Request) =>
+          sampled.onViolation?.(matchedOperation(req)?.operationId ?? "unmatched", err.errors),
+      }),
+    },
+    // Roles are checked by authorize() (auth/authorize.ts), between match and validate.
+    validateSecurity: false,
+    validateFormats: true,
+    ajvFormats: { mode: "full" },
+    ignoreUndocumented: false,
+    // JSON only: bodies are read by readJsonBody.
+    fileUploader: false,
+  }) as RequestHandler[];
 }
 
 /**

@@ -3,6 +3,7 @@
 // where a checked answer that breaks it is sent as it was, and counted in /metrics by operation. The broken
 // answer comes from a handler put in for the test: the real ones never break the contract (the suite checks).
 import { afterEach, describe, expect, it } from "vitest";
+import { validator } from "../../server/http/validator.ts";
 import type { Handlers } from "../../server/operations.ts";
 import { expectError } from "../helpers/fixtures.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -34,6 +35,24 @@ describe("answers checked against the spec", () => {
     const r = await m.GET("/merchant/shipping_settings");
     expectError(r, 500, "unknown");
     expect(JSON.stringify(r.error)).not.toContain("surprise");
+  });
+
+  it("every answer checked: all apps of a process share one compiled check, and each still refuses a broken answer", async () => {
+    // Compiled once per process (server/http/validator.ts): a test worker builds hundreds of apps.
+    expect(validator().validate[1]).toBe(validator().validate[1]);
+    expect(validator({ percent: 50 }).validate[1]).not.toBe(validator().validate[1]);
+    expect(validator(undefined, undefined, { fresh: true }).validate[1]).not.toBe(validator().validate[1]);
+    srv = await startTestServer({ handlers: broken, metricsToken: TOKEN });
+    const second = await startTestServer({ handlers: broken, database: srv.handle });
+    try {
+      for (const s of [srv, second]) {
+        const r = await (await s.merchant()).GET("/merchant/shipping_settings");
+        expectError(r, 500, "unknown");
+        expect(JSON.stringify(r.error)).not.toContain("surprise");
+      }
+    } finally {
+      await second.close();
+    }
   });
 
   it("a sample below 100 percent: a checked one that breaks it is sent as it was and counted; unchecked ones just sent", async () => {
