@@ -33,6 +33,14 @@ export const PORTAL_SYNTAX = [
       "Identifier[name=/^(body|[a-z]+Body)$/] > TSTypeAnnotation > TSTypeLiteral, Property[key.name='mutationFn'] > :function > :matches(Identifier, ObjectPattern) > TSTypeAnnotation > TSTypeLiteral, TSTypeAliasDeclaration[id.name=/Body$/] > TSTypeLiteral, TSInterfaceDeclaration[id.name=/Body$/]",
     message: "A request body's type is the spec's: import it by name from generated/api.ts.",
   },
+  {
+    // An answer's body cast to a shape written here (`r.error as { code?: string }`): the typed client already
+    // types each answer by the spec, and a cast to a literal silently outlives a change of the spec.
+    selector:
+      "TSAsExpression:matches([expression.property.name='error'], [expression.property.name='data']) > :matches(TSTypeLiteral, TSUnionType:has(TSTypeLiteral))",
+    message:
+      "An answer is typed by the spec: read it as the typed client gives it (narrow with `in` or its code), or cast to the spec's type by its name from generated/api.ts.",
+  },
 ];
 /** A modal made by hand (role="dialog"), in the portal's pages; the station asks its questions in place. */
 export const ONE_DIALOG_ROLE = {

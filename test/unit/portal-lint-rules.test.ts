@@ -66,6 +66,7 @@ const ONE_NAME = "A spec type has one name, its own";
 const GRAMS = "A kilogram's grams come from parts/weight.ts (kgFromGrams, gramsFromKg, wholeGramsFromKg)";
 const DIALOG = "The portal has one dialog";
 const BODY = "A request body's type is the spec's";
+const ANSWER = "An answer is typed by the spec";
 
 describe("the portal's house rules", () => {
   it("refuse words written into a view, in text, attributes a person reads, and sentences made in place", () => {
@@ -219,6 +220,24 @@ describe("the portal's house rules", () => {
       `useMutation({ mutationFn: (id: string) => unwrap(revoke(id)) });`,
       `type AnswerBody = Omit<Partial<ErrorBody>, "code"> & { code?: AnswerCode };`,
       `api.POST("/x", { body: { role } });`,
+    ])
+      expect(refusals(code), code).toEqual([]);
+  });
+
+  it("refuse an answer's body cast to a shape written here, and let the typed answer and the spec's types through", () => {
+    for (const code of [
+      `const code = (r.error as { code?: string } | undefined)?.code;`,
+      `const e = r.error as { code?: string; candidates?: LookupCandidate[] };`,
+      `const d = answer.data as { items: unknown[] };`,
+    ])
+      expect(refusals(code), code).toEqual([ANSWER]);
+    for (const code of [
+      `const code = r.error?.code;`,
+      `if (body && "candidates" in body) setCandidates(body.candidates);`,
+      `throw new ApiError(401, r.error as ErrorBody);`,
+      `setChoices((r.error as unknown as S["PortalMerchantChoice"]).merchants);`,
+      // Not an answer: a browser API the DOM types do not know yet.
+      `const d = (window as unknown as { BarcodeDetector?: DetectorClass }).BarcodeDetector;`,
     ])
       expect(refusals(code), code).toEqual([]);
   });

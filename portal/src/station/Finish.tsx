@@ -60,7 +60,7 @@ export function Finish({
         body: { status: "processed" },
       });
       if (r.response.status === 401) return onEnded();
-      if (!r.data) return setProblem(w.answer((r.error as { code?: string } | undefined)?.code ?? "unknown"));
+      if (!r.data) return setProblem(w.answer(r.error?.code ?? "unknown"));
       onShipment({ ...shipment, status: r.data.status });
       setDone(r.data.status);
     } catch {

@@ -35,7 +35,7 @@ export function SignIn({
         onSignedIn(r.data);
         return;
       }
-      const code = (r.error as { code?: string } | undefined)?.code ?? "unknown";
+      const code = r.error?.code ?? "unknown";
       setError(
         code === "unauthorized"
           ? w.t.signIn.unauthorized

@@ -42,7 +42,7 @@ export function Today({
       });
       if (r.response.status === 401) return onEnded();
       if (r.data) setList(r.data.items);
-      else setProblem(w.answer((r.error as { code?: string } | undefined)?.code ?? "unknown"));
+      else setProblem(w.answer(r.error?.code ?? "unknown"));
     } catch {
       setProblem(w.answer("unreachable"));
     }
@@ -58,8 +58,8 @@ export function Today({
       const r = await api.GET("/warehouse/inbound_shipments/_lookup", { params: { query: { code: c } } });
       if (r.data) return onOpen(r.data);
       if (r.response.status === 401) return onEnded();
-      const body = r.error as { code?: string; candidates?: LookupCandidate[] } | undefined;
-      if (body?.code === "ambiguous_reference" && body.candidates) setCandidates(body.candidates);
+      const body = r.error;
+      if (body && "candidates" in body) setCandidates(body.candidates);
       else if (r.response.status === 404 || r.response.status === 400) setProblem(s.notFound(c));
       else setProblem(w.answer(body?.code ?? "unknown"));
     } catch {
@@ -76,7 +76,7 @@ export function Today({
         body: { status: "arrived_at_warehouse" },
       });
       if (r.response.status === 401) return onEnded();
-      if (!r.data) setProblem(w.answer((r.error as { code?: string } | undefined)?.code ?? "unknown"));
+      if (!r.data) setProblem(w.answer(r.error?.code ?? "unknown"));
       await load();
     } catch {
       setProblem(w.answer("unreachable"));

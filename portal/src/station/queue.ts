@@ -217,7 +217,7 @@ export class Outbox {
         return;
       }
       if (status === 404 || status === 409 || status === 422 || status === 400 || status === 403) {
-        const error = r.error as { code?: string; details?: { path: string; code?: string }[] } | undefined;
+        const error = r.error;
         const now = error?.details?.find((d) => d.path === "/status")?.code;
         const refused: Refusal = { status, code: error?.code ?? "unknown", ...(now && { now }) };
         await (await db()).put("batches", { ...b, refused });
