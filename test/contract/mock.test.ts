@@ -1,38 +1,37 @@
 // npm run mock, as a partner without credentials uses it, at the server's base path: every operation answers
 // with the spec's realistic examples (no "string" fillers), the examples tell one story, and documented errors
 // are reachable with Prism's `Prefer: code=...` header. How it answers like the server: test/mock/parity.test.ts.
+// The mock runs in process here, served as tools/mock.ts serves it (the same app on the server's HTTP server), so
+// it shares the validator its worker has compiled (server/http/validator.ts): a process of its own compiled every
+// operation's schemas again (12.3 processor seconds after test/mock/prefer.test.ts in one worker; 0.7 in process).
+// `npm run mock` as a process, and a partner's script through it, is test/client/package.test.ts's.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answerClientErrors } from "../../server/http/client-errors.ts";
+import { createHttpServer } from "../../server/http/server.ts";
+import { createMockApp } from "../../tools/mock/app.ts";
 import { loadSpec, type Operation } from "../fuzz/spec-model.ts";
 import { MERCHANT_AUTH, MOCK_BASE, mockRequest } from "../mock/requests.ts";
-import { freePort, run, type Proc } from "../process/helpers.ts";
 
 const { operations, doc } = loadSpec();
 const BASE = MOCK_BASE;
 const AUTH = MERCHANT_AUTH;
-let mock: Proc;
+let mock: Server;
 let origin: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  origin = `http://127.0.0.1:${port}`;
-  mock = run("tools/mock.ts", ["--port", String(port)], {});
-  const until = Date.now() + 90_000;
-  for (;;) {
-    if (mock.child.exitCode !== null) throw new Error(`mock exited:\n${mock.output()}`);
-    if (
-      await fetch(`${origin}${BASE}/events`, { headers: AUTH }).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (Date.now() > until) throw new Error(`mock not ready:\n${mock.output()}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}, 100_000);
+  const app = await createMockApp({ logger: pino({ level: "silent" }) });
+  mock = createHttpServer(app);
+  answerClientErrors(mock);
+  await new Promise<void>((resolve) => mock.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(mock.address() as AddressInfo).port}`;
+  expect((await fetch(`${origin}${BASE}/events`, { headers: AUTH })).status).toBe(200);
+});
 afterAll(async () => {
-  mock?.child.kill("SIGTERM");
-  await mock?.exited;
+  mock?.closeAllConnections();
+  await new Promise((r) => mock?.close(r));
 });
 
 function request(op: Operation, headers: Record<string, string> = {}) {
