@@ -33,6 +33,8 @@ export interface BenchCase<S = unknown> {
    * else (e.g. webhook deliveries counted by its own receiver) supplies this and returns the same figures.
    */
   measure?: (origin: string, req: BenchRequest, load: LoadOptions) => Promise<Figures>;
+  /** Measured only when named (`--case`), not in a run of every case: a full `npm run bench` keeps its time. */
+  onlyWhenNamed?: boolean;
 }
 
 const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
@@ -60,6 +62,38 @@ export async function createShipment(api: LogisticsClient): Promise<string> {
   return data.shipment_id;
 }
 
+const shipmentPath = (id: string) => `${BASE_PATH}/inbound_shipments/${id}`;
+
+/** How many shipments get-shipment-spread reads in turn. */
+const SPREAD = 1000;
+
+async function createShipments(api: LogisticsClient, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  while (ids.length < count)
+    ids.push(
+      ...(await Promise.all(Array.from({ length: Math.min(20, count - ids.length) }, () => createShipment(api)))),
+    );
+  return ids;
+}
+
+/** Creates of 10 lines offered at this rate beside get-shipment-writes' GETs. */
+const WRITES_PER_SECOND = 100;
+
+/** `req` measured while creates of 10 lines are offered at WRITES_PER_SECOND to the same origin. */
+async function besideCreates(origin: string, req: BenchRequest, load: LoadOptions): Promise<Figures> {
+  const create: BenchRequest = {
+    method: "POST",
+    path: `${BASE_PATH}/inbound_shipments/_create`,
+    headers: { ...MERCHANT_AUTH, ...JSON_BODY },
+    body: JSON.stringify(SHIPMENT),
+  };
+  const [figures] = await Promise.all([
+    measure(origin, req, load),
+    measure(origin, create, { seconds: load.seconds, connections: 4, rate: WRITES_PER_SECOND }),
+  ]);
+  return figures;
+}
+
 /** Keeps each case's seed and request types together while the list holds cases of any state. */
 function defineCase<S>(c: BenchCase<S>): BenchCase {
   return c as BenchCase;
@@ -82,6 +116,30 @@ export const CASES: BenchCase[] = [
     seed: createShipment,
     request: (id) => ({ method: "GET", path: `${BASE_PATH}/inbound_shipments/${id}`, headers: MERCHANT_AUTH }),
     measure: (origin, req, load) => measure(origin, req, { ...load, ...OFFERED }),
+  }),
+  defineCase({
+    name: "get-shipment-spread",
+    title: `GET /inbound_shipments/{id} over ${SPREAD.toLocaleString("en")} shipments in turn`,
+    targets: ["baseline", "postgres", "pglite"],
+    note: `each request reads the next of ${SPREAD.toLocaleString("en")} shipments of 5 lines, so a GET answer kept in memory (the embedded database's, server/db/coherent-reads.ts) is asked for again only after ${(SPREAD - 1).toLocaleString("en")} others; the baseline serves one shipment's bytes, its requests built the same way`,
+    seed: (api) => createShipments(api, SPREAD),
+    request: (ids) => ({
+      method: "GET",
+      path: shipmentPath(ids[0]!),
+      headers: MERCHANT_AUTH,
+      spread: ids.map(shipmentPath),
+    }),
+    onlyWhenNamed: true,
+  }),
+  defineCase({
+    name: "get-shipment-writes",
+    title: `GET /inbound_shipments/{id} beside creates offered at ${WRITES_PER_SECOND} req/s`,
+    targets: ["baseline", "postgres", "pglite"],
+    note: `GETs of one shipment while 4 more connections offer creates of 10 lines at ${WRITES_PER_SECOND} req/s to the same target (the baseline answers them 404): every completed write ends what the embedded database keeps (server/db/coherent-reads.ts); req/s and CPU count the GETs only`,
+    seed: createShipment,
+    request: (id) => ({ method: "GET", path: shipmentPath(id), headers: MERCHANT_AUTH }),
+    measure: besideCreates,
+    onlyWhenNamed: true,
   }),
   defineCase({
     name: "create-shipment",

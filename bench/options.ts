@@ -65,11 +65,14 @@ function parse(argv: string[]): BenchOptions {
     console.log(USAGE);
     process.exit(0);
   }
-  const caseNames = pick(
-    "case",
-    values.case,
-    CASES.map((c) => c.name),
-  );
+  // A case measured only when named is not in a run without --case (a full `npm run bench` keeps its time).
+  const caseNames = values.case?.length
+    ? pick(
+        "case",
+        values.case,
+        CASES.map((c) => c.name),
+      )
+    : CASES.filter((c) => !c.onlyWhenNamed).map((c) => c.name);
   const stdout = process.env.BENCH_STDOUT || "pipe";
   if (stdout !== "pipe" && stdout !== "null") throw new Error(`BENCH_STDOUT must be pipe or null, got "${stdout}"`);
   return {

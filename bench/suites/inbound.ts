@@ -149,8 +149,10 @@ async function run(): Promise<void> {
       const response = await check(c, server, req);
       if (server === reference) {
         captured.push(response);
-        requests.set(`${c.name}/baseline`, req);
-        requests.set(`${c.name}/prism`, req);
+        // The anchors serve the one answer captured: a spread case's anchors get its first path, in the same way.
+        const anchored = req.spread ? { ...req, spread: [req.path] } : req;
+        requests.set(`${c.name}/baseline`, anchored);
+        requests.set(`${c.name}/prism`, anchored);
       }
     }
   }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import pg from "pg";
 import { Kysely } from "kysely";
+import { ChangeCount, countChangesOf } from "./coherent-reads.ts";
 import { embeddedSession } from "./embedded-connection.ts";
 import { startEmbedded, type Durability, type StartOptions } from "./embedded-open.ts";
 import { RoutedDialect } from "./dialect.ts";
@@ -174,7 +175,10 @@ export async function openEmbedded(pgliteDir: string, opts: EmbeddedOptions = {}
     );
   const { pool, listen } = embeddedSession(thread.exchange);
   handleConnectionErrors(pool, opts.onConnectionError);
-  const db = new Kysely<Database>({ dialect: new RoutedDialect(namingPool(pool, { session: true })) });
+  // Every change of this database passes through this dialect: reads may be kept while none completes (coherent-reads.ts).
+  const changes = new ChangeCount();
+  const db = new Kysely<Database>({ dialect: new RoutedDialect(namingPool(pool, { session: true }), changes) });
+  countChangesOf(db, changes);
   return {
     db,
     kind: "pglite",

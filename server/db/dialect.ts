@@ -9,6 +9,7 @@ import {
   type TransactionSettings,
 } from "kysely";
 import type pg from "pg";
+import type { ChangeCount } from "./coherent-reads.ts";
 import { wayOf, type Way } from "./statement-ways.ts";
 
 /** A pool client that takes a statement's way beside its text (pool-clients.ts); pg's own clients ignore it. */
@@ -22,14 +23,22 @@ export interface RoutedPool {
 }
 
 class RoutedConnection implements DatabaseConnection {
-  constructor(readonly client: RoutedClient) {}
+  constructor(
+    readonly client: RoutedClient,
+    private readonly changes?: ChangeCount,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const { command, rowCount, rows } = (await this.client.query(
-      query.sql,
-      [...query.parameters],
-      wayOf(query),
-    )) as pg.QueryResult;
+    const way = wayOf(query);
+    let result;
+    try {
+      result = (await this.client.query(query.sql, [...query.parameters], way)) as pg.QueryResult;
+    } finally {
+      // Anything but an explicit read may have changed data, failed or not (coherent-reads.ts); counted before its
+      // caller goes on.
+      if (way !== "read") this.changes?.changed();
+    }
+    const { command, rowCount, rows } = result;
     const changed = command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE";
     return { numAffectedRows: changed ? BigInt(rowCount ?? 0) : undefined, rows: (rows ?? []) as R[] };
   }
@@ -42,14 +51,17 @@ class RoutedConnection implements DatabaseConnection {
 
 class RoutedDriver implements Driver {
   private readonly connections = new WeakMap<RoutedClient, RoutedConnection>();
-  constructor(private readonly pool: RoutedPool) {}
+  constructor(
+    private readonly pool: RoutedPool,
+    private readonly changes?: ChangeCount,
+  ) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
     const client = await this.pool.connect();
     let connection = this.connections.get(client);
-    if (!connection) this.connections.set(client, (connection = new RoutedConnection(client)));
+    if (!connection) this.connections.set(client, (connection = new RoutedConnection(client, this.changes)));
     return connection;
   }
 
@@ -61,12 +73,21 @@ class RoutedDriver implements Driver {
     await connection.executeQuery(CompiledQuery.raw(mode.length ? `start transaction ${mode.join(" ")}` : "begin"));
   }
 
+  // A transaction's end is a change (coherent-reads.ts), whatever way its statements were said to go.
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("commit"));
+    try {
+      await connection.executeQuery(CompiledQuery.raw("commit"));
+    } finally {
+      this.changes?.changed();
+    }
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw("rollback"));
+    try {
+      await connection.executeQuery(CompiledQuery.raw("rollback"));
+    } finally {
+      this.changes?.changed();
+    }
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -78,12 +99,19 @@ class RoutedDriver implements Driver {
   }
 }
 
-/** PostgreSQL's dialect (its compiler, adapter and introspector) over a pool whose clients take each statement's way. */
+/**
+ * PostgreSQL's dialect (its compiler, adapter and introspector) over a pool whose clients take each statement's way.
+ * With `changes` (the embedded database), every completed statement that may have changed data and every transaction's
+ * end moves the count (coherent-reads.ts).
+ */
 export class RoutedDialect extends PostgresDialect {
-  constructor(private readonly routedPool: RoutedPool) {
+  constructor(
+    private readonly routedPool: RoutedPool,
+    private readonly changes?: ChangeCount,
+  ) {
     super({ pool: routedPool as unknown as pg.Pool });
   }
   override createDriver(): Driver {
-    return new RoutedDriver(this.routedPool);
+    return new RoutedDriver(this.routedPool, this.changes);
   }
 }

@@ -2,6 +2,7 @@
 import type { InboundShipment, InboundShipmentList, InboundStatusHistory } from "../../generated/api.ts";
 import { formatTimestamp } from "../shared/time.ts";
 import type { Principal } from "../accounts/domain.ts";
+import { CoherentReads } from "../db/coherent-reads.ts";
 import type { Executor } from "../db/transaction.ts";
 import type { ValidatedQuery } from "../shared/contract.ts";
 import { notFound } from "../shared/errors.ts";
@@ -10,11 +11,23 @@ import * as q from "./db.ts";
 import type { ListOrder, Shipment } from "./db.ts";
 import { toWire } from "./wire.ts";
 
-export async function getShipment(db: Executor, actor: Principal, id: string): Promise<InboundShipment> {
-  const s = await q.findShipment(db, actor, id);
-  if (!s) throw notFound("Inbound shipment");
-  return toWire(s);
+/**
+ * GET shipment's documents, kept on the embedded database while nothing changes it (db/coherent-reads.ts), by who
+ * may see them: a merchant its own, the warehouse any. Bounded: a few MB at most.
+ */
+const documents = new CoherentReads<InboundShipment>(2048);
+
+export function getShipment(db: Executor, actor: Principal, id: string): Promise<InboundShipment> {
+  const key = actor.role === "merchant" ? `M\n${actor.id}\n${id}` : `*\n${id}`;
+  return documents.read(db, key, async () => {
+    const s = await q.findShipment(db, actor, id);
+    if (!s) throw notFound("Inbound shipment");
+    return toWire(s);
+  });
 }
+
+/** How many GET shipment documents are kept for `db` (tests). */
+export const keptDocuments = (db: Executor): number => documents.size(db);
 
 /** Who moved it, by the kind of principal recorded (M-..., W-...); anything else is the service itself. */
 const byOf = (actor: string): InboundStatusHistory["items"][number]["by"] =>
