@@ -2,11 +2,11 @@
 // each violation, and passes a page that keeps it.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { expectAccessible, launchChromium } from "../helpers/browser.ts";
+import { closeContexts, expectAccessible, sharedChromium } from "../helpers/browser.ts";
 
 let browser: Browser;
-beforeAll(async () => void (browser = await launchChromium()));
-afterAll(async () => await browser?.close());
+beforeAll(async () => void (browser = await sharedChromium()));
+afterAll(async () => await closeContexts(browser));
 
 const page = (body: string) =>
   `<!doctype html><html lang="en"><head><title>Check</title></head><body><main><h1>Check</h1>${body}</main></body></html>`;

@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible, launchChromium } from "../helpers/browser.ts";
+import { closeContexts, expectAccessible, sharedChromium } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
 const spec = JSON.parse(readFileSync("generated/openapi.json", "utf8")) as {
@@ -19,10 +19,10 @@ let browser: Browser;
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   srv = await startTestServer();
-  browser = await launchChromium();
+  browser = await sharedChromium();
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await srv?.close();
 });
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
-import { expectAccessible, launchChromium } from "../helpers/browser.ts";
+import { closeContexts, expectAccessible, sharedChromium } from "../helpers/browser.ts";
 import { TestClock } from "../helpers/clock.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { configure, list, loadDemo, pickupPoints, SETTINGS } from "../helpers/shipping.ts";
@@ -72,10 +72,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
   const created = await m.POST("/publishable_keys/_create", { body: { origins: [originOf(shop)] } });
   key = created.data!.key;
-  browser = await launchChromium();
+  browser = await sharedChromium();
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await srv?.close();
   shop?.close();
 });

@@ -13,7 +13,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
-import { expectAccessible, launchChromium } from "../helpers/browser.ts";
+import { closeContexts, expectAccessible, sharedChromium } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { configure, list, loadDemo, SETTINGS } from "../helpers/shipping.ts";
 
@@ -85,10 +85,10 @@ beforeAll(async () => {
   key = (await m.POST("/publishable_keys/_create", { body: { origins: [shopOrigin] } })).data!.key;
   api = proxy();
   apiPort = await listen(api);
-  browser = await launchChromium();
+  browser = await sharedChromium();
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   if (api?.listening) await stop(api);
   if (shop) await stop(shop);
   await srv?.close();

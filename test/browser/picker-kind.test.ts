@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
-import { expectAccessible, launchChromium, startShop } from "../helpers/browser.ts";
+import { closeContexts, expectAccessible, sharedChromium, startShop } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { configure, list, loadDemo, pickupPoints, SETTINGS } from "../helpers/shipping.ts";
 
@@ -57,10 +57,10 @@ beforeAll(async () => {
     counter: points.filter((p) => p.kind === "counter").map((p) => p.id),
     all: points.map((p) => p.id),
   };
-  browser = await launchChromium();
+  browser = await sharedChromium();
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await srv?.close();
   shop?.close();
 });

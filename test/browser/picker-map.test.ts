@@ -11,7 +11,7 @@ import { crc32, deflateSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
-import { expectAccessible, launchChromium, smallTargets } from "../helpers/browser.ts";
+import { closeContexts, expectAccessible, sharedChromium, smallTargets } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { configure, list, loadDemo, SETTINGS } from "../helpers/shipping.ts";
 
@@ -113,11 +113,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
   key = (await m.POST("/publishable_keys/_create", { body: { origins: [originOf(shop)] } })).data!.key;
-  browser = await launchChromium();
+  browser = await sharedChromium();
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await plain?.close();
   await mapped?.close();
   tiles?.close();

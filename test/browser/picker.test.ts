@@ -14,7 +14,7 @@ import type { components, LogisticsClient } from "../../client/index.ts";
 import { TEXTS } from "../../client/picker/texts.ts";
 import { verifyQuote } from "../../client/quotes.ts";
 import { seedDemo } from "../../server/demo.ts";
-import { expectAccessible, launchChromium } from "../helpers/browser.ts";
+import { closeContexts, expectAccessible, sharedChromium } from "../helpers/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 import { configure, list, loadDemo, order, orderLine, SETTINGS } from "../helpers/shipping.ts";
 
@@ -80,10 +80,10 @@ beforeAll(async () => {
   unlisted = await serveShop(() => shopPage("en", key));
   const created = await m.POST("/publishable_keys/_create", { body: { origins: [originOf(listed)] } });
   key = created.data!.key;
-  browser = await launchChromium();
+  browser = await sharedChromium();
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await closeContexts(browser);
   await srv?.close();
   listed?.close();
   unlisted?.close();

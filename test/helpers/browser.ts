@@ -24,6 +24,31 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
+let shared: Promise<Browser> | undefined;
+
+/**
+ * This worker process's Chromium: launched by the first browser file the worker runs and used by the next ones
+ * (vitest keeps a worker's modules from file to file: isolate is false), ended with the process (playwright ends the
+ * browsers it launched when its process exits). A launch and its close took ~1 s of a file's time on 2 cores; a new
+ * context takes ~0.2 s. A file makes contexts of its own and closes them at its end (closeContexts).
+ */
+export function sharedChromium(): Promise<Browser> {
+  if (!shared) {
+    const launched = launchChromium();
+    shared = launched;
+    launched.then(
+      (b) => b.on("disconnected", () => void (shared === launched && (shared = undefined))),
+      () => void (shared === launched && (shared = undefined)),
+    );
+  }
+  return shared;
+}
+
+/** A file's end with the shared Chromium: its contexts closed, their pages with them (a worker runs one file at a time). */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  await Promise.all((browser?.contexts() ?? []).map((c) => c.close()));
+}
+
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 

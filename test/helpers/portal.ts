@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect, inject } from "vitest";
 import { CATALOGUES, pickLang } from "../../portal/src/words/index.ts";
 import { provisionPortalUser } from "../../server/portal/users.ts";
-import { expectAccessible, launchChromium } from "./browser.ts";
+import { closeContexts, expectAccessible, sharedChromium } from "./browser.ts";
 import { startTestServer, type TestServer, type TestServerOptions } from "./server.ts";
 
 export const DB = process.env.TEST_DB ?? "pglite";
@@ -30,12 +30,12 @@ const signedInContexts = new WeakMap<PortalRig, Map<string, Promise<BrowserConte
 export async function startPortalRig(opts: TestServerOptions = {}): Promise<PortalRig> {
   mkdirSync(SHOTS, { recursive: true });
   const srv = await startTestServer({ ...opts, portalDir: inject("portalDir") });
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   return {
     srv,
     browser,
     close: async () => {
-      await browser.close();
+      await closeContexts(browser);
       await srv.close();
     },
   };
@@ -184,21 +184,20 @@ export async function expectNoSideScroll(page: Page): Promise<void> {
  * `<name>-<width>.png`. At a narrower width the page is the same document with other style rules: no sideways
  * scroll always, and, for a screen the file checked at the widest width too, axe and the screenshot when a rule that
  * applies at this width and not at the widest (or the other way round) reaches an element no earlier narrow screen
- * of the file's browser showed. The first narrow screen of a file is checked whole (the narrow base styles: font
+ * of the file showed. The first narrow screen of a file is checked whole (the narrow base styles: font
  * scale, containers, the top bar); after it, a screen whose narrow styles were all checked before is the wide
  * screen reflowed, whose axe run said the same (axe took a third of the Pricing journeys' time).
  */
 export async function checkScreen(page: Page, name: string): Promise<void> {
   const width = page.viewportSize()?.width ?? 0;
   await expectNoSideScroll(page);
-  const browser = page.context().browser();
-  const checked = browser
-    ? (screensChecked.get(browser) ?? { wide: new Set<string>(), narrow: new Set<string>() })
-    : null;
-  if (browser && checked) screensChecked.set(browser, checked);
-  if (width >= WIDTHS[0]) checked?.wide.add(name);
+  // Per file: its worker's browser serves the files after it too (sharedChromium).
+  const file = expect.getState().testPath ?? "";
+  const checked = screensChecked.get(file) ?? { wide: new Set<string>(), narrow: new Set<string>() };
+  screensChecked.set(file, checked);
+  if (width >= WIDTHS[0]) checked.wide.add(name);
   // Only a screen the file also checked at the widest width can be that screen reflowed.
-  else if (checked?.wide.has(name)) {
+  else if (checked.wide.has(name)) {
     const first = checked.narrow.size === 0;
     const fresh = (await narrowStyles(page, WIDTHS[0])).filter((rule) => !checked.narrow.has(rule));
     for (const rule of ["(a narrow screen)", ...fresh]) checked.narrow.add(rule);
@@ -233,8 +232,8 @@ export async function checkScreenAtWidths(page: Page, name: string): Promise<voi
   await atNarrowerWidths(page, () => checkScreen(page, name));
 }
 
-/** Per browser (one a file): the screens checked at the widest width, and the width-dependent rules checked narrower. */
-const screensChecked = new WeakMap<Browser, { wide: Set<string>; narrow: Set<string> }>();
+/** Per test file: the screens checked at the widest width, and the width-dependent rules checked narrower. */
+const screensChecked = new Map<string, { wide: Set<string>; narrow: Set<string> }>();
 
 /**
  * The style rules whose media query holds at this width and not at `wide`, or at `wide` and not here, that match an
