@@ -78,6 +78,7 @@ const WORDS = {
 const at = (h: number, min: number) =>
   `${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}T${String(h).padStart(2, "0")}:${String(min).padStart(2, "0")}:00+00:00`;
 
+// At both widths, each in its own language: on a phone the arrivals table becomes a stack of cards, read row by row.
 describe("a shipment's arrivals on its open page", () => {
   it.each([
     [1280, "en", "en-GB"],

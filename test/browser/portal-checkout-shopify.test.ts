@@ -52,6 +52,8 @@ const openCheckout = async (page: Page) => {
     .click();
 };
 
+// At both widths: on a phone the callback addresses' table becomes a stack of cards (read by element below), and
+// an address is revoked from inside one.
 describe.each([1280, 360])("the Shopify part of the Checkout page at %i px", (width) => {
   it("shows the steps, refuses bad input in plain words, creates an address shown once, lists it without the token and revokes it", async () => {
     const merchant = `shopify-${width}.example.com`;

@@ -105,6 +105,7 @@ async function signInExpectingRefusal(page: import("playwright-core").Page, pass
   await form.getByRole("button").first().click();
 }
 
+// At both widths: on a phone the keys' table becomes a stack of cards, and a key is revoked from inside one.
 describe("the Checkout area", () => {
   for (const width of WIDTHS) {
     it(`creates a checkout key for the shop's website (plain words for a bad address), shows its code, and revokes it after a confirmation (${width} px)`, async () => {

@@ -79,6 +79,8 @@ async function openUsers(page: Page) {
 const rowOf = (page: Page, email: string) =>
   page.getByRole("table", { name: "Users" }).getByRole("row").filter({ hasText: email });
 
+// Both journeys run at both widths: on a phone the Users table becomes a stack of cards, and the admin changes a
+// role, resets a password and removes a person from inside one.
 for (const width of WIDTHS) {
   it(
     `an admin adds a staff user (the API's message at a short password), changes their role and resets their password; the person must choose a new password before anything else, does, works without a Users area, and changes it again later (${width} px)`,

@@ -66,6 +66,7 @@ async function openLabel(page: Page, name: string): Promise<Page> {
 }
 
 describe("the receiving label", () => {
+  // At both widths: the label page is laid out for the screen it opens on, and its barcode must read back at each.
   it.each(WIDTHS)("at %i px: from the shipment's page to a label whose barcode reads back as its id", async (width) => {
     // A screen of twice the density, as a phone's (or a scanner's camera sees the printed bars).
     const portal = await openPortal(rig, width, { hash: `/shipments/${id}`, deviceScaleFactor: 2 });
