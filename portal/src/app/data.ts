@@ -2,6 +2,7 @@
 // an ApiError, and a 401 into the signed-out state (once, here, for every view). TanStack Query caches.
 import { QueryClient, queryOptions } from "@tanstack/react-query";
 import type { ErrorBody } from "../../../client/index.ts";
+import { retryAfterMs } from "../../../server/shared/retry-after.ts";
 import { apiClient } from "../api.ts";
 import type { PortalSession } from "../../../generated/api.ts";
 import type { AnswerCode } from "../words/codes.ts";
@@ -11,6 +12,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly body: Partial<ErrorBody> | undefined,
+    /** The answer's Retry-After, in milliseconds from when it came (absent when it had none). */
+    readonly retryAfterMs?: number,
   ) {
     super(body?.message ?? `HTTP ${status}`);
   }
@@ -101,7 +104,8 @@ export async function unwrap<T>(request: Promise<Answer<T>>): Promise<T> {
     signedOut();
     throw new ApiError(401, r.error as ErrorBody);
   }
-  if (!r.response.ok || r.data === undefined) throw new ApiError(r.response.status, r.error as ErrorBody);
+  if (!r.response.ok || r.data === undefined)
+    throw new ApiError(r.response.status, r.error as ErrorBody, retryAfterMs(r.response.headers.get("retry-after")));
   return r.data;
 }
 

@@ -73,8 +73,7 @@ export function useRetry() {
           api.POST("/webhook_deliveries/{delivery_id}/_redeliver", { params: { path: { delivery_id: d.id } } }),
         );
       } catch (e) {
-        if (e instanceof ApiError && e.status === 409)
-          throw new Refusal(retryRefusedWords(e.body?.message, d.next_attempt_at, w));
+        if (e instanceof ApiError && e.status === 409) throw new Refusal(retryRefusedWords(e, d.next_attempt_at, w));
         throw e;
       }
       return d.status === "pending" ? w.t.webhooks.retrying : w.t.webhooks.sendingAgain;

@@ -1,6 +1,7 @@
 // What shop staff read about webhooks in sentences made from the catalogue's words (portal/src/words, `webhooks`
 // and the event types, delivery states and failure classes): a delivery's state, a retry's refusal. A form's
 // problems are said as every other answer is (app/data.ts problemsOf).
+import type { ApiError } from "../../app/data.ts";
 import type { Words } from "../../words/index.ts";
 import type { WebhookDelivery } from "../../../../generated/api.ts";
 
@@ -23,19 +24,14 @@ export function whenWords(d: WebhookDelivery, w: Words): string {
   return d.next_attempt_at ? t.nextTry(d.attempts, w.date(d.next_attempt_at)) : t.triedTimes(d.attempts);
 }
 
-const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/;
-
 /**
- * Why a retry was refused, in plain words. The service answers 409 when sending is turned off, or when the
- * receiving system asked for time (its message names until when; the delivery's next try is the fallback).
+ * Why a retry was refused (409), in plain words, as the spec tells the two apart: with Retry-After, the receiving
+ * system asked for time (said with the delivery's next try, which is not before that time, or else the time the
+ * header names); without, sending to the endpoint is turned off.
  */
-export function retryRefusedWords(message: string | undefined, nextTry: string | null, w: Words): string {
-  if (message && /asked for time/i.test(message)) {
-    const until = ISO_TIME.exec(message)?.[0] ?? nextTry;
-    return w.t.webhooks.askedToWait(until ? w.date(until) : undefined);
-  }
-  if (message && /disabled/i.test(message)) return w.t.webhooks.retryOff;
-  return w.t.webhooks.retryRefused;
+export function retryRefusedWords(refusal: ApiError, nextTry: string | null, w: Words): string {
+  if (refusal.retryAfterMs === undefined) return w.t.webhooks.retryOff;
+  return w.t.webhooks.askedToWait(w.date(nextTry ?? new Date(Date.now() + refusal.retryAfterMs).toISOString()));
 }
 
 /** How long the secret before a rotation keeps signing beside the new one (server/webhooks/endpoints.ts, the spec). */

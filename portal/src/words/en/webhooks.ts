@@ -92,7 +92,6 @@ export const webhooks = {
   askedToWait: (until: string | undefined) =>
     `Your system asked us to wait before sending again${until ? `, until ${until}` : ""}. We try again by ourselves then; you can also press Retry now after that time.`,
   retryOff: "Sending to this address is turned off: turn it back on to retry.",
-  retryRefused: "This event could not be sent again just now. Try again in a moment.",
 
   stopped410: "Your system answered that this address is no longer in use, so we stopped sending events to it.",
   failingSince: (since: string) =>

@@ -94,7 +94,6 @@ export const webhooks: Pick<Catalogue, "webhooks"> = {
     askedToWait: (until) =>
       `Järjestelmäsi pyysi odottamaan ennen uutta lähetystä${until ? ` ${until} asti` : ""}. Yritämme silloin itse uudelleen; voit myös painaa Yritä nyt uudelleen sen jälkeen.`,
     retryOff: "Lähetys tähän osoitteeseen on pysäytetty: jatka lähetystä yrittääksesi uudelleen.",
-    retryRefused: "Tapahtumaa ei voitu juuri nyt lähettää uudelleen. Yritä hetken kuluttua uudelleen.",
 
     stopped410:
       "Järjestelmäsi vastasi, ettei tämä osoite ole enää käytössä, joten lopetimme tapahtumien lähettämisen sinne.",

@@ -94,7 +94,6 @@ export const webhooks: Pick<Catalogue, "webhooks"> = {
     askedToWait: (until) =>
       `Ditt system bad oss vänta innan vi skickar igen${until ? `, till ${until}` : ""}. Vi försöker själva igen då; du kan också trycka på Försök igen nu efter den tiden.`,
     retryOff: "Sändningen till den här adressen är avstängd: slå på den igen för att försöka igen.",
-    retryRefused: "Händelsen kunde inte skickas igen just nu. Försök igen om en stund.",
 
     stopped410: "Ditt system svarade att adressen inte längre används, så vi slutade skicka händelser dit.",
     failingSince: (since) =>
