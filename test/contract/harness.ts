@@ -1,6 +1,8 @@
 // The real server behind a strict and a lenient Prism proxy (see prism.ts and inbound.contract.test.ts), with the
 // shared ContractRecorder over the implemented operations under some path prefixes, and accounts whose clients
 // go through either proxy.
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
 import type { components, LogisticsClient } from "../../client/index.ts";
 import { provisionAccount } from "../../server/accounts/domain.ts";
@@ -31,18 +33,12 @@ export function contractHarness(prefixes: string[]) {
     server: () => srv!,
     async start(): Promise<void> {
       srv = await startTestServer();
-      const upstream = srv.origin + BASE_PATH;
-      const [s, l] = await Promise.allSettled([
-        startPrismProxy({ upstream, errors: true }),
-        startPrismProxy({ upstream, errors: false }),
-      ]);
-      if (s.status === "fulfilled") strict = s.value;
-      if (l.status === "fulfilled") lenient = l.value;
-      if (s.status === "rejected") throw s.reason;
-      if (l.status === "rejected") throw l.reason;
+      const proxies = await workerProxies();
+      proxies.relayTo(srv.origin);
+      ({ strict, lenient } = proxies);
     },
     async stop(): Promise<void> {
-      await Promise.all([strict?.close(), lenient?.close()]);
+      (await shared)?.relayTo(undefined);
       await srv?.close();
     },
     // Arrow functions: the test files destructure these from the harness.
@@ -74,5 +70,70 @@ export function contractHarness(prefixes: string[]) {
       rec.refusedByPrism(result, status, violation),
     expectComplete: (required: Record<string, number[]>) =>
       rec.expectComplete(required, `under ${prefixes.join(", ")}`),
+  };
+}
+
+interface WorkerProxies {
+  strict: PrismProxy;
+  lenient: PrismProxy;
+  /** Where the relay behind both proxies forwards: the current file's server (undefined: none, 502). */
+  relayTo(origin: string | undefined): void;
+}
+
+let shared: Promise<WorkerProxies> | undefined;
+
+/**
+ * One strict and one lenient Prism per test worker, shared by the contract files it runs (a worker runs one file at
+ * a time; vitest.config.ts isolate: false keeps this module from file to file): each Prism start cost ~1.8 processor
+ * seconds and seconds of wall time, two a file. Prism's upstream is fixed at its start, so both forward to a relay
+ * in this process, which forwards every request as it came (method, path, headers, body; Host made the server's)
+ * to the current file's server, and its answer back as it came. Prism ends with the worker (prism.ts: its watchdog
+ * and the exit handler).
+ */
+function workerProxies(): Promise<WorkerProxies> {
+  shared ??= startWorkerProxies().catch((err: unknown) => {
+    shared = undefined;
+    throw err;
+  });
+  return shared;
+}
+
+async function startWorkerProxies(): Promise<WorkerProxies> {
+  let target: URL | undefined;
+  const relay: Server = createServer((req, res) => {
+    if (!target) return void res.writeHead(502).end("no contract test server");
+    const upstream = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.statusMessage, answer.rawHeaders);
+        answer.pipe(res);
+      },
+    );
+    upstream.on("error", () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+  // The worker may end while Prism holds a connection open: the relay never keeps it alive.
+  relay.unref();
+  const upstream = `http://127.0.0.1:${(relay.address() as AddressInfo).port}${BASE_PATH}`;
+  const [s, l] = await Promise.allSettled([
+    startPrismProxy({ upstream, errors: true }),
+    startPrismProxy({ upstream, errors: false }),
+  ]);
+  if (s.status === "rejected" || l.status === "rejected") {
+    await Promise.all([s.status === "fulfilled" && s.value.close(), l.status === "fulfilled" && l.value.close()]);
+    relay.close();
+    throw s.status === "rejected" ? s.reason : (l as PromiseRejectedResult).reason;
+  }
+  return {
+    strict: s.value,
+    lenient: l.value,
+    relayTo: (origin) => void (target = origin === undefined ? undefined : new URL(origin)),
   };
 }
