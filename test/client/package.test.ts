@@ -65,6 +65,8 @@ describe("the tarball", () => {
       path.join(project, "check.ts"),
       `
 import { ApiError, createLogisticsClient, paginate, unwrap, type WebhookEvent, type components } from "@logistics-api/client";
+import { verifyWebhookEvents, type WebhookHeaders } from "@logistics-api/client/webhooks";
+export const verified = (headers: WebhookHeaders, body: string): WebhookEvent | WebhookEvent[] => verifyWebhookEvents("whsec_x", headers, body);
 const client = createLogisticsClient({ baseUrl: "https://api.example.com/2015-01-01", username: "M-shop.example.com", secret: "s", retries: 2, timeoutMs: 5000 });
 export async function typed(event: WebhookEvent): Promise<string[]> {
   const created = await unwrap(client.POST("/inbound_shipments/_create", { body: { merchants_ref: "PO-1", sender_name: "Acme", products: [] } }));
@@ -99,21 +101,25 @@ export async function typed(event: WebhookEvent): Promise<string[]> {
       path.join(project, "tsconfig.lib.json"),
       JSON.stringify({ compilerOptions: { ...base, types: [] }, files: ["check.ts"] }),
     );
+    // The library's declarations, both entries', are checked above (skipLibCheck false, without Node's types); here
+    // the script's use of them and of Node's. Checking them again beside all of @types/node's own declarations
+    // took 6.2 of the two checks' 9 processor seconds (2.4 with skipLibCheck).
     writeFileSync(
       path.join(project, "tsconfig.script.json"),
       JSON.stringify({
-        compilerOptions: { ...base, types: ["node"], allowJs: true, checkJs: true },
+        compilerOptions: { ...base, types: ["node"], allowJs: true, checkJs: true, skipLibCheck: true },
         files: ["integration.mjs"],
       }),
     );
     const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
-    for (const config of ["tsconfig.lib.json", "tsconfig.script.json"]) {
-      const r = await exec(process.execPath, [tsc, "-p", config], { cwd: project }).catch((e: { stdout: string }) => ({
+    const check = (config: string) =>
+      exec(process.execPath, [tsc, "-p", config], { cwd: project }).catch((e: { stdout: string }) => ({
         stdout: e.stdout,
         failed: true,
       }));
-      expect(r.stdout, config).toBe("");
-    }
+    const configs = ["tsconfig.lib.json", "tsconfig.script.json"];
+    const results = await Promise.all(configs.map(check));
+    for (const [i, r] of results.entries()) expect(r.stdout, configs[i]).toBe("");
   });
 });
 
