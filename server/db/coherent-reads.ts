@@ -6,6 +6,7 @@
 // whichever of the two the database ran first, is never kept. A change's own request answers only after its count
 // moved, so whoever saw that answer never reads what came before it.
 // On PostgreSQL nothing is kept: several instances (and the CLI) change one database, and this process would not know.
+import type { CompiledQuery, QueryId } from "kysely";
 import type { Db } from "./database.ts";
 import type { Executor } from "./transaction.ts";
 
@@ -32,6 +33,21 @@ export function countChangesOf(db: Db, count: ChangeCount): void {
  * see its own uncommitted writes).
  */
 export const changeCountOf = (db: Executor): ChangeCount | undefined => counts.get(db);
+
+const leaving = new WeakSet<QueryId>();
+
+/**
+ * Says that `query` changes only rows no kept read reads (the limits' window counters, which every instance adds to
+ * several times a second under traffic): its completion leaves what is kept. Whoever keeps a new kind of read checks
+ * that it reads none of these rows.
+ */
+export function leavesKeptReads<Q extends CompiledQuery>(query: Q): Q {
+  leaving.add(query.queryId);
+  return query;
+}
+
+/** Whether `query`'s completion counts as a change (dialect.ts asks for statements not said to be reads). */
+export const endsKeptReads = (query: CompiledQuery): boolean => !leaving.has(query.queryId);
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {

@@ -3,6 +3,7 @@
 // Postgres limiter, given the service's own connections (so its statements get the pool's timeouts).
 import { RateLimiterPostgres } from "rate-limiter-flexible";
 import type { Db } from "./database.ts";
+import { leavesKeptReads } from "./coherent-reads.ts";
 import { rawAs, type Way } from "./statement-ways.ts";
 
 export const COUNTERS_TABLE = "rate_limit_counters";
@@ -30,7 +31,8 @@ export class WindowCounter {
       new RateLimiterPostgres({
         storeClient: {
           query: async ({ text, values }: { text: string; values?: unknown[] }) => {
-            const r = await db.executeQuery(rawAs(way, text, values));
+            // Only the counters' own rows: what the embedded database keeps in memory stays (coherent-reads.ts).
+            const r = await db.executeQuery(leavesKeptReads(rawAs(way, text, values)));
             return { rows: r.rows, rowCount: r.rows.length || Number(r.numAffectedRows ?? 0) };
           },
         },

@@ -9,7 +9,7 @@ import {
   type TransactionSettings,
 } from "kysely";
 import type pg from "pg";
-import type { ChangeCount } from "./coherent-reads.ts";
+import { endsKeptReads, type ChangeCount } from "./coherent-reads.ts";
 import { wayOf, type Way } from "./statement-ways.ts";
 
 /** A pool client that takes a statement's way beside its text (pool-clients.ts); pg's own clients ignore it. */
@@ -34,9 +34,9 @@ class RoutedConnection implements DatabaseConnection {
     try {
       result = (await this.client.query(query.sql, [...query.parameters], way)) as pg.QueryResult;
     } finally {
-      // Anything but an explicit read may have changed data, failed or not (coherent-reads.ts); counted before its
-      // caller goes on.
-      if (way !== "read") this.changes?.changed();
+      // Anything but an explicit read may have changed data, failed or not (coherent-reads.ts), unless it was said to
+      // change only what no kept read reads; counted before its caller goes on.
+      if (way !== "read" && endsKeptReads(query)) this.changes?.changed();
     }
     const { command, rowCount, rows } = result;
     const changed = command === "INSERT" || command === "UPDATE" || command === "DELETE" || command === "MERGE";
