@@ -2,10 +2,10 @@
 // backup` while the server runs and writes (the server takes it), `restore` refused while it runs, then
 // restored and served; a backup holds every write acknowledged before it began and none sent after it ended.
 // PGlite only (test/process/backup-postgres.test.ts has PostgreSQL's recipe).
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, expect, inject, it } from "vitest";
 import { DEMO } from "../../server/demo.ts";
 import { expectRestoredAsOf, writeLoad } from "../helpers/write-load.ts";
 import { cli, startServerProcess, type ServerProcess } from "./helpers.ts";
@@ -24,6 +24,9 @@ it(
   { timeout: 180_000 },
   async () => {
     const env = { DATABASE_URL: "", PGLITE_DIR: path.join(dir, "db") };
+    // A copy of the suite's migrated template, as start-and-cli's: a new directory's initialisation is not what
+    // this test is about (test/process/owner-only-files.test.ts and start-and-cli's `npm start` make new ones).
+    cpSync(inject("pgliteTemplate"), env.PGLITE_DIR, { recursive: true });
     let srv: ServerProcess | undefined = await startServerProcess({ ...env, SEED_DEMO: "true" });
     cleanups.push(async () => srv?.stop());
     const demo = (s: ServerProcess) => s.client(`M-${DEMO.merchantId}`, DEMO.merchantSecret);
