@@ -4,10 +4,10 @@
 // any span. On the embedded database (the spans are the same on PostgreSQL: only the statements' text differs).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { DEMO } from "../../server/demo.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { startServerProcess, type ServerProcess } from "./helpers.ts";
@@ -39,6 +39,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => collector.listen(0, "127.0.0.1", r));
   rx = await startReceiver();
+  // A copy of the suite's migrated template: a new directory's initialisation (seconds) is not what is traced here.
+  cpSync(inject("pgliteTemplate"), path.join(dir, "db"), { recursive: true });
   srv = await startServerProcess({
     DATABASE_URL: "",
     PGLITE_DIR: path.join(dir, "db"),
