@@ -68,6 +68,19 @@ it("deletes what is past its time, in every table it looks after, and keeps the 
     if (who === "expired") await sql`update portal_sessions set expires_at = now() - interval '1 minute'`.execute(db);
   }
 
+  // The sign-ins' count, under the visitor's address, is in the database once the instance has sent it (100 ms after
+  // them: the sweep could otherwise run first, and the check below miss it).
+  await expect
+    .poll(
+      async () =>
+        (
+          await sql<{
+            n: number;
+          }>`select count(*)::int as n from rate_limit_counters where key = 'requests:V-127.0.0.1'`.execute(db)
+        ).rows[0]!.n,
+    )
+    .toBe(1);
+
   const lines: string[] = [];
   const logger = pino({ level: "info" }, { write: (l: string) => void lines.push(l) });
   const swept = await new Housekeeping({ db, logger, deliveryRetentionDays: 30 }).run();
