@@ -81,6 +81,9 @@ export class SharedWindowLimit {
   private sending = new Map<string, number>();
   private known = new Map<string, Counted & { at: number }>();
   private reading = new Map<string, Promise<void>>();
+  /** A key's additions in flight, one after the other; and how many were begun (a read compares the count). */
+  private adding = new Map<string, Promise<void>>();
+  private begun = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -162,14 +165,26 @@ export class SharedWindowLimit {
     this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
   }
 
-  /** One read per key at a time, however many requests wait for it. */
+  /**
+   * One read per key at a time, however many requests wait for it. The read runs on another connection than the
+   * additions: one answered while an addition of the key was in flight may or may not hold that addition's points,
+   * and counted again with `sending` a caller under its limit was refused for a whole window (as leaving them out let
+   * a caller past it). So no read is made while an addition is in flight, whose own answer is the total with its
+   * points, and a read that an addition began during is not learnt: that addition's answer is awaited instead.
+   */
   private refresh(key: string): Promise<void> {
+    const adding = this.adding.get(key);
+    if (adding) return adding;
     let reading = this.reading.get(key);
     if (!reading) {
+      const begun = this.begun.get(key) ?? 0;
       reading = this.counter
         .read(key)
         .then(
-          (c) => void this.learn(key, c ? this.withoutSending(key, c) : this.emptyWindow()),
+          (c) => {
+            if ((this.begun.get(key) ?? 0) !== begun) return this.adding.get(key);
+            this.learn(key, c ?? this.emptyWindow());
+          },
           // The database is away: the request itself answers 503; the count is not worth failing it for.
           (err) => this.onError(err),
         )
@@ -177,17 +192,6 @@ export class SharedWindowLimit {
       this.reading.set(key, reading);
     }
     return reading;
-  }
-
-  /**
-   * A read's total without the points this instance is still sending. The read runs on another connection than
-   * the additions, so it may already include an addition whose own answer has not come back: counted again with
-   * `sending`, a caller under its limit would be refused for a whole window. The addition's answer corrects the
-   * total a moment later; meanwhile at most the points in flight are left out (a request too many, never one
-   * refused too early).
-   */
-  private withoutSending(key: string, total: Counted): Counted {
-    return { ...total, consumed: Math.max(0, total.consumed - (this.sending.get(key) ?? 0)) };
   }
 
   private emptyWindow(): Counted {
@@ -212,30 +216,43 @@ export class SharedWindowLimit {
     // Totals are kept only for callers seen in this window: the map never outgrows the active callers.
     const now = Date.now();
     for (const [key, k] of this.known) if (k.resetsAt <= now) this.known.delete(key);
+    for (const key of this.begun.keys())
+      if (!this.known.has(key) && !this.adding.has(key) && !this.reading.has(key)) this.begun.delete(key);
     const shift = (key: string, points: number) => {
       const left = (this.sending.get(key) ?? 0) + points;
       if (left > 0) this.sending.set(key, left);
       else this.sending.delete(key);
     };
+    const add = async (key: string, points: number) => {
+      try {
+        this.learn(key, await this.counter.add(key, points));
+      } catch (err) {
+        // The database is away: this instance keeps counting alone until its window ends.
+        const k = this.known.get(key);
+        if (k) k.consumed += points;
+        else
+          this.known.set(key, {
+            consumed: points,
+            resetsAt: Date.now() + this.counter.windowSeconds * 1000,
+            at: Date.now(),
+          });
+        this.onError(err);
+      } finally {
+        shift(key, -points);
+      }
+    };
     await Promise.all(
-      [...batch].map(async ([key, points]) => {
+      [...batch].map(([key, points]) => {
+        // In flight from now (counted once, as `sending`), after the key's addition still in flight if there is one:
+        // each addition's answer then holds every point sent before it and none sent after.
         shift(key, points);
-        try {
-          this.learn(key, await this.counter.add(key, points));
-        } catch (err) {
-          // The database is away: this instance keeps counting alone until its window ends.
-          const k = this.known.get(key);
-          if (k) k.consumed += points;
-          else
-            this.known.set(key, {
-              consumed: points,
-              resetsAt: Date.now() + this.counter.windowSeconds * 1000,
-              at: Date.now(),
-            });
-          this.onError(err);
-        } finally {
-          shift(key, -points);
-        }
+        this.begun.set(key, (this.begun.get(key) ?? 0) + 1);
+        const before = this.adding.get(key);
+        const done: Promise<void> = (before ? before.then(() => add(key, points)) : add(key, points)).finally(() => {
+          if (this.adding.get(key) === done) this.adding.delete(key);
+        });
+        this.adding.set(key, done);
+        return done;
       }),
     );
   }

@@ -69,4 +69,26 @@ describe("a shared window limit", () => {
     await stale();
     expect(await limit.take("caller")).toBeGreaterThan(0);
   });
+
+  it("does not take a read made before an addition, answered while it is in flight, as the total less that addition", async () => {
+    const db = fakeCounter(10); // additions held until answer()
+    db.totals.set("caller", 5); // another instance's
+    let answerRead!: () => void;
+    const read = db.counter.read.bind(db.counter);
+    db.counter.read = (key: string) =>
+      read(key).then((c) => new Promise<typeof c>((resolve) => (answerRead = () => resolve(c))));
+    const tick = () => new Promise((r) => setImmediate(r));
+    const limit = new SharedWindowLimit(db.counter, undefined, FLUSH_MS);
+    limit.count("caller", 3);
+    const taking = limit.take("caller", 3); // no total known here: read first (5, its answer held)
+    await tick();
+    const sent = limit.flush(); // the 3 applied (8), not answered
+    expect(db.totals.get("caller")).toBe(8);
+    answerRead(); // 5: taken as 5 less the 3 in flight, 2 + 3 + 3 let the take in at a true 11 of 10
+    await tick();
+    db.answer();
+    expect(await taking).toBeGreaterThan(0);
+    await sent;
+    expect(db.totals.get("caller")).toBe(8);
+  });
 });
