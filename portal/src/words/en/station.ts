@@ -102,7 +102,7 @@ export const station: Pick<Catalogue, "station"> = {
     noDifferences: "Everything on the note arrived, nothing more.",
     difference: (p, c, e) =>
       e === 0
-        ? `${p}: ${items(c)} that were not on the note`
+        ? `${p}: ${items(c)} that ${c === 1 ? "was" : "were"} not on the note`
         : c < e
           ? `${p}: ${e - c} fewer than expected (${c} of ${e})`
           : `${p}: ${c - e} more than expected (${c} of ${e})`,
