@@ -6,6 +6,7 @@ import cluster from "node:cluster";
 import path from "node:path";
 import express from "express";
 import { pino } from "pino";
+import { batchedLogStream } from "./shared/log-stream.ts";
 import { DEFAULT_LOGIN_LIMITS } from "./accounts/throttle.ts";
 import { BASE_PATH, createApp } from "./app.ts";
 import { runPrimary } from "./cluster.ts";
@@ -41,7 +42,7 @@ async function main() {
     }
     throw err;
   }
-  const logger = pino({ level: config.logLevel });
+  const logger = pino({ level: config.logLevel }, batchedLogStream());
   // A stray rejection is a bug to see in the logs, not a crash of every in-flight request.
   process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled promise rejection"));
   if (config.webConcurrency > 1 && cluster.isPrimary) return runPrimary(config.webConcurrency, logger);

@@ -8,7 +8,8 @@
 // BENCH_FLOOR_CASE=shipping GET /shipping_options for Helsinki 00100 on the demo directory (no floor either).
 // BENCH_FLOOR_DB=pglite runs the servers on the embedded database instead (no floor), each on its own copy of
 // one directory, so that both builds hold the same shipment.
-// BENCH_BEFORE_NODE_FLAGS="--flag ..." runs the other build with these node flags instead of the start script's.
+// BENCH_BEFORE_NODE_FLAGS="--flag ..." runs the other build with these node flags instead of the start script's;
+// BENCH_BEFORE_ENV="NAME=value ..." with these settings besides.
 //   npm run bench -- floor [rounds] [seconds] [other dist/server/main.js]
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -66,6 +67,14 @@ try {
         // BENCH_BEFORE_NODE_FLAGS: node's flags for the other build (space-separated; empty for none), to measure a flag.
         ...(process.env.BENCH_BEFORE_NODE_FLAGS !== undefined && {
           nodeFlags: process.env.BENCH_BEFORE_NODE_FLAGS.split(" ").filter(Boolean),
+        }),
+        // BENCH_BEFORE_ENV="NAME=value ...": settings for the other build only, to measure a setting (LOG_LEVEL=warn).
+        ...(process.env.BENCH_BEFORE_ENV && {
+          env: Object.fromEntries(
+            process.env.BENCH_BEFORE_ENV.split(" ")
+              .filter(Boolean)
+              .map((kv): [string, string] => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+          ),
         }),
       }),
     );
