@@ -117,43 +117,82 @@ select "id", "merchants_id", "name", "gtin" from "products" where "merchant_id" 
 
 /**
  * The same upsert as common table expressions of a caller's statement, for a write that needs the products' ids
- * only in SQL (a new shipment's lines): the whole write is then one statement, one round trip. They define
- * "catalogue"("merchants_id", "id") for the statement to join, and "catalogue_complete"("ok"), false when a
- * product was added by another transaction after the statement's snapshot (neither inserted nor seen here): the
- * caller then writes nothing of its own, and runs the statement again (the next snapshot sees that product).
+ * only in SQL (new shipments' lines): the whole write is then one statement, one round trip. Each given product
+ * carries its merchant, so one statement may hold several merchants' creates (write-merges.ts). They define
+ * "catalogue"("merchant_id", "merchants_id", "id") for the statement to join: a product that another transaction
+ * added after the statement's snapshot is neither inserted nor seen here, so it is missing from "catalogue"; the
+ * caller then writes nothing that needs it, and runs again for it (the next snapshot sees that product).
  * Its parameters are `catalogueValues`, numbered from `$first`.
  */
 export function catalogueCtes(first: number): string {
-  const [ids, codes, names, gtins, merchant, now] = [0, 1, 2, 3, 4, 5].map((i) => `$${first + i}`);
+  const [ids, merchants, codes, names, gtins, ats] = [0, 1, 2, 3, 4, 5].map((i) => `$${first + i}`);
   return `"catalogue_given" as (
-  select * from unnest(${ids}::char(24)[], ${codes}::text[], ${names}::text[], ${gtins}::text[]) as g("new_id", "merchants_id", "name", "gtin")
+  select * from unnest(${ids}::char(24)[], ${merchants}::text[], ${codes}::text[], ${names}::text[], ${gtins}::text[], ${ats}::timestamptz[])
+    as g("new_id", "merchant_id", "merchants_id", "name", "gtin", "at")
 ), "catalogue_new" as (
   insert into "products" ("id", "merchant_id", "merchants_id", "name", "gtin", "created_at", "updated_at")
-  select "new_id", ${merchant}, "merchants_id", coalesce("name", ''), coalesce("gtin", ''), ${now}, ${now} from "catalogue_given"
+  select "new_id", "merchant_id", "merchants_id", coalesce("name", ''), coalesce("gtin", ''), "at", "at" from "catalogue_given"
   on conflict ("merchant_id", "merchants_id") do nothing
-  returning "id", "merchants_id"
+  returning "id", "merchant_id", "merchants_id"
 ), "catalogue_old" as (
-  select p."id", p."merchants_id", coalesce(g."name", p."name") as "name", coalesce(g."gtin", p."gtin") as "gtin",
+  select p."id", p."merchant_id", p."merchants_id", g."at", coalesce(g."name", p."name") as "name", coalesce(g."gtin", p."gtin") as "gtin",
     (coalesce(g."name", p."name"), coalesce(g."gtin", p."gtin")) is distinct from (p."name", p."gtin") as "changed"
-  from "catalogue_given" g join "products" p on p."merchant_id" = ${merchant} and p."merchants_id" = g."merchants_id"
+  from "catalogue_given" g join "products" p on p."merchant_id" = g."merchant_id" and p."merchants_id" = g."merchants_id"
 ), "catalogue_changed" as (
-  update "products" as p set "name" = o."name", "gtin" = o."gtin", "updated_at" = ${now}
+  update "products" as p set "name" = o."name", "gtin" = o."gtin", "updated_at" = o."at"
   from "catalogue_old" o where p."id" = o."id" and o."changed"
 ), "catalogue" as (
-  select "merchants_id", "id" from "catalogue_new" union all select "merchants_id", "id" from "catalogue_old"
-), "catalogue_complete" as (
-  select count(*) = cardinality(${codes}::text[]) as "ok" from "catalogue"
+  select "merchant_id", "merchants_id", "id" from "catalogue_new"
+  union all select "merchant_id", "merchants_id", "id" from "catalogue_old"
 )`;
 }
 
 /** The parameters of `catalogueCtes`: an omitted name or gtin is null there (kept on an existing product). */
-export function catalogueValues(merchantId: string, lines: CatalogueLine[], now: Date): unknown[] {
+export function catalogueValues(merchantId: string, lines: CatalogueLine[], now: Date): unknown[][] {
   return [
     lines.map(() => newId(now.getTime())),
+    lines.map(() => merchantId),
     lines.map((l) => l.merchants_id),
     lines.map((l) => l.name ?? null),
     lines.map((l) => l.gtin ?? null),
-    merchantId,
-    now,
+    lines.map(() => now),
   ];
+}
+
+/**
+ * Several writes' `catalogueValues` as one: each product once (the same product twice in one statement could be
+ * neither inserted twice nor updated twice), with what the writes in this order would leave it with had they run
+ * one after the other: the last name and the last gtin given, the time of the last write that names it, and the
+ * first write's new id.
+ */
+export function mergeCatalogueValues(each: unknown[][][]): unknown[][] {
+  const merged: unknown[][] = [[], [], [], [], [], []];
+  const at = new Map<string, number>();
+  for (const [ids, merchants, codes, names, gtins, ats] of each as [
+    string[],
+    string[],
+    string[],
+    (string | null)[],
+    (string | null)[],
+    Date[],
+  ][]) {
+    for (let i = 0; i < codes.length; i++) {
+      const key = `${merchants[i]}\n${codes[i]}`;
+      let k = at.get(key);
+      if (k === undefined) {
+        k = merged[0]!.length;
+        at.set(key, k);
+        merged[0]!.push(ids[i]);
+        merged[1]!.push(merchants[i]);
+        merged[2]!.push(codes[i]);
+        merged[3]!.push(null);
+        merged[4]!.push(null);
+        merged[5]!.push(null);
+      }
+      if (names[i] !== null) merged[3]![k] = names[i];
+      if (gtins[i] !== null) merged[4]![k] = gtins[i];
+      merged[5]![k] = ats[i];
+    }
+  }
+  return merged;
 }

@@ -6,10 +6,13 @@
 // each is its own implicit transaction, as if sent alone, and gets its own answer (an error fails its statement only).
 // A transaction still holds the session from its begin to its end; what comes meanwhile waits for the next round,
 // in the pool's order (a round waits behind the transactions that asked for the session before it).
+// Writes of one mergeable text in a round go as one statement (write-merges.ts); when it fails, nothing of it was
+// written, and each of its writes runs alone before the session goes back.
 import type pg from "pg";
 import { socketOf } from "./client-socket.ts";
 import type { Send } from "./pool-clients.ts";
-import { give, settle, type Item } from "./write-batches.ts";
+import { mergeCounts } from "./write-merges.ts";
+import { giveUnit, isDatabaseError, settle, unitOf, unitsOf, type Item, type Unit } from "./write-batches.ts";
 
 type Query = Parameters<Send>[0];
 
@@ -46,18 +49,32 @@ export function sessionRounds(
         // Everything that came while the session was busy, up to `max`.
         const round = waiting.length <= max ? waiting : waiting.slice(0, max);
         waiting = round === waiting ? [] : waiting.slice(max);
-        const stream = socketOf(conn.client);
-        stream?.cork();
-        let answers;
-        try {
-          answers = round.map((i) => settle(() => send(conn.query, i.text, i.values, conn.client)));
-        } finally {
-          stream?.uncork();
+        const sendAll = (units: Unit[]) => {
+          const stream = socketOf(conn.client);
+          stream?.cork();
+          try {
+            return units.map((u) => settle(() => send(conn.query, u.text, u.values, conn.client)));
+          } finally {
+            stream?.uncork();
+          }
+        };
+        let units = unitsOf(round);
+        let settled = await Promise.all(sendAll(units));
+        // A merged statement the database refused: each of its writes again, alone, for its own answer.
+        const failed = units.filter(
+          (u, i) => u.items.length > 1 && !settled[i]!.ok && isDatabaseError(settled[i]!.value),
+        );
+        if (failed.length) {
+          mergeCounts.refused += failed.length;
+          const alone = failed.flatMap((u) => u.items.map(unitOf));
+          const again = await Promise.all(sendAll(alone));
+          const kept = units.flatMap((u, i) => (failed.includes(u) ? [] : [[u, settled[i]!] as const]));
+          units = [...kept.map(([u]) => u), ...alone];
+          settled = [...kept.map(([, a]) => a), ...again];
         }
-        const settled = await Promise.all(answers);
         // The session goes back before the callers hear: a transaction waiting for it starts while they go on.
         conn.client.release();
-        round.forEach((item, i) => give(item, settled[i]!));
+        units.forEach((unit, i) => giveUnit(unit, settled[i]!));
       }
     } finally {
       running = false;

@@ -9,9 +9,13 @@
 // by itself (pipelined, each committing alone), so that each caller gets its own statement's own answer. When the
 // connection fails instead, no one can know whether the commit happened: each caller gets the failure, as a lost
 // connection gives it for a statement sent alone, and nothing is sent again.
+//
+// Writes of one mergeable text in a batch go as one statement (write-merges.ts: several creates of shipments). Its
+// failure rolls the batch back like any statement's, and each of its writes then runs alone as well.
 import type pg from "pg";
 import { socketOf } from "./client-socket.ts";
 import type { Send } from "./pool-clients.ts";
+import { mergeCounts, mergerOf, type Merger, type WriteAnswer } from "./write-merges.ts";
 
 type Query = Parameters<Send>[0];
 
@@ -49,12 +53,13 @@ export function writeBatches(
   let running = 0;
   let connecting = 0;
 
-  const sendTogether = (query: Query, client: pg.PoolClient, items: Item[], inTransaction: boolean) => {
+  /** Sends each unit, in a transaction when there are several, corked: one write to the socket. */
+  const sendTogether = (query: Query, client: pg.PoolClient, units: Unit[], inTransaction: boolean) => {
     const stream = socketOf(client);
     stream?.cork();
     try {
       const begun = inTransaction ? settle(() => query("begin")) : undefined;
-      const answers = items.map((i) => settle(() => send(query, i.text, i.values, client)));
+      const answers = units.map((u) => settle(() => send(query, u.text, u.values, client)));
       const committed = inTransaction ? settle(() => query("commit")) : undefined;
       return { begun, answers, committed };
     } finally {
@@ -62,33 +67,9 @@ export function writeBatches(
     }
   };
 
-  /** Runs `items` on the connection; false when the connection failed (the pool must drop it). */
-  const run = async (query: Query, client: pg.PoolClient, items: Item[]): Promise<boolean> => {
-    if (items.length === 1) {
-      const [item] = items;
-      const [answer] = sendTogether(query, client, items, false).answers;
-      const a = await answer!;
-      give(item!, a);
-      return a.ok || isDatabaseError(a.value);
-    }
-    const sent = sendTogether(query, client, items, true);
-    const answers = await Promise.all(sent.answers);
-    const begun = await sent.begun!;
-    const committed = await sent.committed!;
-    const result = committed.ok && (committed.value as { command?: string }).command;
-    if (begun.ok && result === "COMMIT") {
-      items.forEach((item, i) => give(item, answers[i]!));
-      return true;
-    }
-    const rolledBack = begun.ok && (result === "ROLLBACK" || (!committed.ok && isDatabaseError(committed.value)));
-    if (!rolledBack) {
-      // The connection failed: the commit may or may not have happened.
-      const failure = !committed.ok ? committed.value : !begun.ok ? begun.value : new Error("the batch did not commit");
-      items.forEach((item, i) => item.reject(answers[i]!.ok ? failure : answers[i]!.value));
-      return false;
-    }
-    // Nothing was written: each statement again, alone.
-    const alone = sendTogether(query, client, items, false).answers;
+  /** Each item alone, pipelined, each committing by itself; false when the connection failed. */
+  const runAlone = async (query: Query, client: pg.PoolClient, items: Item[]): Promise<boolean> => {
+    const alone = sendTogether(query, client, items.map(unitOf), false).answers;
     let alive = true;
     for (const [i, item] of items.entries()) {
       const a = await alone[i]!;
@@ -96,6 +77,49 @@ export function writeBatches(
       if (!a.ok && !isDatabaseError(a.value)) alive = false;
     }
     return alive;
+  };
+
+  /** Runs `items` on the connection; false when the connection failed (the pool must drop it). */
+  const run = async (query: Query, client: pg.PoolClient, items: Item[]): Promise<boolean> => {
+    const units = unitsOf(items);
+    if (units.length === 1) {
+      // One statement commits by itself: no transaction around it.
+      const [unit] = units;
+      const [answer] = sendTogether(query, client, units, false).answers;
+      const a = await answer!;
+      if (a.ok || unit!.items.length === 1) {
+        giveUnit(unit!, a);
+        return a.ok || isDatabaseError(a.value);
+      }
+      if (!isDatabaseError(a.value)) {
+        unit!.items.forEach((item) => item.reject(a.value));
+        return false;
+      }
+      // The merged statement failed, so nothing of it was written: each write again, alone.
+      mergeCounts.refused++;
+      return runAlone(query, client, unit!.items);
+    }
+    const sent = sendTogether(query, client, units, true);
+    const answers = await Promise.all(sent.answers);
+    const begun = await sent.begun!;
+    const committed = await sent.committed!;
+    const result = committed.ok && (committed.value as { command?: string }).command;
+    if (begun.ok && result === "COMMIT") {
+      units.forEach((unit, i) => giveUnit(unit, answers[i]!));
+      return true;
+    }
+    const rolledBack = begun.ok && (result === "ROLLBACK" || (!committed.ok && isDatabaseError(committed.value)));
+    if (!rolledBack) {
+      // The connection failed: the commit may or may not have happened.
+      const failure = !committed.ok ? committed.value : !begun.ok ? begun.value : new Error("the batch did not commit");
+      units.forEach((unit, i) =>
+        unit.items.forEach((item) => item.reject(answers[i]!.ok ? failure : answers[i]!.value)),
+      );
+      return false;
+    }
+    // Nothing was written: each statement again, alone.
+    mergeCounts.refused += units.filter((u) => u.items.length > 1).length;
+    return runAlone(query, client, items);
   };
 
   // Another connection for what waits, unless one is on its way: it takes everything waiting once it has one.
@@ -147,6 +171,60 @@ export function writeBatches(
   };
 }
 
+/** What is sent as one statement: one write, or several writes of a mergeable text merged (write-merges.ts). */
+export interface Unit {
+  text: string;
+  values?: unknown[];
+  items: Item[];
+  merger?: Merger;
+}
+
+const valuesOf = (item: Item) => item.values ?? [];
+export const unitOf = (item: Item): Unit => ({ text: item.text, values: item.values, items: [item] });
+
+/**
+ * The batch's statements: the writes of each mergeable text as one (where the first of them stood), the others as
+ * they are, in the batch's order otherwise. A merge that throws leaves those writes unmerged.
+ */
+export function unitsOf(items: Item[]): Unit[] {
+  const units: Unit[] = [];
+  const byText = new Map<string, Unit>();
+  for (const item of items) {
+    const merger = items.length > 1 ? mergerOf(item.text) : undefined;
+    const unit = merger && byText.get(item.text);
+    if (unit) unit.items.push(item);
+    else {
+      const u = { ...unitOf(item), merger };
+      if (merger) byText.set(item.text, u);
+      units.push(u);
+    }
+  }
+  return units.flatMap((u) => {
+    if (!u.merger) return [u];
+    if (u.items.length === 1) return [{ ...u, merger: undefined }];
+    try {
+      const values = u.merger.merge(u.items.map(valuesOf));
+      mergeCounts.statements++;
+      mergeCounts.writes += u.items.length;
+      return [{ ...u, values }];
+    } catch {
+      return u.items.map(unitOf);
+    }
+  });
+}
+
+/** Gives each write of `unit` its answer: a merged unit's is split (a split that throws fails them all). */
+export function giveUnit(unit: Unit, a: Settled): void {
+  if (!unit.merger || !a.ok) return unit.items.forEach((item) => give(item, a));
+  let split: WriteAnswer[];
+  try {
+    split = unit.merger.split(a.value as WriteAnswer, unit.items.map(valuesOf));
+  } catch (err) {
+    return unit.items.forEach((item) => item.reject(err));
+  }
+  unit.items.forEach((item, i) => item.resolve(split[i]));
+}
+
 export const give = (item: Item, a: Settled) => (a.ok ? item.resolve(a.value) : item.reject(a.value));
 
 /** A statement that throws as it is sent (values node-postgres cannot serialise) fails as one that was refused. */
@@ -162,5 +240,5 @@ export function settle(sending: () => Promise<unknown>): Promise<Settled> {
 }
 
 /** An error the database answered (it has a SQLSTATE and a severity): the connection itself is fine. */
-const isDatabaseError = (err: unknown) =>
+export const isDatabaseError = (err: unknown) =>
   typeof err === "object" && err !== null && "severity" in err && typeof (err as { code?: unknown }).code === "string";

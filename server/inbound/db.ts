@@ -4,11 +4,12 @@
 import { sql, type Compilable, type ExpressionBuilder, type QueryCreator, type Selectable } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Principal } from "../accounts/domain.ts";
-import { catalogueCtes, catalogueValues, type CatalogueLine } from "../catalogue/db.ts";
+import { catalogueCtes, catalogueValues, mergeCatalogueValues, type CatalogueLine } from "../catalogue/db.ts";
 import type { Database } from "../db/schema.ts";
 import type { RecordedBy } from "./tables.ts";
 import { precompiled } from "../db/precompiled.ts";
 import { rawAs } from "../db/statement-ways.ts";
+import { mergeable } from "../db/write-merges.ts";
 import type { Executor, Tx } from "../db/transaction.ts";
 import { notFound } from "../shared/errors.ts";
 import type { QueryOf } from "../shared/contract.ts";
@@ -266,8 +267,9 @@ export type NewLine = CatalogueLine & { position: number; qty: number; purchase_
 
 /**
  * A new shipment in one statement: its products (the catalogue's upsert, catalogueCtes), its lines and its first
- * history entry. False when the catalogue was not complete (a product added by another request meanwhile): then
- * nothing of the shipment was written, and the caller runs it again (its next snapshot sees that product).
+ * history entry. False when one of its products was missing from the catalogue (added by another request
+ * meanwhile): then nothing of the shipment was written, and the caller runs it again (its next snapshot sees that
+ * product). Creates that wait for a write batch together are written by one statement (write-merges.ts).
  */
 export async function insertNewShipment(
   db: Executor,
@@ -276,39 +278,75 @@ export async function insertNewShipment(
   history: { actor: string },
 ): Promise<boolean> {
   const { numAffectedRows } = await db.executeQuery(
-    rawAs("write", CREATE_SHIPMENT, [
+    rawAs("write", CREATE_SHIPMENTS, [
       ...catalogueValues(r.merchant_id, lines, r.created_at),
-      r.id,
+      lines.map(() => r.id),
+      lines.map(() => r.merchant_id),
       lines.map((l) => l.merchants_id),
       lines.map((l) => l.position),
       lines.map((l) => l.qty),
       lines.map((l) => l.purchase_price_cents),
-      r.status,
-      history.actor,
-      r.merchant_id,
-      r.merchants_ref,
-      r.sender_name,
-      r.expected_at_wh,
-      r.closing,
-      r.created_at,
-      r.updated_at,
+      [r.id],
+      [r.merchant_id],
+      [r.merchants_ref],
+      [r.sender_name],
+      [r.status],
+      [r.expected_at_wh],
+      [r.closing],
+      [r.created_at],
+      [r.updated_at],
+      [history.actor],
     ]),
   );
   return numAffectedRows === 1n;
 }
 
-const CREATE_SHIPMENT = `with ${catalogueCtes(1)}, "lines" as (
+/** The catalogue's 6 parameters, then the lines' 6, then the shipments' 10: each an array. */
+const CATALOGUE_PARAMETERS = 6;
+
+// A shipment is written only when each of its lines found its product ("complete"); each create's own lines decide,
+// so a create merged with others is not held back by another's late product.
+const CREATE_SHIPMENTS = mergeable(
+  `with ${catalogueCtes(1)}, "given_lines" as (
+  select l.*, c."id" as "product_id"
+  from unnest($7::char(24)[], $8::text[], $9::text[], $10::integer[], $11::integer[], $12::bigint[])
+    as l("shipment_id", "merchant_id", "merchants_id", "position", "qty", "price")
+  left join "catalogue" c using ("merchant_id", "merchants_id")
+), "given" as (
+  select * from unnest($13::char(24)[], $14::text[], $15::text[], $16::text[], $17::text[], $18::date[], $19::boolean[],
+    $20::timestamptz[], $21::timestamptz[], $22::text[])
+    as s("id", "merchant_id", "merchants_ref", "sender_name", "status", "expected_at_wh", "closing", "created_at", "updated_at", "actor")
+), "complete" as (
+  select g.* from "given" g
+  where not exists (select from "given_lines" l where l."shipment_id" = g."id" and l."product_id" is null)
+), "lines" as (
   insert into "inbound_lines" ("shipment_id", "product_id", "position", "qty", "purchase_price_cents")
-  select $7, c."id", l."position", l."qty", l."price"
-  from unnest($8::text[], $9::integer[], $10::integer[], $11::bigint[]) as l("merchants_id", "position", "qty", "price")
-  join "catalogue" c using ("merchants_id")
-  where (select "ok" from "catalogue_complete")
+  select l."shipment_id", l."product_id", l."position", l."qty", l."price"
+  from "given_lines" l join "complete" c on c."id" = l."shipment_id"
 ), "history" as (
   insert into "inbound_status_history" ("shipment_id", "from_status", "to_status", "actor", "created_at")
-  select $7, null, $12, $13, $19 where (select "ok" from "catalogue_complete")
+  select "id", null, "status", "actor", "created_at" from "complete"
 )
 insert into "inbound_shipments" ("id", "merchant_id", "merchants_ref", "sender_name", "status", "expected_at_wh", "closing", "created_at", "updated_at")
-select $7, $14, $15, $16, $12, $17::date, $18, $19, $20 where (select "ok" from "catalogue_complete")`;
+select "id", "merchant_id", "merchants_ref", "sender_name", "status", "expected_at_wh", "closing", "created_at", "updated_at" from "complete"
+returning "id"`,
+  {
+    merge: (each) => [
+      ...mergeCatalogueValues(each.map((v) => v.slice(0, CATALOGUE_PARAMETERS) as unknown[][])),
+      ...each[0]!
+        .slice(CATALOGUE_PARAMETERS)
+        .map((_, i) => each.flatMap((v) => v[CATALOGUE_PARAMETERS + i] as unknown[])),
+    ],
+    split: (answer, each) => {
+      const written = new Set((answer.rows as { id: string }[]).map((r) => r.id));
+      return each.map((v) => {
+        const id = (v[12] as string[])[0]!;
+        const rows = written.has(id) ? [{ id }] : [];
+        return { command: answer.command, rowCount: rows.length, rows };
+      });
+    },
+  },
+);
 
 const pickLineColumns = (l: LineRow) => ({
   product_id: l.product_id,
