@@ -181,6 +181,8 @@ async function main() {
       },
       "listening",
     );
+    // Tools and the start benchmark read this line as soon as the server answers (log-stream.ts gathers lines).
+    logger.flush();
     if (!runsWorker) logger.info("API only (SERVER_ROLE=api): webhooks are delivered by a worker process");
     // A developer's first receiver usually runs on the same machine, which the default refuses (and should).
     if (servesApi && !config.webhooks.allowPrivateNetworks && /^(127\.|localhost$|::1$)/.test(config.host))

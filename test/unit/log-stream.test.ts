@@ -10,7 +10,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 function run(
   body: string,
   stream = "batchedLogStream()",
-): Promise<{ stdout: string; writes: number; minGapMs: number; code: number | null }> {
+): Promise<{ stdout: string; stderr: string; writes: number; minGapMs: number; code: number | null }> {
   const code = `
     import fs from "node:fs";
     let writes = 0;
@@ -44,6 +44,7 @@ function run(
     child.on("close", (exitCode) =>
       resolve({
         stdout,
+        stderr,
         writes: Number(/writes=(\d+)/.exec(stderr)?.[1] ?? NaN),
         minGapMs: Number(/gap=([\d.]+|Infinity)/.exec(stderr)?.[1] ?? NaN),
         code: exitCode,
@@ -91,6 +92,22 @@ describe("the batched log stream", () => {
     // The timer is unref'd: a process with nothing else to do ends at once, and its last lines still go out.
     const idle = await run(`log.info("last words");`);
     expect(lines(idle.stdout)).toEqual(["last words"]);
+  });
+
+  it("writes a line at once when none came in the last 10 ms, and what is gathered at logger.flush()", async () => {
+    const r = await run(`
+      log.info("first");
+      process.stderr.write("after-first=" + writes + " ");
+      log.info("second");
+      process.stderr.write("after-second=" + writes + " ");
+      log.flush();
+      process.stderr.write("after-flush=" + writes + " ");
+    `);
+    expect(lines(r.stdout)).toEqual(["first", "second"]);
+    expect(r.stderr).toContain("after-first=1 after-second=1 ");
+    // Handed over at the flush (written as soon as the first write is done), not 10 ms later by the timer.
+    expect(r.writes).toBe(2);
+    expect(r.minGapMs).toBeLessThan(9);
   });
 
   it("writes a batch once it holds 16 KB, without waiting for the timer", async () => {
