@@ -52,8 +52,12 @@ export async function createShipment(
     created_at: now,
     updated_at: now,
   };
+  // Each line in one shape (no spread of the parsed body's objects): the statement's values are read from it.
   const lines = input.products.map((l, position) => ({
-    ...l,
+    merchants_id: l.merchants_id,
+    name: l.name,
+    gtin: l.gtin,
+    qty: l.qty,
     position,
     purchase_price_cents: centsOrNull(l.purchasePrice),
   }));

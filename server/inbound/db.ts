@@ -280,8 +280,7 @@ export async function insertNewShipment(
   const { numAffectedRows } = await db.executeQuery(
     rawAs("write", CREATE_SHIPMENTS, [
       ...catalogueValues(r.merchant_id, lines, r.created_at),
-      lines.map(() => r.id),
-      lines.map(() => r.merchant_id),
+      lines.map(() => 1),
       lines.map((l) => l.merchants_id),
       lines.map((l) => l.position),
       lines.map((l) => l.qty),
@@ -301,21 +300,24 @@ export async function insertNewShipment(
   return numAffectedRows === 1n;
 }
 
-/** The catalogue's 6 parameters, then the lines' 6, then the shipments' 10: each an array. */
+/** The catalogue's 6 parameters, then the lines' 5 (the first: which shipment, from 1), then the shipments' 10. */
 const CATALOGUE_PARAMETERS = 6;
+const LINE_SHIPMENT = CATALOGUE_PARAMETERS;
+const SHIPMENT_IDS = CATALOGUE_PARAMETERS + 5;
 
-// A shipment is written only when each of its lines found its product ("complete"); each create's own lines decide,
-// so a create merged with others is not held back by another's late product.
+// A line names its shipment by its place in the shipments' arrays (not by its id and merchant: the statement's
+// values are half as long). A shipment is written only when each of its lines found its product ("complete"): each
+// create's own lines decide, so a create merged with others is not held back by another's late product.
 const CREATE_SHIPMENTS = mergeable(
-  `with ${catalogueCtes(1)}, "given_lines" as (
-  select l.*, c."id" as "product_id"
-  from unnest($7::char(24)[], $8::text[], $9::text[], $10::integer[], $11::integer[], $12::bigint[])
-    as l("shipment_id", "merchant_id", "merchants_id", "position", "qty", "price")
-  left join "catalogue" c using ("merchant_id", "merchants_id")
-), "given" as (
-  select * from unnest($13::char(24)[], $14::text[], $15::text[], $16::text[], $17::text[], $18::date[], $19::boolean[],
-    $20::timestamptz[], $21::timestamptz[], $22::text[])
-    as s("id", "merchant_id", "merchants_ref", "sender_name", "status", "expected_at_wh", "closing", "created_at", "updated_at", "actor")
+  `with ${catalogueCtes(1)}, "given" as (
+  select * from unnest($12::char(24)[], $13::text[], $14::text[], $15::text[], $16::text[], $17::date[], $18::boolean[],
+    $19::timestamptz[], $20::timestamptz[], $21::text[]) with ordinality
+    as s("id", "merchant_id", "merchants_ref", "sender_name", "status", "expected_at_wh", "closing", "created_at", "updated_at", "actor", "n")
+), "given_lines" as (
+  select g."id" as "shipment_id", c."id" as "product_id", l."position", l."qty", l."price"
+  from unnest($7::integer[], $8::text[], $9::integer[], $10::integer[], $11::bigint[]) as l("n", "merchants_id", "position", "qty", "price")
+  join "given" g on g."n" = l."n"
+  left join "catalogue" c on c."merchant_id" = g."merchant_id" and c."merchants_id" = l."merchants_id"
 ), "complete" as (
   select g.* from "given" g
   where not exists (select from "given_lines" l where l."shipment_id" = g."id" and l."product_id" is null)
@@ -333,14 +335,13 @@ returning "id"`,
   {
     merge: (each) => [
       ...mergeCatalogueValues(each.map((v) => v.slice(0, CATALOGUE_PARAMETERS) as unknown[][])),
-      ...each[0]!
-        .slice(CATALOGUE_PARAMETERS)
-        .map((_, i) => each.flatMap((v) => v[CATALOGUE_PARAMETERS + i] as unknown[])),
+      each.flatMap((v, k) => (v[LINE_SHIPMENT] as unknown[]).map(() => k + 1)),
+      ...each[0]!.slice(LINE_SHIPMENT + 1).map((_, i) => each.flatMap((v) => v[LINE_SHIPMENT + 1 + i] as unknown[])),
     ],
     split: (answer, each) => {
       const written = new Set((answer.rows as { id: string }[]).map((r) => r.id));
       return each.map((v) => {
-        const id = (v[12] as string[])[0]!;
+        const id = (v[SHIPMENT_IDS] as string[])[0]!;
         const rows = written.has(id) ? [{ id }] : [];
         return { command: answer.command, rowCount: rows.length, rows };
       });
