@@ -40,7 +40,7 @@ const CONFIG_VARS = [
 ];
 
 /** 32 bytes, base64: not secret (the bench's databases are scratch ones). */
-const BENCH_MAIN_KEY = Buffer.alloc(32, 7).toString("base64");
+export const BENCH_MAIN_KEY = Buffer.alloc(32, 7).toString("base64");
 
 function serverEnv(settings: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...settings };
