@@ -100,14 +100,26 @@ export function createMetrics(
     },
   });
 
+  // Each operation and status's two series, found once: prom-client otherwise hashes the label object on every call.
+  const series = new Map<string, { count: Counter.Internal; latency: Histogram.Internal<"operation" | "status"> }>();
+  const seriesOf = (operation: string, status: number) => {
+    const key = `${operation} ${status}`;
+    let s = series.get(key);
+    if (!s) {
+      const labels = { operation, status: String(status) };
+      series.set(key, (s = { count: requests.labels(labels), latency: latency.labels(labels) }));
+    }
+    return s;
+  };
+
   return {
     registry,
     observeRequests: (req, res, next) => {
-      const end = latency.startTimer();
+      const started = performance.now();
       res.on("finish", () => {
-        const labels = { operation: matchedOperation(req)?.operationId ?? "unmatched", status: String(res.statusCode) };
-        requests.inc(labels);
-        end(labels);
+        const series = seriesOf(matchedOperation(req)?.operationId ?? "unmatched", res.statusCode);
+        series.count.inc();
+        series.latency.observe((performance.now() - started) / 1000);
       });
       next();
     },
