@@ -13,7 +13,11 @@ import { socketOf } from "./client-socket.ts";
 export const STALE_MS = 20;
 
 /**
- * A shared connection is replaced once this old (what it has in flight finishes first). A session that lived while
+ * A shared connection is replaced once this old (what it has in flight finishes first). Its successor is opened in
+ * the background while it goes on taking statements, and takes over once connected: no statement waits for a
+ * connection's start (a TCP connect, a backend's fork and start-up: 3-8 ms on a quiet machine, 20-30 ms on a busy
+ * one), which the first requests after every renewal and after every idle pause did before (bench/levers.md section
+ * 28). A session that lived while
  * the tables grew spends more and more of PostgreSQL's CPU on the same statement: GET shipment's rose 149 -> 1,010
  * µs over four benchmark rounds of creates on connections that lived through them all, and stayed at 21-32 µs with
  * connections renewed every 2 s (51-86 at 5 s, up to 582 at 30 s). Most likely PostgreSQL's plan cache: a prepared
@@ -28,6 +32,8 @@ interface Slot {
   client?: pg.Client;
   openedAt: number;
   connecting?: Promise<pg.Client>;
+  /** The successor of a connection past its lifetime, being opened while that one still takes statements. */
+  renewing?: Promise<void>;
   /** When each statement in flight was sent, oldest first (a pipeline answers in order). */
   sent: number[];
   corked: boolean;
@@ -63,36 +69,67 @@ export function sharedConnections(
     }
   };
 
+  /** A new connection for `slot`, not yet its own. */
+  const open = async (slot: Slot): Promise<pg.Client> => {
+    // Read-only: a statement that writes, sent here by mistake (statement-ways.ts), fails at once instead of
+    // committing on a connection whose other statements would wait for its flush.
+    const options = [config.options, "-c default_transaction_read_only=on"].filter(Boolean).join(" ");
+    const client = new pg.Client({ ...config, options, pipeline: true });
+    const drop = () => {
+      if (slot.client === client) slot.client = undefined;
+    };
+    client.on("error", (err) => {
+      drop();
+      onError(err);
+    });
+    client.on("end", drop);
+    try {
+      await client.connect();
+    } catch (err) {
+      client.end().catch(() => {});
+      throw err;
+    }
+    if (ended) {
+      await client.end().catch(() => {});
+      throw new Error("the database connections are closed");
+    }
+    return client;
+  };
+
+  /** `client` becomes the slot's; one there before (a successor and a first connection may race) is retired. */
+  const takeOver = (slot: Slot, client: pg.Client) => {
+    if (slot.client && slot.client !== client) retire(slot);
+    slot.client = client;
+    slot.openedAt = performance.now();
+  };
+
+  /** A slot without a connection (the first statement, or its connection failed): the statement waits for one. */
   const connect = (slot: Slot): Promise<pg.Client> =>
-    (slot.connecting ??= (async () => {
-      // Read-only: a statement that writes, sent here by mistake (statement-ways.ts), fails at once instead of
-      // committing on a connection whose other statements would wait for its flush.
-      const options = [config.options, "-c default_transaction_read_only=on"].filter(Boolean).join(" ");
-      const client = new pg.Client({ ...config, options, pipeline: true });
-      const drop = () => {
-        if (slot.client === client) slot.client = undefined;
-      };
-      client.on("error", (err) => {
-        drop();
-        onError(err);
+    (slot.connecting ??= open(slot)
+      .then((client) => {
+        takeOver(slot, client);
+        return client;
+      })
+      .finally(() => {
+        slot.connecting = undefined;
+      }));
+
+  /**
+   * Opens the successor of the slot's connection in the background; the old one takes statements until it takes
+   * over. One that cannot be opened is tried again a second later (the old connection serves meanwhile).
+   */
+  const renew = (slot: Slot) => {
+    slot.renewing ??= open(slot)
+      .then(
+        (client) => takeOver(slot, client),
+        () => {
+          slot.openedAt = performance.now() - LIFETIME_MS + 1_000;
+        },
+      )
+      .finally(() => {
+        slot.renewing = undefined;
       });
-      client.on("end", drop);
-      try {
-        await client.connect();
-      } catch (err) {
-        client.end().catch(() => {});
-        throw err;
-      }
-      if (ended) {
-        await client.end().catch(() => {});
-        throw new Error("the database connections are closed");
-      }
-      slot.client = client;
-      slot.openedAt = performance.now();
-      return client;
-    })().finally(() => {
-      slot.connecting = undefined;
-    }));
+  };
 
   /** The slot's connection takes no more; node-postgres ends a pipelined one once what it sent is answered. */
   const retire = (slot: Slot) => {
@@ -110,7 +147,7 @@ export function sharedConnections(
     const at = performance.now();
     slot.sent.push(at);
     try {
-      if (slot.client && at - slot.openedAt > LIFETIME_MS) retire(slot);
+      if (slot.client && at - slot.openedAt > LIFETIME_MS) renew(slot);
       const client = slot.client ?? (await connect(slot));
       if (!slot.corked) {
         const stream = socketOf(client);
@@ -146,6 +183,8 @@ export function sharedConnections(
       ended = true;
       await Promise.all(
         slots.map(async (slot) => {
+          // A successor being opened ends itself (open() sees `ended`).
+          await slot.renewing;
           const client = slot.client ?? (await slot.connecting?.catch(() => undefined));
           slot.client = undefined;
           await client?.end().catch(() => {});

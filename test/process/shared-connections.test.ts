@@ -236,4 +236,18 @@ describe("a shared connection's age", () => {
     expect(failures).toEqual([]);
     expect([...seen].some((pid) => !first.has(pid))).toBe(true);
   });
+
+  it("past its lifetime it still answers while its successor starts, then the successor takes over", async () => {
+    const old = new Set(await Promise.all(Array.from({ length: 10 }, () => backend())));
+    await new Promise((r) => setTimeout(r, LIFETIME_MS + 200));
+    // No statement waits for a new connection's start: the sessions there answer at once (before, these went to
+    // the new sessions, after their start).
+    const answered = await Promise.all(Array.from({ length: 10 }, () => backend()));
+    for (const pid of answered) expect(old.has(pid)).toBe(true);
+    await expect
+      .poll(async () => (await Promise.all(Array.from({ length: 4 }, () => backend()))).some((p) => !old.has(p)), {
+        timeout: 5_000,
+      })
+      .toBe(true);
+  });
 });
