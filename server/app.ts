@@ -52,8 +52,6 @@ export interface AppOptions {
   responseBytesPerMinute?: number;
   /** Answers checked against the spec, in percent (default 100: every one). */
   responseValidationPercent?: number;
-  /** A validator of this app's own instead of the one the process shares (server/http/validator.ts): a test's. */
-  ownValidator?: boolean;
   /** The implemented operations, when not the services' own: tests may pass a subset. */
   handlers?: Handlers;
   /** Counts requests; served at /metrics on this port only with `metricsToken` (else on a port of its own, or not at all). */
@@ -89,7 +87,6 @@ export function createApp({
   anonymousRequestsPerAddress = 0,
   responseBytesPerMinute = 0,
   responseValidationPercent = 100,
-  ownValidator = false,
   handlers = services.handlers,
   metrics,
   metricsToken,
@@ -137,6 +134,7 @@ export function createApp({
         logger,
         observeRequests: metrics?.observeRequests,
         gauge: metrics?.gauge,
+        counter: metrics?.counter,
         rateLimitPerMinute,
         concurrentRequestsPerCaller,
         heavyRequestsPerCaller,
@@ -149,7 +147,6 @@ export function createApp({
         addresses,
         pace,
         responseValidationPercent,
-        ownValidator,
         countViolation: metrics?.responseViolation,
         windows: services.windows,
       }),

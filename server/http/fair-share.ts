@@ -147,6 +147,7 @@ export function fairShare(o: FairShareOptions = FAIR_SHARE) {
     tickTimer = setTimeout(tick, TICK_MS).unref();
   };
 
+  let waited = 0;
   const gate = (req: Request, res: Res, next: NextFunction) => {
     const key = res.locals.principal.name;
     const expensive = isExpensive(req);
@@ -181,11 +182,14 @@ export function fairShare(o: FairShareOptions = FAIR_SHARE) {
       next();
     };
     if (mayRun(key, caller, expensive, now)) return run();
+    waited++;
     caller.waiting.push({ expensive, go: run, gone: () => res.destroyed || res.writableEnded });
     // Waiting only for its spacing (nothing of the caller's may be running to end): admitWaiting sets the timer.
     if (expensive) admitWaiting(key, caller);
   };
   /** Requests waiting for their turn now, of all callers. */
   const waiting = () => [...callers.values()].reduce((n, c) => n + c.waiting.filter((w) => !w.gone()).length, 0);
-  return Object.assign(gate, { waiting });
+  /** Requests that waited for their turn, since the start (a scrape of `waiting` misses waits between scrapes). */
+  const waitedTotal = () => waited;
+  return Object.assign(gate, { waiting, waitedTotal });
 }

@@ -40,6 +40,8 @@ export interface PipelineOptions {
   observeRequests?: RequestHandler;
   /** Publishes a gauge read at each scrape (metrics/metrics.ts); absent: not published. */
   gauge?: (name: string, help: string, read: () => number) => void;
+  /** Publishes a counter whose total is read at each scrape (metrics/metrics.ts); absent: not published. */
+  counter?: (name: string, help: string, read: () => number) => void;
   /** Requests a minute per caller; 0: no limit. */
   rateLimitPerMinute: number;
   /** Requests in progress at once per caller, and of them with a large body; 0: no limit. */
@@ -62,8 +64,6 @@ export interface PipelineOptions {
   pace?: ReturnType<typeof paceRefusals>;
   /** Answers checked against the spec, in percent (RESPONSE_VALIDATION_PERCENT); default 100. */
   responseValidationPercent?: number;
-  /** A validator of its own instead of the process's shared one (validator.ts `fresh`). */
-  ownValidator?: boolean;
   /** Counts an answer that broke the contract (metrics/metrics.ts). */
   countViolation?: (operation: string) => void;
   /** The limits' windows (services.ts owns them, to flush them at a stop); absent: made here. */
@@ -78,16 +78,13 @@ type PipelineStep = Step | RequestHandler[] | false | undefined;
 
 /** The pipeline's steps in order, each named (bench/micro/edge.ts measures what each one costs). */
 export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
-  const { route, checks } = requestStages(
-    {
-      percent: o.responseValidationPercent ?? 100,
-      onViolation: (operation, errors) => {
-        o.logger.error({ operation, errors }, "an answer broke the API contract (sent as it was): a bug to fix");
-        o.countViolation?.(operation);
-      },
+  const { route, checks } = requestStages({
+    percent: o.responseValidationPercent ?? 100,
+    onViolation: (operation, errors) => {
+      o.logger.error({ operation, errors }, "an answer broke the API contract (sent as it was): a bug to fix");
+      o.countViolation?.(operation);
     },
-    { fresh: o.ownValidator },
-  );
+  });
   const shared = o.windows ?? sharedWindows(o.db, o.logger);
   const turns = fairShare();
   const addresses =
@@ -99,6 +96,11 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
     "http_requests_waiting_turn",
     "API requests read and checked, waiting for their caller's turn while other callers are active.",
     turns.waiting,
+  );
+  o.counter?.(
+    "http_requests_waited_turn_total",
+    "API requests that waited for their caller's turn while other callers were active.",
+    turns.waitedTotal,
   );
   const checked = traceSteps("checks");
   return [
@@ -177,11 +179,8 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
  * stages around its own authentication in front of Prism, so that it refuses what the server refuses, with the
  * server's answer.
  */
-export function requestStages(
-  responses?: ResponseChecks,
-  { fresh = false }: { fresh?: boolean } = {},
-): { route: RequestHandler[]; checks: RequestHandler[] } {
-  const { match, authorize, validate } = validator(responses, undefined, { fresh });
+export function requestStages(responses?: ResponseChecks): { route: RequestHandler[]; checks: RequestHandler[] } {
+  const { match, authorize, validate } = validator(responses);
   return {
     route: [
       // Before matching: the spec declares no HEAD operations, only the GETs that HEAD mirrors.

@@ -20,6 +20,8 @@ export interface Metrics {
   responseViolation: (operation: string) => void;
   /** A gauge read at each scrape from what its owner knows (queues in memory). */
   gauge: (name: string, help: string, read: () => number) => void;
+  /** A counter whose total its owner keeps, read at each scrape. */
+  counter: (name: string, help: string, read: () => number) => void;
 }
 
 /** A scrape must answer while the database is away: its queries give up after this long. */
@@ -125,6 +127,19 @@ export function createMetrics(
     },
     deliveryAttempt: (outcome, count = 1) => attempts.inc({ outcome }, count),
     responseViolation: (operation) => violations.inc({ operation }),
+    counter: (name, help, read) => {
+      let counted = 0;
+      new Counter({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          const total = read();
+          if (total > counted) this.inc(total - counted);
+          counted = total;
+        },
+      });
+    },
     gauge: (name, help, read) =>
       void new Gauge({
         name,

@@ -60,8 +60,6 @@ export interface TestServerOptions {
   now?: () => Date;
   /** RESPONSE_VALIDATION_PERCENT (default 100, as in every test). */
   responseValidationPercent?: number;
-  /** A validator of the app's own, compiled on its first requests, not the one the process shares. */
-  ownValidator?: boolean;
   /** The implemented operations (default: the registry). */
   handlers?: AppOptions["handlers"];
   /** Login throttle limits (default: the server's). */
@@ -140,7 +138,6 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     publishableKeySharePerAddress: opts.publishableKeySharePerAddress,
     anonymousRequestsPerAddress: opts.anonymousRequestsPerAddress,
     responseValidationPercent: opts.responseValidationPercent,
-    ownValidator: opts.ownValidator,
     handlers: opts.handlers,
     metrics,
     metricsToken: opts.metricsToken,
