@@ -1,6 +1,6 @@
 // Where the server's log lines go: stdout, written in batches under traffic. pino's own stream writes each line as soon
 // as no write is in flight, through libuv's thread pool: under traffic that was one hand-over to a pool thread and one
-// wake-up back per request line, ~7 µs of processor time of a ~90 µs GET (bench/levers.md, "Log lines in batches"). A line that
+// wake-up back per request line, ~7 µs of processor time of a ~90 µs GET (bench/levers.md section 30). A line that
 // comes after BATCH_MS without one goes out at once (a quiet server's lines are never late); the lines that follow it
 // within BATCH_MS are gathered and written together when that time is up, or at BATCH_BYTES. At exit whatever is
 // gathered is written synchronously.
