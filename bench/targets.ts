@@ -71,8 +71,9 @@ export interface ServerOptions {
 export const SERVER_NODE_FLAGS = ((): string[] => {
   const start = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } })
     .scripts.start;
-  const flags = /\bnode ((?:--\S+ )*)dist\/server\/main\.js$/.exec(start)?.[1];
-  if (flags === undefined) throw new Error(`package.json's start script does not run dist/server/main.js: ${start}`);
+  // tools/start.mjs runs dist/server/main.js in its own process, with these flags.
+  const flags = /\bnode ((?:--\S+ )*)tools\/start\.mjs$/.exec(start)?.[1];
+  if (flags === undefined) throw new Error(`package.json's start script does not run tools/start.mjs: ${start}`);
   return flags.split(" ").filter(Boolean);
 })();
 

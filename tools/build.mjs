@@ -10,7 +10,7 @@
 // The builders (esbuild, Vite) are imported only when something is to be built: `npm start` with nothing changed
 // only hashes the inputs, and loading Vite alone took a third of that check.
 import { portalInputs, recordInputs, upToDate } from "./build-inputs.mjs";
-import { packClient } from "./client-pack.mjs";
+import { clientPacked, packClient } from "./client-pack.mjs";
 import { copyFileSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -82,6 +82,10 @@ export const pgOnNode = {
 const SERVER = { manifest: "dist/server/.inputs.json", output: "dist/server/main.js" };
 const PORTAL = { manifest: "dist/.portal-inputs.json", output: "dist/portal/index.html" };
 const PICKER = { manifest: "dist/.picker-inputs.json", output: "dist/picker/picker.js" };
+
+/** Whether `--if-changed` would build nothing (tools/start.mjs asks before it runs the server). */
+export const everythingBuilt = () =>
+  [SERVER, PORTAL, PICKER].every((part) => upToDate(part.manifest, part.output)) && clientPacked();
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const ifChanged = process.argv.includes("--if-changed");

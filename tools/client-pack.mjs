@@ -17,13 +17,22 @@ const MANIFEST = ".inputs.json";
 
 const sha256 = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
+/** Where the package's tarball goes: npm's own rule for its name, @scope/name -> scope-name-version.tgz. */
+function tarballOf(outDir) {
+  const { name, version } = JSON.parse(readFileSync(path.join(root, "client/package.json"), "utf8"));
+  return { tarball: path.join(outDir, `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`), version };
+}
+
+/** Whether the tarball is there and no file it was built from changed (what packClient would leave as it is). */
+export function clientPacked(outDir = path.join(root, "dist/client")) {
+  return upToDate(outDir, tarballOf(outDir).tarball);
+}
+
 /** The tarball's path, packed again only when a file it was built from changed. */
 export function packClient(outDir = path.join(root, "dist/client")) {
-  const { name, version } = JSON.parse(readFileSync(path.join(root, "client/package.json"), "utf8"));
-  // npm's own rule for a tarball's name: @scope/name -> scope-name-version.tgz.
-  const file = `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
-  const tarball = path.join(outDir, file);
+  const { tarball, version } = tarballOf(outDir);
   if (upToDate(outDir, tarball)) return { tarball, version, packed: false };
+  const file = path.basename(tarball);
 
   // A folder of its own per run beside the result: two runs at once (parallel test files) never share files,
   // and the finished tarball is renamed into place, so a reader never sees half of one.

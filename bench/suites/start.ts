@@ -127,7 +127,7 @@ try {
         ...(target === "pglite" && goal(["<=", 500, " ms", readyMs])),
       });
       if (target === "pglite") {
-        // `npm start` itself: npm, the build's check that nothing changed (tools/build.mjs --if-changed), the server.
+        // `npm start` itself: npm, the build's check that nothing changed and the server, in one process (tools/start.mjs).
         const npmStarts = await series("npm start, existing PGlite directory", [npmCli(), "start"], serverEnv(db));
         const npmMs = median(npmStarts.map((s) => s.readyMs));
         rows.push({
