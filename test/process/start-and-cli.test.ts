@@ -1,5 +1,5 @@
 // `npm start` and the operator CLI as an operator uses them, on the embedded database.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,7 +17,7 @@ let dir: string;
 let env: Record<string, string>;
 // `npm start` builds what changed, then runs the compiled server in the same process: the first test runs exactly that.
 const START = JSON.parse(readFileSync("package.json", "utf8")).scripts.start as string;
-const START_ENTRY = /^node (?:--\S+ )*(tools\/start\.mjs)$/.exec(START)?.[1];
+const START_ENTRY = /^exec node (?:--\S+ )*(tools\/start\.mjs)$/.exec(START)?.[1];
 // The build bundles the server, builds the portal and (when client/ changed) compiles and packs the client.
 beforeAll(() => {
   execFileSync("npm", ["run", "--silent", "build"], { stdio: "pipe" });
@@ -85,6 +85,61 @@ describe("npm start's build", () => {
       rmSync(scratch, { recursive: true, force: true });
     }
   });
+});
+
+describe("npm start as a supervisor runs it", () => {
+  it(
+    "stops with npm: a SIGTERM to npm ends the server, which leaves the port and the embedded directory free",
+    async () => {
+      // The script is exec'd: without it, npm's shell stayed between npm and node, and a SIGTERM to npm left the
+      // server running and holding the directory (the start benchmark's next start found it in use).
+      expect(START).toMatch(/^exec node /);
+      const db = path.join(dir, "npm-start-db");
+      cpSync(inject("pgliteTemplate"), db, { recursive: true });
+      const port = await freePort();
+      const npm = spawn("npm", ["start"], {
+        env: { ...process.env, ...env, PGLITE_DIR: db, PORT: String(port), LOG_LEVEL: "warn" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      npm.stdout.on("data", (d: Buffer) => (output += d.toString()));
+      npm.stderr.on("data", (d: Buffer) => (output += d.toString()));
+      const exited = new Promise<void>((resolve) => npm.on("exit", () => resolve()));
+      onTestFinished(() => {
+        if (npm.exitCode === null) npm.kill("SIGKILL");
+      });
+      const origin = `http://127.0.0.1:${port}`;
+      await expect
+        .poll(
+          () =>
+            fetch(`${origin}/readyz`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          { timeout: 60_000 },
+        )
+        .toBe(200);
+      npm.kill("SIGTERM");
+      await exited;
+      // Nothing answers any more, and the directory opens again (a server still holding it would refuse).
+      await expect
+        .poll(
+          () =>
+            fetch(`${origin}/readyz`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          { timeout: 10_000 },
+        )
+        .toBe(0);
+      const again = await cli(["merchant", "create", "after-npm.example.com", "--secret", "after-npm-secret-1"], {
+        ...env,
+        PGLITE_DIR: db,
+      });
+      expect(again.code, `${again.output}\n${output}`).toBe(0);
+    },
+    PROCESS_TEST_TIMEOUT,
+  );
 });
 
 describe("npm start and the CLI (PGlite)", () => {
