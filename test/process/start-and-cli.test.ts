@@ -108,30 +108,17 @@ describe("npm start as a supervisor runs it", () => {
       onTestFinished(() => {
         if (npm.exitCode === null) npm.kill("SIGKILL");
       });
-      const origin = `http://127.0.0.1:${port}`;
-      await expect
-        .poll(
-          () =>
-            fetch(`${origin}/readyz`).then(
-              (r) => r.status,
-              () => 0,
-            ),
-          { timeout: 60_000 },
-        )
-        .toBe(200);
+      // /readyz's status, 0 while nothing answers.
+      const readyz = () =>
+        fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.status,
+          () => 0,
+        );
+      await expect.poll(readyz, { timeout: 60_000 }).toBe(200);
       npm.kill("SIGTERM");
       await exited;
       // Nothing answers any more, and the directory opens again (a server still holding it would refuse).
-      await expect
-        .poll(
-          () =>
-            fetch(`${origin}/readyz`).then(
-              (r) => r.status,
-              () => 0,
-            ),
-          { timeout: 10_000 },
-        )
-        .toBe(0);
+      await expect.poll(readyz, { timeout: 10_000 }).toBe(0);
       const again = await cli(["merchant", "create", "after-npm.example.com", "--secret", "after-npm-secret-1"], {
         ...env,
         PGLITE_DIR: db,
