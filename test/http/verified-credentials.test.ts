@@ -2,7 +2,7 @@
 // made to wait for a key derivation when its time to live ends; it is checked again in the background, and dropped
 // if it is no longer right. Past a second time to live without use, a pair is checked before it is accepted again.
 // (Issue 53: every 60 s the requests of a merchant in steady use waited together for one scrypt run, the tail at an
-// offered 1,000 req/s; bench/levers.md section 25.)
+// offered 1,000 req/s; bench/levers.md section 27.)
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { Authenticator, provisionAccount } from "../../server/accounts/domain.ts";
 import { upsertAccount } from "../../server/accounts/db.ts";
@@ -38,6 +38,15 @@ async function checkedAgain(id: string, before: number) {
   await sleep(20);
 }
 
+/** An authenticator that verified and kept `id`'s secret `first`; then the secret became `second`, unannounced. */
+async function keptThenChanged(id: string, first: string, second: string): Promise<Authenticator> {
+  await provisionAccount(handle.db, "merchant", id, first);
+  const a = new Authenticator(handle.db, undefined, TTL_MS);
+  expect((await verified(a, `M-${id}`, first)).ok).toBe(true);
+  await changeSilently(id, second);
+  return a;
+}
+
 /** What `verify` answers and how many key derivations it started before answering. */
 async function verified(a: Authenticator, user: string, secret: string) {
   const before = derivations.started;
@@ -64,10 +73,7 @@ it("a pair used after its time to live is accepted at once while it is checked a
 });
 
 it("a pair that is no longer right is dropped by that check: the next request is refused", async () => {
-  await provisionAccount(handle.db, "merchant", "changed.example.com", "changed secret 1");
-  const a = new Authenticator(handle.db, undefined, TTL_MS);
-  expect((await verified(a, "M-changed.example.com", "changed secret 1")).ok).toBe(true);
-  await changeSilently("changed.example.com", "changed secret 2");
+  const a = await keptThenChanged("changed.example.com", "changed secret 1", "changed secret 2");
   // Within its time to live the kept pair still counts (the announced change is what ends it at once).
   expect((await verified(a, "M-changed.example.com", "changed secret 1")).ok).toBe(true);
   await sleep(TTL_MS + 50);
@@ -80,19 +86,13 @@ it("a pair that is no longer right is dropped by that check: the next request is
 });
 
 it("a pair unused for more than a second time to live is checked before it is accepted", async () => {
-  await provisionAccount(handle.db, "merchant", "idle.example.com", "idle secret 1");
-  const a = new Authenticator(handle.db, undefined, TTL_MS);
-  expect((await verified(a, "M-idle.example.com", "idle secret 1")).ok).toBe(true);
-  await changeSilently("idle.example.com", "idle secret 2");
+  const a = await keptThenChanged("idle.example.com", "idle secret 1", "idle secret 2");
   await sleep(2 * TTL_MS + 100);
   expect(await verified(a, "M-idle.example.com", "idle secret 1")).toEqual({ ok: false, derived: 1 });
 });
 
 it("a forgotten pair is refused at once, past its time to live too", async () => {
-  await provisionAccount(handle.db, "merchant", "forgot.example.com", "forgot secret 1");
-  const a = new Authenticator(handle.db, undefined, TTL_MS);
-  expect((await verified(a, "M-forgot.example.com", "forgot secret 1")).ok).toBe(true);
-  await changeSilently("forgot.example.com", "forgot secret 2");
+  const a = await keptThenChanged("forgot.example.com", "forgot secret 1", "forgot secret 2");
   await sleep(TTL_MS + 50);
   a.forgetCredentials();
   expect(await verified(a, "M-forgot.example.com", "forgot secret 1")).toEqual({ ok: false, derived: 1 });
