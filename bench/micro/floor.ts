@@ -10,6 +10,8 @@
 // one directory, so that both builds hold the same shipment.
 // BENCH_BEFORE_NODE_FLAGS="--flag ..." runs the other build with these node flags instead of the start script's;
 // BENCH_BEFORE_ENV="NAME=value ..." with these settings besides.
+// BENCH_FLOOR_RATE=1000: open loop instead, that many requests a second over 10 connections (autocannon's bursts,
+// section 17 of bench/levers.md), and each round's p99 beside the CPU; BENCH_FLOOR_POSTALCODE for the shipping case.
 //   npm run bench -- floor [rounds] [seconds] [other dist/server/main.js]
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -29,7 +31,8 @@ const before = process.argv[4];
 const creates = process.env.BENCH_FLOOR_CASE === "create";
 const shipping = process.env.BENCH_FLOOR_CASE === "shipping";
 const embedded = process.env.BENCH_FLOOR_DB === "pglite";
-const connections = 50;
+const rate = process.env.BENCH_FLOOR_RATE ? Number(process.env.BENCH_FLOOR_RATE) : undefined;
+const connections = rate ? 10 : 50;
 // As the inbound suite: the servers' logs go to a pipe drained here (a terminal, journald), BENCH_STDOUT=null for /dev/null.
 const stdout = process.env.BENCH_STDOUT === "null" ? "ignore" : "pipe";
 const databaseUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
@@ -81,7 +84,7 @@ try {
   const p = creates
     ? `${BASE_PATH}/inbound_shipments/_create`
     : shipping
-      ? `${BASE_PATH}/shipping_options?postalcode=00100&country=FI`
+      ? `${BASE_PATH}/shipping_options?postalcode=${process.env.BENCH_FLOOR_POSTALCODE ?? "00100"}&country=FI`
       : `${BASE_PATH}/inbound_shipments/${id}`;
   const req: BenchRequest = creates
     ? {
@@ -113,27 +116,29 @@ try {
   const cpu: Record<string, number[]> = {};
   const rps: Record<string, number[]> = {};
   const pg: Record<string, number[]> = {};
-  console.log("round  target     req/s   server µs/request   PostgreSQL µs/request");
+  const p99: Record<string, number[]> = {};
+  console.log("round  target     req/s   server µs/request   PostgreSQL µs/request   p99 ms");
   for (let r = 1; r <= rounds; r++) {
     for (const t of targets) {
-      const f = await measure(t.origin, req, { seconds, connections, pid: t.child.process.pid });
+      const f = await measure(t.origin, req, { seconds, connections, rate, pid: t.child.process.pid });
       if (f.non2xx || f.errors) throw new Error(`${t.name}: ${f.non2xx} non-2xx, ${f.errors} errors`);
       (cpu[t.name] ??= []).push(f.cpu!.server);
       (rps[t.name] ??= []).push(f.rps);
       (pg[t.name] ??= []).push(f.cpu!.database);
+      (p99[t.name] ??= []).push(f.p99);
       console.log(
-        `${String(r).padEnd(6)} ${t.name.padEnd(9)} ${String(Math.round(f.rps)).padStart(6)}   ${String(f.cpu!.server).padStart(17)}   ${f.cpu!.database}`,
+        `${String(r).padEnd(6)} ${t.name.padEnd(9)} ${String(Math.round(f.rps)).padStart(6)}   ${String(f.cpu!.server).padStart(17)}   ${String(f.cpu!.database).padStart(21)}   ${f.p99}`,
       );
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const bare = median(cpu.baseline!);
   console.log(
-    `\nmedian over ${rounds} rounds of ${seconds} s, ${connections} connections (server CPU per request, x the bare app's):`,
+    `\nmedian over ${rounds} rounds of ${seconds} s, ${connections} connections${rate ? `, ${rate} req/s offered` : ""} (server CPU per request, x the bare app's):`,
   );
   for (const t of targets)
     console.log(
-      `  ${t.name.padEnd(9)} ${String(median(cpu[t.name]!)).padStart(5)} µs  ${(median(cpu[t.name]!) / bare).toFixed(2)}x   ${Math.round(median(rps[t.name]!))} req/s   PostgreSQL ${median(pg[t.name]!)} µs`,
+      `  ${t.name.padEnd(9)} ${String(median(cpu[t.name]!)).padStart(5)} µs  ${(median(cpu[t.name]!) / bare).toFixed(2)}x   ${Math.round(median(rps[t.name]!))} req/s   PostgreSQL ${median(pg[t.name]!)} µs   p99 ${median(p99[t.name]!)} ms`,
     );
 } finally {
   for (const t of targets) await t.child.stop();

@@ -102,6 +102,11 @@ export function pipelineSteps(o: PipelineOptions): [string, PipelineStep][] {
     "API requests that waited for their caller's turn while other callers were active.",
     turns.waitedTotal,
   );
+  o.counter?.(
+    "http_requests_waited_limit_total",
+    "API requests that waited for a database round trip to learn their caller's total under a shared limit.",
+    () => shared.waited(),
+  );
   const checked = traceSteps("checks");
   return [
     // First, so that every answer is counted, refusals too.

@@ -10,6 +10,8 @@ import type { Res } from "./express.ts";
 export interface SharedWindows {
   (name: string, limit: number): SharedWindowLimit;
   flush(): Promise<void>;
+  /** Requests that waited for a round trip to learn a caller's total, over every window made. */
+  waited(): number;
 }
 
 /**
@@ -30,7 +32,10 @@ export function sharedWindows(db: Db, logger: Logger): SharedWindows {
     made.push(window);
     return window;
   };
-  return Object.assign(make, { flush: async () => void (await Promise.all(made.map((w) => w.flush()))) });
+  return Object.assign(make, {
+    flush: async () => void (await Promise.all(made.map((w) => w.flush()))),
+    waited: () => made.reduce((sum, w) => sum + w.waited, 0),
+  });
 }
 
 /**

@@ -12,8 +12,9 @@ const LIMITS = {
 };
 let a: TestServer;
 let b: TestServer;
+const TOKEN = "t".repeat(32);
 beforeAll(async () => {
-  a = await startTestServer(LIMITS);
+  a = await startTestServer({ ...LIMITS, metricsToken: TOKEN });
   b = await startTestServer({ ...LIMITS, database: a.handle });
 });
 afterAll(async () => {
@@ -23,6 +24,14 @@ afterAll(async () => {
 
 // Each instance sends its counts to the database every 100 ms: wait for that before switching.
 const flushed = () => new Promise((r) => setTimeout(r, 300));
+
+/** Requests on instance a that waited for a round trip to learn their caller's total (/metrics). */
+async function waitedOnA(): Promise<number> {
+  const text = await (await fetch(`${a.origin}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
+  const line = text.split("\n").find((l) => l.startsWith("http_requests_waited_limit_total "));
+  expect(line, text.slice(0, 500)).toBeDefined();
+  return Number(line!.split(" ")[1]);
+}
 
 describe("limits shared by two instances on one database", () => {
   it("failed sign-ins: 3 on one instance and 3 on the other reach the limit of 6; both then refuse, the right secret too", async () => {
@@ -64,6 +73,8 @@ describe("limits shared by two instances on one database", () => {
     for (let i = 0; i < LIMITS.rateLimitPerMinute / 2; i++)
       expect((await onB.GET("/inbound_shipments")).response.status).toBe(200);
     await flushed();
+    // Idle here for longer than an interval: instance a reads the caller's total first, and so sees b's spending.
+    const waited = await waitedOnA();
     for (const c of [onA, onB]) {
       const r = await c.GET("/inbound_shipments");
       expectError(r, 429, "rate_limited");
@@ -71,6 +82,7 @@ describe("limits shared by two instances on one database", () => {
       expect(wait).toBeGreaterThanOrEqual(1);
       expect(wait).toBeLessThanOrEqual(60);
     }
+    expect(await waitedOnA()).toBeGreaterThan(waited);
     expect((await (await b.merchant("calm.example.com")).GET("/inbound_shipments")).response.status).toBe(200);
   });
 

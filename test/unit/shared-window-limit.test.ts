@@ -2,7 +2,7 @@
 // what it took on one connection and reads the totals on another. Seen as a flaky test on PostgreSQL
 // (test/http/address-limits.test.ts: a caller refused one request before its share): a read answered after the
 // database applied an addition, but before that addition's own answer came back, counted the same points twice.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SharedWindowLimit, type Counted, type WindowCounter } from "../../server/db/counters.ts";
 
 /** A database of totals whose additions apply at once; while `held`, their answers wait for `answer()`. */
@@ -90,5 +90,53 @@ describe("a shared window limit", () => {
     expect(await taking).toBeGreaterThan(0);
     await sent;
     expect(db.totals.get("caller")).toBe(8);
+  });
+
+  describe("while the caller's own addition is in flight", () => {
+    afterEach(() => void vi.useRealTimers());
+    // Date.now() alone is faked: the limit reads the time so, and its flush timer is not needed here.
+    const at = (ms: number) => vi.setSystemTime(start + ms);
+    let start = 0;
+    const INTERVAL = 1000;
+
+    it("judges by the total it knows for one more interval, counting every point of its own, and then waits for the answer", async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      start = Date.now();
+      const db = fakeCounter(5); // additions held until answer()
+      const limit = new SharedWindowLimit(db.counter, undefined, INTERVAL);
+      expect(await limit.take("caller")).toBe(0); // read (nothing yet), then 1 taken
+      expect(limit.waited).toBe(1);
+      expect(limit.takeNow("caller")).toBe(0); // 2
+      at(INTERVAL);
+      const sent = limit.flush(); // 2 applied, the answer held
+      at(INTERVAL + 10); // older than one interval, the addition in flight: judged here, no wait
+      expect(limit.takeNow("caller")).toBe(0); // 3
+      expect(limit.takeNow("caller")).toBe(0); // 4
+      expect(limit.takeNow("caller")).toBe(0); // 5
+      expect(limit.takeNow("caller")).toBeGreaterThan(0); // the 2 in flight and the 3 not sent count: refused
+      expect(limit.waited).toBe(1);
+      at(2 * INTERVAL + 10); // two intervals old: no longer judged without the answer
+      expect(limit.takeNow("caller")).toBeUndefined();
+      db.answer();
+      await sent;
+      // The answer is a fresh total: 2 answered + 3 not sent of 5, refused without a wait.
+      expect(await limit.take("caller")).toBeGreaterThan(0);
+      expect(limit.waited).toBe(1);
+    });
+
+    it("still waits for a read when nothing of the caller's is in flight and its total is older than one interval", async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      start = Date.now();
+      const db = fakeCounter(5);
+      db.answer(); // additions answered at once
+      const limit = new SharedWindowLimit(db.counter, undefined, INTERVAL);
+      expect(await limit.take("caller")).toBe(0);
+      await limit.flush();
+      db.totals.set("caller", 5); // another instance spent the rest
+      at(INTERVAL + 10);
+      expect(limit.takeNow("caller")).toBeUndefined();
+      expect(await limit.take("caller")).toBeGreaterThan(0);
+      expect(limit.waited).toBe(2);
+    });
   });
 });
