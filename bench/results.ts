@@ -38,6 +38,8 @@ export interface ResultRow {
   cpu?: CpuPerRequest;
   /** The server's and PostgreSQL's CPU per request over the bare app's server CPU per request, same run. */
   cpuRatio?: { server?: number; database?: number };
+  /** The server's CPU per request over the Fastify + pg route's, same rounds (median of the rounds' ratios). */
+  cpuToFastify?: number | null;
 }
 
 export interface SuiteResult {

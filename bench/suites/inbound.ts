@@ -376,6 +376,7 @@ writeResults({
       ratioToPrism: toPrism,
       ratioToNode: s.target === "node" ? null : toAnchor(s.case, s.target, "node"),
       ratioToFastify: s.target === "fastify" ? null : toAnchor(s.case, s.target, "fastify"),
+      cpuToFastify: s.target === "fastify" ? null : toAnchor(s.case, s.target, "fastify", "cpu"),
       cpu: s.cpu,
       ...(s.target !== "baseline" &&
         s.target !== "prism" &&

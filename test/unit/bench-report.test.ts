@@ -129,4 +129,46 @@ describe("docs/benchmarks.md", () => {
     expect(md).toContain("### GET shipment, postgres: the server's CPU profile");
     expect(md).toContain("| 9.5% | pg |  | 10.9% | writev <- pg |");
   });
+  it("says for the CPU goal against the Fastify + pg route, when missed, both servers' CPU per request", () => {
+    dir = mkdtempSync(path.join(tmpdir(), "bench-publish-"));
+    const results = [
+      suite([
+        {
+          case: "GET shipment",
+          target: "fastify",
+          rps: 12000,
+          errors: 0,
+          ratio: 0.9,
+          cpu: { server: 73, database: 40, loadgen: 30, machine: 160, busy: 0.9 },
+        },
+        {
+          case: "GET shipment",
+          target: "postgres",
+          rps: 13000,
+          errors: 0,
+          ratio: 0.95,
+          ratioToFastify: 1.08,
+          cpuToFastify: 1.14,
+          ...goal([">=", 1.0, "x Fastify", 1.08], ["<=", 1.0, "x Fastify's CPU", 1.14]),
+          cpu: { server: 83, database: 40, loadgen: 30, machine: 170, busy: 0.9 },
+        },
+        {
+          case: "GET shipment, PostgreSQL, met",
+          target: "postgres",
+          rps: 13000,
+          errors: 0,
+          cpuToFastify: 0.9,
+          ...goal(["<=", 1.0, "x Fastify's CPU", 0.9]),
+          cpu: { server: 60, database: 40, loadgen: 30, machine: 150, busy: 0.9 },
+        },
+      ]),
+    ];
+    const { md } = publish(dir, results, [], [], machine, new Date("2026-11-25T00:00:00Z"));
+    expect(md).toContain("1.08x Fastify, CPU 1.14x Fastify's");
+    const bounds = md.slice(md.indexOf("## What bounds the goals not met"));
+    expect(bounds).toContain(
+      "**GET shipment, postgres, server CPU against the Fastify + pg route's** (1.14x, goal at most 1x): our server spent 83 µs per request, the route 73 µs",
+    );
+    expect(bounds).not.toContain("met, server CPU");
+  });
 });
