@@ -117,8 +117,9 @@ export function writeBatches(
       );
       return false;
     }
-    // Nothing was written: each statement again, alone.
-    mergeCounts.refused += units.filter((u) => u.items.length > 1).length;
+    // Nothing was written: each statement again, alone. A merge counts as refused only when its own statement failed,
+    // not when it was rolled back for another's (those answer 25P02, "current transaction is aborted").
+    mergeCounts.refused += units.filter((u, i) => u.items.length > 1 && failedItself(answers[i]!)).length;
     return runAlone(query, client, items);
   };
 
@@ -238,6 +239,10 @@ export function settle(sending: () => Promise<unknown>): Promise<Settled> {
     return Promise.resolve({ ok: false, value });
   }
 }
+
+/** The statement's own failure, not the aborted transaction's echo of another statement's. */
+const failedItself = (a: Settled) =>
+  !a.ok && isDatabaseError(a.value) && (a.value as { code: string }).code !== "25P02";
 
 /** An error the database answered (it has a SQLSTATE and a severity): the connection itself is fine. */
 export const isDatabaseError = (err: unknown) =>

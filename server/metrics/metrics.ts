@@ -7,6 +7,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import type { DatabaseHandle } from "../db/database.ts";
 import { matchedOperation, type Res } from "../http/express.ts";
 import { reads } from "../db/statement-ways.ts";
+import { mergeCounts } from "../db/write-merges.ts";
 
 export type DeliveryOutcome = "succeeded" | "retrying" | "failed";
 
@@ -102,6 +103,33 @@ export function createMetrics(
     },
   });
 
+  /** A counter whose total its owner keeps, read at each scrape. */
+  const counter = (name: string, help: string, read: () => number) => {
+    let counted = 0;
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const total = read();
+        if (total > counted) this.inc(total - counted);
+        counted = total;
+      },
+    });
+  };
+  // The process's merged writes (db/write-merges.ts): how much the batching saves, and how often a merge falls back.
+  counter(
+    "db_merged_statements_total",
+    "Statements that carried several writes at once (creates merged in one write batch).",
+    () => mergeCounts.statements,
+  );
+  counter("db_merged_writes_total", "Writes carried by merged statements.", () => mergeCounts.writes);
+  counter(
+    "db_merged_refused_total",
+    "Merged statements the database refused; each of their writes then ran again alone, for its own answer.",
+    () => mergeCounts.refused,
+  );
+
   // Each operation and status's two series, found once: prom-client otherwise hashes the label object on every call.
   const series = new Map<string, { count: Counter.Internal; latency: Histogram.Internal<"operation" | "status"> }>();
   const seriesOf = (operation: string, status: number) => {
@@ -127,19 +155,7 @@ export function createMetrics(
     },
     deliveryAttempt: (outcome, count = 1) => attempts.inc({ outcome }, count),
     responseViolation: (operation) => violations.inc({ operation }),
-    counter: (name, help, read) => {
-      let counted = 0;
-      new Counter({
-        name,
-        help,
-        registers: [registry],
-        collect() {
-          const total = read();
-          if (total > counted) this.inc(total - counted);
-          counted = total;
-        },
-      });
-    },
+    counter,
     gauge: (name, help, read) =>
       void new Gauge({
         name,

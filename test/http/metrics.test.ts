@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LogisticsClient } from "../../client/index.ts";
 import { createShipment, getShipment } from "../helpers/fixtures.ts";
 import { sampleValue } from "../helpers/prometheus.ts";
+import { mergeCounts } from "../../server/db/write-merges.ts";
 import { startReceiver, type Receiver } from "../helpers/receiver.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
 
@@ -68,6 +69,17 @@ describe("/metrics", () => {
     expect(value(s.text, "db_up")).toBe(1);
     expect(value(s.text, "webhook_outbox_pending")).toBe(0);
     expect(value(s.text, "webhook_oldest_undelivered_age_seconds")).toBe(0);
+  });
+
+  it("shows the process's merged writes: statements that carried several creates, their writes, and refusals", async () => {
+    const ids = await Promise.all(Array.from({ length: 8 }, () => createShipment(m)));
+    expect(new Set(ids).size).toBe(8);
+    const s = await scrape();
+    // The server runs in this process: the published totals are the counts the write path keeps.
+    expect(value(s.text, "db_merged_statements_total")).toBe(mergeCounts.statements);
+    expect(value(s.text, "db_merged_writes_total")).toBe(mergeCounts.writes);
+    expect(value(s.text, "db_merged_refused_total")).toBe(mergeCounts.refused);
+    expect(mergeCounts.writes).toBeGreaterThanOrEqual(2 * mergeCounts.statements);
   });
 
   it("shows webhook delivery attempts by outcome and the outbox's depth and age", async () => {
