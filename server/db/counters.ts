@@ -101,6 +101,17 @@ export class SharedWindowLimit {
     return this.counter.limit;
   }
 
+  /**
+   * Called as a request starts waiting for `key`'s total (warmTogether: the caller's other windows start reading
+   * theirs too, so that a request after a pause waits for one round trip, not one per limit in turn).
+   */
+  onStale?: (key: string) => void;
+
+  /** Starts reading `key`'s total if this window has counted the key and its total is no longer fresh. */
+  warm(key: string): void {
+    if (this.known.has(key) && this.verdict(key, 0) === undefined) void this.refresh(key);
+  }
+
   /** How many requests so far waited for a read of their caller's total, or for its addition in flight. */
   get waited(): number {
     return this.waits;
@@ -147,6 +158,7 @@ export class SharedWindowLimit {
     const fresh = this.verdict(key, points);
     if (fresh !== undefined) return fresh;
     this.waits++;
+    this.onStale?.(key);
     // A healthy database answers in a millisecond; one that is away must not add its connection
     // timeout to every request's own (the request answers 503 by itself), so the wait is short.
     let timer: NodeJS.Timeout | undefined;
@@ -270,4 +282,15 @@ export class SharedWindowLimit {
       }),
     );
   }
+}
+
+/**
+ * Windows whose keys name the same callers (the per-caller limits): when a request must wait for one window's total
+ * of a caller, the others that know the caller read theirs at once, in the same moment, instead of each when the
+ * request reaches its step.
+ */
+export function warmTogether(windows: SharedWindowLimit[], window: SharedWindowLimit): void {
+  window.onStale = (key) => {
+    for (const other of windows) if (other !== window) other.warm(key);
+  };
 }

@@ -1,7 +1,7 @@
 import type { NextFunction, Request } from "express";
 import type { Logger } from "pino";
 import type { Db } from "../db/database.ts";
-import { SharedWindowLimit, WindowCounter } from "../db/counters.ts";
+import { SharedWindowLimit, WindowCounter, warmTogether } from "../db/counters.ts";
 import { AppError } from "../shared/errors.ts";
 import { clientAddress } from "./address-limits.ts";
 import type { Res } from "./express.ts";
@@ -30,6 +30,7 @@ export function sharedWindows(db: Db, logger: Logger): SharedWindows {
       logger.warn({ err }, `could not share the ${name} count; this instance counts alone meanwhile`);
     });
     made.push(window);
+    warmTogether(made, window);
     return window;
   };
   return Object.assign(make, {

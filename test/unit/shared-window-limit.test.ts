@@ -3,7 +3,7 @@
 // (test/http/address-limits.test.ts: a caller refused one request before its share): a read answered after the
 // database applied an addition, but before that addition's own answer came back, counted the same points twice.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SharedWindowLimit, type Counted, type WindowCounter } from "../../server/db/counters.ts";
+import { SharedWindowLimit, warmTogether, type Counted, type WindowCounter } from "../../server/db/counters.ts";
 
 /** A database of totals whose additions apply at once; while `held`, their answers wait for `answer()`. */
 function fakeCounter(limit: number) {
@@ -138,5 +138,51 @@ describe("a shared window limit", () => {
       expect(await limit.take("caller")).toBeGreaterThan(0);
       expect(limit.waited).toBe(2);
     });
+  });
+
+  it("after a pause, reads a caller's totals in all its windows at once: the request waits for one round trip", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const start = Date.now();
+      const bodies = fakeCounter(100);
+      const answers = fakeCounter(100);
+      const strangers = fakeCounter(100);
+      for (const db of [bodies, answers, strangers]) db.answer();
+      const reads = { bodies: 0, answers: 0, strangers: 0 };
+      for (const [name, db] of Object.entries({ bodies, answers, strangers })) {
+        const read = db.counter.read.bind(db.counter);
+        db.counter.read = (key: string) => {
+          reads[name as keyof typeof reads]++;
+          return read(key);
+        };
+      }
+      const windows: SharedWindowLimit[] = [];
+      for (const db of [bodies, answers, strangers]) {
+        windows.push(new SharedWindowLimit(db.counter, undefined, 100));
+        warmTogether(windows, windows.at(-1)!);
+      }
+      const [bodyWindow, answerWindow, strangerWindow] = windows as [
+        SharedWindowLimit,
+        SharedWindowLimit,
+        SharedWindowLimit,
+      ];
+      expect(await bodyWindow.take("caller")).toBe(0);
+      expect(await answerWindow.take("caller")).toBe(0);
+      expect(await strangerWindow.take("someone else")).toBe(0);
+      await Promise.all(windows.map((w) => w.flush()));
+      expect(reads).toEqual({ bodies: 1, answers: 1, strangers: 1 });
+      vi.setSystemTime(start + 1000); // a pause: every total is stale
+      const taking = bodyWindow.take("caller");
+      // The answers window began its read with the bodies window's, before the request reached it; the window that
+      // never counted this caller read nothing.
+      expect(reads).toEqual({ bodies: 2, answers: 2, strangers: 1 });
+      expect(await taking).toBe(0);
+      await new Promise((r) => setImmediate(r));
+      expect(answerWindow.takeNow("caller")).toBe(0);
+      expect(reads).toEqual({ bodies: 2, answers: 2, strangers: 1 });
+      expect([bodyWindow.waited, answerWindow.waited]).toEqual([2, 1]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
