@@ -4,6 +4,7 @@
 // can have. Installed on the app's response, so that the spec's check of an answer (validator.ts, which wraps
 // res.json) runs before it as before. bench/levers.md section 21 has the measurements.
 import type { Express, Response } from "express";
+import { answerText } from "../shared/answer-texts.ts";
 
 export function sendJsonDirectly(app: Express): void {
   const expressJson = app.response.json;
@@ -18,7 +19,8 @@ export function sendJsonDirectly(app: Express): void {
       this.hasHeader("Content-Type")
     )
       return expressJson.call(this, body);
-    const text = JSON.stringify(body);
+    // JSON.stringify, or the text the code that built the answer makes of it (shared/answer-texts.ts).
+    const text = answerText(body);
     this.setHeader("Content-Type", "application/json; charset=utf-8");
     this.setHeader("Content-Length", Buffer.byteLength(text));
     // A HEAD request (handled as its GET, pipeline.ts): node sends the headers and leaves the body out.

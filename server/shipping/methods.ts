@@ -98,7 +98,7 @@ export function unavailableDetail(
 }
 
 /** The spec's fields of a pickup point in shipping options: its own, and its distance when asked for. */
-function pointFields(
+export function pointFields(
   p: PickupPoint & { distance_m?: number },
   distances = false,
 ): PickupPoint & { distance_m?: number } {

@@ -17,7 +17,15 @@ import type { Nearest } from "../pickup-points/lookup.ts";
 import { shippingConfig, type ShippingConfig } from "./merchant-config.ts";
 import { TraceBook, type ShippingExplanation } from "./explanation.ts";
 import { genericFacts, orderFacts, type ShippingFacts } from "./facts.ts";
-import { buildShippingOptions, unavailableReason, type MethodPriceList, type MethodSettings } from "./methods.ts";
+import {
+  buildShippingOptions,
+  unavailableReason,
+  type MethodPriceList,
+  type MethodSettings,
+  type PickupPoint,
+} from "./methods.ts";
+import { shippingOptionsText } from "./answer-text.ts";
+import { withText } from "../shared/answer-texts.ts";
 import { validatePriceList } from "./rules-validation.ts";
 import { DEFAULT_SETTINGS } from "./settings.ts";
 import { deliverySettingsProblems, withEstimates, type DeliveryTimesByMethod } from "./delivery-dates.ts";
@@ -70,7 +78,7 @@ async function options(
   now: Date,
   explain: boolean,
   distances = false,
-): Promise<{ options: ShippingOptionsByMethod; explanation?: ShippingExplanation }> {
+): Promise<{ options: ShippingOptionsByMethod; explanation?: ShippingExplanation; directory: readonly PickupPoint[] }> {
   const { settings, priceLists } = config;
   const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit, distances };
   // The directory is asked only when the points are all pickup lacks (its reasons are the last checked).
@@ -92,10 +100,13 @@ async function options(
     now,
   };
   if (!explain)
-    return { options: withEstimates(buildShippingOptions({ ...input, pickupPoints, pickupReason }), estimates) };
+    return {
+      options: withEstimates(buildShippingOptions({ ...input, pickupPoints, pickupReason }), estimates),
+      directory: pickupPoints,
+    };
   const book = new TraceBook();
   const built = buildShippingOptions({ ...input, pickupPoints, pickupReason }, book);
-  return { options: withEstimates(built, estimates), explanation: book.explanation() };
+  return { options: withEstimates(built, estimates), explanation: book.explanation(), directory: pickupPoints };
 }
 
 /**
@@ -146,7 +157,19 @@ export async function genericShippingOptions(
   const limit = query.pickup_points_limit;
   const config = limit ? { ...saved, settings: { ...saved.settings, pickup_points_limit: limit } } : saved;
   const facts = genericFacts(query, config.settings.letter);
-  return { facts, ...(await options(db, caches.directory, config, facts, now, query.explain, query.distances)) };
+  const { directory, ...answer } = await options(
+    db,
+    caches.directory,
+    config,
+    facts,
+    now,
+    query.explain,
+    query.distances,
+  );
+  const body = { facts, ...answer };
+  // Sent as the text of its points' fields made once a directory point (answer-text.ts), unless it explains or
+  // shows distances.
+  return query.explain || query.distances ? body : withText(body, (b) => shippingOptionsText(b, directory));
 }
 
 /**
@@ -183,7 +206,8 @@ export async function previewShippingOptions(
     "order.total_eur": input.cart_value ?? 0,
     "order.tags": [...(input.tags ?? [])],
   };
-  return { facts, ...(await options(db, caches.directory, { settings, priceLists }, facts, now, true)) };
+  const { directory: _, ...answer } = await options(db, caches.directory, { settings, priceLists }, facts, now, true);
+  return { facts, ...answer };
 }
 
 export async function orderShippingOptions(
@@ -204,5 +228,6 @@ export async function orderShippingOptions(
       ? ((await pickupPointBranch(db, destination)) ?? null)
       : null;
   const facts = orderFacts(order, config.settings.letter, branch);
-  return { order_id: order.id, facts, ...(await options(db, caches.directory, config, facts, now, explain)) };
+  const { directory: _, ...answer } = await options(db, caches.directory, config, facts, now, explain);
+  return { order_id: order.id, facts, ...answer };
 }
