@@ -2898,7 +2898,8 @@ export interface components {
          *     not in its one base64url spelling), `quote_expired`, `quote_not_yours` (another merchant's),
          *     `quote_destination` (for another destination), `quote_facts` (priced on other checkout facts),
          *     `quote_unavailable` (the order's own answer does not offer the quote's method, e.g. a letter
-         *     quote for an item that may not go as a letter) or `quote_price` (the order's own price differs,
+         *     quote for an item that may not go as a letter, or a pickup point no longer within the
+         *     merchant's `pickup.max_distance_km` of the customer) or `quote_price` (the order's own price differs,
          *     e.g. a larger volume; the message names both prices). A quote may be sent with several orders
          *     until it expires. The order then shows what it says as `shipping_quote`. A modification that changes the order's facts or destination without a new
          *     quote removes the stored one.

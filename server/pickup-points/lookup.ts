@@ -117,6 +117,22 @@ export async function lookupPickupPoints(
   };
 }
 
+/**
+ * Why `point` is not within `maxDistanceKm` of a customer at `postalcode` (withinReach's reasons, measured from the
+ * same origin the nearest points are), or null when it is. Read on `db` without the cache: an order's check.
+ */
+export async function pointOutOfReach(
+  db: Executor,
+  customer: { postalcode: string; country: CountryCode },
+  point: PickupPoint,
+  maxDistanceKm: number,
+): Promise<DirectoryReason | null> {
+  const [first] = await q.nearestToPostalCode(db, customer.country, customer.postalcode, 1);
+  if (!first) return (await q.coversCountry(db, customer.country)) ? "unknown_postal_code" : "no_pickup_points";
+  const origin: Coordinates = [Number(first.origin_lat), Number(first.origin_lon)];
+  return Math.round(distanceM(origin, point.coordinates)) <= maxDistanceKm * 1000 ? null : "pickup_points_too_far";
+}
+
 export async function getPickupPoint(db: Executor, id: string): Promise<PickupPoint> {
   const row = await q.findPoint(db, id);
   if (!row) throw notFound("Pickup point");

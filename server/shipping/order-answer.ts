@@ -1,9 +1,9 @@
 // What the order's own shipping options say of one destination: the answer `GET /orders/{id}/shipping_options`
-// gives for the order as it will be stored, for its method (and pickup point). An order placed with a quote is
+// gives for the order as it will be stored, for its method (and pickup point, within the merchant's reach). An order placed with a quote is
 // accepted only when this gives the quote's price (quotes.ts).
 import type { Price, ShippingUnavailableReason } from "../../generated/api.ts";
 import type { Executor } from "../db/transaction.ts";
-import { getPickupPoint } from "../pickup-points/lookup.ts";
+import { getPickupPoint, pointOutOfReach } from "../pickup-points/lookup.ts";
 import { orderFacts, shippingTypeOf, type OrderFactsInput } from "./facts.ts";
 import { loadShippingConfig } from "./merchant-config.ts";
 import { buildShippingOptions } from "./methods.ts";
@@ -24,6 +24,9 @@ export async function orderOwnAnswer(
   const config = await loadShippingConfig(db, merchantId);
   const method = shippingTypeOf(destination)!;
   const point = method === "pickup" ? await getPickupPoint(db, destination) : undefined;
+  // The order's own options offer only points within the merchant's reach of the customer (withinReach).
+  const beyond = point && (await pointOutOfReach(db, order.customer, point, config.settings.pickup.max_distance_km));
+  if (beyond) return { available: false, reason: beyond };
   const facts = orderFacts({ ...order, destination }, config.settings.letter, point?.branch ?? null);
   const options = buildShippingOptions({
     settings: config.settings,

@@ -398,6 +398,29 @@ describe("an order placed with a quote", () => {
     }
   });
 
+  it("refuses a pickup point's quote once the merchant's reach no longer covers the point, storing nothing", async () => {
+    const points = pickupPoints((await quoted()).options);
+    const far = points.reduce((a, b) => (b.distance_m! > a.distance_m! ? b : a));
+    // The reach is set below the point's distance (whole kilometres, at least 1): the demo's points must allow it.
+    expect(far.distance_m!).toBeGreaterThan(1000);
+    const reach = Math.floor(far.distance_m! / 1000);
+    const settings = (km?: number) => ({ ...SETTINGS, pickup: { enabled: true, max_distance_km: km } });
+    expect((await m.PUT("/merchant/shipping_settings", { body: settings(reach) })).response.status).toBe(200);
+    try {
+      // The order's own options no longer offer it: neither does its quote.
+      const r = await expectUnchanged(srv, () => place({ ...ORDER, quote: far.quote! }));
+      const detail = expectError(r, 400, "validation_failed", ["/body/quote"]).details[0]!;
+      expect(detail.code).toBe("quote_unavailable");
+      expect(detail.message).toContain("pickup_points_too_far");
+      // A point still within reach is accepted, at its quoted price.
+      const near = points.find((p) => p.distance_m! <= reach * 1000)!;
+      expect((await place({ ...ORDER, quote: near.quote! })).response.status).toBe(201);
+    } finally {
+      expect((await m.PUT("/merchant/shipping_settings", { body: SETTINGS })).response.status).toBe(200);
+    }
+    expect((await place({ ...ORDER, quote: far.quote! })).response.status).toBe(201);
+  });
+
   it("is checked on a server that has read no keys yet (they are read before the order's transaction)", async () => {
     // On the embedded database a read of the keys inside the order's transaction would wait for that very
     // transaction's connection: a cold server is where that would show.
