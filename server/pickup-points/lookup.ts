@@ -41,10 +41,10 @@ export function withinReach(
   if (nearest.unknownPostalCode) return { points: [], reason: "unknown_postal_code" };
   if (nearest.points.length === 0) return { points: [], reason: "no_pickup_points" };
   const maxM = maxDistanceKm * 1000;
+  // Nearest first: the usual case, every point within reach, is the last point's test alone.
+  if (nearest.points[nearest.points.length - 1]!.distance_m <= maxM) return { points: nearest.points, reason: null };
   const points = nearest.points.filter((p) => p.distance_m <= maxM);
-  return points.length === nearest.points.length
-    ? { points: nearest.points, reason: null }
-    : { points, reason: points.length ? null : "pickup_points_too_far" };
+  return { points, reason: points.length ? null : "pickup_points_too_far" };
 }
 
 // The index orders by chord length; JS computes `distance_m` with shared/geo.ts and breaks exact ties by id. A few
@@ -73,8 +73,14 @@ export async function nearestPickupPoints(
   directory: TtlCache<Nearest>,
   query: NearestQuery,
 ): Promise<Nearest> {
-  return directory.get(`${query.country}\0${query.postalcode}\0${query.limit}`, () => findNearest(db, query));
+  return directory.get(nearestKey(query), () => findNearest(db, query));
 }
+
+const nearestKey = (query: NearestQuery) => `${query.country}\0${query.postalcode}\0${query.limit}`;
+
+/** nearestPickupPoints' answer when `directory` has it fresh, at once; else undefined. */
+export const freshNearestPickupPoints = (directory: TtlCache<Nearest>, query: NearestQuery): Nearest | undefined =>
+  directory.fresh(nearestKey(query));
 
 async function findNearest(db: Executor, query: NearestQuery): Promise<Nearest> {
   const fetch = query.limit + TIE_MARGIN;

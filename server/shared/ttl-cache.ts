@@ -19,6 +19,17 @@ export class TtlCache<V> {
     private maxEntries = 10_000,
   ) {}
 
+  /**
+   * The answer kept for `key` while within its time to live, at once (no promise, no load); undefined otherwise, and
+   * then `get` loads it. The hot paths ask this first: a hit costs no promise and no turn of the event loop.
+   */
+  fresh(key: string): V | undefined {
+    if (this.ttlMs === 0) return undefined;
+    // An entry is of its key's current version: forget() and clear() remove the entries whose version they move.
+    const hit = this.entries.get(key);
+    return hit !== undefined && hit.until > Date.now() ? hit.value : undefined;
+  }
+
   async get(key: string, load: () => Promise<V>): Promise<V> {
     if (this.ttlMs === 0) return load();
     const version = this.versionOf(key);

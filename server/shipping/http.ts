@@ -57,15 +57,11 @@ export const shippingHandlers = {
       cart_value: c.query.cart_value,
       item_count: c.query.item_count,
       tags: c.query.tags,
+      explain: c.query.explain,
+      distances: c.principal.publishable !== undefined,
     };
     const now = clock.now();
-    const body = await genericShippingOptions(
-      c.db,
-      caches,
-      c.principal,
-      { ...query, explain: c.query.explain, distances: c.principal.publishable !== undefined },
-      now,
-    );
+    const body = await genericShippingOptions(c.db, caches, c.principal, query, now);
     // A checkout page's answer: every price signed, for the shop's backend to check what the browser sends back.
     if (!c.principal.publishable) return { status: 200, body };
     return { status: 200, body: await withQuotes(body, c.principal.id, quoteFacts(query), quoter, now) };

@@ -18,6 +18,10 @@ export async function loadShippingConfig(db: Executor, merchantId: string): Prom
   return { settings: settingsToWire(settings), priceLists: lists.map(priceListToWire) };
 }
 
+/** The merchant's configuration when `cache` has it fresh, at once; else undefined (then `shippingConfig`). */
+export const freshShippingConfig = (cache: TtlCache<ShippingConfig>, merchantId: string): ShippingConfig | undefined =>
+  cache.fresh(merchantId);
+
 /** The merchant's configuration, from `cache` when it is fresh (1 s; changes forget it at once). */
 export function shippingConfig(db: Db, cache: TtlCache<ShippingConfig>, merchantId: string): Promise<ShippingConfig> {
   return cache.get(merchantId, () => loadShippingConfig(db, merchantId));

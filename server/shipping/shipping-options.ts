@@ -10,11 +10,16 @@ import type {
 import type { Principal } from "../accounts/domain.ts";
 import type { Executor } from "../db/transaction.ts";
 import { orderForShipping } from "../orders/orders.ts";
-import { nearestPickupPoints, pickupPointBranch, withinReach } from "../pickup-points/lookup.ts";
+import {
+  freshNearestPickupPoints,
+  nearestPickupPoints,
+  pickupPointBranch,
+  withinReach,
+} from "../pickup-points/lookup.ts";
 import type { Db } from "../db/database.ts";
 import type { TtlCache } from "../shared/ttl-cache.ts";
 import type { Nearest } from "../pickup-points/lookup.ts";
-import { shippingConfig, type ShippingConfig } from "./merchant-config.ts";
+import { freshShippingConfig, shippingConfig, type ShippingConfig } from "./merchant-config.ts";
 import { TraceBook, type ShippingExplanation } from "./explanation.ts";
 import { genericFacts, orderFacts, type ShippingFacts } from "./facts.ts";
 import {
@@ -23,6 +28,7 @@ import {
   type MethodPriceList,
   type MethodSettings,
   type PickupPoint,
+  type ShippingOptionsInput,
 } from "./methods.ts";
 import { shippingOptionsText } from "./answer-text.ts";
 import { withText } from "../shared/answer-texts.ts";
@@ -80,19 +86,28 @@ async function options(
   distances = false,
 ): Promise<{ options: ShippingOptionsByMethod; explanation?: ShippingExplanation; directory: readonly PickupPoint[] }> {
   const { settings, priceLists } = config;
-  const input = { settings, priceLists, facts, pickupPoints: [], limit: settings.pickup_points_limit, distances };
+  const input: ShippingOptionsInput = {
+    settings,
+    priceLists,
+    facts,
+    pickupPoints: [],
+    pickupReason: null,
+    limit: settings.pickup_points_limit,
+    distances,
+  };
   // The directory is asked only when the points are all pickup lacks (its reasons are the last checked).
-  const { points: pickupPoints, reason: pickupReason } =
-    unavailableReason("pickup", input) !== "no_pickup_points"
-      ? { points: [], reason: null }
-      : withinReach(
-          await nearestPickupPoints(db, directory, {
-            postalcode: facts["customer.postalcode"],
-            country: facts["customer.country"],
-            limit: settings.pickup_points_limit,
-          }),
-          settings.pickup.max_distance_km,
-        );
+  if (unavailableReason("pickup", input) === "no_pickup_points") {
+    const query = {
+      postalcode: facts["customer.postalcode"],
+      country: facts["customer.country"],
+      limit: settings.pickup_points_limit,
+    };
+    // From the cache at once when it has the answer (no promise, no turn of the event loop).
+    const nearest = freshNearestPickupPoints(directory, query) ?? (await nearestPickupPoints(db, directory, query));
+    const { points, reason } = withinReach(nearest, settings.pickup.max_distance_km);
+    input.pickupPoints = points;
+    input.pickupReason = reason;
+  }
   const estimates = {
     time_zone: settings.time_zone ?? null,
     delivery_times: settings.delivery_times ?? {},
@@ -100,13 +115,10 @@ async function options(
     now,
   };
   if (!explain)
-    return {
-      options: withEstimates(buildShippingOptions({ ...input, pickupPoints, pickupReason }), estimates),
-      directory: pickupPoints,
-    };
+    return { options: withEstimates(buildShippingOptions(input), estimates), directory: input.pickupPoints };
   const book = new TraceBook();
-  const built = buildShippingOptions({ ...input, pickupPoints, pickupReason }, book);
-  return { options: withEstimates(built, estimates), explanation: book.explanation(), directory: pickupPoints };
+  const built = buildShippingOptions(input, book);
+  return { options: withEstimates(built, estimates), explanation: book.explanation(), directory: input.pickupPoints };
 }
 
 /**
@@ -153,23 +165,21 @@ export async function genericShippingOptions(
   now: Date,
 ): Promise<ShippingOptionsResult> {
   // Its value rules (shippingQueryProblems) ran with the schema check.
-  const saved = await shippingConfig(db, caches.shippingConfig, merchant.id);
+  const saved =
+    freshShippingConfig(caches.shippingConfig, merchant.id) ??
+    (await shippingConfig(db, caches.shippingConfig, merchant.id));
   const limit = query.pickup_points_limit;
   const config = limit ? { ...saved, settings: { ...saved.settings, pickup_points_limit: limit } } : saved;
   const facts = genericFacts(query, config.settings.letter);
-  const { directory, ...answer } = await options(
-    db,
-    caches.directory,
-    config,
-    facts,
-    now,
-    query.explain,
-    query.distances,
-  );
-  const body = { facts, ...answer };
+  const built = await options(db, caches.directory, config, facts, now, query.explain, query.distances);
+  const body: ShippingOptionsResult = built.explanation
+    ? { facts, options: built.options, explanation: built.explanation }
+    : { facts, options: built.options };
   // Sent as the text of its points' fields made once a directory point (answer-text.ts), unless it explains or
   // shows distances.
-  return query.explain || query.distances ? body : withText(body, (b) => shippingOptionsText(b, directory));
+  if (query.explain || query.distances) return body;
+  const { directory } = built;
+  return withText(body, (b) => shippingOptionsText(b, directory));
 }
 
 /**

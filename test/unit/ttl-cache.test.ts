@@ -23,6 +23,48 @@ describe("TtlCache (the directory's and the shipping configuration's cache)", ()
     }
   });
 
+  it("fresh() gives at once exactly what get() would serve without a load: nothing expired, forgotten or loading", async () => {
+    const cache = new TtlCache<number>(60_000);
+    expect(cache.fresh("k")).toBeUndefined();
+    let release!: (n: number) => void;
+    const loading = cache.get("k", () => new Promise<number>((resolve) => (release = resolve)));
+    await Promise.resolve();
+    expect(cache.fresh("k")).toBeUndefined();
+    release(1);
+    expect(await loading).toBe(1);
+    expect(cache.fresh("k")).toBe(1);
+    cache.forget("k");
+    expect(cache.fresh("k")).toBeUndefined();
+    expect(await cache.get("k", async () => 2)).toBe(2);
+    expect(cache.fresh("k")).toBe(2);
+    cache.clear();
+    expect(cache.fresh("k")).toBeUndefined();
+    expect(await cache.get("k", async () => 3)).toBe(3);
+    vi.useFakeTimers({ now: Date.now() + 61_000 });
+    try {
+      // Past its time to live: get() serves it while it refreshes; fresh() does not, and the caller calls get().
+      expect(cache.fresh("k")).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+    const uncached = new TtlCache<number>(0);
+    expect(await uncached.get("k", async () => 4)).toBe(4);
+    expect(uncached.fresh("k")).toBeUndefined();
+  });
+
+  it("fresh() never gives an answer whose load began before a forget() or clear()", async () => {
+    const cache = new TtlCache<number>(60_000);
+    for (const drop of [(c: TtlCache<number>) => c.forget("k"), (c: TtlCache<number>) => c.clear()]) {
+      let release!: (n: number) => void;
+      const stale = cache.get("k", () => new Promise<number>((resolve) => (release = resolve)));
+      await Promise.resolve();
+      drop(cache);
+      release(9);
+      expect(await stale).toBe(9);
+      expect(cache.fresh("k")).toBeUndefined();
+    }
+  });
+
   it("runs one load for the requests that miss together, and shares its failure", async () => {
     const cache = new TtlCache<number>(60_000);
     let loads = 0;
