@@ -195,7 +195,8 @@ describe("one integration, unchanged against the mock and the server", () => {
     beforeAll(async () => {
       const port = await freePort();
       origin = `http://127.0.0.1:${port}`;
-      dataDir = mkdtempSync(path.join(tmpdir(), "logistics-integrator-db-"));
+      // In a folder of its own: the server keeps its main key and control socket beside the data directory.
+      dataDir = path.join(mkdtempSync(path.join(tmpdir(), "logistics-integrator-db-")), "db");
       // As the README says: a local receiver needs WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.
       server = run(SERVER_MAIN, [], {
         PORT: String(port),
@@ -210,7 +211,7 @@ describe("one integration, unchanged against the mock and the server", () => {
     afterAll(async () => {
       server?.child.kill("SIGTERM");
       await server?.exited;
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (dataDir) rmSync(path.dirname(dataDir), { recursive: true, force: true });
     });
 
     it("runs the same script with only the base URL changed, receiving and verifying a real webhook", async () => {

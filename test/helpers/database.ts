@@ -1,4 +1,4 @@
-import { accessSync, constants, cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,22 +20,6 @@ const keepPGliteCompiled = () =>
   (pgliteWasm ??= WebAssembly.compile(
     readFileSync(createRequire(import.meta.url).resolve("@electric-sql/pglite/pglite.wasm")),
   ));
-
-/**
- * Where the test files' embedded databases live: in memory (/dev/shm, a tmpfs) where the machine has one, else the
- * temporary directory. Each is a 40 MB copy of the template that the file then writes to; on this machine's disk
- * (ext4) the copy alone took ~0.8 s of processor time (the kernel's, writing the pages), on the tmpfs ~0.05 s. These
- * databases commit with relaxed durability and are deleted at the file's end: what a disk adds is never tested here
- * (test/process/durable-*.test.ts and power-cut.test.ts test durability, on disk).
- */
-export const DATABASE_ROOT = (() => {
-  try {
-    accessSync("/dev/shm", constants.W_OK);
-    return "/dev/shm";
-  } catch {
-    return tmpdir();
-  }
-})();
 
 /**
  * A private database for one test file, on the engine this project runs on: migrated, or `empty` (as a new
@@ -72,7 +56,8 @@ export async function createTestDatabase({ empty = false } = {}): Promise<Databa
     };
   }
   await keepPGliteCompiled();
-  const dir = mkdtempSync(path.join(DATABASE_ROOT, "logistics-test-"));
+  // In memory where the machine has a tmpfs (vitest.config.ts points TMPDIR at it).
+  const dir = mkdtempSync(path.join(tmpdir(), "logistics-test-"));
   if (!empty) cpSync(inject("pgliteTemplate"), path.join(dir, "db"), { recursive: true });
   // Relaxed: these tests are not about durability (test/process/durable-commits.test.ts is), and a flush per
   // answer would only slow them.
