@@ -25,16 +25,20 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const kind = project.config.env?.TEST_DB;
-  // The server processes that tests start run the bundle `npm start` runs, built from this checkout once per
-  // project (its own folder: start-and-cli rebuilds dist/ while others run); tsx compiling at each of some
-  // thirty starts cost more than a second of CPU apiece.
-  const serverMain = path.resolve(`.tmp/server-${kind}/main.js`);
-  execFileSync(
-    process.execPath,
-    ["--input-type=module", "-e", "await (await import('./tools/build.mjs')).buildServer(process.argv[1])", serverMain],
-    { stdio: "inherit" },
-  );
-  project.provide("serverMain", serverMain);
+  // The server processes that tests start run the bundle `npm start` runs, built from this checkout (its own
+  // folder: start-and-cli rebuilds dist/ while others run); tsx compiling at each of some thirty starts cost more than
+  // a second of CPU apiece. Built when a file it is built from changed, as `npm start` does: once a run, not once per
+  // project (each build ~3 s before any test starts), and not at all when nothing changed since the last run.
+  const server = { main: ".tmp/server-tests/main.js", manifest: ".tmp/server-tests.inputs.json" };
+  if (!upToDate(server.manifest, server.main)) {
+    const build = `const { buildServer } = await import('./tools/build.mjs');
+      const { recordInputs } = await import('./tools/build-inputs.mjs');
+      recordInputs(process.argv[2], [...(await buildServer(process.argv[1])), 'tools/build.mjs', 'package.json']);`;
+    execFileSync(process.execPath, ["--input-type=module", "-e", build, path.resolve(server.main), server.manifest], {
+      stdio: "inherit",
+    });
+  }
+  project.provide("serverMain", path.resolve(server.main));
   // The portal's production build for the browser journeys: one for every file and both projects, rebuilt only
   // when a file it is built from changed (one build per journey file cost each of them ~20 s on 2 cores).
   const portal = { dir: ".tmp/portal-tests", manifest: ".tmp/portal-tests.inputs.json" };
