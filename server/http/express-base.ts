@@ -6,7 +6,8 @@ import type { TrustProxy } from "../config/readers.ts";
 import { sendJsonDirectly } from "./json-answer.ts";
 import { requestLog } from "./request-log.ts";
 
-export function expressBase(logger: Logger, trustProxy: TrustProxy = false): Express {
+/** `compareTexts`: see sendJsonDirectly (the server: where every answer is checked against the spec). */
+export function expressBase(logger: Logger, trustProxy: TrustProxy = false, compareTexts = true): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxy);
@@ -15,7 +16,7 @@ export function expressBase(logger: Logger, trustProxy: TrustProxy = false): Exp
   app.set("etag", false);
   // node:querystring keeps every key, `__proto__` and `constructor` too, so the validator sees them.
   app.set("query parser", "simple");
-  sendJsonDirectly(app);
+  sendJsonDirectly(app, compareTexts);
   app.use(requestLog(logger));
   return app;
 }

@@ -6,7 +6,8 @@
 import type { Express, Response } from "express";
 import { answerText } from "../shared/answer-texts.ts";
 
-export function sendJsonDirectly(app: Express): void {
+/** `compareTexts`: an answer's own text is compared with JSON.stringify's (answer-texts.ts); on where every answer is checked. */
+export function sendJsonDirectly(app: Express, compareTexts = true): void {
   const expressJson = app.response.json;
   app.response.json = function json(this: Response, body?: unknown): Response {
     // Express's own cases: an ETag (a 304 for a matching If-None-Match), a status without a body, no body at all,
@@ -20,7 +21,7 @@ export function sendJsonDirectly(app: Express): void {
     )
       return expressJson.call(this, body);
     // JSON.stringify, or the text the code that built the answer makes of it (shared/answer-texts.ts).
-    const text = answerText(body);
+    const text = answerText(body, compareTexts);
     this.setHeader("Content-Type", "application/json; charset=utf-8");
     this.setHeader("Content-Length", Buffer.byteLength(text));
     // A HEAD request (handled as its GET, pipeline.ts): node sends the headers and leaves the body out.

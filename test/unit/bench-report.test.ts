@@ -153,6 +153,17 @@ describe("docs/benchmarks.md", () => {
           cpu: { server: 83, database: 40, loadgen: 30, machine: 170, busy: 0.9 },
         },
         {
+          // Held to a p99, not to the CPU: its CPU against the route's is no bound of that goal.
+          case: "GET shipment at an offered 1,000 req/s",
+          target: "postgres",
+          rps: 1000,
+          errors: 0,
+          cpuToFastify: 1.5,
+          p99: 14,
+          ...goal(["<=", 10, " ms p99", 14]),
+          cpu: { server: 96, database: 40, loadgen: 30, machine: 170, busy: 0.2 },
+        },
+        {
           case: "GET shipment, PostgreSQL, met",
           target: "postgres",
           rps: 13000,
@@ -170,5 +181,6 @@ describe("docs/benchmarks.md", () => {
       "**GET shipment, postgres, server CPU against the Fastify + pg route's** (1.14x, goal at most 1x): our server spent 83 µs per request, the route 73 µs",
     );
     expect(bounds).not.toContain("met, server CPU");
+    expect(bounds).not.toContain("1,000 req/s, postgres, server CPU");
   });
 });
