@@ -163,7 +163,9 @@ function bounds(results: SuiteResult[], cores: number): string[] {
   // A goal held to the Fastify + pg route's server CPU (issue 53): ours against its, both servers' own processes.
   for (const s of results) {
     const heldToCpu = (x: ResultRow) => x.goal?.includes("Fastify's CPU") === true;
-    for (const r of s.rows.filter((x) => heldToCpu(x) && x.met === false && x.cpuToFastify && x.cpuToFastify > 1 && x.cpu)) {
+    for (const r of s.rows.filter(
+      (x) => heldToCpu(x) && x.met === false && x.cpuToFastify && x.cpuToFastify > 1 && x.cpu,
+    )) {
       const peer = s.rows.find((f) => f.case === r.case && f.target === "fastify" && f.cpu);
       if (!peer) continue;
       lines.push(
