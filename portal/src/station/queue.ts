@@ -187,47 +187,57 @@ export class Outbox {
     if (this.state.signedOut) return;
     const waiting = (await this.load()).filter((b) => !b.refused && !isStale(b));
     for (const b of waiting) {
-      let r;
+      // The trip ends once the list no longer holds the batch, not when its answer comes: a read of the shipment
+      // begun between the two held the batch in its counts while the list still showed it as not sent (the count on
+      // screen one too high, seen in CI).
       this.sending = true;
       this.epoch++;
       try {
-        r = await this.api.POST("/inbound_shipments/{shipment_id}/arrivals", {
-          params: { path: { shipment_id: b.shipment_id }, header: { "Idempotency-Key": b.key } },
-          body: b.body,
-        });
-      } catch {
-        this.set({ offline: true });
-        return;
+        if (!(await this.sendOne(b))) return;
       } finally {
         this.sending = false;
         this.epoch++;
       }
-      const status = r.response.status;
-      if (r.data) {
-        // Deleted first, so that no reload can list it again; then the list without it and the answer's counts
-        // arrive in one render: the count on screen never doubles, nor drops.
-        await (await db()).delete("batches", b.seq);
-        const left = await this.load();
-        this.set({ batches: left, offline: false });
-        this.accepted(b.shipment_id, r.data);
-        continue;
-      }
-      if (status === 401) {
-        this.set({ signedOut: true, offline: false });
-        return;
-      }
-      if (status === 404 || status === 409 || status === 422 || status === 400 || status === 403) {
-        const error = r.error;
-        const now = error?.details?.find((d) => d.path === "/status")?.code;
-        const refused: Refusal = { status, code: error?.code ?? "unknown", ...(now && { now }) };
-        await (await db()).put("batches", { ...b, refused });
-        await this.reload({ offline: false });
-        continue;
-      }
-      // 429, 5xx: the service is there but busy; the timer tries again.
-      this.set({ offline: false });
-      return;
     }
+  }
+
+  /** One batch's trip and what its answer does to the list; false: stop sending for now. */
+  private async sendOne(b: Batch): Promise<boolean> {
+    let r;
+    try {
+      r = await this.api.POST("/inbound_shipments/{shipment_id}/arrivals", {
+        params: { path: { shipment_id: b.shipment_id }, header: { "Idempotency-Key": b.key } },
+        body: b.body,
+      });
+    } catch {
+      this.set({ offline: true });
+      return false;
+    }
+    const status = r.response.status;
+    if (r.data) {
+      // Deleted first, so that no reload can list it again; then the list without it and the answer's counts
+      // arrive in one render: the count on screen never doubles, nor drops.
+      await (await db()).delete("batches", b.seq);
+      const left = await this.load();
+      this.set({ batches: left, offline: false });
+      this.accepted(b.shipment_id, r.data);
+      return true;
+    }
+    if (status === 401) {
+      this.set({ signedOut: true, offline: false });
+      return false;
+    }
+    if (status === 404 || status === 409 || status === 422 || status === 400 || status === 403) {
+      const error = r.error;
+      const now = error?.details?.find((d) => d.path === "/status")?.code;
+      const refused: Refusal = { status, code: error?.code ?? "unknown", ...(now && { now }) };
+      await (await db()).put("batches", { ...b, refused });
+      await this.reload({ offline: false });
+      return true;
+    }
+    // 429, 5xx: the service is there but busy; the timer tries again.
+    this.set({ offline: false });
+    return false;
   }
 
   private async load(): Promise<Batch[]> {
