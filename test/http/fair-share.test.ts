@@ -60,15 +60,21 @@ describe("the fair share", () => {
       // The other merchant is active once one of its reads has been answered (on a loaded machine, the first can
       // take longer than any fixed pause; before it arrives, this merchant is alone and runs all four at once).
       while (quietStatuses.length === 0) await new Promise((r) => setTimeout(r, 5));
-      const waitedBefore = await waitedTurn();
-      const all = await Promise.all(Array.from({ length: 4 }, () => explained()));
-      for (const r of all) {
-        expect(r.response.status).toBe(200);
-        expect(r.data).toEqual(alone.data);
-      }
       // In turn, each next one after twice the last one's time: the others waited their turn meanwhile, as /metrics
-      // counts. (How many depends on when the other merchant's reads count it active: at least one, 1 to 3 seen.)
-      expect(await waitedTurn()).toBeGreaterThanOrEqual(waitedBefore + 1);
+      // counts. (How many depends on when the other merchant's reads count it active, and on how close together the
+      // four arrive: an explained answer from the caches takes a millisecond or two, and a loaded machine can space
+      // four arrivals wider than that. So up to three bursts; a fair share that never holds one back fails all three.)
+      let waited = 0;
+      for (let burst = 0; burst < 3 && waited === 0; burst++) {
+        const waitedBefore = await waitedTurn();
+        const all = await Promise.all(Array.from({ length: 4 }, () => explained()));
+        for (const r of all) {
+          expect(r.response.status).toBe(200);
+          expect(r.data).toEqual(alone.data);
+        }
+        waited = (await waitedTurn()) - waitedBefore;
+      }
+      expect(waited).toBeGreaterThanOrEqual(1);
     } finally {
       polling = false;
       await poll;
