@@ -37,16 +37,27 @@ function authorizationHeaders(raw: string[]): number {
  * credentials.
  */
 export function authenticate(
-  auth: Pick<Authenticator, "verify" | "verifyPublishable">,
+  auth: Pick<Authenticator, "verify" | "verifyPublishable"> & Partial<Pick<Authenticator, "knownBasic">>,
   sessions: Record<SessionCookie, (token: string) => Promise<Principal | undefined>>,
 ) {
-  return async (req: Request, res: Res, next: NextFunction) => {
+  const known = auth.knownBasic?.bind(auth);
+  return (req: Request, res: Res, next: NextFunction) => {
     // Node keeps only the first of repeated Authorization headers: refuse the ambiguity instead.
     if (authorizationHeaders(req.rawHeaders) > 1) {
       throw invalid([{ path: "/headers/authorization", message: "send one Authorization header", code: "duplicate" }]);
     }
-    // The peer's address, or the client's as a proxy named by TRUST_PROXY forwarded it: nothing else can forge it.
-    const address = req.ip ?? "unknown";
+    const address = clientAddress(req);
+    // Credentials verified moments ago: the principal at once, without a promise (most requests).
+    const header = req.headers.authorization;
+    const principal = header !== undefined && known !== undefined ? known(header, address) : undefined;
+    if (principal !== undefined) {
+      res.locals.principal = principal;
+      return next();
+    }
+    return identify(req, res, next, address);
+  };
+
+  async function identify(req: Request, res: Res, next: NextFunction, address: string) {
     if (req.headers.authorization === undefined) {
       if (isPublic(req)) {
         res.locals.principal = { role: "visitor", id: address, name: `V-${address}` };
@@ -71,7 +82,9 @@ export function authenticate(
       return next();
     }
     const creds = parseBasic(req.headers.authorization);
-    const principal = creds ? await auth.verify(creds.user, creds.secret, address) : undefined;
+    const principal = creds
+      ? await auth.verify(creds.user, creds.secret, address, req.headers.authorization)
+      : undefined;
     if (!principal)
       throw new AppError(
         "unauthorized",
@@ -82,7 +95,15 @@ export function authenticate(
       );
     res.locals.principal = principal;
     next();
-  };
+  }
+}
+
+/**
+ * The peer's address, or the client's as a proxy named by TRUST_PROXY forwarded it (Express's `req.ip`): nothing
+ * else can forge it. Without a trusted proxy that is the socket's own address, read without parsing X-Forwarded-For.
+ */
+function clientAddress(req: Request): string {
+  return (req.app.get("trust proxy") === false ? req.socket.remoteAddress : req.ip) ?? "unknown";
 }
 
 /** `M-<merchant_id>` or `W-<operator_id>` with an id of the accounts' form. */

@@ -97,3 +97,30 @@ it("a forgotten pair is refused at once, past its time to live too", async () =>
   a.forgetCredentials();
   expect(await verified(a, "M-forgot.example.com", "forgot secret 1")).toEqual({ ok: false, derived: 1 });
 });
+
+it("a header whose credentials were verified is known at once, until its time to live ends or the secrets are forgotten", async () => {
+  await provisionAccount(handle.db, "merchant", "header.example.com", "header secret 1");
+  const a = new Authenticator(handle.db, undefined, TTL_MS);
+  const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}`;
+  const header = basic("M-header.example.com", "header secret 1");
+  // Not before verify has checked it, nor after a verify without the header.
+  expect(a.knownBasic(header, ADDRESS)).toBeUndefined();
+  await a.verify("M-header.example.com", "header secret 1", ADDRESS);
+  expect(a.knownBasic(header, ADDRESS)).toBeUndefined();
+  await a.verify("M-header.example.com", "header secret 1", ADDRESS, header);
+  expect(a.knownBasic(header, ADDRESS)).toMatchObject({ role: "merchant", id: "header.example.com" });
+  // A wrong secret is never remembered.
+  const wrong = basic("M-header.example.com", "header secret 2");
+  expect(await a.verify("M-header.example.com", "header secret 2", ADDRESS, wrong)).toBeUndefined();
+  expect(a.knownBasic(wrong, ADDRESS)).toBeUndefined();
+  // Past its time to live: verify decides again (it answers a stale pair while it checks it again).
+  await sleep(TTL_MS + 50);
+  expect(a.knownBasic(header, ADDRESS)).toBeUndefined();
+  const before = derivations.started;
+  await a.verify("M-header.example.com", "header secret 1", ADDRESS, header);
+  await checkedAgain("header.example.com", before);
+  expect(a.knownBasic(header, ADDRESS)).toMatchObject({ id: "header.example.com" });
+  // An announced change of a secret: forgotten at once.
+  a.forgetCredentials();
+  expect(a.knownBasic(header, ADDRESS)).toBeUndefined();
+});

@@ -149,6 +149,34 @@ describe("express-openapi-validator 5.6.2 (patches/express-openapi-validator+5.6
     expect(spies.normalizeParameter).not.toHaveBeenCalled();
   });
 
+  it("tries a path against the routes of its shape only, and still finds each route", async () => {
+    // The route table's matchers: path-to-regexp's regexps of the spec's routes, all under the base path.
+    const tried: string[] = [];
+    const exec = Object.getOwnPropertyDescriptor(RegExp.prototype, "exec")!.value as RegExp["exec"];
+    const execSpy = vi.spyOn(RegExp.prototype, "exec").mockImplementation(function (this: RegExp, s: string) {
+      if (this.source.startsWith("^(?:\\/2015-01-01")) tried.push(this.source);
+      return exec.call(this, s);
+    });
+    try {
+      expect((await fetch(`${origin}/2015-01-01/pickup_points?postalcode=00100&country=FI`)).status).toBe(200);
+      // pickup_points, pickup_points/{pickup_point_id} aside, no other route has two segments under the base path.
+      expect(tried.length).toBeGreaterThan(0);
+      expect(tried.length).toBeLessThanOrEqual(2);
+      tried.length = 0;
+      // The same route in other letters and with a trailing slash (routing is case-insensitive, not strict).
+      expect((await fetch(`${origin}/2015-01-01/Pickup_Points/?postalcode=00100&country=FI`)).status).toBe(200);
+      expect(tried.length).toBeLessThanOrEqual(2);
+      // A word no route has: no matcher runs, and it is the validator's "not found" as before (this app answers
+      // every error with a 500 naming it).
+      tried.length = 0;
+      const unknown = await fetch(`${origin}/2015-01-01/no_such_things`);
+      expect(((await unknown.json()) as { err: string }).err).toMatch(/not found/);
+      expect(tried).toEqual([]);
+    } finally {
+      execSpy.mockRestore();
+    }
+  });
+
   it("runs its middlewares without a promise hop once it is ready", async () => {
     synchronous.length = 0;
     expect((await fetch(`${origin}/2015-01-01/pickup_points?postalcode=00100&country=FI`)).status).toBe(200);
