@@ -93,6 +93,7 @@ export default defineConfig({
                   "test/process/graceful-stop.test.ts",
                   "test/process/backup-embedded.test.ts",
                   "test/process/owner-only-files.test.ts",
+                  "test/process/owner-only-record.test.ts",
                   "test/process/embedded-listen.test.ts",
                   "test/process/embedded-upkeep.test.ts",
                   "test/process/embedded-exchanges.test.ts",

@@ -163,16 +163,31 @@ export interface EmbeddedOptions extends StartOptions {
   onNotice?: (message: string) => void;
 }
 
+/** How long after an opening that trusted its record the directory is walked (owner-only.ts): after ready. */
+const WALK_LATER_MS = 1_000;
+
 /** The embedded database in `pgliteDir`, locked to this process until closed. */
 export async function openEmbedded(pgliteDir: string, opts: EmbeddedOptions = {}): Promise<DatabaseHandle> {
   // Not kysely-pglite: its driver lets one request's statements run inside another's open transaction. Here
   // node-postgres speaks to the one PGlite session as to a server (a pool of one: a transaction at a time), and
   // the session runs on a thread of its own (embedded-open.ts).
-  const { thread, unlock, tightened } = await startEmbedded(pgliteDir, opts);
-  if (tightened > 0)
+  const { thread, close, tightened, walkLater } = await startEmbedded(pgliteDir, opts);
+  const tightenedNotice = (count: number) =>
+    count > 0 &&
     opts.onNotice?.(
-      `${tightened} files and directories of the embedded database ${path.resolve(pgliteDir)} were readable or writable by other users; they are now this user's alone (directories 0700, files 0600)`,
+      `${count} files and directories of the embedded database ${path.resolve(pgliteDir)} were readable or writable by other users; they are now this user's alone (directories 0700, files 0600)`,
     );
+  tightenedNotice(tightened);
+  // The walk the opening left for later (embedded-open.ts): once the server is serving, beside PostgreSQL's work.
+  let laterWalk =
+    walkLater &&
+    setTimeout(() => {
+      laterWalk = undefined;
+      walkLater().then(tightenedNotice, () => {
+        // Another close walks it again, and the next opening before it serves (no record then).
+      });
+    }, WALK_LATER_MS);
+  laterWalk?.unref?.();
   const { pool, listen } = embeddedSession(thread.exchange);
   handleConnectionErrors(pool, opts.onConnectionError);
   // Every change of this database passes through this dialect: reads may be kept while none completes (coherent-reads.ts).
@@ -197,9 +212,9 @@ export async function openEmbedded(pgliteDir: string, opts: EmbeddedOptions = {}
       }
     },
     close: async () => {
+      clearTimeout(laterWalk);
       await db.destroy();
-      await thread.close();
-      unlock();
+      await close();
     },
   };
 }

@@ -16,18 +16,27 @@ import {
 import path from "node:path";
 import { startEmbeddedThread, type EmbeddedThread } from "./embedded-thread.ts";
 import { isRunning, parseStamp, thisProcessStamp } from "./lock-owner.ts";
-import { tightenTree } from "./owner-only.ts";
+import { recordOwnerOnly, takeOwnerOnlyRecord, tightenTree } from "./owner-only.ts";
 
 export interface StartedEmbedded {
   thread: EmbeddedThread;
-  /** Gives the directory's lock up (after the thread is closed). */
-  unlock: () => void;
+  /**
+   * Closes the thread, makes every entry of the directory the service user's alone and records so (owner-only.ts:
+   * the next opening need not walk it before it serves), and gives the directory's lock up.
+   */
+  close: () => Promise<void>;
   /**
    * Entries of a directory that was there before (an older release's, a copy) that others could read or write
    * until this start made them the service user's alone; 0 for a new or restored one (its files are PGlite's
    * fresh ones, tightened as always).
    */
   tightened: number;
+  /**
+   * When the opening trusted the record of the last clean close instead of walking the directory: the walk, for the
+   * caller to run soon, off the path to ready (it counts like `tightened`). It finds what no record shows: a mode
+   * changed by hand on a file that was there (owner-only.ts, takeOwnerOnlyRecord).
+   */
+  walkLater?: () => Promise<number>;
 }
 
 /**
@@ -73,10 +82,13 @@ export function startEmbedded(pgliteDir: string, opts: StartOptions = {}): Promi
 async function open(dir: string, opts: StartOptions): Promise<StartedEmbedded> {
   let unlock: () => void = () => {};
   let existed = false;
+  let recorded = false;
   try {
     mkdirSync(path.dirname(dir), { recursive: true });
     if (!opts.locked) unlock = lockDirectory(dir);
     existed = !opts.loadDataDir && existsSync(dir) && readdirSync(dir).length > 0;
+    // Before PostgreSQL opens it, which changes the directory; used up either way.
+    recorded = takeOwnerOnlyRecord(dir) && existed;
   } catch (err) {
     throw explainStartFailure(dir, err);
   }
@@ -100,6 +112,21 @@ async function open(dir: string, opts: StartOptions): Promise<StartedEmbedded> {
     unlock();
     throw explainStartFailure(dir, err);
   });
+  const close = async () => {
+    await thread.close();
+    // Whatever made files while it was open (this process's PostgreSQL, through the owner-only file system of
+    // embedded-worker.mjs), the record says what the walk has just made true.
+    try {
+      await tightenTree(dir);
+      recordOwnerOnly(dir);
+    } catch {
+      // No record: the next opening walks the directory before it serves.
+    }
+    unlock();
+  };
+  // Nothing made or loosened since the last clean close, and the files PostgreSQL makes now are the user's alone
+  // (the thread's file system made sure): the walk can wait until the server is ready.
+  if (recorded && thread.ownerOnly) return { thread, close, tightened: 0, walkLater: () => tightenTree(dir) };
   // After PGlite's opening, which writes a new directory's files as 0666; the directory itself was made under the
   // process's owner-only umask (owner-only.ts), so nobody else could enter it meanwhile.
   let tightened: number;
@@ -110,7 +137,7 @@ async function open(dir: string, opts: StartOptions): Promise<StartedEmbedded> {
     unlock();
     throw explainStartFailure(dir, err);
   }
-  return { thread, unlock, tightened: existed ? tightened : 0 };
+  return { thread, close, tightened: existed ? tightened : 0 };
 }
 
 /** Below this, PGlite cannot create its files, or a start's migrations and first writes fail mid-way. */

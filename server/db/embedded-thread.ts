@@ -14,11 +14,17 @@ export interface EmbeddedThread {
    */
   durable(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Whether the thread's file system makes every file and directory the service user's alone (embedded-worker.mjs:
+   * false for a PGlite whose Emscripten module no longer offers what it changes).
+   */
+  ownerOnly: boolean;
 }
 
 interface Reply {
   id?: number;
   ready?: true;
+  ownerOnly?: boolean;
   failed?: PlainError;
   out?: Uint8Array;
   /** How far the log was written (an exchange's answer), or flushed (a flush's). */
@@ -71,9 +77,9 @@ export async function startEmbeddedThread(
     for (const w of waiting.values()) w.reject(stopped);
     waiting.clear();
   };
-  const opened = new Promise<void>((resolve, reject) => {
+  const opened = new Promise<boolean>((resolve, reject) => {
     worker.on("message", (r: Reply) => {
-      if (r.ready) return resolve();
+      if (r.ready) return resolve(r.ownerOnly === true);
       if (r.failed) return reject(revive(r.failed));
       const w = waiting.get(r.id!);
       if (!w) return;
@@ -97,8 +103,9 @@ export async function startEmbeddedThread(
       waiting.set(id, { resolve, reject });
       worker.postMessage({ id, ...message }, transfer);
     });
+  let ownerOnly: boolean;
   try {
-    await opened;
+    ownerOnly = await opened;
   } catch (err) {
     await worker.terminate();
     throw err;
@@ -129,5 +136,6 @@ export async function startEmbeddedThread(
       if (!stopped) await ask({ close: true });
       await worker.terminate();
     },
+    ownerOnly,
   };
 }

@@ -28,6 +28,8 @@ const OTHERS = 0o077;
 class OwnerOnlyNodeFS extends NodeFS {
   /** The flushing of a durable database (embedded-flush.mjs), once PGlite's module has started. */
   files;
+  /** Whether every file and directory made or changed from now on is the user's alone (both hooks below in place). */
+  ownerOnly = false;
   constructor(dir, durable) {
     super(dir);
     this.durable = durable;
@@ -54,6 +56,7 @@ class OwnerOnlyNodeFS extends NodeFS {
           nodefs.node_ops.mknod = function (parent, name, mode, dev) {
             return mknod.call(this, parent, name, mode & ~OTHERS, dev);
           };
+          this.ownerOnly = true;
         },
       ],
     };
@@ -88,7 +91,7 @@ try {
     startParams: [...PGlite.defaultStartParams, ...startParams],
     ...(loadDataDir && { loadDataDir: new Blob([loadDataDir]) }),
   });
-  parentPort.postMessage({ ready: true });
+  parentPort.postMessage({ ready: true, ownerOnly: fs.ownerOnly });
 } catch (err) {
   parentPort.postMessage({ failed: plain(err) });
 } finally {
