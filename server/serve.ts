@@ -19,6 +19,7 @@ import { migrateToLatest, pendingContractNotice } from "./db/migrate.ts";
 import { demoState, seedDemoIfEmpty, startBanner } from "./demo.ts";
 import { answerClientErrors } from "./http/client-errors.ts";
 import { createHttpServer } from "./http/server.ts";
+import { prepareValidator } from "./http/validator.ts";
 import { metricsHandler } from "./metrics/http.ts";
 import { createMetrics } from "./metrics/metrics.ts";
 import { createServices } from "./services.ts";
@@ -46,6 +47,9 @@ async function main() {
   // A stray rejection is a bug to see in the logs, not a crash of every in-flight request.
   process.on("unhandledRejection", (reason) => logger.error({ err: reason }, "unhandled promise rejection"));
   if (config.webConcurrency > 1 && cluster.isPrimary) return runPrimary(config.webConcurrency, logger);
+  // The embedded database opens on its own thread (main.ts started it) while this one waits: the validator's
+  // preparation of the spec, which the app's pipeline would start later, runs meanwhile instead.
+  if (config.role !== "worker") prepareValidator(config.responseValidationPercent);
   const handle = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.pgliteDir,

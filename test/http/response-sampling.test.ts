@@ -3,7 +3,7 @@
 // where a checked answer that breaks it is sent as it was, and counted in /metrics by operation. The broken
 // answer comes from a handler put in for the test: the real ones never break the contract (the suite checks).
 import { afterEach, describe, expect, it } from "vitest";
-import { validator } from "../../server/http/validator.ts";
+import { prepareValidator, validator } from "../../server/http/validator.ts";
 import type { Handlers } from "../../server/operations.ts";
 import { expectError } from "../helpers/fixtures.ts";
 import { startTestServer, type TestServer } from "../helpers/server.ts";
@@ -64,6 +64,24 @@ describe("answers checked against the spec", () => {
       expect(r.data).toEqual({ surprise: true });
     }
     // About half were checked (all 40 unchecked, or all checked, has a chance of 2^-39).
+    const counted = await violations(srv);
+    expect(counted).toBeGreaterThan(0);
+    expect(counted).toBeLessThan(40);
+  });
+
+  it("prepared before the app (serve.ts, while the embedded database opens): the app with that sample takes them and counts its own", async () => {
+    expect(prepareValidator(100)[0]).toBe(validator().match[0]);
+    const [first] = prepareValidator(50);
+    // Another sample does not take them; the next validator with this one does, once.
+    expect(validator({ percent: 30 }).match[0]).not.toBe(first);
+    expect(validator({ percent: 50 }).match[0]).toBe(first);
+    expect(validator({ percent: 50 }).match[0]).not.toBe(first);
+    // The app's own violations are counted by its metrics, though the middlewares were made before it.
+    const [second] = prepareValidator(50);
+    srv = await startTestServer({ handlers: broken, metricsToken: TOKEN, responseValidationPercent: 50 });
+    expect(validator({ percent: 50 }).match[0]).not.toBe(second);
+    const m = await srv.merchant("prepared.example.com");
+    for (let i = 0; i < 40; i++) expect((await m.GET("/merchant/shipping_settings")).response.status).toBe(200);
     const counted = await violations(srv);
     expect(counted).toBeGreaterThan(0);
     expect(counted).toBeLessThan(40);
