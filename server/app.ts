@@ -25,6 +25,8 @@ import type { Services } from "./services.ts";
 import { BASE_PATH } from "../generated/base-path.ts";
 import { reads } from "./db/statement-ways.ts";
 import { answersWhenDurable } from "./http/durable-answers.ts";
+import { registerApiEntry } from "./http/api-entry.ts";
+import { requestLog } from "./http/request-log.ts";
 
 export { BASE_PATH };
 
@@ -102,7 +104,8 @@ export function createApp({
   // Where every answer is checked (tests, CI, development), answers sent as their own text are compared too.
   const app = expressBase(logger, trustProxy, responseValidationPercent >= 100);
   // Before every route: no answer leaves before the commits it may show are on the disk (embedded database).
-  if (services.durable) app.use(answersWhenDurable(services.durable));
+  const durable = services.durable && answersWhenDurable(services.durable);
+  if (durable) app.use(durable);
   // One bucket per client address for the requests no verified caller answers for, inside the API and outside it
   // (a path that is no page, no file and no operation costs the site's routers a look each).
   const addresses =
@@ -125,33 +128,40 @@ export function createApp({
       "Key derivations of known merchants, operators and portal users waiting for a slot.",
       () => derivations.waiting().accounts,
     );
-    addSpecRoutes(app, BASE_PATH);
-    app.use(
-      BASE_PATH,
-      apiPipeline({
-        db,
-        authenticator: services.authenticator,
-        handlers,
-        logger,
-        observeRequests: metrics?.observeRequests,
-        gauge: metrics?.gauge,
-        counter: metrics?.counter,
-        rateLimitPerMinute,
-        concurrentRequestsPerCaller,
-        heavyRequestsPerCaller,
-        bodyBytesPerMinute,
-        responseBytesPerMinute,
-        publishableKeyRequestsPerMinute,
-        publishableAddressRequestsPerMinute,
-        publishableKeySharePerAddress,
-        anonymousRequestsPerAddress,
-        addresses,
-        pace,
-        responseValidationPercent,
-        countViolation: metrics?.responseViolation,
-        windows: services.windows,
-      }),
-    );
+    const specPaths = addSpecRoutes(app, BASE_PATH);
+    const pipeline = apiPipeline({
+      db,
+      authenticator: services.authenticator,
+      handlers,
+      logger,
+      observeRequests: metrics?.observeRequests,
+      gauge: metrics?.gauge,
+      counter: metrics?.counter,
+      rateLimitPerMinute,
+      concurrentRequestsPerCaller,
+      heavyRequestsPerCaller,
+      bodyBytesPerMinute,
+      responseBytesPerMinute,
+      publishableKeyRequestsPerMinute,
+      publishableAddressRequestsPerMinute,
+      publishableKeySharePerAddress,
+      anonymousRequestsPerAddress,
+      addresses,
+      pace,
+      responseValidationPercent,
+      countViolation: metrics?.responseViolation,
+      windows: services.windows,
+    });
+    // The API's requests enter from the server's listener (api-entry.ts): the same request log and durable answers,
+    // then the pipeline; these two layers stand where its mount stood.
+    const { mount, resume } = registerApiEntry(app, {
+      basePath: BASE_PATH,
+      appPaths: specPaths,
+      before: [requestLog(logger), ...(durable ? [durable] : [])],
+      pipeline,
+    });
+    app.use(BASE_PATH, mount);
+    app.use(resume);
   }
 
   app.get("/healthz", (_req, res) => void res.json({ status: "ok" }));

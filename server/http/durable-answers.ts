@@ -6,10 +6,16 @@
 // last flush: the answer goes at once.
 import type { RequestHandler, Response } from "express";
 
+const HELD = new WeakSet<Response>();
+
 /** `durable` resolves once the commits answered so far are on the disk (DatabaseHandle.durable). */
 export function answersWhenDurable(durable: () => Promise<void>): RequestHandler {
   return (_req, res, next) => {
-    holdUntilDurable(res, durable);
+    // Held already: the API's entry (api-entry.ts) holds its answers before the app's layers see them.
+    if (!HELD.has(res)) {
+      HELD.add(res);
+      holdUntilDurable(res, durable);
+    }
     next();
   };
 }

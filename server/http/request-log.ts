@@ -10,6 +10,8 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function requestLog(logger: Logger) {
   return (req: Request, res: Res, next: NextFunction) => {
+    // Logged already: the API's entry (api-entry.ts) logs its requests before the app's layers see them.
+    if (res.locals.requestId !== undefined) return next();
     const started = performance.now();
     const given = req.headers["x-request-id"];
     const id = typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();

@@ -6,6 +6,7 @@ import type { Socket } from "node:net";
 import type { Express } from "express";
 import { CHECK_INTERVAL_MS, CONNECTION_LIMITS, limitConnections, type ConnectionLimits } from "./connection-limits.ts";
 import { connectionTurns } from "./connection-turns.ts";
+import { entryOf } from "./api-entry.ts";
 
 export function createHttpServer(app: Express, limits: ConnectionLimits = CONNECTION_LIMITS): http.Server {
   // node's own constructors, called on objects whose prototype is the app's (Express's request and response,
@@ -25,7 +26,8 @@ export function createHttpServer(app: Express, limits: ConnectionLimits = CONNEC
       connectionsCheckingInterval: CHECK_INTERVAL_MS,
     },
     // A pipelining connection's requests take their turns (connection-turns.ts).
-    connectionTurns<http.IncomingMessage, http.ServerResponse>(app as unknown as http.RequestListener),
+    // The API's requests go straight to its pipeline (api-entry.ts), the rest to the app.
+    connectionTurns<http.IncomingMessage, http.ServerResponse>(entryOf(app)),
   );
   // Connection caps and time limits (connection-limits.ts); a proxy TRUST_PROXY names is not capped per address.
   const trusts = app.get("trust proxy fn") as ((address: string, hop: number) => boolean) | undefined;

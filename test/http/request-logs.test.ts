@@ -114,3 +114,27 @@ describe("When a shopper's checkout asks for shipping options, the info-level re
     expect(line.req.url).toBe("/2015-01-01/shipping_options?postalcode=20780&country=FI&tags=vip-customer");
   });
 });
+
+describe("Every request is logged once, whichever way it is answered", () => {
+  // The API's requests enter their pipeline from the server's listener (server/http/api-entry.ts); what the pipeline
+  // leaves (a refusal) is answered by the app's error handlers, which must not log the request again.
+  it("an API answer, an API refusal of each kind, the spec's file and a path outside the API: one line each", async () => {
+    const cases: [string, RequestInit, number][] = [
+      ["/2015-01-01/inbound_shipments", {}, 200],
+      ["/2015-01-01/no_such_things", {}, 404],
+      ["/2015-01-01/inbound_shipments", { method: "PUT" }, 405],
+      ["/2015-01-01/inbound_shipments", { headers: { authorization: "Basic bm86c3VjaA==" } }, 401],
+      ["/2015-01-01/inbound_shipments?limit=0", {}, 400],
+      ["/2015-01-01/openapi.json", {}, 200],
+      ["/no-such-page", {}, 404],
+    ];
+    for (const [path, init, status] of cases) {
+      lines.length = 0;
+      const line = await logged(path, init);
+      expect([path, line.res.statusCode]).toEqual([path, status]);
+      // Give a second line the time to come, then count every request line since this request was sent.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect([path, lines.filter((l) => l.msg === "request completed").length]).toEqual([path, 1]);
+    }
+  });
+});
