@@ -67,7 +67,7 @@ export const entered = (req: Request): boolean => ENTERED.has(req);
 
 /** The listener for `app`'s server: its API entry when it has one, else the app itself. */
 export function entryOf(app: Express): http.RequestListener {
-  return ENTRIES.get(app) ?? (app);
+  return ENTRIES.get(app) ?? app;
 }
 
 /** The pipeline as Express's mount runs it: the base path cut from `req.url` and set as `req.baseUrl`, then put back. */
