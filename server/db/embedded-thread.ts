@@ -45,8 +45,18 @@ const revive = (e: PlainError) => Object.assign(new Error(e.message), { code: e.
  * is (embedded-worker.mjs).
  */
 export function tieringBudgetGiven(env: NodeJS.ProcessEnv = process.env, execArgv = process.execArgv): boolean {
-  return [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) => a.startsWith("--wasm-tiering-budget"));
+  return v8FlagGiven("--wasm-tiering-budget", env, execArgv);
 }
+
+/** Likewise for --wasm-lazy-validation (or its --no- form): the thread then leaves validation as the operator set it. */
+export function lazyValidationGiven(env: NodeJS.ProcessEnv = process.env, execArgv = process.execArgv): boolean {
+  return (
+    v8FlagGiven("--wasm-lazy-validation", env, execArgv) || v8FlagGiven("--no-wasm-lazy-validation", env, execArgv)
+  );
+}
+
+const v8FlagGiven = (flag: string, env: NodeJS.ProcessEnv, execArgv: string[]) =>
+  [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) => a.startsWith(flag));
 
 /**
  * Starts PGlite in `dir` on a thread of its own, with `startParams` after PGlite's defaults; resolves when it is
@@ -65,6 +75,7 @@ export async function startEmbeddedThread(
       loadDataDir,
       durable,
       tieringBudgetGiven: tieringBudgetGiven(),
+      lazyValidationGiven: lazyValidationGiven(),
     },
     // The thread runs plain JavaScript: no TypeScript loader of the parent's is needed there.
     execArgv: [],

@@ -64,7 +64,7 @@ class OwnerOnlyNodeFS extends NodeFS {
   }
 }
 
-const { dir, startParams, loadDataDir, durable, tieringBudgetGiven } = workerData;
+const { dir, startParams, loadDataDir, durable, tieringBudgetGiven, lazyValidationGiven } = workerData;
 
 /**
  * V8 optimises a WebAssembly function once it has run through its tiering budget (roughly bytes of code executed),
@@ -78,6 +78,16 @@ const { dir, startParams, loadDataDir, durable, tieringBudgetGiven } = workerDat
  * --wasm-tiering-budget (NODE_OPTIONS or node's arguments) is left alone.
  */
 const OPENING_TIERING_BUDGET = 1_000_000_000;
+/**
+ * PostgreSQL's WebAssembly (8.7 MB, ~14,000 functions) is compiled lazily, a function when it first runs, but V8
+ * validates every function when the module is compiled: with --wasm-lazy-validation each is validated when it is
+ * compiled instead, and the many that a start never runs never are. PGlite.create alone: 262-280 ms (median ~275)
+ * without, 241-274 ms (median ~250) with, the same processor time less (bench/levers.md section 41). The module is
+ * PGlite's own, shipped with the package: one that fails validation fails at a function's first call instead of at
+ * the opening. Left on for the process (the flag is read as each function compiles, and PGlite's are the process's
+ * only WebAssembly); an operator's own setting of it is left alone.
+ */
+const LAZY_VALIDATION = "--wasm-lazy-validation";
 const TIERING_BUDGET = 1_800_000;
 const fs = new OwnerOnlyNodeFS(dir, durable);
 /** How far the log was written: each exchange's answer says, for the barrier before a request's answer. */
@@ -85,6 +95,7 @@ const gen = () => fs.files?.gen() ?? 0;
 let db;
 try {
   if (!tieringBudgetGiven) setFlagsFromString(`--wasm-tiering-budget=${OPENING_TIERING_BUDGET}`);
+  if (!lazyValidationGiven) setFlagsFromString(LAZY_VALIDATION);
   db = await PGlite.create({
     fs,
     extensions: { cube },
