@@ -112,26 +112,34 @@ async function open(dir: string, opts: StartOptions): Promise<StartedEmbedded> {
     unlock();
     throw explainStartFailure(dir, err);
   });
+  /** Whether a whole walk of this opening (before it served, or the later one) has finished. */
+  let walked = false;
   const close = async () => {
     await thread.close();
-    // Whatever made files while it was open (this process's PostgreSQL, through the owner-only file system of
-    // embedded-worker.mjs), the record says what the walk has just made true.
+    // The record says what is true now: every entry there at the opening was walked, and every one made since was
+    // made the user's alone by the thread's file system (embedded-worker.mjs); else the walk comes first. A test
+    // suite opens and closes hundreds of copies: a second walk of each at its close would be seconds of it.
     try {
-      await tightenTree(dir);
+      if (!walked || !thread.ownerOnly) await tightenTree(dir);
       recordOwnerOnly(dir);
     } catch {
       // No record: the next opening walks the directory before it serves.
     }
     unlock();
   };
+  const walk = async () => {
+    const n = await tightenTree(dir);
+    walked = true;
+    return n;
+  };
   // Nothing made or loosened since the last clean close, and the files PostgreSQL makes now are the user's alone
   // (the thread's file system made sure): the walk can wait until the server is ready.
-  if (recorded && thread.ownerOnly) return { thread, close, tightened: 0, walkLater: () => tightenTree(dir) };
+  if (recorded && thread.ownerOnly) return { thread, close, tightened: 0, walkLater: walk };
   // After PGlite's opening, which writes a new directory's files as 0666; the directory itself was made under the
   // process's owner-only umask (owner-only.ts), so nobody else could enter it meanwhile.
   let tightened: number;
   try {
-    tightened = await tightenTree(dir);
+    tightened = await walk();
   } catch (err) {
     await thread.close().catch(() => {});
     unlock();

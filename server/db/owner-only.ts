@@ -92,9 +92,9 @@ function directoryStamps(root: string): Record<string, string> {
 }
 
 /**
- * After a clean close, with the directory's lock still held and a full tightenTree just done: records that the
- * directory is the user's alone as it stands. Written to a temporary name and renamed, so that a torn record is never
- * read as one.
+ * After a clean close, with the directory's lock still held, once every entry is the user's alone (embedded-open.ts:
+ * walked by this opening, or made since through the thread's owner-only file system; else walked now): records the
+ * directory as it stands. Written to a temporary name and renamed, so that a torn record is never read as one.
  */
 export function recordOwnerOnly(dir: string): void {
   const file = ownerOnlyRecordFile(dir);
@@ -113,8 +113,8 @@ export function recordOwnerOnly(dir: string): void {
  * clock could). Every opening of PostgreSQL makes `postmaster.pid` at the top, so any other opener of the directory
  * since (an older release, which knows no record) shows. A restore makes a new directory (another inode). What no
  * directory shows is a mode changed by hand on a file that was there (chmod): the opening that trusted the record
- * therefore walks the whole tree again soon after (database.ts, off the path to ready), and every close walks it
- * before it records.
+ * therefore walks the whole tree again soon after (database.ts, off the path to ready), and a close before that
+ * walk finished walks it before it records.
  */
 export function takeOwnerOnlyRecord(dir: string): boolean {
   const file = ownerOnlyRecordFile(dir);

@@ -90,5 +90,17 @@ it(
     expect(opened.mode).toBe(0o644);
     expect(mode("PG_VERSION")).toBe(0o600);
     expect(existsSync(record)).toBe(true);
+
+    // A mode changed by hand while it is open, after this opening's walk: the close records without walking again
+    // (the entries it made itself are the user's alone), and the next opening's later walk finds it.
+    rmSync(record);
+    await openAndClose("PG_VERSION", async () => chmodSync(path.join(db, "PG_VERSION"), 0o644));
+    expect(mode("PG_VERSION")).toBe(0o644);
+    expect(existsSync(record)).toBe(true);
+    opened = await openAndClose("PG_VERSION", async () => {
+      await expect.poll(() => mode("PG_VERSION"), { timeout: 10_000 }).toBe(0o600);
+    });
+    expect(opened.notices).toEqual([]);
+    expect(opened.later[0]).toMatch(/^1 files/);
   },
 );
