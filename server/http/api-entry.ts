@@ -1,9 +1,9 @@
 // The API's requests enter their pipeline from node's request listener, not through Express's app and Router: those
 // walk the app's layers before the API's mount (the request log, the durable answers, the spec's two routes, the
-// mount's own path test and URL rewrite) for every API request, ~5 µs of GET shipment's ~75 (bench/levers.md section
-// 39). The entry does what they did for such a request, in the same order. What the pipeline leaves unanswered (an
-// error, or next() past its last step) continues in the app right after the API's mount, as Express continued: the
-// app's first layers see that the request was entered (`entered`) and pass it on.
+// mount's own path test and URL rewrite) for every API request (bench/levers.md section 43). The entry does what they
+// did for such a request, in the same order. What the pipeline leaves unanswered (an error, or next() past its last
+// step) continues in the app right after the API's mount, as Express continued: the request log and the durable hold
+// see that they ran already, the mount that the entry took the request, and they pass it on.
 import type http from "node:http";
 import type { Express, NextFunction, Request, RequestHandler } from "express";
 import type { Res } from "./express.ts";
@@ -61,9 +61,6 @@ export function registerApiEntry(app: Express, o: ApiEntry): { mount: RequestHan
     },
   };
 }
-
-/** Whether the entry took this request: the app's layers before the mount have done their part already. */
-export const entered = (req: Request): boolean => ENTERED.has(req);
 
 /** The listener for `app`'s server: its API entry when it has one, else the app itself. */
 export function entryOf(app: Express): http.RequestListener {

@@ -50,7 +50,7 @@ const S = pino.symbols;
 /**
  * Writes a request's line: as `logger.info(line, "request completed")` would, the same text (test/unit/request-line
  * .test.ts compares them), made directly from the line's few known fields. pino's own call walks and escapes every
- * field generically: 6.4 µs of a GET shipment's request in an instrumented build (bench/levers.md section 39). The
+ * field generically: 6.4 µs of a GET shipment's request in an instrumented build (bench/levers.md section 43). The
  * logger's own parts (level, time, bindings, end of line) are its own, read through pino's exported symbols; a
  * logger set up in ways this does not reproduce (a mixin, formatters of log objects, hooks, redaction, serializers or
  * another message key, a stream that wants each line's metadata) gets pino's own call.
