@@ -49,7 +49,9 @@ export function authenticate(
     const address = clientAddress(req);
     // Credentials verified moments ago: the principal at once, without a promise (most requests).
     const header = req.headers.authorization;
-    const principal = header !== undefined && known !== undefined ? known(header, address) : undefined;
+    // (A publishable key is never among them: its header is not hashed for nothing.)
+    const principal =
+      header !== undefined && known !== undefined && !BEARER.test(header) ? known(header, address) : undefined;
     if (principal !== undefined) {
       res.locals.principal = principal;
       return next();
