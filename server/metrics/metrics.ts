@@ -3,11 +3,12 @@
 // instance, so that several apps in one process (tests) do not mix their counts.
 import type { NextFunction, Request } from "express";
 import { sql } from "kysely";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Registry, collectDefaultMetrics } from "prom-client";
 import type { DatabaseHandle } from "../db/database.ts";
 import { matchedOperation, type Res } from "../http/express.ts";
 import { reads } from "../db/statement-ways.ts";
 import { mergeCounts } from "../db/write-merges.ts";
+import { requestTallies } from "./request-tallies.ts";
 
 export type DeliveryOutcome = "succeeded" | "retrying" | "failed";
 
@@ -34,18 +35,12 @@ export function createMetrics(
 ): Metrics {
   const registry = new Registry();
   if (opts.defaultMetrics) collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: "http_requests_total",
-    help: "API requests by operation and status.",
-    labelNames: ["operation", "status"],
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: "http_request_duration_seconds",
-    help: "API request latency by operation and status.",
-    labelNames: ["operation", "status"],
+  const requests = requestTallies(registry, {
+    counterName: "http_requests_total",
+    counterHelp: "API requests by operation and status.",
+    histogramName: "http_request_duration_seconds",
+    histogramHelp: "API request latency by operation and status.",
     buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
   });
   const attempts = new Counter({
     name: "webhook_delivery_attempts_total",
@@ -130,27 +125,17 @@ export function createMetrics(
     () => mergeCounts.refused,
   );
 
-  // Each operation and status's two series, found once: prom-client otherwise hashes the label object on every call.
-  const series = new Map<string, { count: Counter.Internal; latency: Histogram.Internal<"operation" | "status"> }>();
-  const seriesOf = (operation: string, status: number) => {
-    const key = `${operation} ${status}`;
-    let s = series.get(key);
-    if (!s) {
-      const labels = { operation, status: String(status) };
-      series.set(key, (s = { count: requests.labels(labels), latency: latency.labels(labels) }));
-    }
-    return s;
-  };
-
   return {
     registry,
     observeRequests: (req, res, next) => {
       const started = performance.now();
-      res.on("finish", () => {
-        const series = seriesOf(matchedOperation(req)?.operationId ?? "unmatched", res.statusCode);
-        series.count.inc();
-        series.latency.observe((performance.now() - started) / 1000);
-      });
+      res.on("finish", () =>
+        requests.add(
+          matchedOperation(req)?.operationId ?? "unmatched",
+          res.statusCode,
+          (performance.now() - started) / 1000,
+        ),
+      );
       next();
     },
     deliveryAttempt: (outcome, count = 1) => attempts.inc({ outcome }, count),
