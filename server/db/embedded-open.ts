@@ -54,8 +54,19 @@ export interface StartOptions {
   locked?: boolean;
 }
 
-/** The opening that main.ts started before the server's modules loaded, until startEmbedded takes it over. */
-let early: { dir: string; durability: Durability; started: Promise<StartedEmbedded> } | undefined;
+interface EarlyOpening {
+  dir: string;
+  durability: Durability;
+  started: Promise<StartedEmbedded>;
+}
+
+/**
+ * The opening that main.ts started before the server's modules loaded, until startEmbedded takes it over. Kept on
+ * the process's global object, not in this module: the built entry (dist/server/main.js) and a server bundled apart
+ * from it (as a script compiled with V8's code cache, issue 53 item 3) each have their own copy of this module.
+ */
+const EARLY = Symbol.for("logistics-api.embedded-open.early");
+const slot = globalThis as { [EARLY]?: EarlyOpening };
 
 /**
  * Starts opening the embedded database in `pgliteDir` now; the process's next startEmbedded of that directory
@@ -65,16 +76,16 @@ export function prestartEmbedded(pgliteDir: string, durability: Durability = "du
   const dir = path.resolve(pgliteDir);
   const started = open(dir, { durability });
   started.catch(() => {});
-  early = { dir, durability, started };
+  slot[EARLY] = { dir, durability, started };
 }
 
 /** The embedded database in `pgliteDir`, locked to this process, open on its own thread. */
 export function startEmbedded(pgliteDir: string, opts: StartOptions = {}): Promise<StartedEmbedded> {
   const dir = path.resolve(pgliteDir);
+  const early = slot[EARLY];
   if (early?.dir === dir && early.durability === (opts.durability ?? "durable") && !opts.locked && !opts.loadDataDir) {
-    const { started } = early;
-    early = undefined;
-    return started;
+    delete slot[EARLY];
+    return early.started;
   }
   return open(dir, opts);
 }
