@@ -3,6 +3,7 @@
 import {
   CompiledQuery,
   PostgresDialect,
+  type DialectAdapter,
   type DatabaseConnection,
   type Driver,
   type QueryResult,
@@ -10,6 +11,7 @@ import {
 } from "kysely";
 import type pg from "pg";
 import { endsKeptReads, type ChangeCount } from "./coherent-reads.ts";
+import { beginLocked, MigrationLockAdapter, wantsMigrationLock } from "./migration-lock.ts";
 import { wayOf, type Way } from "./statement-ways.ts";
 
 /** A pool client that takes a statement's way beside its text (pool-clients.ts); pg's own clients ignore it. */
@@ -70,7 +72,10 @@ class RoutedDriver implements Driver {
       settings.isolationLevel && `isolation level ${settings.isolationLevel}`,
       settings.accessMode ?? "",
     ].filter(Boolean);
-    await connection.executeQuery(CompiledQuery.raw(mode.length ? `start transaction ${mode.join(" ")}` : "begin"));
+    const begin = CompiledQuery.raw(mode.length ? `start transaction ${mode.join(" ")}` : "begin");
+    // A migrator's transaction takes the migration lock first (migration-lock.ts).
+    if (wantsMigrationLock(connection)) await beginLocked(connection, begin);
+    else await connection.executeQuery(begin);
   }
 
   // A transaction's end is a change (coherent-reads.ts), whatever way its statements were said to go.
@@ -100,7 +105,8 @@ class RoutedDriver implements Driver {
 }
 
 /**
- * PostgreSQL's dialect (its compiler, adapter and introspector) over a pool whose clients take each statement's way.
+ * PostgreSQL's dialect (its compiler and introspector; its adapter with the migration lock in the migrator's transaction,
+ * migration-lock.ts) over a pool whose clients take each statement's way.
  * With `changes` (the embedded database), every completed statement that may have changed data and every transaction's
  * end moves the count (coherent-reads.ts).
  */
@@ -113,5 +119,8 @@ export class RoutedDialect extends PostgresDialect {
   }
   override createDriver(): Driver {
     return new RoutedDriver(this.routedPool, this.changes);
+  }
+  override createAdapter(): DialectAdapter {
+    return new MigrationLockAdapter();
   }
 }
