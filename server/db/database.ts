@@ -71,7 +71,7 @@ export interface DatabaseOptions {
   listenUrl?: string;
   /**
    * What works differently from a direct connection, or what the embedded database's opening tightened, said
-   * once at open (the server logs it).
+   * once at open (the server logs it); and who holds the migrations' lock while a migration waits for it.
    */
   onNotice?: (message: string) => void;
   /** The embedded database: commits answered once on the disk (default) or once the system has them (embedded-open.ts). */
@@ -132,7 +132,11 @@ export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandl
       if (said) notice(said);
     } else await probe(pool);
     const db = new Kysely<Database>({
-      dialect: new RoutedDialect(pooled ? transactionModePool(pool, limits) : namingPool(pool, shared && { shared })),
+      dialect: new RoutedDialect(
+        pooled ? transactionModePool(pool, limits) : namingPool(pool, shared && { shared }),
+        undefined,
+        notice,
+      ),
     });
     const listenUrl = opts.listenUrl ?? (pooled ? undefined : opts.databaseUrl);
     if (!listenUrl)

@@ -56,6 +56,7 @@ class RoutedDriver implements Driver {
   constructor(
     private readonly pool: RoutedPool,
     private readonly changes?: ChangeCount,
+    private readonly notice?: (message: string) => void,
   ) {}
 
   async init(): Promise<void> {}
@@ -74,7 +75,7 @@ class RoutedDriver implements Driver {
     ].filter(Boolean);
     const begin = CompiledQuery.raw(mode.length ? `start transaction ${mode.join(" ")}` : "begin");
     // A migrator's transaction takes the migration lock first (migration-lock.ts).
-    if (wantsMigrationLock(connection)) await beginLocked(connection, begin);
+    if (wantsMigrationLock(connection)) await beginLocked(connection, begin, this.notice);
     else await connection.executeQuery(begin);
   }
 
@@ -108,17 +109,18 @@ class RoutedDriver implements Driver {
  * PostgreSQL's dialect (its compiler and introspector; its adapter with the migration lock in the migrator's transaction,
  * migration-lock.ts) over a pool whose clients take each statement's way.
  * With `changes` (the embedded database), every completed statement that may have changed data and every transaction's
- * end moves the count (coherent-reads.ts).
+ * end moves the count (coherent-reads.ts). `notice` hears who holds the migration lock while a migrator waits for it.
  */
 export class RoutedDialect extends PostgresDialect {
   constructor(
     private readonly routedPool: RoutedPool,
     private readonly changes?: ChangeCount,
+    private readonly notice?: (message: string) => void,
   ) {
     super({ pool: routedPool as unknown as pg.Pool });
   }
   override createDriver(): Driver {
-    return new RoutedDriver(this.routedPool, this.changes);
+    return new RoutedDriver(this.routedPool, this.changes, this.notice);
   }
   override createAdapter(): DialectAdapter {
     return new MigrationLockAdapter();

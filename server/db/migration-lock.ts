@@ -76,14 +76,22 @@ interface Holder {
   query: string | null;
 }
 
+/** While a migrator waits, the holder is said at the first try that times out and then every minute. */
+const NOTICE_EVERY_MS = 60_000;
+
 /**
  * Begins a migrator's transaction on `connection` with `begin` and takes the migration lock in it, waiting for
  * another migrator's transaction to end. Each try that times out is rolled back (nothing held while the next waits);
- * after MIGRATION_LOCK_WAIT_MS the error names the holder.
+ * `notice` hears who holds it meanwhile; after MIGRATION_LOCK_WAIT_MS the error names the holder.
  */
-export async function beginLocked(connection: DatabaseConnection, begin: CompiledQuery): Promise<void> {
+export async function beginLocked(
+  connection: DatabaseConnection,
+  begin: CompiledQuery,
+  notice?: (message: string) => void,
+): Promise<void> {
   wanted.delete(connection);
-  const until = Date.now() + MIGRATION_LOCK_WAIT_MS;
+  const since = Date.now();
+  let told = -Infinity;
   for (;;) {
     await connection.executeQuery(begin);
     try {
@@ -93,17 +101,22 @@ export async function beginLocked(connection: DatabaseConnection, begin: Compile
       await connection.executeQuery(ROLLBACK);
       if ((err as { code?: unknown }).code !== "55P03") throw err;
     }
-    if (Date.now() >= until) {
-      const { rows } = await connection.executeQuery<Holder>(HOLDER);
-      throw new Error(
-        `the migration lock was not free for ${MIGRATION_LOCK_WAIT_MS / 1000} s: ${rows.length ? rows.map(describe).join("; ") : "no holder seen now"}. ` +
-          "Another instance may still be migrating; a session that holds it while it migrates nothing (an older release's " +
-          "migrator behind a transaction-mode pooler leaves it on a pooled connection) keeps it until that connection " +
-          "closes: pg_terminate_backend(pid) ends it.",
-      );
-    }
+    const now = Date.now();
+    const over = now - since >= MIGRATION_LOCK_WAIT_MS;
+    if (!over && (!notice || now - told < NOTICE_EVERY_MS)) continue;
+    const { rows } = await connection.executeQuery<Holder>(HOLDER);
+    const held = rows.length ? rows.map(describe).join("; ") : "no holder seen now";
+    if (over)
+      throw new Error(`the migration lock was not free for ${MIGRATION_LOCK_WAIT_MS / 1000} s: ${held}. ${WHY}`);
+    told = now;
+    notice?.(`waiting ${Math.round((now - since) / 1000)} s for the migration lock: ${held}. ${WHY}`);
   }
 }
+
+const WHY =
+  "Another instance may be migrating; a session that holds it while it migrates nothing (an older release's migrator " +
+  "behind a transaction-mode pooler left it on a pooled connection) keeps it until that connection closes: " +
+  "pg_terminate_backend(pid) ends it.";
 
 const describe = (h: Holder) =>
   `held by backend ${h.pid} (${h.state ?? "state unknown"}${h.state_seconds !== null ? ` for ${h.state_seconds} s` : ""}` +

@@ -24,7 +24,7 @@ async function emptyDatabase(): Promise<TestDatabase> {
 }
 
 /** A second instance's connections to the same database (on PostgreSQL; PGlite belongs to one process: itself). */
-async function anotherInstance(handle: TestDatabase): Promise<DatabaseHandle> {
+async function anotherInstance(handle: TestDatabase, onNotice?: (message: string) => void): Promise<DatabaseHandle> {
   if (handle.kind !== "postgres") return handle;
   const bouncerPort = inject("pgbouncerPort");
   const pooled = new URL(handle.url!);
@@ -33,6 +33,7 @@ async function anotherInstance(handle: TestDatabase): Promise<DatabaseHandle> {
     databaseUrl: pooled.toString(),
     pgliteDir: "",
     ...(bouncerPort && { poolMode: "transaction", listenUrl: handle.url! }),
+    onNotice,
   });
   toClose.push(other);
   return other;
@@ -121,17 +122,20 @@ it("two instances that start at once on an empty database: each migration is app
 });
 
 it.runIf(process.env.TEST_DB === "postgres")(
-  "a migrator waits while another's migration holds the lock, over several tries, then migrates",
+  "a migrator waits while another's migration holds the lock, over several tries, says who holds it, then migrates",
   async () => {
     const handle = await emptyDatabase();
     await asTheReleaseBefore(handle);
+    const notices: string[] = [];
+    const instance = await anotherInstance(handle, (m) => notices.push(m));
     // Another instance in the middle of a migration: its transaction holds the lock.
     const holder = new pg.Client({ connectionString: handle.url });
     await holder.connect();
     try {
       await holder.query(`begin; select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+      const pid = (await holder.query<{ pid: number }>("select pg_backend_pid() as pid")).rows[0]!.pid;
       let settled = false;
-      const migrating = migrateToLatest(handle.db).finally(() => (settled = true));
+      const migrating = migrateToLatest(instance.db).finally(() => (settled = true));
       // Each try waits 1 s (migration-lock.ts): two and a half of them.
       await new Promise((r) => setTimeout(r, 2_500));
       expect(settled).toBe(false);
@@ -150,6 +154,12 @@ it.runIf(process.env.TEST_DB === "postgres")(
       expect(await waiter()).toBe(true);
       const recorded = await holder.query(`select name from kysely_migration where name > '0019_delivery_dates'`);
       expect(recorded.rows).toEqual([]);
+      // Said once, at the first try that timed out (then every minute).
+      expect(notices.filter((m) => m.includes("migration lock"))).toEqual([
+        expect.stringMatching(
+          new RegExp(`^waiting \\d+ s for the migration lock: held by backend ${pid} \\(idle in transaction`),
+        ),
+      ]);
       await holder.query("commit");
       expect((await migrating).applied).toEqual(EXPAND.filter((m) => m > "0019_delivery_dates"));
     } finally {
