@@ -13,7 +13,8 @@
 // connection, and the dialect's driver (dialect.ts) takes the lock as the first statement of the transaction it
 // begins there: held exactly as long as the transaction, on the server connection the transaction holds through
 // any pooler, released by its commit or rollback (a failed migration's too). The key is Kysely's, so a migrator of
-// an older release (session lock) and this one still exclude each other.
+// an older release (session lock) and this one still exclude each other. A migrator told `disableTransactions`
+// begins no transaction and so takes no lock here: migrate.ts never tells it so.
 import { CompiledQuery, PostgresAdapter, type DatabaseConnection, type Kysely } from "kysely";
 
 /** Kysely's key (kysely/dist/esm/dialect/postgres/postgres-adapter.js), as PostgreSQL shows it in pg_locks. */
