@@ -1,6 +1,6 @@
 // The API's request count and latency, kept as plain numbers per operation and status and handed to prom-client only
 // when a scrape reads them. prom-client's own `inc` and `observe` check and hash the label object at every call, even
-// through `labels()`'s children (1.8 µs of every request in an instrumented build: bench/levers.md section 44); here a
+// through `labels()`'s children (1.8 µs of every request in an instrumented build: bench/levers.md sections 43 and 46); here a
 // request costs two map reads, three additions and a bucket search. The text a scrape gets is prom-client's own for
 // a Counter and a Histogram fed the same requests (test/unit/request-tallies.test.ts compares them).
 import { Counter, type Registry } from "prom-client";
