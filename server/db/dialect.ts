@@ -14,9 +14,12 @@ import { endsKeptReads, type ChangeCount } from "./coherent-reads.ts";
 import { beginLocked, MigrationLockAdapter, wantsMigrationLock } from "./migration-lock.ts";
 import { wayOf, type Way } from "./statement-ways.ts";
 
-/** A pool client that takes a statement's way beside its text (pool-clients.ts); pg's own clients ignore it. */
+/**
+ * A pool client that takes a statement's way beside its text (pool-clients.ts; pg's own clients ignore it), and
+ * whether its answer is waited for however long it takes (a migrator's statements, unlike a request's).
+ */
 export interface RoutedClient {
-  query(text: string, values: unknown[], way: Way): Promise<unknown>;
+  query(text: string, values: unknown[], way: Way, untimed?: boolean): Promise<unknown>;
   release(err?: Error | boolean): void;
 }
 export interface RoutedPool {
@@ -25,6 +28,12 @@ export interface RoutedPool {
 }
 
 class RoutedConnection implements DatabaseConnection {
+  /**
+   * In a migrator's transaction (from its begin to its end): the client waits for each answer as long as it takes.
+   * The server's limit is lifted in that transaction too (migration-lock.ts): a migration may build a large index.
+   */
+  untimed = false;
+
   constructor(
     readonly client: RoutedClient,
     private readonly changes?: ChangeCount,
@@ -34,7 +43,7 @@ class RoutedConnection implements DatabaseConnection {
     const way = wayOf(query);
     let result;
     try {
-      result = (await this.client.query(query.sql, [...query.parameters], way)) as pg.QueryResult;
+      result = (await this.client.query(query.sql, [...query.parameters], way, this.untimed)) as pg.QueryResult;
     } finally {
       // Anything but an explicit read may have changed data, failed or not (coherent-reads.ts), unless it was said to
       // change only what no kept read reads; counted before its caller goes on.
@@ -74,9 +83,11 @@ class RoutedDriver implements Driver {
       settings.accessMode ?? "",
     ].filter(Boolean);
     const begin = CompiledQuery.raw(mode.length ? `start transaction ${mode.join(" ")}` : "begin");
-    // A migrator's transaction takes the migration lock first (migration-lock.ts).
-    if (wantsMigrationLock(connection)) await beginLocked(connection, begin, this.notice);
-    else await connection.executeQuery(begin);
+    // A migrator's transaction takes the migration lock first (migration-lock.ts), and runs without time limits.
+    if (wantsMigrationLock(connection)) {
+      (connection as RoutedConnection).untimed = true;
+      await beginLocked(connection, begin, this.notice);
+    } else await connection.executeQuery(begin);
   }
 
   // A transaction's end is a change (coherent-reads.ts), whatever way its statements were said to go.
@@ -84,6 +95,7 @@ class RoutedDriver implements Driver {
     try {
       await connection.executeQuery(CompiledQuery.raw("commit"));
     } finally {
+      (connection as RoutedConnection).untimed = false;
       this.changes?.changed();
     }
   }
@@ -92,11 +104,14 @@ class RoutedDriver implements Driver {
     try {
       await connection.executeQuery(CompiledQuery.raw("rollback"));
     } finally {
+      (connection as RoutedConnection).untimed = false;
       this.changes?.changed();
     }
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    // A transaction whose begin failed ends here, without a commit or rollback.
+    (connection as RoutedConnection).untimed = false;
     (connection as RoutedConnection).client.release();
   }
 

@@ -23,8 +23,8 @@ const LOCK_CLASSID = Number(MIGRATION_LOCK_KEY >> 32n);
 const LOCK_OBJID = Number(MIGRATION_LOCK_KEY & 0xffffffffn);
 
 /**
- * How long one try waits for the lock (lock_timeout): under every statement's time limit and the client's wait
- * for an answer (database.ts), so a wait is a series of tries, each in a transaction of its own.
+ * How long one try waits for the lock (lock_timeout): a wait is a series of tries, each in a transaction of its own,
+ * so that the holder is said meanwhile.
  */
 const TRY_MS = 1_000;
 /** How long a migrator waits for another in all (Kysely's own lock_timeout): a migration may build a large index. */
@@ -53,6 +53,13 @@ export function wantsMigrationLock(connection: DatabaseConnection): boolean {
   return wanted.has(connection);
 }
 
+/**
+ * A migrator's transaction runs without the statement limit from its first statement (the client waits as long too:
+ * dialect.ts): a migration may build an index on a large table, and a try's wait for the lock is bounded by TRY_MS
+ * alone, however small the operator's limit (DB_STATEMENT_TIMEOUT_MS may be 100 ms). A statement's own limit is read
+ * when it starts: this goes before the try's statement, not in it.
+ */
+const UNLIMITED = CompiledQuery.raw("set local statement_timeout = 0");
 // One statement: the try's lock_timeout is read when the lock wait starts, after set_config ran (Kysely's way).
 const TAKE = CompiledQuery.raw(
   `with limits as (select set_config('lock_timeout', '${TRY_MS}', true) as lock_timeout)
@@ -96,6 +103,7 @@ export async function beginLocked(
   for (;;) {
     await connection.executeQuery(begin);
     try {
+      await connection.executeQuery(UNLIMITED);
       await connection.executeQuery(TAKE);
       return;
     } catch (err) {

@@ -41,8 +41,10 @@ export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside): Route
     if (own.has(client)) return client;
     const query = client.query.bind(client) as Query;
     own.set(client, query);
-    (client as { query: unknown }).query = (text: unknown, values?: unknown[]) =>
-      traced(text, () => send(query, text, values, client));
+    (client as { query: unknown }).query = (text: unknown, values?: unknown[], _way?: Way, untimed?: boolean) =>
+      traced(text, () =>
+        untimed ? withoutWait(client, () => send(query, text, values, client)) : send(query, text, values, client),
+      );
     return client;
   };
   // A pool client's query takes (text, values): the way, a third argument, is not read (nothing goes another way).
@@ -59,14 +61,14 @@ export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside): Route
   const sharingClient = (): SharingClient => {
     let held: Promise<pg.PoolClient> | undefined;
     const client: SharingClient = {
-      query: (text: string, values?: unknown[], way: Way = "own") => {
+      query: (text: string, values?: unknown[], way: Way = "own", untimed?: boolean) => {
         if (held) way = "own";
         if (way === "read" && shared) {
           const sharedQuery = shared.take();
           if (sharedQuery) return traced(text, () => send(sharedQuery, text, values));
         } else if (way === "write" || way === "read") return traced(text, () => together.send(text, values));
         held ??= pool.connect().then(wrap);
-        return held.then((c) => c.query(text, values));
+        return held.then((c) => (c.query as RoutedClient["query"])(text, values ?? [], way, untimed));
       },
       release: (err?: Error | boolean) => {
         const taken = held;
@@ -91,3 +93,26 @@ export function sendingPool(pool: pg.Pool, send: Send, outside?: Outside): Route
 }
 
 type SharingClient = RoutedClient;
+
+/** A client's connection parameters, where node-postgres reads how long to wait for an answer (`query_timeout`). */
+interface ClientWait {
+  connectionParameters?: { query_timeout?: number | false };
+}
+
+/**
+ * Runs `sendNow` with the client's wait for an answer (database.ts: the statement limit + 1 s) lifted for the
+ * statements it sends. node-postgres reads the wait from the client's connection parameters when a statement is
+ * handed to it (pg 8's Client.query, before it is queued or written); `send` hands its statements over before it
+ * returns, so each statement sent here waits as long as it takes and every other one keeps the limit.
+ */
+function withoutWait<T>(client: pg.PoolClient, sendNow: () => T): T {
+  const params = (client as ClientWait).connectionParameters;
+  if (!params?.query_timeout) return sendNow();
+  const wait = params.query_timeout;
+  params.query_timeout = false;
+  try {
+    return sendNow();
+  } finally {
+    params.query_timeout = wait;
+  }
+}
