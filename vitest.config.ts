@@ -81,7 +81,8 @@ export default defineConfig({
                 name: "postgres",
                 sequence: { groupOrder: 1 },
                 // Database-independent checks (spec, generation, contract through Prism) run once, on PGlite.
-                // start-and-cli, graceful-stop and the packed client's run exercise the embedded default that `npm start` uses.
+                // start-and-cli, graceful-stop, code-cache and the packed client's run exercise the embedded default that
+                // `npm start` uses.
                 // The browser journeys test pages: what the portal and the picker ask of the server is the API and the
                 // portal's sessions, whose tests (test/portal, test/shipping, ...) run here too. Run on both, the
                 // journeys were a third of the suite's time (~590 s of file time of ~3,300).
@@ -91,6 +92,7 @@ export default defineConfig({
                   "test/mock/prefer.test.ts",
                   "test/process/start-and-cli.test.ts",
                   "test/process/graceful-stop.test.ts",
+                  "test/process/code-cache.test.ts",
                   "test/process/backup-embedded.test.ts",
                   "test/process/owner-only-files.test.ts",
                   "test/process/owner-only-record.test.ts",

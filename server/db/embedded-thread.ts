@@ -1,6 +1,7 @@
 // The request thread's side of the embedded database's own thread (embedded-worker.mjs): one exchange of protocol
 // messages at a time goes over, its answer comes back. PGlite's WebAssembly spent most of a request's CPU on
 // the request thread (issue 27); there it blocked every other request while it ran.
+import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { Exchange } from "./embedded-connection.ts";
 
@@ -55,6 +56,27 @@ export function lazyValidationGiven(env: NodeJS.ProcessEnv = process.env, execAr
   );
 }
 
+/** Released (1) once a thread started from now on may change V8's flags; see holdV8FlagChanges. */
+let flagsGate: Int32Array | undefined;
+
+/**
+ * V8 takes a code cache (server/server-script.ts) only under the flags it was made under, and the thread changes two
+ * of the process's flags as it opens (embedded-worker.mjs): --wasm-tiering-budget for the opening only, and
+ * --wasm-lazy-validation for good. So that a start compiles the server under the flags its cache was made under
+ * (once the server listens): --wasm-lazy-validation is set now, by this thread, as the thread would set it; and a
+ * thread started from now on changes the tiering budget only once the returned function is called (after the
+ * server's script is compiled, ~30-100 ms into the start, while the thread still loads PGlite's modules), or after
+ * 2 s at the latest. Without it the budget was changed while the script compiled, and V8 rejected every cache.
+ */
+export function holdV8FlagChanges(): () => void {
+  if (!lazyValidationGiven()) setFlagsFromString("--wasm-lazy-validation");
+  const gate = (flagsGate ??= new Int32Array(new SharedArrayBuffer(4)));
+  return () => {
+    Atomics.store(gate, 0, 1);
+    Atomics.notify(gate, 0);
+  };
+}
+
 const v8FlagGiven = (flag: string, env: NodeJS.ProcessEnv, execArgv: string[]) =>
   [...execArgv, ...(env.NODE_OPTIONS ?? "").split(/\s+/)].some((a) => a.startsWith(flag));
 
@@ -76,6 +98,7 @@ export async function startEmbeddedThread(
       durable,
       tieringBudgetGiven: tieringBudgetGiven(),
       lazyValidationGiven: lazyValidationGiven(),
+      flagsGate,
     },
     // The thread runs plain JavaScript: no TypeScript loader of the parent's is needed there.
     execArgv: [],

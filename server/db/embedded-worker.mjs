@@ -64,7 +64,7 @@ class OwnerOnlyNodeFS extends NodeFS {
   }
 }
 
-const { dir, startParams, loadDataDir, durable, tieringBudgetGiven, lazyValidationGiven } = workerData;
+const { dir, startParams, loadDataDir, durable, tieringBudgetGiven, lazyValidationGiven, flagsGate } = workerData;
 
 /**
  * V8 optimises a WebAssembly function once it has run through its tiering budget (roughly bytes of code executed),
@@ -93,7 +93,10 @@ const fs = new OwnerOnlyNodeFS(dir, durable);
 /** How far the log was written: each exchange's answer says, for the barrier before a request's answer. */
 const gen = () => fs.files?.gen() ?? 0;
 let db;
+/** The longest the opening waits for the request thread to compile the server (embedded-thread.ts, holdV8FlagChanges). */
+const FLAGS_GATE_MS = 2_000;
 try {
+  if (flagsGate) Atomics.wait(flagsGate, 0, 0, FLAGS_GATE_MS);
   if (!tieringBudgetGiven) setFlagsFromString(`--wasm-tiering-budget=${OPENING_TIERING_BUDGET}`);
   if (!lazyValidationGiven) setFlagsFromString(LAZY_VALIDATION);
   db = await PGlite.create({
