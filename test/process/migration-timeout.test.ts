@@ -64,7 +64,6 @@ async function timed(run: () => Promise<unknown>): Promise<{ ok: boolean; code?:
 async function expectRequestLimits(db: DatabaseHandle["db"]): Promise<void> {
   const outside = await timed(() => sql`select pg_sleep(${SLOW_S})`.execute(db));
   expect(outside).toMatchObject({ ok: false, code: "57014" }); // canceled by the statement timeout
-  expect(outside.ms).toBeLessThan(1_000);
   const inside = await timed(() => db.transaction().execute((trx) => sql`select pg_sleep(${SLOW_S})`.execute(trx)));
   expect(inside).toMatchObject({ ok: false, code: "57014" });
   // A server that does not cancel it (here: told not to) is given up on by the client 1 s after the limit. (The
@@ -80,8 +79,9 @@ async function expectRequestLimits(db: DatabaseHandle["db"]): Promise<void> {
     .catch(() => {});
   expect(unlimitedOnServer!.ok).toBe(false);
   expect(unlimitedOnServer!.ms).toBeGreaterThanOrEqual(LIMIT_MS + 1_000 - 50);
-  expect(unlimitedOnServer!.ms).toBeLessThan(SLOW_S * 1_000);
-  // And the pool goes on with a new connection.
+  // Not the server's cancel: the client's "Query read timeout", or (pipelined) the connection it ended.
+  expect(unlimitedOnServer!.code).toBeUndefined();
+  // And the pool goes on (with a new connection where the client ended its own).
   expect((await sql<{ one: number }>`select 1 as one`.execute(db)).rows).toEqual([{ one: 1 }]);
 }
 
