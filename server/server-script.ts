@@ -1,6 +1,6 @@
 // The built server (dist/server/server-script.js, tools/build.mjs) run as a classic script compiled through node:vm,
 // with V8's code cache of it kept beside it: V8 then takes the server's compiled functions from the cache instead
-// of parsing and compiling ~4 MB of JavaScript at every start (bench/levers.md section 47). Node 20 has no compile
+// of parsing and compiling ~4 MB of JavaScript at every start (bench/levers.md section 48). Node 20 has no compile
 // cache for modules (module.enableCompileCache came in Node 22), hence a script.
 //
 // The cache is never needed for correctness. It is used only when its header names this script's exact text (a
