@@ -5,12 +5,15 @@ import {
   PostgresDialect,
   type DialectAdapter,
   type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Kysely,
   type Driver,
   type QueryResult,
   type TransactionSettings,
 } from "kysely";
 import type pg from "pg";
 import { endsKeptReads, type ChangeCount } from "./coherent-reads.ts";
+import { SteadyIntrospector } from "./introspector.ts";
 import { beginLocked, MigrationLockAdapter, wantsMigrationLock } from "./migration-lock.ts";
 import { wayOf, type Way } from "./statement-ways.ts";
 
@@ -139,5 +142,8 @@ export class RoutedDialect extends PostgresDialect {
   }
   override createAdapter(): DialectAdapter {
     return new MigrationLockAdapter();
+  }
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SteadyIntrospector(db);
   }
 }
